@@ -1,0 +1,91 @@
+// Command fileshare-csi is the CSI driver for NFS and SMB file shares. One
+// binary serves the controller (user-space, unprivileged), the node plugin,
+// or both.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"google.golang.org/grpc"
+	"k8s.io/klog/v2"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/driver"
+	"github.com/fileshare-csi/fileshare-csi/pkg/mounter"
+	"github.com/fileshare-csi/fileshare-csi/pkg/share"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+func main() {
+	klog.InitFlags(nil)
+	endpoint := flag.String("endpoint", "unix:///csi/csi.sock", "CSI endpoint: unix:///path/to.sock or tcp://host:port")
+	nodeID := flag.String("nodeid", "", "node name (required for --mode=node and all)")
+	mode := flag.String("mode", "all", "services to serve: controller, node or all")
+	driverName := flag.String("driver-name", "fileshare.csi.dev", "CSI driver name")
+	stateDir := flag.String("state-dir", "/var/lib/kubelet/plugins/fileshare.csi.dev/state", "node: where staged-volume records are kept for remounting broken mounts")
+	showVersion := flag.Bool("version", false, "print the version and exit")
+	flag.Parse()
+	if *showVersion {
+		fmt.Println(version)
+		return
+	}
+	if err := run(*endpoint, *nodeID, *mode, *driverName, *stateDir); err != nil {
+		klog.ErrorS(err, "fileshare-csi failed")
+		klog.Flush()
+		os.Exit(1)
+	}
+}
+
+func run(endpoint, nodeID, mode, name, stateDir string) error {
+	cfg := driver.Config{Name: name, Version: version, NodeID: nodeID, StateDir: stateDir}
+	switch mode {
+	case "controller":
+		cfg.Controller = true
+	case "node":
+		cfg.Node = true
+	case "all":
+		cfg.Controller, cfg.Node = true, true
+	default:
+		return fmt.Errorf("--mode=%q: use controller, node or all", mode)
+	}
+	if cfg.Controller {
+		cfg.Pool = share.NewPool()
+		defer cfg.Pool.Close()
+	}
+	if cfg.Node {
+		cfg.Mounter = mounter.New()
+	}
+	d, err := driver.New(cfg)
+	if err != nil {
+		return err
+	}
+	lis, err := driver.Listen(endpoint)
+	if err != nil {
+		return err
+	}
+	srv := grpc.NewServer(grpc.UnaryInterceptor(driver.LogInterceptor))
+	d.Register(srv)
+
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		klog.InfoS("shutting down")
+		done := make(chan struct{})
+		go func() { srv.GracefulStop(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			srv.Stop()
+		}
+	}()
+	klog.InfoS("serving", "endpoint", endpoint, "driver", name, "version", version, "mode", mode, "node", nodeID)
+	return srv.Serve(lis)
+}

@@ -1,0 +1,191 @@
+// Package driver implements the CSI Identity, Controller and Node services.
+// It is OS-neutral: everything that touches the node's mount table goes
+// through a mounter.Mounter chosen at build time.
+package driver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"sync"
+
+	"github.com/container-storage-interface/spec/lib/go/csi"
+	"github.com/kubernetes-csi/csi-lib-utils/protosanitizer"
+	"google.golang.org/grpc"
+	"k8s.io/klog/v2"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/mounter"
+	"github.com/fileshare-csi/fileshare-csi/pkg/share"
+)
+
+// TopologyKeyOS is the topology segment the node reports its OS under. NFS
+// volumes require "linux" in it, which keeps them off Windows nodes.
+const TopologyKeyOS = "topology.fileshare.csi.dev/os"
+
+// Config selects the services a Driver serves and what they depend on.
+type Config struct {
+	Name       string
+	Version    string
+	NodeID     string
+	Controller bool
+	Node       bool
+	// Pool supplies user-space sessions to the file servers (controller).
+	Pool *share.Pool
+	// Mounter performs node mounts (node).
+	Mounter mounter.Mounter
+	// StateDir keeps, per staged volume, what is needed to remount it when
+	// the mount breaks. Empty disables that repair.
+	StateDir string
+}
+
+// Driver serves the CSI services.
+type Driver struct {
+	csi.UnimplementedIdentityServer
+	csi.UnimplementedControllerServer
+	csi.UnimplementedNodeServer
+
+	cfg         Config
+	volumeLocks keyedMutex
+	nodeLocks   tryLocks
+}
+
+// New checks cfg and returns a Driver.
+func New(cfg Config) (*Driver, error) {
+	if cfg.Name == "" {
+		return nil, errors.New("driver name is empty")
+	}
+	if !cfg.Controller && !cfg.Node {
+		return nil, errors.New("neither the controller nor the node service is enabled")
+	}
+	if cfg.Controller && cfg.Pool == nil {
+		cfg.Pool = share.NewPool()
+	}
+	if cfg.Node {
+		if cfg.NodeID == "" {
+			return nil, errors.New("node ID is empty: set --nodeid")
+		}
+		if cfg.Mounter == nil {
+			return nil, errors.New("the node service needs a mounter")
+		}
+	}
+	return &Driver{cfg: cfg}, nil
+}
+
+// Register adds the enabled services to a gRPC server.
+func (d *Driver) Register(s *grpc.Server) {
+	csi.RegisterIdentityServer(s, d)
+	if d.cfg.Controller {
+		csi.RegisterControllerServer(s, d)
+	}
+	if d.cfg.Node {
+		csi.RegisterNodeServer(s, d)
+	}
+}
+
+// Listen opens the endpoint (unix:///path or tcp://host:port), removing a
+// stale socket file left by a previous run.
+func Listen(endpoint string) (net.Listener, error) {
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		return nil, fmt.Errorf("endpoint %q: %w", endpoint, err)
+	}
+	switch u.Scheme {
+	case "unix":
+		p := u.Path
+		if u.Host != "" {
+			p = u.Host + p
+		}
+		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("remove stale socket %s: %w", p, err)
+		}
+		return net.Listen("unix", p)
+	case "tcp":
+		return net.Listen("tcp", u.Host)
+	}
+	return nil, fmt.Errorf("endpoint %q: scheme must be unix or tcp", endpoint)
+}
+
+// LogInterceptor logs every call and its result with secrets stripped.
+func LogInterceptor(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+	logger := klog.FromContext(ctx).WithValues("method", info.FullMethod)
+	logger.V(4).Info("call", "request", protosanitizer.StripSecrets(req).String())
+	resp, err := handler(klog.NewContext(ctx, logger), req)
+	if err != nil {
+		logger.Error(err, "call failed")
+	} else {
+		logger.V(4).Info("call done", "response", protosanitizer.StripSecrets(resp).String())
+	}
+	return resp, err
+}
+
+// keyedMutex serializes work on one key (a volume) and lets other keys run.
+type keyedMutex struct {
+	mu    sync.Mutex
+	locks map[string]*keyedEntry
+}
+
+type keyedEntry struct {
+	ch   chan struct{}
+	refs int
+}
+
+// lock waits for key until ctx ends.
+func (k *keyedMutex) lock(ctx context.Context, key string) (func(), error) {
+	k.mu.Lock()
+	if k.locks == nil {
+		k.locks = map[string]*keyedEntry{}
+	}
+	e := k.locks[key]
+	if e == nil {
+		e = &keyedEntry{ch: make(chan struct{}, 1)}
+		k.locks[key] = e
+	}
+	e.refs++
+	k.mu.Unlock()
+	release := func() {
+		k.mu.Lock()
+		e.refs--
+		if e.refs == 0 {
+			delete(k.locks, key)
+		}
+		k.mu.Unlock()
+	}
+	select {
+	case e.ch <- struct{}{}:
+		return func() { <-e.ch; release() }, nil
+	case <-ctx.Done():
+		release()
+		return nil, ctx.Err()
+	}
+}
+
+// tryLocks refuses a second concurrent operation on one volume, which the
+// spec answers with Aborted so the CO retries later.
+type tryLocks struct {
+	mu   sync.Mutex
+	busy map[string]bool
+}
+
+func (t *tryLocks) tryLock(key string) (func(), bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.busy == nil {
+		t.busy = map[string]bool{}
+	}
+	if t.busy[key] {
+		return nil, false
+	}
+	t.busy[key] = true
+	return func() {
+		t.mu.Lock()
+		delete(t.busy, key)
+		t.mu.Unlock()
+	}, true
+}
+
+func credentialsFrom(secrets map[string]string) share.Credentials {
+	return share.Credentials{Username: secrets["username"], Password: secrets["password"], Domain: secrets["domain"]}
+}

@@ -1,0 +1,34 @@
+package driver
+
+import (
+	"context"
+
+	"github.com/container-storage-interface/spec/lib/go/csi"
+	"google.golang.org/protobuf/types/known/wrapperspb"
+)
+
+func (d *Driver) GetPluginInfo(context.Context, *csi.GetPluginInfoRequest) (*csi.GetPluginInfoResponse, error) {
+	return &csi.GetPluginInfoResponse{Name: d.cfg.Name, VendorVersion: d.cfg.Version}, nil
+}
+
+func (d *Driver) GetPluginCapabilities(context.Context, *csi.GetPluginCapabilitiesRequest) (*csi.GetPluginCapabilitiesResponse, error) {
+	caps := []*csi.PluginCapability{{
+		Type: &csi.PluginCapability_Service_{Service: &csi.PluginCapability_Service{
+			Type: csi.PluginCapability_Service_VOLUME_ACCESSIBILITY_CONSTRAINTS,
+		}},
+	}}
+	if d.cfg.Controller {
+		caps = append(caps, &csi.PluginCapability{
+			Type: &csi.PluginCapability_Service_{Service: &csi.PluginCapability_Service{
+				Type: csi.PluginCapability_Service_CONTROLLER_SERVICE,
+			}},
+		})
+	}
+	return &csi.GetPluginCapabilitiesResponse{Capabilities: caps}, nil
+}
+
+// Probe reports ready: the driver has no backend connection of its own to
+// wait for; each share is reached per call.
+func (d *Driver) Probe(context.Context, *csi.ProbeRequest) (*csi.ProbeResponse, error) {
+	return &csi.ProbeResponse{Ready: wrapperspb.Bool(true)}, nil
+}

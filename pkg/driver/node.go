@@ -1,0 +1,359 @@
+package driver
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/container-storage-interface/spec/lib/go/csi"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"k8s.io/klog/v2"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/mounter"
+	"github.com/fileshare-csi/fileshare-csi/pkg/source"
+	"github.com/fileshare-csi/fileshare-csi/pkg/volume"
+)
+
+func (d *Driver) NodeGetCapabilities(context.Context, *csi.NodeGetCapabilitiesRequest) (*csi.NodeGetCapabilitiesResponse, error) {
+	var caps []*csi.NodeServiceCapability
+	for _, c := range []csi.NodeServiceCapability_RPC_Type{
+		csi.NodeServiceCapability_RPC_STAGE_UNSTAGE_VOLUME,
+		csi.NodeServiceCapability_RPC_GET_VOLUME_STATS,
+		csi.NodeServiceCapability_RPC_SINGLE_NODE_MULTI_WRITER,
+		csi.NodeServiceCapability_RPC_VOLUME_MOUNT_GROUP,
+		csi.NodeServiceCapability_RPC_GET_VOLUME_HEALTH,
+	} {
+		caps = append(caps, &csi.NodeServiceCapability{
+			Type: &csi.NodeServiceCapability_Rpc{Rpc: &csi.NodeServiceCapability_RPC{Type: c}},
+		})
+	}
+	return &csi.NodeGetCapabilitiesResponse{Capabilities: caps}, nil
+}
+
+func (d *Driver) NodeGetInfo(context.Context, *csi.NodeGetInfoRequest) (*csi.NodeGetInfoResponse, error) {
+	return &csi.NodeGetInfoResponse{
+		NodeId:             d.cfg.NodeID,
+		AccessibleTopology: &csi.Topology{Segments: map[string]string{TopologyKeyOS: d.cfg.Mounter.OS()}},
+	}, nil
+}
+
+// nodeVolume finds the share and directory to mount: from the volume context
+// when it names a source (static PVs, and what CreateVolume returns), else
+// from the volume ID.
+func nodeVolume(volumeID string, vctx map[string]string) (source.Source, string, error) {
+	if s, ok := vctx[ContextSource]; ok {
+		src, err := source.Parse(s)
+		if err != nil {
+			return source.Source{}, "", fmt.Errorf("volume attribute %s: %w", ContextSource, err)
+		}
+		sub := vctx[ContextSubDir]
+		if sub != "" {
+			if err := volume.ValidateSubDir(sub); err != nil {
+				return source.Source{}, "", fmt.Errorf("volume attribute %s: %w", ContextSubDir, err)
+			}
+		}
+		return src, sub, nil
+	}
+	vol, err := volume.ParseID(volumeID)
+	if err != nil {
+		return source.Source{}, "", fmt.Errorf("volume attributes have no %q and the ID is not one of ours: %w", ContextSource, err)
+	}
+	return vol.Source, vol.SubDir, nil
+}
+
+func isReadOnlyMode(c *csi.VolumeCapability) bool {
+	switch c.GetAccessMode().GetMode() {
+	case csi.VolumeCapability_AccessMode_SINGLE_NODE_READER_ONLY, csi.VolumeCapability_AccessMode_MULTI_NODE_READER_ONLY:
+		return true
+	}
+	return false
+}
+
+// stagedVolume is kept on disk for each staged volume so a broken mount can be
+// remounted at publish or stats time, after a plugin restart too. It holds
+// the SMB credentials, so the file is root-only.
+type stagedVolume struct {
+	Request mounter.StageRequest `json:"request"`
+}
+
+// publishedVolume remembers how a target was published, to bind it again.
+type publishedVolume struct {
+	StagingPath string `json:"stagingPath"`
+	ReadOnly    bool   `json:"readOnly"`
+}
+
+func (d *Driver) statePath(kind, path string) string {
+	sum := sha256.Sum256([]byte(path))
+	return filepath.Join(d.cfg.StateDir, kind+"-"+hex.EncodeToString(sum[:16])+".json")
+}
+
+func (d *Driver) saveState(kind, path string, v any) error {
+	if d.cfg.StateDir == "" {
+		return nil
+	}
+	if err := os.MkdirAll(d.cfg.StateDir, 0o700); err != nil {
+		return fmt.Errorf("create state dir: %w", err)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	p := d.statePath(kind, path)
+	tmp := p + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+		return fmt.Errorf("save node state: %w", err)
+	}
+	return os.Rename(tmp, p)
+}
+
+func (d *Driver) loadState(kind, path string, v any) error {
+	if d.cfg.StateDir == "" {
+		return os.ErrNotExist
+	}
+	b, err := os.ReadFile(d.statePath(kind, path))
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, v)
+}
+
+func (d *Driver) removeState(kind, path string) {
+	if d.cfg.StateDir != "" {
+		_ = os.Remove(d.statePath(kind, path))
+	}
+}
+
+func mountStatus(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, context.DeadlineExceeded):
+		return status.Error(codes.DeadlineExceeded, err.Error())
+	case errors.Is(err, context.Canceled):
+		return status.Error(codes.Canceled, err.Error())
+	case errors.Is(err, mounter.ErrUnsupported):
+		return status.Error(codes.FailedPrecondition, err.Error())
+	}
+	return status.Error(codes.Internal, err.Error())
+}
+
+func validateNodeCapability(c *csi.VolumeCapability) error {
+	if c == nil {
+		return status.Error(codes.InvalidArgument, "volume capability is missing")
+	}
+	return validateCapabilities([]*csi.VolumeCapability{c})
+}
+
+func (d *Driver) NodeStageVolume(ctx context.Context, req *csi.NodeStageVolumeRequest) (*csi.NodeStageVolumeResponse, error) {
+	if req.GetVolumeId() == "" {
+		return nil, status.Error(codes.InvalidArgument, "volume ID is missing")
+	}
+	if req.GetStagingTargetPath() == "" {
+		return nil, status.Error(codes.InvalidArgument, "staging target path is missing")
+	}
+	if err := validateNodeCapability(req.GetVolumeCapability()); err != nil {
+		return nil, err
+	}
+	src, sub, err := nodeVolume(req.GetVolumeId(), req.GetVolumeContext())
+	if err != nil {
+		return nil, status.Error(codes.InvalidArgument, err.Error())
+	}
+	unlock, ok := d.nodeLocks.tryLock(req.GetVolumeId())
+	if !ok {
+		return nil, status.Errorf(codes.Aborted, "another operation on volume %s is in progress", req.GetVolumeId())
+	}
+	defer unlock()
+	mnt := req.GetVolumeCapability().GetMount()
+	sr := mounter.StageRequest{
+		Source:       src,
+		SubDir:       sub,
+		StagingPath:  req.GetStagingTargetPath(),
+		MountOptions: mnt.GetMountFlags(),
+		Credentials:  credentialsFrom(req.GetSecrets()),
+		MountGroup:   mnt.GetVolumeMountGroup(),
+		ReadOnly:     isReadOnlyMode(req.GetVolumeCapability()),
+	}
+	if err := d.cfg.Mounter.Stage(ctx, sr); err != nil {
+		return nil, mountStatus(err)
+	}
+	if err := d.saveState("staged", sr.StagingPath, stagedVolume{Request: sr}); err != nil {
+		klog.FromContext(ctx).Error(err, "cannot save staging state; a broken mount will need a new stage to recover")
+	}
+	return &csi.NodeStageVolumeResponse{}, nil
+}
+
+func (d *Driver) NodeUnstageVolume(ctx context.Context, req *csi.NodeUnstageVolumeRequest) (*csi.NodeUnstageVolumeResponse, error) {
+	if req.GetVolumeId() == "" {
+		return nil, status.Error(codes.InvalidArgument, "volume ID is missing")
+	}
+	if req.GetStagingTargetPath() == "" {
+		return nil, status.Error(codes.InvalidArgument, "staging target path is missing")
+	}
+	unlock, ok := d.nodeLocks.tryLock(req.GetVolumeId())
+	if !ok {
+		return nil, status.Errorf(codes.Aborted, "another operation on volume %s is in progress", req.GetVolumeId())
+	}
+	defer unlock()
+	if err := d.cfg.Mounter.Unstage(ctx, req.GetStagingTargetPath()); err != nil {
+		return nil, mountStatus(err)
+	}
+	d.removeState("staged", req.GetStagingTargetPath())
+	return &csi.NodeUnstageVolumeResponse{}, nil
+}
+
+// repairStaging remounts a staged volume whose mount broke (the server
+// restarted and the handle went stale, or the connection is gone).
+func (d *Driver) repairStaging(ctx context.Context, stagingPath string) error {
+	var st stagedVolume
+	if err := d.loadState("staged", stagingPath, &st); err != nil {
+		return fmt.Errorf("no record of how %s was staged, cannot remount it: %w", stagingPath, err)
+	}
+	klog.FromContext(ctx).Info("remounting broken staged volume", "path", stagingPath)
+	return d.cfg.Mounter.Stage(ctx, st.Request)
+}
+
+func (d *Driver) NodePublishVolume(ctx context.Context, req *csi.NodePublishVolumeRequest) (*csi.NodePublishVolumeResponse, error) {
+	if req.GetVolumeId() == "" {
+		return nil, status.Error(codes.InvalidArgument, "volume ID is missing")
+	}
+	if req.GetTargetPath() == "" {
+		return nil, status.Error(codes.InvalidArgument, "target path is missing")
+	}
+	if err := validateNodeCapability(req.GetVolumeCapability()); err != nil {
+		return nil, err
+	}
+	if req.GetStagingTargetPath() == "" {
+		return nil, status.Error(codes.InvalidArgument, "staging target path is missing: this driver stages volumes before publishing them")
+	}
+	unlock, ok := d.nodeLocks.tryLock(req.GetVolumeId())
+	if !ok {
+		return nil, status.Errorf(codes.Aborted, "another operation on volume %s is in progress", req.GetVolumeId())
+	}
+	defer unlock()
+	staging := req.GetStagingTargetPath()
+	switch err := d.cfg.Mounter.Check(ctx, staging); {
+	case err == nil:
+	case errors.Is(err, mounter.ErrNotMounted):
+		return nil, status.Errorf(codes.FailedPrecondition, "volume %s is not staged at %s", req.GetVolumeId(), staging)
+	default:
+		if rerr := d.repairStaging(ctx, staging); rerr != nil {
+			return nil, status.Errorf(codes.Internal, "staged mount is broken (%v) and remounting failed: %v", err, rerr)
+		}
+	}
+	readOnly := req.GetReadonly() || isReadOnlyMode(req.GetVolumeCapability())
+	if err := d.cfg.Mounter.Publish(ctx, staging, req.GetTargetPath(), readOnly); err != nil {
+		return nil, mountStatus(err)
+	}
+	if err := d.saveState("published", req.GetTargetPath(), publishedVolume{StagingPath: staging, ReadOnly: readOnly}); err != nil {
+		klog.FromContext(ctx).Error(err, "cannot save publish state")
+	}
+	return &csi.NodePublishVolumeResponse{}, nil
+}
+
+func (d *Driver) NodeUnpublishVolume(ctx context.Context, req *csi.NodeUnpublishVolumeRequest) (*csi.NodeUnpublishVolumeResponse, error) {
+	if req.GetVolumeId() == "" {
+		return nil, status.Error(codes.InvalidArgument, "volume ID is missing")
+	}
+	if req.GetTargetPath() == "" {
+		return nil, status.Error(codes.InvalidArgument, "target path is missing")
+	}
+	unlock, ok := d.nodeLocks.tryLock(req.GetVolumeId())
+	if !ok {
+		return nil, status.Errorf(codes.Aborted, "another operation on volume %s is in progress", req.GetVolumeId())
+	}
+	defer unlock()
+	if err := d.cfg.Mounter.Unpublish(ctx, req.GetTargetPath()); err != nil {
+		return nil, mountStatus(err)
+	}
+	d.removeState("published", req.GetTargetPath())
+	return &csi.NodeUnpublishVolumeResponse{}, nil
+}
+
+// repairPath brings a broken volume path back: the staging mount is
+// remounted, and a published path is bound to it again.
+func (d *Driver) repairPath(ctx context.Context, path, stagingHint string) error {
+	var pub publishedVolume
+	if err := d.loadState("published", path, &pub); err == nil {
+		if cerr := d.cfg.Mounter.Check(ctx, pub.StagingPath); cerr != nil && !errors.Is(cerr, mounter.ErrNotMounted) {
+			if err := d.repairStaging(ctx, pub.StagingPath); err != nil {
+				return err
+			}
+		}
+		if err := d.cfg.Mounter.Unpublish(ctx, path); err != nil {
+			return err
+		}
+		return d.cfg.Mounter.Publish(ctx, pub.StagingPath, path, pub.ReadOnly)
+	}
+	staging := path
+	if stagingHint != "" {
+		staging = stagingHint
+	}
+	return d.repairStaging(ctx, staging)
+}
+
+func (d *Driver) NodeGetVolumeStats(ctx context.Context, req *csi.NodeGetVolumeStatsRequest) (*csi.NodeGetVolumeStatsResponse, error) {
+	if req.GetVolumeId() == "" {
+		return nil, status.Error(codes.InvalidArgument, "volume ID is missing")
+	}
+	path := req.GetVolumePath()
+	if path == "" {
+		return nil, status.Error(codes.InvalidArgument, "volume path is missing")
+	}
+	if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) {
+		return nil, status.Errorf(codes.NotFound, "volume path %s does not exist", path)
+	}
+	st, err := d.cfg.Mounter.Stats(ctx, path)
+	if errors.Is(err, mounter.ErrNotMounted) {
+		return nil, status.Errorf(codes.NotFound, "no volume is mounted at %s", path)
+	}
+	if err != nil && ctx.Err() == nil {
+		// A broken mount: remount it now rather than wait for a new pod.
+		if rerr := d.repairPath(ctx, path, req.GetStagingTargetPath()); rerr != nil {
+			return nil, status.Errorf(codes.Internal, "volume at %s is broken (%v) and remounting failed: %v", path, err, rerr)
+		}
+		klog.FromContext(ctx).Info("remounted broken volume", "path", path)
+		st, err = d.cfg.Mounter.Stats(ctx, path)
+	}
+	if err != nil {
+		return nil, mountStatus(err)
+	}
+	return &csi.NodeGetVolumeStatsResponse{Usage: []*csi.VolumeUsage{
+		{Unit: csi.VolumeUsage_BYTES, Total: st.TotalBytes, Available: st.AvailableBytes, Used: st.UsedBytes},
+		{Unit: csi.VolumeUsage_INODES, Total: st.TotalInodes, Available: st.FreeInodes, Used: st.UsedInodes},
+	}}, nil
+}
+
+// NodeGetVolumeHealth reports INACCESSIBLE while the mount at the path is
+// broken; it only looks, the repair happens in stats and publish calls.
+func (d *Driver) NodeGetVolumeHealth(ctx context.Context, req *csi.NodeGetVolumeHealthRequest) (*csi.NodeGetVolumeHealthResponse, error) {
+	if req.GetVolumeId() == "" {
+		return nil, status.Error(codes.InvalidArgument, "volume ID is missing")
+	}
+	path := req.GetVolumePublishPath()
+	if path == "" {
+		path = req.GetStagingTargetPath()
+	}
+	health := &csi.VolumeHealth{VolumeId: req.GetVolumeId()}
+	if path == "" {
+		return &csi.NodeGetVolumeHealthResponse{VolumeHealth: health}, nil
+	}
+	if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) {
+		return nil, status.Errorf(codes.NotFound, "volume path %s does not exist", path)
+	}
+	if err := d.cfg.Mounter.Check(ctx, path); err != nil {
+		reason := "MountBroken"
+		if errors.Is(err, mounter.ErrNotMounted) {
+			reason = "NotMounted"
+		}
+		health.HealthStatuses = append(health.HealthStatuses, &csi.VolumeHealth_VolumeHealthEntry{
+			Status: csi.VolumeHealthErrorType_INACCESSIBLE, Reason: reason, Message: err.Error(),
+		})
+	}
+	return &csi.NodeGetVolumeHealthResponse{VolumeHealth: health}, nil
+}

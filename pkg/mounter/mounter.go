@@ -1,0 +1,61 @@
+// Package mounter performs the node's mounts. The implementation is chosen at
+// build time: mount(8) through k8s.io/mount-utils on Linux, SMB global
+// mappings and symlinks on Windows.
+package mounter
+
+import (
+	"context"
+	"errors"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/share"
+	"github.com/fileshare-csi/fileshare-csi/pkg/source"
+)
+
+// ErrUnsupported is returned for what this OS's mounter cannot do (NFS on
+// Windows); the driver maps it to FailedPrecondition.
+var ErrUnsupported = errors.New("not supported on this node")
+
+// StageRequest describes one share subdirectory to mount at a staging path.
+type StageRequest struct {
+	Source      source.Source
+	SubDir      string // relative to the source's base; "" for the base itself
+	StagingPath string
+	// MountOptions are the StorageClass mountOptions (mount_flags).
+	MountOptions []string
+	Credentials  share.Credentials
+	// MountGroup is the fsGroup the kubelet delegates (VOLUME_MOUNT_GROUP),
+	// "" when none.
+	MountGroup string
+	ReadOnly   bool
+}
+
+// Stats of a mounted volume.
+type Stats struct {
+	TotalBytes, AvailableBytes, UsedBytes int64
+	TotalInodes, FreeInodes, UsedInodes   int64
+}
+
+// Mounter stages, publishes and inspects volumes on this node.
+type Mounter interface {
+	// OS is the value of the driver's OS topology segment: "linux" or "windows".
+	OS() string
+	// Stage mounts the share subdirectory at req.StagingPath. It is idempotent,
+	// and replaces a mount that is there but broken (stale, disconnected).
+	Stage(ctx context.Context, req StageRequest) error
+	// Unstage undoes Stage; a path that is gone or not mounted is fine.
+	Unstage(ctx context.Context, stagingPath string) error
+	// Publish makes stagingPath visible at targetPath, read-only if asked.
+	Publish(ctx context.Context, stagingPath, targetPath string, readOnly bool) error
+	// Unpublish undoes Publish; a path that is gone or not mounted is fine.
+	Unpublish(ctx context.Context, targetPath string) error
+	// Stats reports usage of the file system at path. ErrNotMounted or a
+	// Health error describe a volume that is not usable.
+	Stats(ctx context.Context, path string) (Stats, error)
+	// Check reports whether path holds a working mount: nil when it does,
+	// ErrNotMounted when nothing is mounted there, or the error that shows it
+	// is broken.
+	Check(ctx context.Context, path string) error
+}
+
+// ErrNotMounted says a path exists but nothing is mounted on it.
+var ErrNotMounted = errors.New("not mounted")

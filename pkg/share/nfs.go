@@ -1,0 +1,766 @@
+package share
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math/rand/v2"
+	"net"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/source"
+	nfs "github.com/vmware/go-nfs-client/nfs"
+	"github.com/vmware/go-nfs-client/nfs/rpc"
+	"github.com/vmware/go-nfs-client/nfs/xdr"
+)
+
+// NFSv3 procedures (RFC 1813). go-nfs-client implements only some of them, and
+// by path, re-resolving every component per call; we use its RPC transport and
+// XDR types and issue the procedures ourselves, by file handle.
+const (
+	procGetattr     = 1
+	procSetattr     = 2
+	procLookup      = 3
+	procRead        = 6
+	procWrite       = 7
+	procCreate      = 8
+	procMkdir       = 9
+	procRemove      = 12
+	procRmdir       = 13
+	procRename      = 14
+	procReaddirplus = 17
+	procFsstat      = 18
+
+	mountProg = 100005
+	mountVers = 3
+	mountMnt  = 1
+	mountUmnt = 3
+
+	pmapPort = 111
+
+	// Without a deadline on the context, a call still gives up after this.
+	defaultCallTimeout = 30 * time.Second
+)
+
+// nfsClient is one MOUNT + NFS session. vmware's rpc.Client matches a reply
+// to the call that is waiting, so calls on one connection are serialized.
+type nfsClient struct {
+	mu     sync.Mutex
+	conn   *rpc.Client
+	auth   rpc.Auth
+	root   []byte
+	broken bool
+	desc   string // for messages: nfs://host/export
+}
+
+// rpcDial runs fn, which dials without a context, so that the caller returns
+// at ctx's deadline; a connection that arrives later is closed.
+func rpcDial(ctx context.Context, fn func() (*rpc.Client, error)) (*rpc.Client, error) {
+	type result struct {
+		c   *rpc.Client
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				ch <- result{err: fmt.Errorf("rpc client panicked: %v", r)}
+			}
+		}()
+		c, err := fn()
+		ch <- result{c, err}
+	}()
+	select {
+	case r := <-ch:
+		return r.c, r.err
+	case <-ctx.Done():
+		go func() {
+			if r := <-ch; r.c != nil {
+				r.c.Close()
+			}
+		}()
+		return nil, ctx.Err()
+	}
+}
+
+// dialTCP connects from a reserved port when running as root, because NFS
+// servers by default ("secure" exports) refuse other source ports.
+func dialTCP(addr string) (*rpc.Client, error) {
+	if os.Geteuid() != 0 {
+		return rpc.DialTCP("tcp", nil, addr)
+	}
+	var lastErr error
+	for range 64 {
+		ldr := &net.TCPAddr{Port: 600 + rand.IntN(424)}
+		c, err := rpc.DialTCP("tcp", ldr, addr)
+		if err == nil {
+			return c, nil
+		}
+		lastErr = err
+		if !errors.Is(err, syscall.EADDRINUSE) && !errors.Is(err, syscall.EADDRNOTAVAIL) {
+			return nil, err
+		}
+	}
+	return nil, lastErr
+}
+
+func dialNFS(ctx context.Context, src source.Source) (Client, error) {
+	c := &nfsClient{desc: src.String()}
+	hostname, _ := os.Hostname()
+	// uid 0: the controller creates directories for every tenant; with
+	// root_squash the server maps this to its anonymous user.
+	c.auth = rpc.NewAuthUnix(hostname, 0, 0).Auth()
+
+	pm, err := rpcDial(ctx, func() (*rpc.Client, error) { return rpc.DialTCP("tcp", nil, src.HostPort(pmapPort)) })
+	if err != nil {
+		return nil, unavailable(src, "connect to the portmapper (rpcbind) on port 111", err)
+	}
+	mountPort, err := getport(ctx, pm, mountProg, mountVers)
+	nfsPort := src.Port
+	if err == nil && nfsPort == 0 {
+		nfsPort, err = getport(ctx, pm, nfs.Nfs3Prog, nfs.Nfs3Vers)
+	}
+	pm.Close()
+	if err != nil {
+		return nil, err
+	}
+
+	mnt, err := rpcDial(ctx, func() (*rpc.Client, error) { return dialTCP(net.JoinHostPort(src.Host, strconv.Itoa(mountPort))) })
+	if err != nil {
+		return nil, unavailable(src, "connect to mountd", err)
+	}
+	root, err := mountExport(ctx, mnt, c.auth, src.Export)
+	mnt.Close()
+	if err != nil {
+		return nil, fmt.Errorf("%s: MOUNT %s: %w", c.desc, src.Export, err)
+	}
+	c.root = root
+
+	c.conn, err = rpcDial(ctx, func() (*rpc.Client, error) { return dialTCP(net.JoinHostPort(src.Host, strconv.Itoa(nfsPort))) })
+	if err != nil {
+		return nil, unavailable(src, "connect to nfsd", err)
+	}
+	return c, nil
+}
+
+func unavailable(src source.Source, what string, err error) error {
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return fmt.Errorf("%s: %s: %w", src.String(), what, err)
+	}
+	return fmt.Errorf("%s: %s: %w: %w", src.String(), what, ErrUnavailable, err)
+}
+
+// guarded runs one RPC exchange on conn within ctx: the transport's deadline
+// is set from ctx, cancellation closes the connection, and the library's
+// panics on malformed replies become errors.
+func guarded(ctx context.Context, conn *rpc.Client, call any) (res io.ReadSeeker, err error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	timeout := defaultCallTimeout
+	if d, ok := ctx.Deadline(); ok {
+		timeout = time.Until(d)
+		if timeout <= 0 {
+			return nil, context.DeadlineExceeded
+		}
+	}
+	conn.SetTimeout(timeout)
+	stop := context.AfterFunc(ctx, func() { conn.Close() })
+	defer stop()
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, fmt.Errorf("%w: malformed RPC reply: %v", ErrUnavailable, r)
+		}
+	}()
+	res, err = conn.Call(call)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("%w (%v)", ctx.Err(), err)
+		}
+		var ne net.Error
+		if errors.As(err, &ne) && ne.Timeout() {
+			return nil, fmt.Errorf("%w: %w", context.DeadlineExceeded, err)
+		}
+		return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
+	}
+	return res, nil
+}
+
+func getport(ctx context.Context, pm *rpc.Client, prog, vers uint32) (int, error) {
+	res, err := guarded(ctx, pm, &struct {
+		rpc.Header
+		rpc.Mapping
+	}{
+		rpc.Header{Rpcvers: 2, Prog: rpc.PmapProg, Vers: rpc.PmapVers, Proc: rpc.PmapProcGetPort, Cred: rpc.AuthNull, Verf: rpc.AuthNull},
+		rpc.Mapping{Prog: prog, Vers: vers, Prot: rpc.IPProtoTCP},
+	})
+	if err != nil {
+		return 0, fmt.Errorf("portmapper GETPORT(%d): %w", prog, err)
+	}
+	port, err := xdr.ReadUint32(res)
+	if err != nil {
+		return 0, fmt.Errorf("portmapper GETPORT(%d): %w: %w", prog, ErrUnavailable, err)
+	}
+	if port == 0 {
+		return 0, fmt.Errorf("program %d version %d over TCP is not registered with the portmapper: is the NFS server running and NFSv3 enabled? %w", prog, vers, ErrUnavailable)
+	}
+	return int(port), nil
+}
+
+func mountExport(ctx context.Context, mnt *rpc.Client, auth rpc.Auth, export string) ([]byte, error) {
+	res, err := guarded(ctx, mnt, &struct {
+		rpc.Header
+		Dirpath string
+	}{rpc.Header{Rpcvers: 2, Prog: mountProg, Vers: mountVers, Proc: mountMnt, Cred: auth, Verf: rpc.AuthNull}, export})
+	if err != nil {
+		return nil, err
+	}
+	stat, err := xdr.ReadUint32(res)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
+	}
+	switch stat {
+	case 0:
+		return xdr.ReadOpaque(res)
+	case nfs.MNT3ErrNoEnt:
+		return nil, fmt.Errorf("the server has no export or directory %s: %w", export, fs.ErrNotExist)
+	case nfs.MNT3ErrAcces, nfs.MNT3ErrPerm:
+		return nil, fmt.Errorf("the server refuses to export %s to this client (check the export's client list and 'insecure' if not running as root): %w", export, fs.ErrPermission)
+	case nfs.MNT3ErrNotDir:
+		return nil, fmt.Errorf("%s is not a directory on the server: %w", export, fs.ErrNotExist)
+	}
+	return nil, fmt.Errorf("MOUNT %s failed with status %d", export, stat)
+}
+
+func (c *nfsClient) header(proc uint32) rpc.Header {
+	return rpc.Header{Rpcvers: 2, Prog: nfs.Nfs3Prog, Vers: nfs.Nfs3Vers, Proc: proc, Cred: c.auth, Verf: rpc.AuthNull}
+}
+
+// call runs one NFS procedure and returns the reply positioned after a
+// successful nfsstat3, or the status as an error.
+func (c *nfsClient) call(ctx context.Context, args any) (io.ReadSeeker, error) {
+	if c.broken {
+		return nil, fmt.Errorf("%s: session is broken: %w", c.desc, ErrUnavailable)
+	}
+	res, err := guarded(ctx, c.conn, args)
+	if err != nil {
+		c.broken = true
+		return nil, err
+	}
+	status, err := xdr.ReadUint32(res)
+	if err != nil {
+		c.broken = true
+		return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
+	}
+	if status != 0 {
+		return nil, statusError(status)
+	}
+	return res, nil
+}
+
+func statusError(status uint32) error {
+	switch status {
+	case nfs.NFS3ErrNoEnt, nfs.NFS3ErrStale:
+		return fmt.Errorf("NFS status %d: %w", status, fs.ErrNotExist)
+	case nfs.NFS3ErrExist, nfs.NFS3ErrNotEmpty:
+		return fmt.Errorf("NFS status %d: %w", status, fs.ErrExist)
+	case nfs.NFS3ErrPerm, nfs.NFS3ErrAcces, nfs.NFS3ErrROFS:
+		return fmt.Errorf("NFS status %d: %w", status, fs.ErrPermission)
+	}
+	return nfs.NFS3Error(status)
+}
+
+func (c *nfsClient) lookup(ctx context.Context, dir []byte, name string) ([]byte, nfs.Fattr, error) {
+	res, err := c.call(ctx, &struct {
+		rpc.Header
+		What nfs.Diropargs3
+	}{c.header(procLookup), nfs.Diropargs3{FH: dir, Filename: name}})
+	if err != nil {
+		return nil, nfs.Fattr{}, fmt.Errorf("lookup %s: %w", name, err)
+	}
+	fh, err := xdr.ReadOpaque(res)
+	if err != nil {
+		c.broken = true
+		return nil, nfs.Fattr{}, fmt.Errorf("%w: %w", ErrUnavailable, err)
+	}
+	var attr nfs.PostOpAttr
+	if err := xdr.Read(res, &attr); err != nil {
+		c.broken = true
+		return nil, nfs.Fattr{}, fmt.Errorf("%w: %w", ErrUnavailable, err)
+	}
+	return fh, attr.Attr, nil
+}
+
+// resolve walks rel from the root and returns the handle of its parent and
+// its own last name. rel "" is the root itself (name "").
+func (c *nfsClient) resolveParent(ctx context.Context, rel string) ([]byte, string, error) {
+	parts := splitRel(rel)
+	if len(parts) == 0 {
+		return nil, "", nil
+	}
+	dir := c.root
+	for _, p := range parts[:len(parts)-1] {
+		fh, _, err := c.lookup(ctx, dir, p)
+		if err != nil {
+			return nil, "", err
+		}
+		dir = fh
+	}
+	return dir, parts[len(parts)-1], nil
+}
+
+func (c *nfsClient) resolve(ctx context.Context, rel string) ([]byte, error) {
+	dir, name, err := c.resolveParent(ctx, rel)
+	if err != nil || name == "" {
+		return c.root, err
+	}
+	fh, _, err := c.lookup(ctx, dir, name)
+	return fh, err
+}
+
+func splitRel(rel string) []string {
+	var out []string
+	for _, p := range strings.Split(rel, "/") {
+		if p != "" && p != "." {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func (c *nfsClient) getattr(ctx context.Context, fh []byte) (nfs.Fattr, error) {
+	res, err := c.call(ctx, &struct {
+		rpc.Header
+		FH []byte
+	}{c.header(procGetattr), fh})
+	if err != nil {
+		return nfs.Fattr{}, err
+	}
+	var attr nfs.Fattr
+	if err := xdr.Read(res, &attr); err != nil {
+		c.broken = true
+		return nfs.Fattr{}, fmt.Errorf("%w: %w", ErrUnavailable, err)
+	}
+	return attr, nil
+}
+
+func (c *nfsClient) Stat(ctx context.Context, rel string) (FileInfo, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	fh, err := c.resolve(ctx, rel)
+	if err != nil {
+		return FileInfo{}, err
+	}
+	attr, err := c.getattr(ctx, fh)
+	if err != nil {
+		return FileInfo{}, fmt.Errorf("getattr %s: %w", rel, err)
+	}
+	return FileInfo{IsDir: attr.Type == nfs.NF3Dir, Mode: fs.FileMode(attr.FileMode & 0o777)}, nil
+}
+
+func (c *nfsClient) Mkdir(ctx context.Context, rel string, perm fs.FileMode) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	dir, name, err := c.resolveParent(ctx, rel)
+	if err != nil {
+		return err
+	}
+	if name == "" {
+		return fmt.Errorf("mkdir of the share root: %w", fs.ErrExist)
+	}
+	mode := unixMode(perm)
+	res, err := c.call(ctx, &struct {
+		rpc.Header
+		Where nfs.Diropargs3
+		Attrs nfs.Sattr3
+	}{c.header(procMkdir), nfs.Diropargs3{FH: dir, Filename: name}, nfs.Sattr3{Mode: nfs.SetMode{SetIt: true, Mode: mode}}})
+	if err != nil {
+		return fmt.Errorf("mkdir %s: %w", rel, err)
+	}
+	var fh nfs.PostOpFH3
+	if err := xdr.Read(res, &fh); err != nil {
+		c.broken = true
+		return fmt.Errorf("%w: %w", ErrUnavailable, err)
+	}
+	newFH := fh.FH
+	if !fh.IsSet {
+		if newFH, _, err = c.lookup(ctx, dir, name); err != nil {
+			return err
+		}
+	}
+	// Servers may apply their umask to MKDIR's mode, or drop the setuid,
+	// setgid and sticky bits; SETATTR sets exactly what was asked.
+	return c.setattr(ctx, newFH, nfs.Sattr3{Mode: nfs.SetMode{SetIt: true, Mode: mode}})
+}
+
+// unixMode keeps the permission, setuid, setgid and sticky bits of perm.
+func unixMode(perm fs.FileMode) uint32 {
+	m := uint32(perm.Perm())
+	if perm&fs.ModeSetuid != 0 {
+		m |= 0o4000
+	}
+	if perm&fs.ModeSetgid != 0 {
+		m |= 0o2000
+	}
+	if perm&fs.ModeSticky != 0 {
+		m |= 0o1000
+	}
+	return m
+}
+
+func (c *nfsClient) setattr(ctx context.Context, fh []byte, attr nfs.Sattr3) error {
+	_, err := c.call(ctx, &struct {
+		rpc.Header
+		FH    []byte
+		Attr  nfs.Sattr3
+		Guard bool // sattrguard3 with check = FALSE
+	}{c.header(procSetattr), fh, attr, false})
+	if err != nil {
+		return fmt.Errorf("setattr: %w", err)
+	}
+	return nil
+}
+
+func (c *nfsClient) Rename(ctx context.Context, from, to string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	fromDir, fromName, err := c.resolveParent(ctx, from)
+	if err != nil {
+		return err
+	}
+	toDir, toName, err := c.resolveParent(ctx, to)
+	if err != nil {
+		return err
+	}
+	if fromName == "" || toName == "" {
+		return fmt.Errorf("rename of the share root: %w", fs.ErrPermission)
+	}
+	// RENAME replaces an existing target (an empty directory, or a file);
+	// refuse instead, so an older archive is never overwritten.
+	if _, _, err := c.lookup(ctx, toDir, toName); err == nil {
+		return fmt.Errorf("rename %s to %s: %w", from, to, fs.ErrExist)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	_, err = c.call(ctx, &struct {
+		rpc.Header
+		From nfs.Diropargs3
+		To   nfs.Diropargs3
+	}{c.header(procRename), nfs.Diropargs3{FH: fromDir, Filename: fromName}, nfs.Diropargs3{FH: toDir, Filename: toName}})
+	if err != nil {
+		return fmt.Errorf("rename %s to %s: %w", from, to, err)
+	}
+	return nil
+}
+
+func (c *nfsClient) Remove(ctx context.Context, rel string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	dir, name, err := c.resolveParent(ctx, rel)
+	if err != nil {
+		return err
+	}
+	return c.removeEntry(ctx, procRemove, dir, name)
+}
+
+func (c *nfsClient) removeEntry(ctx context.Context, proc uint32, dir []byte, name string) error {
+	_, err := c.call(ctx, &struct {
+		rpc.Header
+		What nfs.Diropargs3
+	}{c.header(proc), nfs.Diropargs3{FH: dir, Filename: name}})
+	if err != nil {
+		return fmt.Errorf("remove %s: %w", name, err)
+	}
+	return nil
+}
+
+func (c *nfsClient) RemoveAll(ctx context.Context, rel string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	dir, name, err := c.resolveParent(ctx, rel)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if name == "" {
+		return fmt.Errorf("refusing to remove the share's base directory: %w", fs.ErrPermission)
+	}
+	fh, attr, err := c.lookup(ctx, dir, name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if attr.Type != nfs.NF3Dir {
+		return c.removeEntry(ctx, procRemove, dir, name)
+	}
+	if err := c.removeDir(ctx, dir, name, nfs.PostOpFH3{IsSet: true, FH: fh}, attr); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("remove %s: %w", rel, err)
+	}
+	return nil
+}
+
+// emptyDir deletes everything inside the directory fh. A directory without
+// owner write and search permission is opened up first, so read-only trees
+// are deleted even when the server squashes root.
+func (c *nfsClient) emptyDir(ctx context.Context, fh []byte, attr nfs.Fattr) error {
+	if attr.FileMode&0o700 != 0o700 {
+		if err := c.setattr(ctx, fh, nfs.Sattr3{Mode: nfs.SetMode{SetIt: true, Mode: attr.FileMode&0o7777 | 0o700}}); err != nil {
+			return err
+		}
+	}
+	entries, err := c.readdirplus(ctx, fh)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if e.Attr.IsSet && e.Attr.Attr.Type == nfs.NF3Dir {
+			err = c.removeDir(ctx, fh, e.FileName, e.Handle, e.Attr.Attr)
+		} else {
+			err = c.removeEntry(ctx, procRemove, fh, e.FileName)
+			if isNFSStatus(err, nfs.NFS3ErrIsDir) || errors.Is(err, fs.ErrExist) {
+				// READDIRPLUS gave no attributes and it is a directory.
+				err = c.removeDir(ctx, fh, e.FileName, nfs.PostOpFH3{}, nfs.Fattr{})
+			}
+		}
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
+}
+
+// removeDir empties and removes the directory name in parent. Entries created
+// while it runs make RMDIR fail with NOTEMPTY; it tries again a few times.
+func (c *nfsClient) removeDir(ctx context.Context, parent []byte, name string, handle nfs.PostOpFH3, attr nfs.Fattr) error {
+	fh := handle.FH
+	if !handle.IsSet || attr.Type != nfs.NF3Dir {
+		var err error
+		if fh, attr, err = c.lookup(ctx, parent, name); err != nil {
+			return err
+		}
+	}
+	var err error
+	for range 3 {
+		if err = c.emptyDir(ctx, fh, attr); err != nil {
+			return err
+		}
+		err = c.removeEntry(ctx, procRmdir, parent, name)
+		if !errors.Is(err, fs.ErrExist) {
+			return err
+		}
+		attr.FileMode |= 0o700
+	}
+	return err
+}
+
+func isNFSStatus(err error, status uint32) bool {
+	var ne *nfs.Error
+	return errors.As(err, &ne) && ne.ErrorNum == status
+}
+
+// readdirplus returns the directory's entries without "." and "..", in
+// batches as large as the server allows.
+func (c *nfsClient) readdirplus(ctx context.Context, fh []byte) ([]nfs.EntryPlus, error) {
+	var (
+		cookie uint64
+		verf   uint64
+		out    []nfs.EntryPlus
+	)
+	for {
+		res, err := c.call(ctx, &struct {
+			rpc.Header
+			FH         []byte
+			Cookie     uint64
+			CookieVerf uint64
+			DirCount   uint32
+			MaxCount   uint32
+		}{c.header(procReaddirplus), fh, cookie, verf, 16384, 65536})
+		if err != nil {
+			return nil, fmt.Errorf("readdirplus: %w", err)
+		}
+		var head struct {
+			DirAttr    nfs.PostOpAttr
+			CookieVerf uint64
+		}
+		if err := xdr.Read(res, &head); err != nil {
+			c.broken = true
+			return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
+		}
+		verf = head.CookieVerf
+		for {
+			var item struct {
+				IsSet bool          `xdr:"union"`
+				Entry nfs.EntryPlus `xdr:"unioncase=1"`
+			}
+			if err := xdr.Read(res, &item); err != nil {
+				c.broken = true
+				return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
+			}
+			if !item.IsSet {
+				break
+			}
+			cookie = item.Entry.Cookie
+			if item.Entry.FileName != "." && item.Entry.FileName != ".." {
+				out = append(out, item.Entry)
+			}
+		}
+		var eof bool
+		if err := xdr.Read(res, &eof); err != nil {
+			c.broken = true
+			return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
+		}
+		if eof {
+			return out, nil
+		}
+	}
+}
+
+func (c *nfsClient) WriteFile(ctx context.Context, rel string, data []byte) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	dir, name, err := c.resolveParent(ctx, rel)
+	if err != nil {
+		return err
+	}
+	// CREATE UNCHECKED with size 0 creates or truncates.
+	res, err := c.call(ctx, &struct {
+		rpc.Header
+		Where nfs.Diropargs3
+		How   uint32
+		Attr  nfs.Sattr3
+	}{c.header(procCreate), nfs.Diropargs3{FH: dir, Filename: name}, 0,
+		nfs.Sattr3{Mode: nfs.SetMode{SetIt: true, Mode: 0o644}, Size: nfs.SetSize{SetIt: true, Size: 0}}})
+	if err != nil {
+		return fmt.Errorf("create %s: %w", rel, err)
+	}
+	var fh nfs.PostOpFH3
+	if err := xdr.Read(res, &fh); err != nil {
+		c.broken = true
+		return fmt.Errorf("%w: %w", ErrUnavailable, err)
+	}
+	file := fh.FH
+	if !fh.IsSet {
+		if file, _, err = c.lookup(ctx, dir, name); err != nil {
+			return err
+		}
+	}
+	for off := 0; off < len(data); {
+		chunk := data[off:min(len(data), off+32768)]
+		res, err := c.call(ctx, &struct {
+			rpc.Header
+			FH     []byte
+			Offset uint64
+			Count  uint32
+			Stable uint32
+			Data   []byte
+		}{c.header(procWrite), file, uint64(off), uint32(len(chunk)), 2 /* FILE_SYNC */, chunk})
+		if err != nil {
+			return fmt.Errorf("write %s: %w", rel, err)
+		}
+		var reply struct {
+			Wcc   nfs.WccData
+			Count uint32
+		}
+		if err := xdr.Read(res, &reply); err != nil || reply.Count == 0 {
+			c.broken = true
+			return fmt.Errorf("write %s: short reply: %w", rel, ErrUnavailable)
+		}
+		off += int(reply.Count)
+	}
+	return nil
+}
+
+func (c *nfsClient) ReadFile(ctx context.Context, rel string) ([]byte, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	fh, err := c.resolve(ctx, rel)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	for {
+		res, err := c.call(ctx, &struct {
+			rpc.Header
+			FH     []byte
+			Offset uint64
+			Count  uint32
+		}{c.header(procRead), fh, uint64(buf.Len()), 32768})
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", rel, err)
+		}
+		var reply struct {
+			Attr  nfs.PostOpAttr
+			Count uint32
+			EOF   bool
+			Data  []byte
+		}
+		if err := xdr.Read(res, &reply); err != nil {
+			c.broken = true
+			return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
+		}
+		buf.Write(reply.Data)
+		if reply.EOF || len(reply.Data) == 0 {
+			return buf.Bytes(), nil
+		}
+		if buf.Len() > 1<<20 {
+			return nil, fmt.Errorf("read %s: larger than 1 MiB, not a metadata file", rel)
+		}
+	}
+}
+
+func (c *nfsClient) Capacity(ctx context.Context) (Capacity, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	res, err := c.call(ctx, &struct {
+		rpc.Header
+		FH []byte
+	}{c.header(procFsstat), c.root})
+	if err != nil {
+		return Capacity{}, fmt.Errorf("fsstat: %w", err)
+	}
+	var reply struct {
+		Attr                   nfs.PostOpAttr
+		TBytes, FBytes, ABytes uint64
+		TFiles, FFiles, AFiles uint64
+		Invarsec               uint32
+	}
+	if err := xdr.Read(res, &reply); err != nil {
+		c.broken = true
+		return Capacity{}, fmt.Errorf("%w: %w", ErrUnavailable, err)
+	}
+	return Capacity{
+		TotalBytes:     clampInt64(reply.TBytes),
+		AvailableBytes: clampInt64(reply.ABytes),
+		TotalInodes:    clampInt64(reply.TFiles),
+		FreeInodes:     clampInt64(reply.AFiles),
+	}, nil
+}
+
+func clampInt64(v uint64) int64 {
+	if v > 1<<63-1 {
+		return 1<<63 - 1
+	}
+	return int64(v)
+}
+
+func (c *nfsClient) Close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.broken = true
+	if c.conn != nil {
+		c.conn.Close()
+	}
+	return nil
+}

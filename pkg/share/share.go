@@ -1,0 +1,102 @@
+// Package share talks to file servers in user space, so the controller can
+// create and delete volume directories without mounting anything: NFSv3 over
+// ONC RPC and SMB2/3. Every call takes a context and gives up at its deadline.
+package share
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/source"
+)
+
+// ErrUnavailable wraps failures to reach or talk to the server (as opposed to
+// the server answering "no"); callers map it to gRPC Unavailable.
+var ErrUnavailable = errors.New("file server unavailable")
+
+// Credentials authenticate SMB sessions. NFS uses AUTH_SYS and ignores them.
+type Credentials struct {
+	Username string
+	Password string
+	Domain   string
+}
+
+// Capacity of the file system behind a share.
+type Capacity struct {
+	TotalBytes, AvailableBytes int64
+	TotalInodes, FreeInodes    int64 // zero when the protocol does not report them
+}
+
+// FileInfo is the little the controller needs to know about a path.
+type FileInfo struct {
+	IsDir bool
+	Mode  fs.FileMode
+}
+
+// Client is one session on a share, rooted at the source's base directory.
+// Paths are slash-separated and relative to that base. Errors wrap
+// fs.ErrNotExist, fs.ErrExist and fs.ErrPermission where the server said so.
+// A Client serves one call at a time; the Pool hands out separate ones.
+type Client interface {
+	Stat(ctx context.Context, rel string) (FileInfo, error)
+	// Mkdir creates one directory whose parent exists, with exactly perm
+	// (where the protocol carries Unix modes), or fails with fs.ErrExist.
+	Mkdir(ctx context.Context, rel string, perm fs.FileMode) error
+	// RemoveAll deletes rel and everything below it, including read-only
+	// entries. A missing rel is not an error.
+	RemoveAll(ctx context.Context, rel string) error
+	// Rename moves from to to, failing with fs.ErrExist rather than replacing.
+	Rename(ctx context.Context, from, to string) error
+	// WriteFile creates or replaces a small file.
+	WriteFile(ctx context.Context, rel string, data []byte) error
+	ReadFile(ctx context.Context, rel string) ([]byte, error)
+	// Remove deletes one file.
+	Remove(ctx context.Context, rel string) error
+	Capacity(ctx context.Context) (Capacity, error)
+	Close() error
+}
+
+// Dial opens a session on the share src names.
+func Dial(ctx context.Context, src source.Source, creds Credentials) (Client, error) {
+	switch src.Protocol {
+	case source.NFS:
+		return dialNFS(ctx, src)
+	case source.SMB:
+		return dialSMB(ctx, src, creds)
+	}
+	return nil, fmt.Errorf("unknown protocol %q", src.Protocol)
+}
+
+// MkdirAll creates rel and any missing parents with perm. Existing
+// directories are left as they are.
+func MkdirAll(ctx context.Context, c Client, rel string, perm fs.FileMode) error {
+	parts := strings.Split(rel, "/")
+	for i := range parts {
+		p := path.Join(parts[:i+1]...)
+		err := c.Mkdir(ctx, p, perm)
+		if err == nil {
+			continue
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return err
+		}
+		fi, serr := c.Stat(ctx, p)
+		if serr != nil {
+			return serr
+		}
+		if !fi.IsDir {
+			return fmt.Errorf("%s exists and is not a directory: %w", p, fs.ErrExist)
+		}
+	}
+	return nil
+}
+
+// IsAnswer reports whether err is the server's definite answer about a path
+// (exists, missing, forbidden) rather than a broken session.
+func IsAnswer(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrExist) || errors.Is(err, fs.ErrPermission)
+}

@@ -1,0 +1,101 @@
+package source
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParseAcceptedForms(t *testing.T) {
+	cases := []struct {
+		in, canonical, device string
+	}{
+		{"nfs://10.0.0.5/export", "nfs://10.0.0.5/export", "10.0.0.5:/export/v"},
+		{"nfs://nas.local:2049/srv/share/base/", "nfs://nas.local:2049/srv/share/base", "nas.local:/srv/share/base/v"},
+		{"NAS.local:/export/base", "nfs://nas.local/export/base", "nas.local:/export/base/v"},
+		{"[fd00::1]:/export", "nfs://[fd00::1]/export", "[fd00::1]:/export/v"},
+		{"nfs://[::1]:2049/e", "nfs://[::1]:2049/e", "[::1]:/e/v"},
+		{"smb://fs/share", "smb://fs/share", "//fs/share/v"},
+		{"smb://fs:4450/share/a/b", "smb://fs:4450/share/a/b", "//fs/share/a/b/v"},
+		{"//fs/share/base", "smb://fs/share/base", "//fs/share/base/v"},
+		{`\\fs\share\base`, "smb://fs/share/base", "//fs/share/base/v"},
+		{"cifs://fs/share", "smb://fs/share", "//fs/share/v"},
+	}
+	for _, c := range cases {
+		s, err := Parse(c.in)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", c.in, err)
+			continue
+		}
+		if got := s.String(); got != c.canonical {
+			t.Errorf("Parse(%q).String() = %q, want %q", c.in, got, c.canonical)
+		}
+		if got := s.Device("v"); got != c.device {
+			t.Errorf("Parse(%q).Device(v) = %q, want %q", c.in, got, c.device)
+		}
+		again, err := Parse(s.String())
+		if err != nil || again != s {
+			t.Errorf("round trip of %q: %+v, %v", c.in, again, err)
+		}
+	}
+}
+
+func TestParseRejects(t *testing.T) {
+	cases := map[string]string{
+		"":                        "empty",
+		"nfs://host":              "no path",
+		"nfs://host/":             "export path is empty",
+		"nfs://host/a/../b":       `".."`,
+		"nfs://host/a//b":         "empty component",
+		"smb://host/":             "share name is empty",
+		"smb://host/sh*re":        "forbids",
+		"nfs://::1/export":        "brackets",
+		"nfs://host:0/e":          "port",
+		"nfs://host:99999/e":      "port",
+		"nfs://ho st/e":           "space",
+		"nfs://host/e\x00":        "control",
+		"ftp://host/e":            "unsupported scheme",
+		"host/export":             "expected",
+		"nfs://[1.2.3.4]/e":       "not an IPv6",
+		"nfs://host;rm -rf/e":     "space",
+		"nfs://host;x/e":          "contains",
+		"smb://host:445:1/share":  "brackets",
+		"nfs://[fd00::1/export":   "closing",
+		"nfs://[fd00::1]x/export": "unexpected",
+	}
+	for in, want := range cases {
+		_, err := Parse(in)
+		if err == nil {
+			t.Errorf("Parse(%q) succeeded, want error containing %q", in, want)
+			continue
+		}
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("Parse(%q) = %v, want it to mention %q", in, err, want)
+		}
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"nfs://h/e", "smb://h:1/s/b", "h:/e", "//h/s", `\\h\s`, "nfs://[::1]/e"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		s, err := Parse(in)
+		if err != nil {
+			return
+		}
+		again, err := Parse(s.String())
+		if err != nil {
+			t.Fatalf("canonical form %q of %q does not parse: %v", s.String(), in, err)
+		}
+		if again != s {
+			t.Fatalf("round trip of %q changed it: %+v != %+v", in, again, s)
+		}
+		for _, p := range []string{s.Export, s.Base} {
+			for _, c := range strings.Split(p, "/") {
+				if c == ".." || c == "." {
+					t.Fatalf("%q parsed with a %q component", in, c)
+				}
+			}
+		}
+	})
+}

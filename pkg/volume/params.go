@@ -1,0 +1,115 @@
+package volume
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/source"
+)
+
+// StorageClass parameter keys.
+const (
+	ParamSource           = "source"
+	ParamSubDir           = "subDir"
+	ParamOnDelete         = "onDelete"
+	ParamMountPermissions = "mountPermissions"
+
+	// provisionerPrefix marks keys csi-provisioner adds or reserves
+	// (--extra-create-metadata, secret references).
+	provisionerPrefix = "csi.storage.k8s.io/"
+	metaPVCName       = provisionerPrefix + "pvc/name"
+	metaPVCNamespace  = provisionerPrefix + "pvc/namespace"
+	metaPVName        = provisionerPrefix + "pv/name"
+)
+
+// DefaultMountPermissions is the mode of a new volume directory.
+const DefaultMountPermissions = 0o777
+
+// Params are the validated StorageClass parameters of one CreateVolume call.
+type Params struct {
+	Source           source.Source
+	SubDir           string
+	OnDelete         OnDelete
+	MountPermissions uint32
+}
+
+// ParseParams validates the parameters and resolves the subDir template.
+// name is the CreateVolume name, used when subDir is not set.
+func ParseParams(name string, p map[string]string) (Params, error) {
+	var unknown []string
+	for k := range p {
+		switch k {
+		case ParamSource, ParamSubDir, ParamOnDelete, ParamMountPermissions:
+		default:
+			if !strings.HasPrefix(k, provisionerPrefix) {
+				unknown = append(unknown, k)
+			}
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return Params{}, fmt.Errorf("unknown parameter %q: the known ones are source, subDir, onDelete, mountPermissions", unknown[0])
+	}
+	srcStr, ok := p[ParamSource]
+	if !ok {
+		return Params{}, fmt.Errorf("parameter %q is required, e.g. nfs://server/export or smb://server/share", ParamSource)
+	}
+	src, err := source.Parse(srcStr)
+	if err != nil {
+		return Params{}, fmt.Errorf("parameter %s: %w", ParamSource, err)
+	}
+	out := Params{Source: src, MountPermissions: DefaultMountPermissions}
+	if out.OnDelete, err = parseOnDelete(p[ParamOnDelete]); err != nil {
+		return Params{}, fmt.Errorf("parameter %s: %w", ParamOnDelete, err)
+	}
+	if s, ok := p[ParamMountPermissions]; ok {
+		m, err := strconv.ParseUint(s, 8, 32)
+		if err != nil || m > 0o7777 {
+			return Params{}, fmt.Errorf("parameter %s %q is not an octal mode such as 0777 or 2775", ParamMountPermissions, s)
+		}
+		out.MountPermissions = uint32(m)
+	}
+	sub := name
+	if tmpl, ok := p[ParamSubDir]; ok {
+		if sub, err = ExpandSubDir(tmpl, p); err != nil {
+			return Params{}, err
+		}
+	}
+	if err := ValidateSubDir(sub); err != nil {
+		return Params{}, fmt.Errorf("parameter %s: %w", ParamSubDir, err)
+	}
+	out.SubDir = sub
+	return out, nil
+}
+
+var templateVars = map[string]string{
+	"${pvc.metadata.name}":      metaPVCName,
+	"${pvc.metadata.namespace}": metaPVCNamespace,
+	"${pv.metadata.name}":       metaPVName,
+}
+
+// ExpandSubDir replaces the ${...} variables csi-provisioner supplies through
+// --extra-create-metadata. A variable without its value is an error: silently
+// using an empty string would put different claims in one directory.
+func ExpandSubDir(tmpl string, p map[string]string) (string, error) {
+	out := tmpl
+	for v, key := range templateVars {
+		if !strings.Contains(out, v) {
+			continue
+		}
+		val, ok := p[key]
+		if !ok || val == "" {
+			return "", fmt.Errorf("subDir %q uses %s but the request has no %s: run csi-provisioner with --extra-create-metadata", tmpl, v, key)
+		}
+		if strings.ContainsAny(val, "/\\") || val == "." || val == ".." {
+			return "", fmt.Errorf("subDir %q: value %q of %s is not a plain name", tmpl, val, v)
+		}
+		out = strings.ReplaceAll(out, v, val)
+	}
+	if strings.Contains(out, "${") {
+		return "", fmt.Errorf("subDir %q has an unknown variable: the known ones are ${pvc.metadata.name}, ${pvc.metadata.namespace}, ${pv.metadata.name}", tmpl)
+	}
+	return out, nil
+}

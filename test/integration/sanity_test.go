@@ -1,0 +1,88 @@
+//go:build linux
+
+package integration
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kubernetes-csi/csi-test/v5/pkg/sanity"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+// One sanity context per StorageClass; their configs are filled in by
+// TestSanity once the servers and the driver are up.
+var (
+	nfsSanity = sanity.NewTestConfig()
+	smbSanity = sanity.NewTestConfig()
+)
+
+var _ = Describe("NFS-Ganesha StorageClass", func() { sanity.GinkgoTest(&nfsSanity) })
+var _ = Describe("Samba StorageClass", func() { sanity.GinkgoTest(&smbSanity) })
+
+// nodeMountCases are the csi-sanity cases that need a real NFS or CIFS mount.
+// They are skipped only where the kernel has no NFS or CIFS client (the host
+// this project is developed on); the VM suite (make test-vm) runs them against
+// a real kernel. The remaining node cases (argument checks, capabilities,
+// NodeGetInfo) run everywhere.
+var nodeMountCases = []string{
+	`Node Service NodePublishVolume should work`,
+	`Node Service NodeUnpublishVolume should remove target path`,
+	`Node Service NodeGetVolumeStats should fail when volume is not found`,
+	`Node Service NodeGetVolumeStats should fail when volume does not exist on the specified path`,
+	`Node Service NodeGetVolumeHealth should return health for a valid volume`,
+	`Node Service should work`,
+	`Node Service should be idempotent`,
+	`Node Service NodePublishVolume with single node multi writer capability`,
+}
+
+func sanityConfig(cfg *sanity.TestConfig, name string, params map[string]string, secrets string) {
+	dir := filepath.Join(env.dir, "sanity-"+name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		panic(err)
+	}
+	cfg.Address = env.endpoint
+	cfg.TargetPath = filepath.Join(dir, "target")
+	cfg.StagingPath = filepath.Join(dir, "staging")
+	cfg.TestVolumeParameters = params
+	cfg.TestVolumeSize = 1 << 30
+	cfg.IdempotentCount = 2
+	if secrets != "" {
+		f := filepath.Join(env.dir, name+"-secrets.yaml")
+		if err := os.WriteFile(f, []byte(secrets), 0o600); err != nil {
+			panic(err)
+		}
+		cfg.SecretsFile = f
+	}
+}
+
+func TestSanity(t *testing.T) {
+	for _, base := range []string{filepath.Join(env.ganesha.Data, "sanity"), filepath.Join(env.samba.Data, "sanity")} {
+		if err := os.MkdirAll(base, 0o777); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(base, 0o777); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sanityConfig(&nfsSanity, "nfs", map[string]string{"source": nfsSource("sanity")}, "")
+	var sec strings.Builder
+	for _, k := range []string{"CreateVolumeSecret", "DeleteVolumeSecret", "ControllerValidateVolumeCapabilitiesSecret", "NodeStageVolumeSecret", "ControllerExpandVolumeSecret"} {
+		fmt.Fprintf(&sec, "%s:\n  username: %s\n  password: %s\n", k, smbSecrets()["username"], smbSecrets()["password"])
+	}
+	sanityConfig(&smbSanity, "smb", map[string]string{"source": smbSource("sanity")}, sec.String())
+
+	RegisterFailHandler(Fail)
+	suiteConfig, reporterConfig := GinkgoConfiguration()
+	if !kernelCanMount() {
+		for _, c := range nodeMountCases {
+			suiteConfig.SkipStrings = append(suiteConfig.SkipStrings, c)
+		}
+		t.Log("this kernel has no NFS or CIFS client: csi-sanity cases that mount are skipped here and run in make test-vm")
+	}
+	RunSpecs(t, "csi-sanity against Samba and NFS-Ganesha", suiteConfig, reporterConfig)
+}

@@ -1,0 +1,276 @@
+//go:build linux
+
+// Package localservers starts real file servers on the loopback interface for
+// integration tests and the demo: Samba (smbd) and NFS-Ganesha with rpcbind.
+//
+// They are real daemons, not fakes: the controller's user-space clients talk to
+// them over TCP exactly as they would to a NAS. Both need root (smbd for its
+// user database, Ganesha for port 2049 and rpcbind for port 111).
+package localservers
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// SMBUser and SMBPassword are the credentials of the loopback Samba share.
+// They protect nothing but a throw-away directory on 127.0.0.1.
+const (
+	SMBUser     = "csiuser"
+	SMBPassword = "fileshare-Test-Pa55"
+	SMBShare    = "share"
+)
+
+// Server is one running daemon.
+type Server struct {
+	Name    string
+	Dir     string // where its data and logs live
+	Data    string // the exported or shared directory
+	Port    int
+	LogPath string
+	cmd     *exec.Cmd
+	extra   []*exec.Cmd
+}
+
+// Stop terminates the daemon and its helpers and waits for them.
+func (s *Server) Stop() {
+	if s == nil {
+		return
+	}
+	for _, c := range append([]*exec.Cmd{s.cmd}, s.extra...) {
+		if c == nil || c.Process == nil {
+			continue
+		}
+		_ = c.Process.Signal(syscall.SIGTERM)
+		done := make(chan struct{})
+		go func() { _ = c.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			_ = c.Process.Kill()
+			<-done
+		}
+	}
+}
+
+// Log returns the tail of the server's log, for test failure messages.
+func (s *Server) Log() string {
+	b, _ := os.ReadFile(s.LogPath)
+	if len(b) > 4000 {
+		b = b[len(b)-4000:]
+	}
+	return string(b)
+}
+
+// StartSamba runs smbd on 127.0.0.1:port with one share, "share", writable by
+// SMBUser. The Unix user is created if missing because smbd maps every SMB
+// user to one.
+func StartSamba(ctx context.Context, dir string, port int) (*Server, error) {
+	if _, err := exec.LookPath("smbd"); err != nil {
+		return nil, fmt.Errorf("smbd not installed (apt-get install samba): %w", err)
+	}
+	s := &Server{Name: "smbd", Dir: dir, Data: filepath.Join(dir, "share"), Port: port}
+	state := filepath.Join(dir, "state")
+	for _, d := range []string{s.Data, state, filepath.Join(state, "ncalrpc")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	// Samba checks Unix permissions as the mapped user, so the share root must be
+	// writable by it for mkdir over SMB to succeed, and its parents searchable
+	// (temporary directories are created 0700).
+	if err := os.Chmod(s.Data, 0o777); err != nil {
+		return nil, err
+	}
+	if err := allowSearch(dir); err != nil {
+		return nil, err
+	}
+	conf := filepath.Join(dir, "smb.conf")
+	s.LogPath = filepath.Join(dir, "log.smbd")
+	cfg := fmt.Sprintf(`[global]
+  server role = standalone server
+  interfaces = lo
+  bind interfaces only = yes
+  smb ports = %d
+  map to guest = never
+  state directory = %[2]s
+  cache directory = %[2]s
+  lock directory = %[2]s
+  private dir = %[2]s
+  pid directory = %[2]s
+  ncalrpc dir = %[2]s/ncalrpc
+  log file = %[3]s/log.%%m
+  disable spoolss = yes
+  load printers = no
+  printcap name = /dev/null
+  server min protocol = SMB2_10
+  unix extensions = no
+[%[4]s]
+  path = %[5]s
+  read only = no
+  valid users = %[6]s
+  create mask = 0777
+  directory mask = 0777
+`, port, state, dir, SMBShare, s.Data, SMBUser)
+	if err := os.WriteFile(conf, []byte(cfg), 0o644); err != nil {
+		return nil, err
+	}
+	if err := exec.Command("id", SMBUser).Run(); err != nil {
+		if out, err := exec.Command("useradd", "-M", "-s", "/usr/sbin/nologin", SMBUser).CombinedOutput(); err != nil {
+			return nil, fmt.Errorf("useradd %s: %w: %s", SMBUser, err, out)
+		}
+	}
+	pw := exec.Command("smbpasswd", "-c", conf, "-s", "-a", SMBUser)
+	pw.Stdin = strings.NewReader(SMBPassword + "\n" + SMBPassword + "\n")
+	if out, err := pw.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("smbpasswd: %w: %s", err, out)
+	}
+	logf, err := os.Create(s.LogPath)
+	if err != nil {
+		return nil, err
+	}
+	s.cmd = exec.Command("smbd", "-F", "--no-process-group", "-s", conf, "--debug-stdout", "-d", "1")
+	s.cmd.Stdout, s.cmd.Stderr = logf, logf
+	s.cmd.SysProcAttr = ownProcessGroup()
+	if err := s.cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start smbd: %w", err)
+	}
+	if err := waitTCP(ctx, "127.0.0.1:"+strconv.Itoa(port), s.cmd); err != nil {
+		s.Stop()
+		return nil, fmt.Errorf("smbd did not listen: %w\n%s", err, s.Log())
+	}
+	return s, nil
+}
+
+// StartGanesha runs NFS-Ganesha with one NFSv3+v4 export of dir/export on
+// 127.0.0.1:2049, and rpcbind on port 111 if none is running. Ganesha's ports
+// are fixed, so only one instance runs per machine.
+func StartGanesha(ctx context.Context, dir string) (*Server, error) {
+	if _, err := exec.LookPath("ganesha.nfsd"); err != nil {
+		return nil, fmt.Errorf("ganesha.nfsd not installed (apt-get install nfs-ganesha nfs-ganesha-vfs): %w", err)
+	}
+	s := &Server{Name: "ganesha", Dir: dir, Data: filepath.Join(dir, "export"), Port: 2049}
+	if err := os.MkdirAll(s.Data, 0o777); err != nil {
+		return nil, err
+	}
+	if err := os.Chmod(s.Data, 0o777); err != nil {
+		return nil, err
+	}
+	if !listening("127.0.0.1:111") {
+		rpcbind := exec.Command("rpcbind", "-w", "-f")
+		rpcbind.SysProcAttr = ownProcessGroup()
+		if err := rpcbind.Start(); err != nil {
+			return nil, fmt.Errorf("start rpcbind: %w", err)
+		}
+		s.extra = append(s.extra, rpcbind)
+		if err := waitTCP(ctx, "127.0.0.1:111", rpcbind); err != nil {
+			s.Stop()
+			return nil, fmt.Errorf("rpcbind did not listen: %w", err)
+		}
+	}
+	if listening("127.0.0.1:2049") {
+		s.Stop()
+		return nil, errors.New("port 2049 is already in use: stop the other NFS server first")
+	}
+	conf := filepath.Join(dir, "ganesha.conf")
+	s.LogPath = filepath.Join(dir, "ganesha.log")
+	cfg := fmt.Sprintf(`NFS_CORE_PARAM {
+  Protocols = 3, 4; NFS_Port = 2049; MNT_Port = 20048; Bind_addr = 127.0.0.1;
+  Enable_NLM = false; Enable_RQUOTA = false;
+}
+NFSV4 { Graceless = true; }
+EXPORT {
+  Export_Id = 1; Path = %[1]s; Pseudo = %[1]s; Access_Type = RW;
+  Squash = No_Root_Squash; Protocols = 3, 4; Transports = TCP; SecType = sys;
+  FSAL { Name = VFS; }
+}
+`, s.Data)
+	if err := os.WriteFile(conf, []byte(cfg), 0o644); err != nil {
+		return nil, err
+	}
+	s.cmd = exec.Command("ganesha.nfsd", "-F", "-f", conf, "-L", s.LogPath, "-p", filepath.Join(dir, "ganesha.pid"))
+	s.cmd.SysProcAttr = ownProcessGroup()
+	if err := s.cmd.Start(); err != nil {
+		s.Stop()
+		return nil, fmt.Errorf("start ganesha: %w", err)
+	}
+	if err := waitTCP(ctx, "127.0.0.1:2049", s.cmd); err != nil {
+		s.Stop()
+		return nil, fmt.Errorf("ganesha did not listen: %w\n%s", err, s.Log())
+	}
+	// Ganesha listens before it has registered MOUNT with rpcbind; wait for that.
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		out, _ := exec.Command("rpcinfo", "-p", "127.0.0.1").CombinedOutput()
+		if bytes.Contains(out, []byte("100005")) {
+			break
+		}
+		if time.Now().After(deadline) {
+			s.Stop()
+			return nil, fmt.Errorf("ganesha did not register MOUNT with rpcbind\n%s", s.Log())
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	return s, nil
+}
+
+// allowSearch adds o+x to dir and its parents below the temp directory, so an
+// unprivileged server process can reach the data inside.
+func allowSearch(dir string) error {
+	tmp := filepath.Clean(os.TempDir())
+	for p := filepath.Clean(dir); strings.HasPrefix(p, tmp+"/"); p = filepath.Dir(p) {
+		fi, err := os.Stat(p)
+		if err != nil {
+			return err
+		}
+		if fi.Mode().Perm()&0o001 == 0 {
+			if err := os.Chmod(p, fi.Mode().Perm()|0o001); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// ownProcessGroup keeps a daemon out of the caller's process group: ganesha and
+// smbd signal their whole group when they shut down, which would kill the test.
+func ownProcessGroup() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+}
+
+func listening(addr string) bool {
+	c, err := net.DialTimeout("tcp", addr, time.Second)
+	if err != nil {
+		return false
+	}
+	_ = c.Close()
+	return true
+}
+
+func waitTCP(ctx context.Context, addr string, cmd *exec.Cmd) error {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	for {
+		if listening(addr) {
+			return nil
+		}
+		if cmd.ProcessState != nil {
+			return fmt.Errorf("process exited: %s", cmd.ProcessState)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}

@@ -501,7 +501,7 @@ func (d *Driver) GetCapacity(ctx context.Context, req *csi.GetCapacityRequest) (
 	if _, ok := p[volume.ParamSource]; !ok {
 		return &csi.GetCapacityResponse{}, nil
 	}
-	params, err := volume.ParseParams("capacity-probe", p)
+	params, err := volume.ParseShareParams(p)
 	if err != nil {
 		return nil, status.Error(codes.InvalidArgument, err.Error())
 	}

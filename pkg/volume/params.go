@@ -38,6 +38,26 @@ type Params struct {
 // ParseParams validates the parameters and resolves the subDir template.
 // name is the CreateVolume name, used when subDir is not set.
 func ParseParams(name string, p map[string]string) (Params, error) {
+	out, err := ParseShareParams(p)
+	if err != nil {
+		return Params{}, err
+	}
+	sub := name
+	if tmpl, ok := p[ParamSubDir]; ok {
+		if sub, err = ExpandSubDir(tmpl, p); err != nil {
+			return Params{}, err
+		}
+	}
+	if err := ValidateSubDir(sub); err != nil {
+		return Params{}, fmt.Errorf("parameter %s: %w", ParamSubDir, err)
+	}
+	out.SubDir = sub
+	return out, nil
+}
+
+// ParseShareParams validates everything but the per-volume subDir, for calls
+// about the share as a whole (GetCapacity).
+func ParseShareParams(p map[string]string) (Params, error) {
 	var unknown []string
 	for k := range p {
 		switch k {
@@ -71,16 +91,6 @@ func ParseParams(name string, p map[string]string) (Params, error) {
 		}
 		out.MountPermissions = uint32(m)
 	}
-	sub := name
-	if tmpl, ok := p[ParamSubDir]; ok {
-		if sub, err = ExpandSubDir(tmpl, p); err != nil {
-			return Params{}, err
-		}
-	}
-	if err := ValidateSubDir(sub); err != nil {
-		return Params{}, fmt.Errorf("parameter %s: %w", ParamSubDir, err)
-	}
-	out.SubDir = sub
 	return out, nil
 }
 

@@ -18,6 +18,20 @@ import (
 
 const smbPort = 445
 
+// authFailures are the NTSTATUS codes of a session setup that failed on the
+// credentials, as opposed to the network or the server.
+var authFailures = map[uint32]bool{
+	0xC000006D: true, // STATUS_LOGON_FAILURE
+	0xC000006A: true, // STATUS_WRONG_PASSWORD
+	0xC0000064: true, // STATUS_NO_SUCH_USER
+	0xC0000022: true, // STATUS_ACCESS_DENIED
+	0xC0000072: true, // STATUS_ACCOUNT_DISABLED
+	0xC0000234: true, // STATUS_ACCOUNT_LOCKED_OUT
+	0xC000006E: true, // STATUS_ACCOUNT_RESTRICTION
+	0xC0000071: true, // STATUS_PASSWORD_EXPIRED
+	0xC0000224: true, // STATUS_PASSWORD_MUST_CHANGE
+}
+
 type smbClient struct {
 	mu      sync.Mutex
 	session *smb2.Session
@@ -57,8 +71,8 @@ func smbDialError(ctx context.Context, src source.Source, err error) error {
 		}
 		return fmt.Errorf("%s: %w: %w", src.String(), ErrUnavailable, err)
 	}
-	msg := err.Error()
-	if strings.Contains(msg, "LOGON_FAILURE") || strings.Contains(msg, "ACCESS_DENIED") || strings.Contains(msg, "ACCOUNT") {
+	var re *smb2.ResponseError
+	if errors.As(err, &re) && authFailures[re.Code] || errors.Is(err, fs.ErrPermission) {
 		return fmt.Errorf("%s: the server rejected the credentials (check username, password and domain in the secret): %w", src.String(), fs.ErrPermission)
 	}
 	return fmt.Errorf("%s: SMB session setup: %w: %w", src.String(), ErrUnavailable, err)

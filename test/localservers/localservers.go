@@ -189,8 +189,10 @@ func StartGanesha(ctx context.Context, dir string) (*Server, error) {
   Enable_NLM = false; Enable_RQUOTA = false;
 }
 NFSV4 { Graceless = true; }
+# Tests change the exported directory behind Ganesha's back; don't cache.
+MDCACHE { Dir_Chunk = 0; }
 EXPORT {
-  Export_Id = 1; Path = %[1]s; Pseudo = %[1]s; Access_Type = RW;
+  Export_Id = 1; Path = %[1]s; Pseudo = %[1]s; Access_Type = RW; Attr_Expiration_Time = 0;
   Squash = No_Root_Squash; Protocols = 3, 4; Transports = TCP; SecType = sys;
   FSAL { Name = VFS; }
 }

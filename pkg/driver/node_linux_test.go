@@ -1,0 +1,169 @@
+//go:build linux
+
+package driver
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/container-storage-interface/spec/lib/go/csi"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	mount "k8s.io/mount-utils"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/mounter"
+)
+
+// networkMount records what the node asked mount(8) to do. It stands in for
+// mount(8) only: these are unit tests of the node's own logic; real mounts
+// are tested in the VM suite.
+type networkMount struct {
+	fstype, device, target string
+	options                []string
+	credentials            string // content of the credentials file at mount time
+	credentialsMode        os.FileMode
+}
+
+// credDirOf is where the node under test writes CIFS credential files.
+var credDirOf = map[*Driver]string{}
+
+func newNodeUnderTest(t *testing.T) (*Driver, *mount.FakeMounter, *[]networkMount) {
+	t.Helper()
+	fake := mount.NewFakeMounter(nil)
+	var calls []networkMount
+	run := func(_ context.Context, fstype, device, target string, options []string) error {
+		c := networkMount{fstype: fstype, device: device, target: target, options: options}
+		for _, o := range options {
+			if f, ok := strings.CutPrefix(o, "credentials="); ok {
+				b, err := os.ReadFile(f)
+				if err != nil {
+					t.Errorf("credentials file: %v", err)
+				}
+				fi, _ := os.Stat(f)
+				c.credentials, c.credentialsMode = string(b), fi.Mode().Perm()
+			}
+		}
+		calls = append(calls, c)
+		return fake.Mount(device, target, fstype, options)
+	}
+	credDir := filepath.Join(t.TempDir(), "creds")
+	m := mounter.NewLinuxForTest(fake, run, credDir)
+	d, err := New(Config{Name: "test.csi", NodeID: "n1", Node: true, Mounter: m, StateDir: filepath.Join(t.TempDir(), "state")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	credDirOf[d] = credDir
+	return d, fake, &calls
+}
+
+func capability(mode csi.VolumeCapability_AccessMode_Mode, flags []string, group string) *csi.VolumeCapability {
+	return &csi.VolumeCapability{
+		AccessType: &csi.VolumeCapability_Mount{Mount: &csi.VolumeCapability_MountVolume{MountFlags: flags, VolumeMountGroup: group}},
+		AccessMode: &csi.VolumeCapability_AccessMode{Mode: mode},
+	}
+}
+
+func TestNodeStageSMBPassesCredentialsInAFile(t *testing.T) {
+	d, _, calls := newNodeUnderTest(t)
+	staging := filepath.Join(t.TempDir(), "staging")
+	_, err := d.NodeStageVolume(context.Background(), &csi.NodeStageVolumeRequest{
+		VolumeId:          "v1#smb://fs:4450/share/base#ns/claim#delete",
+		StagingTargetPath: staging,
+		VolumeCapability:  capability(csi.VolumeCapability_AccessMode_MULTI_NODE_MULTI_WRITER, []string{"vers=3.0"}, "2000"),
+		Secrets:           map[string]string{"username": "alice", "password": "s3cret", "domain": "CORP"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(*calls) != 1 {
+		t.Fatalf("mount calls: %+v", *calls)
+	}
+	c := (*calls)[0]
+	if c.fstype != "cifs" || c.device != "//fs/share/base/ns/claim" || c.target != staging {
+		t.Fatalf("mount %+v", c)
+	}
+	for _, want := range []string{"vers=3.0", "port=4450", "gid=2000", "dir_mode=0775", "file_mode=0664"} {
+		if !slices.Contains(c.options, want) {
+			t.Errorf("options %v lack %s", c.options, want)
+		}
+	}
+	if strings.Contains(strings.Join(c.options, ","), "s3cret") {
+		t.Fatalf("password on the mount command line: %v", c.options)
+	}
+	if c.credentials != "username=alice\npassword=s3cret\ndomain=CORP\n" || c.credentialsMode != 0o600 {
+		t.Fatalf("credentials file %q mode %v", c.credentials, c.credentialsMode)
+	}
+	left, err := os.ReadDir(credDirOf[d])
+	if err != nil || len(left) != 0 {
+		t.Fatalf("credentials files left behind: %v %v", left, err)
+	}
+}
+
+func TestNodeStageNFSIsIdempotentAndReadOnlyForReaders(t *testing.T) {
+	d, fake, calls := newNodeUnderTest(t)
+	staging := filepath.Join(t.TempDir(), "staging")
+	req := &csi.NodeStageVolumeRequest{
+		VolumeId:          "v1#nfs://10.0.0.5:2050/export#pvc-1#delete",
+		StagingTargetPath: staging,
+		VolumeCapability:  capability(csi.VolumeCapability_AccessMode_MULTI_NODE_READER_ONLY, []string{"vers=4.1"}, ""),
+	}
+	for range 2 {
+		if _, err := d.NodeStageVolume(context.Background(), req); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(*calls) != 1 {
+		t.Fatalf("want one mount for two stages, got %+v", *calls)
+	}
+	c := (*calls)[0]
+	if c.fstype != "nfs" || c.device != "10.0.0.5:/export/pvc-1" || !slices.Contains(c.options, "ro") || !slices.Contains(c.options, "port=2050") || !slices.Contains(c.options, "vers=4.1") {
+		t.Fatalf("mount %+v", c)
+	}
+	if _, err := d.NodeUnstageVolume(context.Background(), &csi.NodeUnstageVolumeRequest{VolumeId: req.VolumeId, StagingTargetPath: staging}); err != nil {
+		t.Fatal(err)
+	}
+	if mps, _ := fake.List(); len(mps) != 0 {
+		t.Fatalf("still mounted: %v", mps)
+	}
+	if _, err := os.Stat(staging); !os.IsNotExist(err) {
+		t.Fatalf("staging dir left: %v", err)
+	}
+	// Unstaging what is already gone succeeds.
+	if _, err := d.NodeUnstageVolume(context.Background(), &csi.NodeUnstageVolumeRequest{VolumeId: req.VolumeId, StagingTargetPath: staging}); err != nil {
+		t.Fatalf("second unstage: %v", err)
+	}
+}
+
+func TestNodeRefusesCredentialsInMountOptionsAndBlock(t *testing.T) {
+	d, _, calls := newNodeUnderTest(t)
+	_, err := d.NodeStageVolume(context.Background(), &csi.NodeStageVolumeRequest{
+		VolumeId:          "v1#smb://fs/share#x#delete",
+		StagingTargetPath: filepath.Join(t.TempDir(), "s"),
+		VolumeCapability:  capability(csi.VolumeCapability_AccessMode_SINGLE_NODE_WRITER, []string{"password=oops"}, ""),
+		Secrets:           map[string]string{"username": "u", "password": "p"},
+	})
+	if err == nil || !strings.Contains(err.Error(), "secret") {
+		t.Fatalf("password in mount options: %v", err)
+	}
+	block := &csi.VolumeCapability{AccessType: &csi.VolumeCapability_Block{Block: &csi.VolumeCapability_BlockVolume{}},
+		AccessMode: &csi.VolumeCapability_AccessMode{Mode: csi.VolumeCapability_AccessMode_SINGLE_NODE_WRITER}}
+	_, err = d.NodeStageVolume(context.Background(), &csi.NodeStageVolumeRequest{VolumeId: "v1#nfs://h/e#x#delete", StagingTargetPath: t.TempDir(), VolumeCapability: block})
+	if status.Code(err) != codes.InvalidArgument {
+		t.Fatalf("block: %v", err)
+	}
+	if len(*calls) != 0 {
+		t.Fatalf("mount was called: %+v", *calls)
+	}
+}
+
+func TestNodeGetInfoReportsOSTopology(t *testing.T) {
+	d, _, _ := newNodeUnderTest(t)
+	info, err := d.NodeGetInfo(context.Background(), &csi.NodeGetInfoRequest{})
+	if err != nil || info.GetNodeId() != "n1" || info.GetAccessibleTopology().GetSegments()[TopologyKeyOS] != "linux" {
+		t.Fatalf("NodeGetInfo = %v, %v", info, err)
+	}
+}

@@ -406,12 +406,9 @@ func (d *Driver) checkExists(ctx context.Context, vol volume.Volume, creds share
 // carries no secrets, so an SMB share is read through an idle session that an
 // earlier call with secrets left in the pool, when there is one.
 func (d *Driver) ControllerGetVolume(ctx context.Context, req *csi.ControllerGetVolumeRequest) (*csi.ControllerGetVolumeResponse, error) {
-	if req.GetVolumeId() == "" {
-		return nil, status.Error(codes.InvalidArgument, "volume ID is missing")
-	}
-	vol, err := volume.ParseID(req.GetVolumeId())
+	vol, err := existingVolumeID(req.GetVolumeId())
 	if err != nil {
-		return nil, status.Errorf(codes.NotFound, "no such volume: %v", err)
+		return nil, err
 	}
 	resp := &csi.ControllerGetVolumeResponse{
 		Volume: &csi.Volume{
@@ -448,12 +445,9 @@ func (d *Driver) ControllerGetVolume(ctx context.Context, req *csi.ControllerGet
 // ControllerGetVolumeHealth reports INACCESSIBLE when the share cannot be
 // reached or the volume's directory is gone from it.
 func (d *Driver) ControllerGetVolumeHealth(ctx context.Context, req *csi.ControllerGetVolumeHealthRequest) (*csi.ControllerGetVolumeHealthResponse, error) {
-	if req.GetVolumeId() == "" {
-		return nil, status.Error(codes.InvalidArgument, "volume ID is missing")
-	}
-	vol, err := volume.ParseID(req.GetVolumeId())
+	vol, err := existingVolumeID(req.GetVolumeId())
 	if err != nil {
-		return nil, status.Errorf(codes.NotFound, "no such volume: %v", err)
+		return nil, err
 	}
 	health := &csi.VolumeHealth{VolumeId: req.GetVolumeId()}
 	check := func(c share.Client) error {
@@ -581,4 +575,17 @@ func (d *Driver) ControllerExpandVolume(ctx context.Context, req *csi.Controller
 		return nil, shareStatus(err)
 	}
 	return &csi.ControllerExpandVolumeResponse{CapacityBytes: size, NodeExpansionRequired: false}, nil
+}
+
+// existingVolumeID parses the ID of a volume a call expects to exist: a
+// missing ID is InvalidArgument, one this driver never issued is NotFound.
+func existingVolumeID(id string) (volume.Volume, error) {
+	if id == "" {
+		return volume.Volume{}, status.Error(codes.InvalidArgument, "volume ID is missing")
+	}
+	vol, err := volume.ParseID(id)
+	if err != nil {
+		return volume.Volume{}, status.Errorf(codes.NotFound, "no such volume: %v", err)
+	}
+	return vol, nil
 }

@@ -4,7 +4,7 @@ GO ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: all build deps demo test test-unit test-integration lint cross fuzz clean
+.PHONY: all build deps deps-vm demo test test-unit test-integration test-vm bench lint cross fuzz clean
 
 all: build
 
@@ -15,12 +15,16 @@ build:
 deps:
 	./hack/install-deps.sh
 
-# demo provisions, lists and deletes an NFS and an SMB volume through the CSI
-# API against Samba and NFS-Ganesha started on loopback.
-demo: deps
-	$(GO) run ./test/demo
+deps-vm:
+	./hack/install-deps.sh vm
 
-test: lint cross test-unit test-integration
+# demo provisions, stages, publishes and deletes an NFS and an SMB volume
+# through the CSI API against Samba and an NFS server started on loopback;
+# in the test VM when this kernel cannot mount NFS or CIFS.
+demo: deps
+	./hack/demo.sh
+
+test: lint cross test-unit test-integration test-vm
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
@@ -31,6 +35,7 @@ cross:
 	GOOS=windows GOARCH=amd64 $(GO) build ./...
 	GOOS=linux GOARCH=arm64 $(GO) build ./...
 	GOOS=linux GOARCH=arm GOARM=7 $(GO) build ./...
+	CGO_ENABLED=0 GOOS=linux GOARCH=amd64 $(GO) build ./...
 
 test-unit:
 	$(GO) test -count=1 ./pkg/...
@@ -38,6 +43,27 @@ test-unit:
 # Needs root and the servers from `make deps`.
 test-integration: deps
 	$(GO) test -count=1 -v ./test/integration/ -ginkgo.no-color 2>&1 | tee /tmp/fileshare-integration.log | grep -E '^(=== RUN|--- |PASS|FAIL|ok|panic)|Ran [0-9]+ of|Passed|\[FAIL\]'; exit $${PIPESTATUS[0]}
+
+# The whole integration suite again inside a qemu VM with a real Debian
+# kernel: kernel nfsd and Samba in the guest, real NFS and CIFS mounts, and
+# csi-sanity with no node-mount skips.
+test-vm: deps deps-vm
+	./test/vm/test.sh
+
+# Provisioning and mount cost next to the mount-based way, host and VM;
+# writes docs/benchmarks.md.
+bench: deps
+	./hack/bench.sh
+
+# The quickstart manifests (manifests/) against a real Kubernetes control
+# plane on loopback: etcd, kube-apiserver, kube-controller-manager and the real
+# csi-provisioner as local processes (built once from the Go module proxy by
+# test/k8s/build.sh and cached in /var/cache/fileshare-csi-k8s), our
+# controller, Samba and NFS-Ganesha. Needs root; NFS-Ganesha takes port 2049,
+# so it waits while test-integration runs.
+.PHONY: test-k8s
+test-k8s: deps
+	./test/k8s/run.sh
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParseID -fuzztime 30s ./pkg/volume/

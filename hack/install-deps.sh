@@ -10,6 +10,24 @@ command -v ganesha.nfsd >/dev/null || need+=(nfs-ganesha)
 command -v rpcbind >/dev/null || need+=(rpcbind)
 command -v rpcinfo >/dev/null || need+=(rpcbind)
 command -v showmount >/dev/null || need+=(nfs-common)
+if [ "${1:-}" = vm ]; then
+  # The test VM boots this Debian kernel and uses the host's root (read-only)
+  # for its tools: kernel nfsd, mount.cifs, busybox for the initramfs.
+  command -v qemu-system-x86_64 >/dev/null || need+=(qemu-system-x86)
+  ls /boot/vmlinuz-* >/dev/null 2>&1 && [ -n "$(ls /lib/modules 2>/dev/null)" ] || need+=(linux-image-amd64)
+  [ -x /bin/busybox ] && file -b /bin/busybox 2>/dev/null | grep -q static || need+=(busybox-static)
+  command -v rpc.nfsd >/dev/null || need+=(nfs-kernel-server)
+  command -v mount.cifs >/dev/null || need+=(cifs-utils)
+  command -v cpio >/dev/null || need+=(cpio)
+  command -v file >/dev/null || need+=(file)
+fi
+if [ "${1:-}" = k8s ]; then
+  # make test-k8s: etcd for the local control plane (kube-apiserver and
+  # csi-provisioner are built from the Go module proxy by test/k8s/build.sh),
+  # openssl for its service-account key.
+  command -v etcd >/dev/null || need+=(etcd-server)
+  command -v openssl >/dev/null || need+=(openssl)
+fi
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then echo "need root to install: ${need[*]}" >&2; exit 1; fi
   export DEBIAN_FRONTEND=noninteractive

@@ -16,7 +16,6 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/driver"
-	"github.com/fileshare-csi/fileshare-csi/pkg/mounter"
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 )
 
@@ -30,20 +29,21 @@ func main() {
 	mode := flag.String("mode", "all", "services to serve: controller, node or all")
 	driverName := flag.String("driver-name", "fileshare.csi.dev", "CSI driver name")
 	stateDir := flag.String("state-dir", "/var/lib/kubelet/plugins/fileshare.csi.dev/state", "node: where staged-volume records are kept for remounting broken mounts")
+	maxSessions := flag.Int("max-sessions-per-share", 16, "controller: file server sessions open at once per share and credentials, reused across calls (0: a new session for every call)")
 	showVersion := flag.Bool("version", false, "print the version and exit")
 	flag.Parse()
 	if *showVersion {
 		fmt.Println(version)
 		return
 	}
-	if err := run(*endpoint, *nodeID, *mode, *driverName, *stateDir); err != nil {
+	if err := run(*endpoint, *nodeID, *mode, *driverName, *stateDir, *maxSessions); err != nil {
 		klog.ErrorS(err, "fileshare-csi failed")
 		klog.Flush()
 		os.Exit(1)
 	}
 }
 
-func run(endpoint, nodeID, mode, name, stateDir string) error {
+func run(endpoint, nodeID, mode, name, stateDir string, maxSessions int) error {
 	cfg := driver.Config{Name: name, Version: version, NodeID: nodeID, StateDir: stateDir}
 	switch mode {
 	case "controller":
@@ -57,10 +57,15 @@ func run(endpoint, nodeID, mode, name, stateDir string) error {
 	}
 	if cfg.Controller {
 		cfg.Pool = share.NewPool()
+		cfg.Pool.MaxOpenPerKey = maxSessions
 		defer cfg.Pool.Close()
 	}
 	if cfg.Node {
-		cfg.Mounter = mounter.New()
+		m, err := newNodeMounter()
+		if err != nil {
+			return err
+		}
+		cfg.Mounter = m
 	}
 	d, err := driver.New(cfg)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"net/url"
 	"path"
+	"strings"
 	"time"
 
 	"github.com/container-storage-interface/spec/lib/go/csi"
@@ -22,8 +23,9 @@ import (
 
 // Volume context keys handed to the node (and usable in static PVs).
 const (
-	ContextSource = "source"
-	ContextSubDir = "subDir"
+	ContextSource       = "source"
+	ContextSubDir       = "subDir"
+	ContextMountOptions = "mountOptions"
 )
 
 // record is what the controller stores about a volume on the share itself,
@@ -172,7 +174,7 @@ func (d *Driver) CreateVolume(ctx context.Context, req *csi.CreateVolumeRequest)
 	vol := volume.Volume{Source: params.Source, SubDir: params.SubDir, OnDelete: params.OnDelete}
 	logger := klog.FromContext(ctx).WithValues("volume", vol.ID())
 
-	unlock, err := d.volumeLocks.lock(ctx, vol.Source.String()+"#"+vol.SubDir)
+	unlock, err := d.volumeLocks.Lock(ctx, vol.Source.String()+"#"+vol.SubDir)
 	if err != nil {
 		return nil, status.Error(codes.Aborted, "timed out waiting for another operation on this volume")
 	}
@@ -236,9 +238,17 @@ func (d *Driver) CreateVolume(ctx context.Context, req *csi.CreateVolumeRequest)
 	return &csi.CreateVolumeResponse{Volume: &csi.Volume{
 		VolumeId:           vol.ID(),
 		CapacityBytes:      size,
-		VolumeContext:      map[string]string{ContextSource: vol.Source.String(), ContextSubDir: vol.SubDir},
+		VolumeContext:      volumeContext(vol, params.MountOptions),
 		AccessibleTopology: accessibleTopology(vol.Source.Protocol),
 	}}, nil
+}
+
+func volumeContext(vol volume.Volume, mountOptions []string) map[string]string {
+	c := map[string]string{ContextSource: vol.Source.String(), ContextSubDir: vol.SubDir}
+	if len(mountOptions) > 0 {
+		c[ContextMountOptions] = strings.Join(mountOptions, ",")
+	}
+	return c
 }
 
 func readRecord(ctx context.Context, c share.Client, subDir string) (*record, error) {
@@ -293,7 +303,7 @@ func (d *Driver) DeleteVolume(ctx context.Context, req *csi.DeleteVolumeRequest)
 		logger.Info("DeleteVolume of an ID this driver never issued: nothing to delete", "reason", err.Error())
 		return &csi.DeleteVolumeResponse{}, nil
 	}
-	unlock, err := d.volumeLocks.lock(ctx, vol.Source.String()+"#"+vol.SubDir)
+	unlock, err := d.volumeLocks.Lock(ctx, vol.Source.String()+"#"+vol.SubDir)
 	if err != nil {
 		return nil, status.Error(codes.Aborted, "timed out waiting for another operation on this volume")
 	}
@@ -542,7 +552,7 @@ func (d *Driver) ControllerExpandVolume(ctx context.Context, req *csi.Controller
 	if err != nil {
 		return nil, status.Errorf(codes.NotFound, "no such volume: %v", err)
 	}
-	unlock, err := d.volumeLocks.lock(ctx, vol.Source.String()+"#"+vol.SubDir)
+	unlock, err := d.volumeLocks.Lock(ctx, vol.Source.String()+"#"+vol.SubDir)
 	if err != nil {
 		return nil, status.Error(codes.Aborted, "timed out waiting for another operation on this volume")
 	}

@@ -17,6 +17,7 @@ import (
 	"google.golang.org/grpc"
 	"k8s.io/klog/v2"
 
+	"github.com/fileshare-csi/fileshare-csi/pkg/keylock"
 	"github.com/fileshare-csi/fileshare-csi/pkg/mounter"
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 )
@@ -48,7 +49,7 @@ type Driver struct {
 	csi.UnimplementedNodeServer
 
 	cfg         Config
-	volumeLocks keyedMutex
+	volumeLocks keylock.Keyed
 	nodeLocks   tryLocks
 }
 
@@ -119,47 +120,6 @@ func LogInterceptor(ctx context.Context, req any, info *grpc.UnaryServerInfo, ha
 		logger.V(4).Info("call done", "response", protosanitizer.StripSecrets(resp).String())
 	}
 	return resp, err
-}
-
-// keyedMutex serializes work on one key (a volume) and lets other keys run.
-type keyedMutex struct {
-	mu    sync.Mutex
-	locks map[string]*keyedEntry
-}
-
-type keyedEntry struct {
-	ch   chan struct{}
-	refs int
-}
-
-// lock waits for key until ctx ends.
-func (k *keyedMutex) lock(ctx context.Context, key string) (func(), error) {
-	k.mu.Lock()
-	if k.locks == nil {
-		k.locks = map[string]*keyedEntry{}
-	}
-	e := k.locks[key]
-	if e == nil {
-		e = &keyedEntry{ch: make(chan struct{}, 1)}
-		k.locks[key] = e
-	}
-	e.refs++
-	k.mu.Unlock()
-	release := func() {
-		k.mu.Lock()
-		e.refs--
-		if e.refs == 0 {
-			delete(k.locks, key)
-		}
-		k.mu.Unlock()
-	}
-	select {
-	case e.ch <- struct{}{}:
-		return func() { <-e.ch; release() }, nil
-	case <-ctx.Done():
-		release()
-		return nil, ctx.Err()
-	}
 }
 
 // tryLocks refuses a second concurrent operation on one volume, which the

@@ -84,8 +84,36 @@ type stagedVolume struct {
 
 // publishedVolume remembers how a target was published, to bind it again.
 type publishedVolume struct {
-	StagingPath string `json:"stagingPath"`
-	ReadOnly    bool   `json:"readOnly"`
+	VolumeID     string `json:"volumeID"`
+	StagingPath  string `json:"stagingPath"`
+	TargetPath   string `json:"targetPath"`
+	ReadOnly     bool   `json:"readOnly"`
+	SingleWriter bool   `json:"singleWriter"`
+}
+
+// otherPublication finds a target, other than target, where the volume is
+// published, from the records publish leaves on disk (so it holds across
+// plugin restarts).
+func (d *Driver) otherPublication(ctx context.Context, volumeID, target string) (publishedVolume, bool) {
+	if d.cfg.StateDir == "" {
+		return publishedVolume{}, false
+	}
+	files, _ := filepath.Glob(filepath.Join(d.cfg.StateDir, "published-*.json"))
+	for _, f := range files {
+		var p publishedVolume
+		b, err := os.ReadFile(f)
+		if err != nil || json.Unmarshal(b, &p) != nil {
+			continue
+		}
+		if p.VolumeID != volumeID || p.TargetPath == target {
+			continue
+		}
+		if err := d.cfg.Mounter.Check(ctx, p.TargetPath); errors.Is(err, mounter.ErrNotMounted) {
+			continue // a stale record of a target that is gone
+		}
+		return p, true
+	}
+	return publishedVolume{}, false
 }
 
 func (d *Driver) statePath(kind, path string) string {
@@ -139,6 +167,8 @@ func mountStatus(err error) error {
 		return status.Error(codes.Canceled, err.Error())
 	case errors.Is(err, mounter.ErrUnsupported):
 		return status.Error(codes.FailedPrecondition, err.Error())
+	case errors.Is(err, mounter.ErrUnavailable), errors.Is(err, mounter.ErrNotResponding):
+		return status.Error(codes.Unavailable, err.Error())
 	}
 	return status.Error(codes.Internal, err.Error())
 }
@@ -170,11 +200,15 @@ func (d *Driver) NodeStageVolume(ctx context.Context, req *csi.NodeStageVolumeRe
 	}
 	defer unlock()
 	mnt := req.GetVolumeCapability().GetMount()
+	classOptions, err := volume.ParseMountOptions(req.GetVolumeContext()[ContextMountOptions])
+	if err != nil {
+		return nil, status.Errorf(codes.InvalidArgument, "volume attribute %s: %v", ContextMountOptions, err)
+	}
 	sr := mounter.StageRequest{
 		Source:       src,
 		SubDir:       sub,
 		StagingPath:  req.GetStagingTargetPath(),
-		MountOptions: mnt.GetMountFlags(),
+		MountOptions: append(classOptions, mnt.GetMountFlags()...),
 		Credentials:  credentialsFrom(req.GetSecrets()),
 		MountGroup:   mnt.GetVolumeMountGroup(),
 		ReadOnly:     isReadOnlyMode(req.GetVolumeCapability()),
@@ -241,16 +275,23 @@ func (d *Driver) NodePublishVolume(ctx context.Context, req *csi.NodePublishVolu
 	case err == nil:
 	case errors.Is(err, mounter.ErrNotMounted):
 		return nil, status.Errorf(codes.FailedPrecondition, "volume %s is not staged at %s", req.GetVolumeId(), staging)
+	case errors.Is(err, mounter.ErrNotResponding):
+		return nil, status.Errorf(codes.Unavailable, "the file server does not answer: %v", err)
 	default:
 		if rerr := d.repairStaging(ctx, staging); rerr != nil {
 			return nil, status.Errorf(codes.Internal, "staged mount is broken (%v) and remounting failed: %v", err, rerr)
 		}
 	}
 	readOnly := req.GetReadonly() || isReadOnlyMode(req.GetVolumeCapability())
+	singleWriter := req.GetVolumeCapability().GetAccessMode().GetMode() == csi.VolumeCapability_AccessMode_SINGLE_NODE_SINGLE_WRITER
+	if other, ok := d.otherPublication(ctx, req.GetVolumeId(), req.GetTargetPath()); ok && (singleWriter || other.SingleWriter) {
+		return nil, status.Errorf(codes.FailedPrecondition, "volume %s is SINGLE_NODE_SINGLE_WRITER and already published at %s", req.GetVolumeId(), other.TargetPath)
+	}
 	if err := d.cfg.Mounter.Publish(ctx, staging, req.GetTargetPath(), readOnly); err != nil {
 		return nil, mountStatus(err)
 	}
-	if err := d.saveState("published", req.GetTargetPath(), publishedVolume{StagingPath: staging, ReadOnly: readOnly}); err != nil {
+	rec := publishedVolume{VolumeID: req.GetVolumeId(), StagingPath: staging, TargetPath: req.GetTargetPath(), ReadOnly: readOnly, SingleWriter: singleWriter}
+	if err := d.saveState("published", req.GetTargetPath(), rec); err != nil {
 		klog.FromContext(ctx).Error(err, "cannot save publish state")
 	}
 	return &csi.NodePublishVolumeResponse{}, nil
@@ -305,12 +346,17 @@ func (d *Driver) NodeGetVolumeStats(ctx context.Context, req *csi.NodeGetVolumeS
 	if path == "" {
 		return nil, status.Error(codes.InvalidArgument, "volume path is missing")
 	}
-	if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) {
-		return nil, status.Errorf(codes.NotFound, "volume path %s does not exist", path)
-	}
+	// Check before any stat of our own: a stat of a hung mount would hang.
 	st, err := d.cfg.Mounter.Stats(ctx, path)
 	if errors.Is(err, mounter.ErrNotMounted) {
+		if _, lerr := os.Lstat(path); errors.Is(lerr, os.ErrNotExist) {
+			return nil, status.Errorf(codes.NotFound, "volume path %s does not exist", path)
+		}
 		return nil, status.Errorf(codes.NotFound, "no volume is mounted at %s", path)
+	}
+	if errors.Is(err, mounter.ErrNotResponding) {
+		// Not broken, only waiting for the server: remounting would hurt.
+		return nil, status.Errorf(codes.Unavailable, "volume at %s: the file server does not answer: %v", path, err)
 	}
 	if err != nil && ctx.Err() == nil {
 		// A broken mount: remount it now rather than wait for a new pod.
@@ -343,13 +389,16 @@ func (d *Driver) NodeGetVolumeHealth(ctx context.Context, req *csi.NodeGetVolume
 	if path == "" {
 		return &csi.NodeGetVolumeHealthResponse{VolumeHealth: health}, nil
 	}
-	if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) {
-		return nil, status.Errorf(codes.NotFound, "volume path %s does not exist", path)
-	}
 	if err := d.cfg.Mounter.Check(ctx, path); err != nil {
 		reason := "MountBroken"
-		if errors.Is(err, mounter.ErrNotMounted) {
+		switch {
+		case errors.Is(err, mounter.ErrNotMounted):
+			if _, lerr := os.Lstat(path); errors.Is(lerr, os.ErrNotExist) {
+				return nil, status.Errorf(codes.NotFound, "volume path %s does not exist", path)
+			}
 			reason = "NotMounted"
+		case errors.Is(err, mounter.ErrNotResponding):
+			reason = "ServerNotResponding"
 		}
 		health.HealthStatuses = append(health.HealthStatuses, &csi.VolumeHealth_VolumeHealthEntry{
 			Status: csi.VolumeHealthErrorType_INACCESSIBLE, Reason: reason, Message: err.Error(),

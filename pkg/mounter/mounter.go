@@ -57,5 +57,10 @@ type Mounter interface {
 	Check(ctx context.Context, path string) error
 }
 
-// ErrNotMounted says a path exists but nothing is mounted on it.
+// ErrNotMounted says nothing is mounted at a path (or the path is gone).
 var ErrNotMounted = errors.New("not mounted")
+
+// ErrNotResponding says a mount did not answer in time: typically a hard NFS
+// mount whose server is down. That is not broken: the kernel resumes when
+// the server is back, so it must not be torn down and remounted.
+var ErrNotResponding = errors.New("mount not responding")

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -137,6 +138,8 @@ func (l *Linux) Stage(ctx context.Context, req StageRequest) error {
 		logger.V(4).Info("already staged", "path", req.StagingPath)
 		return l.applyMountGroup(req)
 	case errors.Is(err, ErrNotMounted):
+	case errors.Is(err, ErrNotResponding):
+		return err
 	default:
 		logger.Info("staged mount is broken, remounting", "path", req.StagingPath, "error", err.Error())
 		if uerr := l.unmount(req.StagingPath); uerr != nil {
@@ -238,6 +241,7 @@ func (l *Linux) applyMountGroup(req StageRequest) error {
 			return fmt.Errorf("chmod g+rwxs on the volume root: %w", err)
 		}
 	}
+	klog.V(2).InfoS("delegated the volume root to the pod's fsGroup", "path", req.StagingPath, "gid", gid, "mode", want.String())
 	return nil
 }
 
@@ -253,6 +257,8 @@ func (l *Linux) Publish(ctx context.Context, stagingPath, targetPath string, rea
 	case err == nil:
 		return nil
 	case errors.Is(err, ErrNotMounted):
+	case errors.Is(err, ErrNotResponding):
+		return err
 	default:
 		klog.FromContext(ctx).Info("published mount is broken, binding again", "path", targetPath, "error", err.Error())
 		if uerr := l.unmount(targetPath); uerr != nil {
@@ -289,16 +295,26 @@ func (l *Linux) unmount(path string) error {
 	return mount.CleanupMountPoint(path, l.m, true)
 }
 
-// Check answers within ctx: a stat on a hard NFS mount whose server is gone
-// blocks in the kernel, and must not block the RPC with it.
+// checkTimeout bounds one health probe, leaving the RPC time to answer.
+const checkTimeout = 5 * time.Second
+
+// Check answers in bounded time: a stat on a hard NFS mount whose server is
+// gone blocks in the kernel (the probe goroutine stays blocked until the
+// server returns), and must not block the RPC with it.
 func (l *Linux) Check(ctx context.Context, path string) error {
+	timeout := checkTimeout
+	if d, ok := ctx.Deadline(); ok && time.Until(d)/2 < timeout {
+		timeout = time.Until(d) / 2
+	}
 	done := make(chan error, 1)
 	go func() { done <- l.check(path) }()
 	select {
 	case err := <-done:
 		return err
+	case <-time.After(timeout):
+		return fmt.Errorf("%s did not answer within %s: %w", path, timeout, ErrNotResponding)
 	case <-ctx.Done():
-		return fmt.Errorf("%s does not answer: %w", path, ctx.Err())
+		return fmt.Errorf("%s: %w: %w", path, ErrNotResponding, ctx.Err())
 	}
 }
 
@@ -327,6 +343,23 @@ func (l *Linux) check(path string) error {
 			return fmt.Errorf("mount at %s is broken: %w", path, err)
 		}
 		return fmt.Errorf("statfs %s: %w", path, err)
+	}
+	// stat and statfs may be answered from the client's caches; reading one
+	// directory entry makes the server validate the handle (ESTALE when the
+	// directory was deleted under the mount).
+	f, err := os.Open(path)
+	if err == nil {
+		_, err = f.Readdirnames(1)
+		f.Close()
+		if errors.Is(err, io.EOF) {
+			err = nil
+		}
+	}
+	if err != nil {
+		if mount.IsCorruptedMnt(err) {
+			return fmt.Errorf("mount at %s is broken: %w", path, err)
+		}
+		return fmt.Errorf("read %s: %w", path, err)
 	}
 	return nil
 }

@@ -3,25 +3,24 @@
 package mounter
 
 import (
-	"context"
-	"errors"
+	"github.com/fileshare-csi/fileshare-csi/pkg/os/csiproxy"
+	"github.com/fileshare-csi/fileshare-csi/pkg/os/hostprocess"
+	"github.com/fileshare-csi/fileshare-csi/pkg/os/powershell"
 )
 
-// errWindowsNotYet marks the Windows node plugin as not built yet: SMB global
-// mappings through csi-proxy come with the Windows issue.
-var errWindowsNotYet = errors.New("the Windows node plugin is not implemented yet")
-
-type windows struct{}
-
-// New returns the mounter of this OS.
-func New() Mounter { return windows{} }
-
-func (windows) OS() string                                { return "windows" }
-func (windows) Stage(context.Context, StageRequest) error { return errWindowsNotYet }
-func (windows) Unstage(context.Context, string) error     { return errWindowsNotYet }
-func (windows) Publish(context.Context, string, string, bool) error {
-	return errWindowsNotYet
+// NewCSIProxy returns the mounter of a node plugin in an ordinary Windows
+// pod: csi-proxy on the node does the privileged work, over the named pipes
+// mounted into the pod.
+func NewCSIProxy() (Mounter, error) {
+	c, err := csiproxy.Dial()
+	if err != nil {
+		return nil, err
+	}
+	return NewWindows(c), nil
 }
-func (windows) Unpublish(context.Context, string) error      { return errWindowsNotYet }
-func (windows) Stats(context.Context, string) (Stats, error) { return Stats{}, errWindowsNotYet }
-func (windows) Check(context.Context, string) error          { return errWindowsNotYet }
+
+// NewHostProcess returns the mounter of a node plugin in a HostProcess pod,
+// which runs on the node as SYSTEM and needs no csi-proxy.
+func NewHostProcess() Mounter {
+	return NewWindows(hostprocess.New(powershell.NewRunner(powershell.DefaultConcurrency)))
+}

@@ -11,20 +11,33 @@ import (
 	"github.com/fileshare-csi/fileshare-csi/pkg/source"
 )
 
-// Pool keeps idle sessions per server, share and credentials, so that a burst
-// of CreateVolume calls does not pay a TCP connect, MOUNT and SMB session setup
-// each. Sessions idle longer than IdleTimeout are closed.
+// Pool shares sessions per server, share and credentials, so that a burst of
+// CreateVolume calls does not pay a TCP connect, MOUNT and SMB session setup
+// each. At most MaxOpenPerKey sessions to one key are open at once: further
+// callers wait for one to be released instead of dialing. Opening without a
+// bound churns connections, and every NFS session binds reserved source
+// ports (600-1023) that then sit in TIME_WAIT for a minute: a burst of a few
+// hundred calls would run out of them. Sessions idle longer than IdleTimeout
+// are closed.
 type Pool struct {
-	MaxIdlePerKey int
+	// MaxOpenPerKey bounds the sessions to one share with one set of
+	// credentials. Zero means a new session for every call, closed after it.
+	MaxOpenPerKey int
 	IdleTimeout   time.Duration
 	// Dial opens a new session; tests may replace it.
 	Dial func(ctx context.Context, src source.Source, creds Credentials) (Client, error)
 
 	mu     sync.Mutex
-	idle   map[string][]idleClient
+	keys   map[string]*keyState
 	closed bool
 	stop   chan struct{}
 	once   sync.Once
+}
+
+type keyState struct {
+	idle []idleClient
+	open int           // leased + idle
+	free chan struct{} // signalled when a session is released or closed
 }
 
 type idleClient struct {
@@ -32,9 +45,9 @@ type idleClient struct {
 	since time.Time
 }
 
-// NewPool returns a pool with sensible defaults and starts its janitor.
+// NewPool returns a pool with sensible defaults.
 func NewPool() *Pool {
-	return &Pool{MaxIdlePerKey: 8, IdleTimeout: time.Minute, Dial: Dial}
+	return &Pool{MaxOpenPerKey: 16, IdleTimeout: time.Minute, Dial: Dial}
 }
 
 // Lease is a session borrowed from the pool.
@@ -45,16 +58,16 @@ type Lease struct {
 	Reused bool
 	pool   *Pool
 	key    string
+	once   sync.Once
 }
 
 // Release returns the session to the pool, or closes it when lastErr shows
 // the session may be broken (anything but the server's answer about a path).
 func (l *Lease) Release(lastErr error) {
-	if lastErr != nil && !IsAnswer(lastErr) {
-		_ = l.Client.Close()
-		return
-	}
-	l.pool.put(l.key, l.Client)
+	l.once.Do(func() {
+		broken := lastErr != nil && !IsAnswer(lastErr)
+		l.pool.release(l.key, l.Client, broken)
+	})
 }
 
 // poolKey is "<share hash>/<credentials hash>"; the password only enters a
@@ -73,14 +86,94 @@ func hashOf(fields ...string) string {
 	return hex.EncodeToString(h.Sum(nil))[:32]
 }
 
-// GetNew dials a new session, bypassing idle ones (after one proved dead).
-func (p *Pool) GetNew(ctx context.Context, src source.Source, creds Credentials) (*Lease, error) {
-	p.once.Do(p.start)
-	c, err := p.Dial(ctx, src, creds)
-	if err != nil {
-		return nil, err
+func (p *Pool) state(key string) *keyState {
+	if p.keys == nil {
+		p.keys = map[string]*keyState{}
 	}
-	return &Lease{Client: c, pool: p, key: poolKey(src, creds)}, nil
+	ks := p.keys[key]
+	if ks == nil {
+		ks = &keyState{free: make(chan struct{}, 1)}
+		p.keys[key] = ks
+	}
+	return ks
+}
+
+// Get returns an idle session for src and creds, dials a new one while fewer
+// than MaxOpenPerKey are open, or waits for one until ctx ends.
+func (p *Pool) Get(ctx context.Context, src source.Source, creds Credentials) (*Lease, error) {
+	return p.get(ctx, src, creds, true)
+}
+
+// GetNew is Get without the idle sessions (after one proved dead).
+func (p *Pool) GetNew(ctx context.Context, src source.Source, creds Credentials) (*Lease, error) {
+	return p.get(ctx, src, creds, false)
+}
+
+func (p *Pool) get(ctx context.Context, src source.Source, creds Credentials, reuse bool) (*Lease, error) {
+	p.once.Do(p.start)
+	key := poolKey(src, creds)
+	for {
+		p.mu.Lock()
+		ks := p.state(key)
+		if reuse && len(ks.idle) > 0 {
+			c := ks.idle[len(ks.idle)-1].c
+			ks.idle = ks.idle[:len(ks.idle)-1]
+			p.mu.Unlock()
+			return &Lease{Client: c, Reused: true, pool: p, key: key}, nil
+		}
+		if !reuse && len(ks.idle) > 0 && ks.open >= p.MaxOpenPerKey {
+			// Make room for the fresh session by closing an idle one.
+			c := ks.idle[0].c
+			ks.idle = ks.idle[1:]
+			ks.open--
+			p.mu.Unlock()
+			_ = c.Close()
+			continue
+		}
+		if p.MaxOpenPerKey <= 0 || ks.open < p.MaxOpenPerKey {
+			ks.open++
+			p.mu.Unlock()
+			c, err := p.Dial(ctx, src, creds)
+			if err != nil {
+				p.mu.Lock()
+				ks.open--
+				p.signal(ks)
+				p.mu.Unlock()
+				return nil, err
+			}
+			return &Lease{Client: c, pool: p, key: key}, nil
+		}
+		free := ks.free
+		p.mu.Unlock()
+		select {
+		case <-free:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// signal wakes one waiter; p.mu is held.
+func (p *Pool) signal(ks *keyState) {
+	select {
+	case ks.free <- struct{}{}:
+	default:
+	}
+}
+
+func (p *Pool) release(key string, c Client, broken bool) {
+	p.mu.Lock()
+	ks := p.state(key)
+	if broken || p.closed || p.MaxOpenPerKey <= 0 {
+		ks.open--
+		p.signal(ks)
+		p.mu.Unlock()
+		_ = c.Close()
+		return
+	}
+	ks.idle = append(ks.idle, idleClient{c: c, since: time.Now()})
+	p.signal(ks)
+	p.mu.Unlock()
 }
 
 // GetIdle returns an idle session on src authenticated with any credentials,
@@ -92,49 +185,18 @@ func (p *Pool) GetIdle(src source.Source) *Lease {
 	prefix = prefix[:strings.IndexByte(prefix, '/')+1]
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for key, list := range p.idle {
-		if strings.HasPrefix(key, prefix) && len(list) > 0 {
-			c := list[len(list)-1].c
-			p.idle[key] = list[:len(list)-1]
+	for key, ks := range p.keys {
+		if strings.HasPrefix(key, prefix) && len(ks.idle) > 0 {
+			c := ks.idle[len(ks.idle)-1].c
+			ks.idle = ks.idle[:len(ks.idle)-1]
 			return &Lease{Client: c, Reused: true, pool: p, key: key}
 		}
 	}
 	return nil
 }
 
-// Get returns an idle session for src and creds, or dials a new one.
-func (p *Pool) Get(ctx context.Context, src source.Source, creds Credentials) (*Lease, error) {
-	p.once.Do(p.start)
-	key := poolKey(src, creds)
-	p.mu.Lock()
-	if list := p.idle[key]; len(list) > 0 {
-		c := list[len(list)-1].c
-		p.idle[key] = list[:len(list)-1]
-		p.mu.Unlock()
-		return &Lease{Client: c, Reused: true, pool: p, key: key}, nil
-	}
-	p.mu.Unlock()
-	c, err := p.Dial(ctx, src, creds)
-	if err != nil {
-		return nil, err
-	}
-	return &Lease{Client: c, pool: p, key: key}, nil
-}
-
-func (p *Pool) put(key string, c Client) {
-	p.mu.Lock()
-	if p.closed || len(p.idle[key]) >= p.MaxIdlePerKey {
-		p.mu.Unlock()
-		_ = c.Close()
-		return
-	}
-	p.idle[key] = append(p.idle[key], idleClient{c: c, since: time.Now()})
-	p.mu.Unlock()
-}
-
 func (p *Pool) start() {
 	p.mu.Lock()
-	p.idle = map[string][]idleClient{}
 	p.stop = make(chan struct{})
 	p.mu.Unlock()
 	go p.janitor()
@@ -149,27 +211,34 @@ func (p *Pool) janitor() {
 			return
 		case <-t.C:
 		}
-		var expired []Client
-		p.mu.Lock()
-		for k, list := range p.idle {
-			keep := list[:0]
-			for _, ic := range list {
-				if time.Since(ic.since) > p.IdleTimeout {
-					expired = append(expired, ic.c)
-				} else {
-					keep = append(keep, ic)
-				}
-			}
-			if len(keep) == 0 {
-				delete(p.idle, k)
+		p.closeIdle(func(ic idleClient) bool { return time.Since(ic.since) > p.IdleTimeout })
+	}
+}
+
+// closeIdle closes the idle sessions for which expired says so.
+func (p *Pool) closeIdle(expired func(idleClient) bool) {
+	var closing []Client
+	p.mu.Lock()
+	for key, ks := range p.keys {
+		keep := ks.idle[:0]
+		for _, ic := range ks.idle {
+			if expired(ic) {
+				closing = append(closing, ic.c)
+				ks.open--
 			} else {
-				p.idle[k] = keep
+				keep = append(keep, ic)
 			}
 		}
-		p.mu.Unlock()
-		for _, c := range expired {
-			_ = c.Close()
+		ks.idle = keep
+		if ks.open == 0 {
+			delete(p.keys, key)
+		} else {
+			p.signal(ks)
 		}
+	}
+	p.mu.Unlock()
+	for _, c := range closing {
+		_ = c.Close()
 	}
 }
 
@@ -183,15 +252,6 @@ func (p *Pool) Close() {
 	}
 	p.closed = true
 	close(p.stop)
-	var all []Client
-	for _, list := range p.idle {
-		for _, ic := range list {
-			all = append(all, ic.c)
-		}
-	}
-	p.idle = nil
 	p.mu.Unlock()
-	for _, c := range all {
-		_ = c.Close()
-	}
+	p.closeIdle(func(idleClient) bool { return true })
 }

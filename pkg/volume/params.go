@@ -15,6 +15,10 @@ const (
 	ParamSubDir           = "subDir"
 	ParamOnDelete         = "onDelete"
 	ParamMountPermissions = "mountPermissions"
+	// ParamMountOptions are mount options for every node mount of the class's
+	// volumes, comma-separated, added to the StorageClass mountOptions; they
+	// reach the node through the volume context, so static PVs can set them too.
+	ParamMountOptions = "mountOptions"
 
 	// provisionerPrefix marks keys csi-provisioner adds or reserves
 	// (--extra-create-metadata, secret references).
@@ -33,6 +37,7 @@ type Params struct {
 	SubDir           string
 	OnDelete         OnDelete
 	MountPermissions uint32
+	MountOptions     []string
 }
 
 // ParseParams validates the parameters and resolves the subDir template.
@@ -61,7 +66,7 @@ func ParseShareParams(p map[string]string) (Params, error) {
 	var unknown []string
 	for k := range p {
 		switch k {
-		case ParamSource, ParamSubDir, ParamOnDelete, ParamMountPermissions:
+		case ParamSource, ParamSubDir, ParamOnDelete, ParamMountPermissions, ParamMountOptions:
 		default:
 			if !strings.HasPrefix(k, provisionerPrefix) {
 				unknown = append(unknown, k)
@@ -70,7 +75,7 @@ func ParseShareParams(p map[string]string) (Params, error) {
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		return Params{}, fmt.Errorf("unknown parameter %q: the known ones are source, subDir, onDelete, mountPermissions", unknown[0])
+		return Params{}, fmt.Errorf("unknown parameter %q: the known ones are source, subDir, onDelete, mountPermissions, mountOptions", unknown[0])
 	}
 	srcStr, ok := p[ParamSource]
 	if !ok {
@@ -90,6 +95,31 @@ func ParseShareParams(p map[string]string) (Params, error) {
 			return Params{}, fmt.Errorf("parameter %s %q is not an octal mode such as 0777 or 2775", ParamMountPermissions, s)
 		}
 		out.MountPermissions = uint32(m)
+	}
+	if s, ok := p[ParamMountOptions]; ok {
+		if out.MountOptions, err = ParseMountOptions(s); err != nil {
+			return Params{}, fmt.Errorf("parameter %s: %w", ParamMountOptions, err)
+		}
+	}
+	return out, nil
+}
+
+// ParseMountOptions splits a comma-separated option list, refusing empty
+// entries and characters that have no place in a mount option.
+func ParseMountOptions(s string) ([]string, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	var out []string
+	for _, o := range strings.Split(s, ",") {
+		o = strings.TrimSpace(o)
+		if o == "" {
+			return nil, fmt.Errorf("%q has an empty option", s)
+		}
+		if strings.ContainsFunc(o, func(r rune) bool { return r < 0x20 || r == ' ' || r == 0x7f }) {
+			return nil, fmt.Errorf("option %q contains a space or control character", o)
+		}
+		out = append(out, o)
 	}
 	return out, nil
 }

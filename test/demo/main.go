@@ -7,7 +7,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -22,7 +24,13 @@ import (
 	"github.com/fileshare-csi/fileshare-csi/test/localservers"
 )
 
+var (
+	withNode   = flag.Bool("node", false, "also stage and publish each volume through the node service (needs a kernel with NFS and CIFS clients)")
+	driverPath = flag.String("driver", "", "prebuilt driver binary (default: go build ./cmd/fileshare-csi)")
+)
+
 func main() {
+	flag.Parse()
 	if err := run(); err != nil {
 		fmt.Fprintln(os.Stderr, "demo failed:", err)
 		os.Exit(1)
@@ -43,31 +51,43 @@ func run() error {
 	}
 	defer os.RemoveAll(dir)
 
-	step("building the driver")
-	bin := filepath.Join(dir, "fileshare-csi")
-	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/fileshare-csi").CombinedOutput(); err != nil {
-		return fmt.Errorf("build: %w\n%s", err, out)
+	bin := *driverPath
+	if bin == "" {
+		step("building the driver")
+		bin = filepath.Join(dir, "fileshare-csi")
+		if out, err := exec.Command("go", "build", "-o", bin, "./cmd/fileshare-csi").CombinedOutput(); err != nil {
+			return fmt.Errorf("build: %w\n%s", err, out)
+		}
 	}
-	step("starting Samba on 127.0.0.1:4450 and NFS-Ganesha on 127.0.0.1:2049")
 	smb, err := localservers.StartSamba(ctx, filepath.Join(dir, "samba"), 4450)
 	if err != nil {
 		return err
 	}
 	defer smb.Stop()
-	nfs, err := localservers.StartGanesha(ctx, filepath.Join(dir, "ganesha"))
+	var nfs *localservers.Server
+	if hasFilesystem("nfsd") {
+		nfs, err = localservers.StartKernelNFS(ctx, filepath.Join(dir, "nfsd"))
+	} else {
+		nfs, err = localservers.StartGanesha(ctx, filepath.Join(dir, "ganesha"))
+	}
 	if err != nil {
 		return err
 	}
 	defer nfs.Stop()
+	step("started Samba on 127.0.0.1:4450 and %s (NFS) on 127.0.0.1:2049", nfs.Name)
 
 	sock := filepath.Join(dir, "csi.sock")
-	step("starting fileshare-csi --mode=controller on unix://%s", sock)
+	mode := "controller"
+	if *withNode {
+		mode = "all"
+	}
+	step("starting fileshare-csi --mode=%s on unix://%s", mode, sock)
 	logPath := filepath.Join(dir, "driver.log")
 	logf, err := os.Create(logPath)
 	if err != nil {
 		return err
 	}
-	drv := exec.Command(bin, "--endpoint", "unix://"+sock, "--mode", "controller", "--v", "2")
+	drv := exec.Command(bin, "--endpoint", "unix://"+sock, "--mode", mode, "--nodeid", "demo-node", "--state-dir", filepath.Join(dir, "state"), "--v", "2")
 	drv.Stdout, drv.Stderr = logf, logf
 	if err := drv.Start(); err != nil {
 		return err
@@ -86,6 +106,7 @@ func run() error {
 	defer conn.Close()
 	id := csi.NewIdentityClient(conn)
 	ctrl := csi.NewControllerClient(conn)
+	nodeClient := csi.NewNodeClient(conn)
 	info, err := id.GetPluginInfo(ctx, &csi.GetPluginInfoRequest{})
 	if err != nil {
 		return fmt.Errorf("GetPluginInfo: %w", err)
@@ -98,8 +119,8 @@ func run() error {
 		secrets map[string]string
 		data    string
 	}{
-		{"NFS", map[string]string{"source": "nfs://127.0.0.1" + nfs.Data, "subDir": "${pvc.metadata.namespace}-${pvc.metadata.name}", "onDelete": "delete"}, nil, nfs.Data},
-		{"SMB", map[string]string{"source": "smb://127.0.0.1:4450/" + localservers.SMBShare, "onDelete": "archive"},
+		{"NFS", map[string]string{"source": "nfs://127.0.0.1" + nfs.Data, "subDir": "${pvc.metadata.namespace}-${pvc.metadata.name}", "onDelete": "delete", "mountOptions": "vers=4.1"}, nil, nfs.Data},
+		{"SMB", map[string]string{"source": "smb://127.0.0.1:4450/" + localservers.SMBShare, "onDelete": "archive", "mountOptions": "vers=3.0"},
 			map[string]string{"username": localservers.SMBUser, "password": localservers.SMBPassword}, smb.Data},
 	}
 	mount := &csi.VolumeCapability{
@@ -141,6 +162,12 @@ func run() error {
 		}
 		step("%s: GetCapacity: %.1f GiB free on the share", c.name, float64(capResp.GetAvailableCapacity())/(1<<30))
 
+		if *withNode {
+			if err := nodeSteps(ctx, nodeClient, dir, c.name, vol, mount, c.secrets, filepath.Join(c.data, vol.GetVolumeContext()["subDir"])); err != nil {
+				return err
+			}
+		}
+
 		step("%s: DeleteVolume (onDelete=%s)", c.name, c.params["onDelete"])
 		if _, err := ctrl.DeleteVolume(ctx, &csi.DeleteVolumeRequest{VolumeId: vol.GetVolumeId(), Secrets: c.secrets}); err != nil {
 			return fmt.Errorf("%s DeleteVolume: %w", c.name, err)
@@ -152,6 +179,71 @@ func run() error {
 	fmt.Printf("    %v\n", err)
 	fmt.Printf("\ndemo done; the driver's log was %s (removed with the temp dir)\n", logPath)
 	return nil
+}
+
+// nodeSteps stages the volume, publishes it at two pod paths, writes through
+// one and reads through the other, and cleans up: a real kernel mount.
+func nodeSteps(ctx context.Context, nodeClient csi.NodeClient, dir, name string, vol *csi.Volume, capab *csi.VolumeCapability, secrets map[string]string, serverDir string) error {
+	staging := filepath.Join(dir, "node", name, "globalmount")
+	podA := filepath.Join(dir, "node", name, "pod-a")
+	podB := filepath.Join(dir, "node", name, "pod-b")
+	if err := os.MkdirAll(staging, 0o750); err != nil {
+		return err
+	}
+	step("%s: NodeStageVolume at %s", name, staging)
+	if _, err := nodeClient.NodeStageVolume(ctx, &csi.NodeStageVolumeRequest{VolumeId: vol.GetVolumeId(), StagingTargetPath: staging,
+		VolumeCapability: capab, VolumeContext: vol.GetVolumeContext(), Secrets: secrets}); err != nil {
+		return fmt.Errorf("%s NodeStageVolume: %w", name, err)
+	}
+	if line := mountLine(staging); line != "" {
+		fmt.Printf("    kernel mount: %s\n", line)
+	}
+	for _, p := range []string{podA, podB} {
+		step("%s: NodePublishVolume to %s", name, p)
+		if _, err := nodeClient.NodePublishVolume(ctx, &csi.NodePublishVolumeRequest{VolumeId: vol.GetVolumeId(), StagingTargetPath: staging,
+			TargetPath: p, VolumeCapability: capab, VolumeContext: vol.GetVolumeContext()}); err != nil {
+			return fmt.Errorf("%s NodePublishVolume: %w", name, err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(podA, "hello.txt"), []byte("written by pod A\n"), 0o644); err != nil {
+		return err
+	}
+	b, err := os.ReadFile(filepath.Join(podB, "hello.txt"))
+	if err != nil {
+		return err
+	}
+	onServer, _ := os.ReadFile(filepath.Join(serverDir, "hello.txt"))
+	fmt.Printf("    pod B reads %q; the server's disk has %q\n", strings.TrimSpace(string(b)), strings.TrimSpace(string(onServer)))
+	stats, err := nodeClient.NodeGetVolumeStats(ctx, &csi.NodeGetVolumeStatsRequest{VolumeId: vol.GetVolumeId(), VolumePath: podA})
+	if err != nil {
+		return fmt.Errorf("%s NodeGetVolumeStats: %w", name, err)
+	}
+	step("%s: NodeGetVolumeStats: %.1f GiB available", name, float64(stats.GetUsage()[0].GetAvailable())/(1<<30))
+	for _, p := range []string{podA, podB} {
+		if _, err := nodeClient.NodeUnpublishVolume(ctx, &csi.NodeUnpublishVolumeRequest{VolumeId: vol.GetVolumeId(), TargetPath: p}); err != nil {
+			return fmt.Errorf("%s NodeUnpublishVolume: %w", name, err)
+		}
+	}
+	if _, err := nodeClient.NodeUnstageVolume(ctx, &csi.NodeUnstageVolumeRequest{VolumeId: vol.GetVolumeId(), StagingTargetPath: staging}); err != nil {
+		return fmt.Errorf("%s NodeUnstageVolume: %w", name, err)
+	}
+	step("%s: unpublished and unstaged", name)
+	return nil
+}
+
+func mountLine(path string) string {
+	b, _ := os.ReadFile("/proc/self/mounts")
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) > 3 && f[1] == path {
+			return f[0] + " type " + f[2]
+		}
+	}
+	return ""
+}
+
+func hasFilesystem(name string) bool {
+	b, err := os.ReadFile("/proc/filesystems")
+	return err == nil && bytes.Contains(b, []byte("\t"+name+"\n"))
 }
 
 func listDir(dir string) string {

@@ -24,7 +24,7 @@ var env struct {
 	dir      string
 	binary   string
 	samba    *localservers.Server
-	ganesha  *localservers.Server
+	nfs      *localservers.Server // NFS-Ganesha on the host, kernel nfsd in the VM
 	endpoint string
 	logPath  string
 	driver   *exec.Cmd
@@ -36,7 +36,7 @@ func TestMain(m *testing.M) {
 
 func run(m *testing.M) int {
 	if os.Geteuid() != 0 {
-		fmt.Fprintln(os.Stderr, "integration tests start smbd, rpcbind and ganesha.nfsd and need root")
+		fmt.Fprintln(os.Stderr, "integration tests start smbd, rpcbind and an NFS server, and need root")
 		return 1
 	}
 	dir, err := os.MkdirTemp("", "fileshare-integration-")
@@ -45,25 +45,39 @@ func run(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
+	// Tests run processes as other users (fsGroup), who must reach paths below.
+	if err := os.Chmod(dir, 0o755); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
 	env.dir = dir
 	ctx := context.Background()
 
-	env.binary = filepath.Join(dir, "fileshare-csi")
-	build := exec.Command("go", "build", "-o", env.binary, "../../cmd/fileshare-csi")
-	if out, err := build.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "build driver: %v\n%s", err, out)
-		return 1
+	// The VM run passes a binary built on the host: compiling under TCG
+	// would take minutes.
+	if env.binary = os.Getenv("FILESHARE_DRIVER_BINARY"); env.binary == "" {
+		env.binary = filepath.Join(dir, "fileshare-csi")
+		build := exec.Command("go", "build", "-o", env.binary, "../../cmd/fileshare-csi")
+		if out, err := build.CombinedOutput(); err != nil {
+			fmt.Fprintf(os.Stderr, "build driver: %v\n%s", err, out)
+			return 1
+		}
 	}
 	if env.samba, err = localservers.StartSamba(ctx, filepath.Join(dir, "samba"), smbPort); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
 	defer env.samba.Stop()
-	if env.ganesha, err = localservers.StartGanesha(ctx, filepath.Join(dir, "ganesha")); err != nil {
+	if kernelNFS() {
+		env.nfs, err = localservers.StartKernelNFS(ctx, filepath.Join(dir, "nfsd"))
+	} else {
+		env.nfs, err = localservers.StartGanesha(ctx, filepath.Join(dir, "ganesha"))
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	defer env.ganesha.Stop()
+	defer env.nfs.Stop()
 
 	sock := filepath.Join(dir, "csi.sock")
 	env.endpoint = "unix://" + sock
@@ -96,7 +110,8 @@ func startDriver() error {
 		return err
 	}
 	sock := strings.TrimPrefix(env.endpoint, "unix://")
-	for range 100 {
+	// Generous: under emulation on a busy machine a Go binary starts slowly.
+	for range 600 {
 		if _, err := os.Stat(sock); err == nil {
 			return nil
 		}
@@ -131,7 +146,7 @@ func driverLog(t *testing.T) []byte {
 }
 
 func nfsSource(base string) string {
-	return "nfs://127.0.0.1" + filepath.Join(env.ganesha.Data, base)
+	return "nfs://127.0.0.1" + filepath.Join(env.nfs.Data, base)
 }
 
 func smbSource(base string) string {
@@ -151,4 +166,14 @@ func smbSecrets() map[string]string {
 func kernelCanMount() bool {
 	b, err := os.ReadFile("/proc/filesystems")
 	return err == nil && bytes.Contains(b, []byte("\tnfs\n")) && bytes.Contains(b, []byte("\tcifs\n"))
+}
+
+// kernelNFS says whether to serve NFS with the kernel's nfsd (in the VM)
+// instead of NFS-Ganesha (on a host without nfsd).
+func kernelNFS() bool {
+	if v := os.Getenv("FILESHARE_NFS_SERVER"); v != "" {
+		return v == "kernel"
+	}
+	b, err := os.ReadFile("/proc/filesystems")
+	return err == nil && bytes.Contains(b, []byte("\tnfsd\n"))
 }

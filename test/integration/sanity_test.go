@@ -17,12 +17,14 @@ import (
 // One sanity context per StorageClass; their configs are filled in by
 // TestSanity once the servers and the driver are up.
 var (
-	nfsSanity = sanity.NewTestConfig()
-	smbSanity = sanity.NewTestConfig()
+	nfs3Sanity  = sanity.NewTestConfig()
+	nfs41Sanity = sanity.NewTestConfig()
+	smbSanity   = sanity.NewTestConfig()
 )
 
-var _ = Describe("NFS-Ganesha StorageClass", func() { sanity.GinkgoTest(&nfsSanity) })
-var _ = Describe("Samba StorageClass", func() { sanity.GinkgoTest(&smbSanity) })
+var _ = Describe("NFSv3 StorageClass", func() { sanity.GinkgoTest(&nfs3Sanity) })
+var _ = Describe("NFSv4.1 StorageClass", func() { sanity.GinkgoTest(&nfs41Sanity) })
+var _ = Describe("SMB 3 StorageClass", func() { sanity.GinkgoTest(&smbSanity) })
 
 // nodeMountCases are the csi-sanity cases that need a real NFS or CIFS mount.
 // They are skipped only where the kernel has no NFS or CIFS client (the host
@@ -61,7 +63,7 @@ func sanityConfig(cfg *sanity.TestConfig, name string, params map[string]string,
 }
 
 func TestSanity(t *testing.T) {
-	for _, base := range []string{filepath.Join(env.ganesha.Data, "sanity"), filepath.Join(env.samba.Data, "sanity")} {
+	for _, base := range []string{filepath.Join(env.nfs.Data, "sanity"), filepath.Join(env.samba.Data, "sanity")} {
 		if err := os.MkdirAll(base, 0o777); err != nil {
 			t.Fatal(err)
 		}
@@ -69,12 +71,13 @@ func TestSanity(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	sanityConfig(&nfsSanity, "nfs", map[string]string{"source": nfsSource("sanity")}, "")
+	sanityConfig(&nfs3Sanity, "nfs3", map[string]string{"source": nfsSource("sanity"), "mountOptions": "vers=3"}, "")
+	sanityConfig(&nfs41Sanity, "nfs41", map[string]string{"source": nfsSource("sanity"), "mountOptions": "vers=4.1"}, "")
 	var sec strings.Builder
 	for _, k := range []string{"CreateVolumeSecret", "DeleteVolumeSecret", "ControllerValidateVolumeCapabilitiesSecret", "NodeStageVolumeSecret", "ControllerExpandVolumeSecret"} {
 		fmt.Fprintf(&sec, "%s:\n  username: %s\n  password: %s\n", k, smbSecrets()["username"], smbSecrets()["password"])
 	}
-	sanityConfig(&smbSanity, "smb", map[string]string{"source": smbSource("sanity")}, sec.String())
+	sanityConfig(&smbSanity, "smb", map[string]string{"source": smbSource("sanity"), "mountOptions": "vers=3.0"}, sec.String())
 
 	RegisterFailHandler(Fail)
 	suiteConfig, reporterConfig := GinkgoConfiguration()
@@ -84,5 +87,5 @@ func TestSanity(t *testing.T) {
 		}
 		t.Log("this kernel has no NFS or CIFS client: csi-sanity cases that mount are skipped here and run in make test-vm")
 	}
-	RunSpecs(t, "csi-sanity against Samba and NFS-Ganesha", suiteConfig, reporterConfig)
+	RunSpecs(t, "csi-sanity against Samba and "+env.nfs.Name, suiteConfig, reporterConfig)
 }

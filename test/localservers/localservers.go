@@ -40,27 +40,64 @@ type Server struct {
 	LogPath string
 	cmd     *exec.Cmd
 	extra   []*exec.Cmd
+	// down and up take the service away and bring it back, for tests of
+	// what clients do across a server restart.
+	down func() error
+	up   func(ctx context.Context) error
+	stop func()
 }
+
+// Restart takes the service down, waits, and brings it back.
+func (s *Server) Restart(ctx context.Context, downtime time.Duration) error {
+	if s.down == nil {
+		return fmt.Errorf("%s cannot be restarted", s.Name)
+	}
+	if err := s.down(); err != nil {
+		return fmt.Errorf("stop %s: %w", s.Name, err)
+	}
+	select {
+	case <-time.After(downtime):
+	case <-ctx.Done():
+	}
+	return s.up(ctx)
+}
+
+// Down takes the service away until Up.
+func (s *Server) Down() error { return s.down() }
+
+// Up brings the service back after Down.
+func (s *Server) Up(ctx context.Context) error { return s.up(ctx) }
 
 // Stop terminates the daemon and its helpers and waits for them.
 func (s *Server) Stop() {
 	if s == nil {
 		return
 	}
-	for _, c := range append([]*exec.Cmd{s.cmd}, s.extra...) {
-		if c == nil || c.Process == nil {
-			continue
-		}
-		_ = c.Process.Signal(syscall.SIGTERM)
-		done := make(chan struct{})
-		go func() { _ = c.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
-			_ = c.Process.Kill()
-			<-done
-		}
+	if s.stop != nil {
+		s.stop()
 	}
+	for _, c := range append([]*exec.Cmd{s.cmd}, s.extra...) {
+		stopCmd(c)
+	}
+}
+
+// stopCmd terminates a daemon started in its own process group, with the
+// children it forked (smbd serves each connection from a child).
+func stopCmd(c *exec.Cmd) {
+	if c == nil || c.Process == nil || c.ProcessState != nil {
+		return
+	}
+	_ = syscall.Kill(-c.Process.Pid, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() { _ = c.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		_ = syscall.Kill(-c.Process.Pid, syscall.SIGKILL)
+		<-done
+	}
+	// Children that outlived the leader.
+	_ = syscall.Kill(-c.Process.Pid, syscall.SIGKILL)
 }
 
 // Log returns the tail of the server's log, for test failure messages.
@@ -139,15 +176,22 @@ func StartSamba(ctx context.Context, dir string, port int) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.cmd = exec.Command("smbd", "-F", "--no-process-group", "-s", conf, "--debug-stdout", "-d", "1")
-	s.cmd.Stdout, s.cmd.Stderr = logf, logf
-	s.cmd.SysProcAttr = ownProcessGroup()
-	if err := s.cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start smbd: %w", err)
+	s.up = func(ctx context.Context) error {
+		s.cmd = exec.Command("smbd", "-F", "--no-process-group", "-s", conf, "--debug-stdout", "-d", "1")
+		s.cmd.Stdout, s.cmd.Stderr = logf, logf
+		s.cmd.SysProcAttr = ownProcessGroup()
+		if err := s.cmd.Start(); err != nil {
+			return fmt.Errorf("start smbd: %w", err)
+		}
+		if err := waitTCP(ctx, "127.0.0.1:"+strconv.Itoa(port), s.cmd); err != nil {
+			stopCmd(s.cmd)
+			return fmt.Errorf("smbd did not listen: %w\n%s", err, s.Log())
+		}
+		return nil
 	}
-	if err := waitTCP(ctx, "127.0.0.1:"+strconv.Itoa(port), s.cmd); err != nil {
-		s.Stop()
-		return nil, fmt.Errorf("smbd did not listen: %w\n%s", err, s.Log())
+	s.down = func() error { stopCmd(s.cmd); return nil }
+	if err := s.up(ctx); err != nil {
+		return nil, err
 	}
 	return s, nil
 }
@@ -166,17 +210,8 @@ func StartGanesha(ctx context.Context, dir string) (*Server, error) {
 	if err := os.Chmod(s.Data, 0o777); err != nil {
 		return nil, err
 	}
-	if !listening("127.0.0.1:111") {
-		rpcbind := exec.Command("rpcbind", "-w", "-f")
-		rpcbind.SysProcAttr = ownProcessGroup()
-		if err := rpcbind.Start(); err != nil {
-			return nil, fmt.Errorf("start rpcbind: %w", err)
-		}
-		s.extra = append(s.extra, rpcbind)
-		if err := waitTCP(ctx, "127.0.0.1:111", rpcbind); err != nil {
-			s.Stop()
-			return nil, fmt.Errorf("rpcbind did not listen: %w", err)
-		}
+	if err := s.ensureRPCBind(ctx); err != nil {
+		return nil, err
 	}
 	if listening("127.0.0.1:2049") {
 		s.Stop()
@@ -224,6 +259,25 @@ EXPORT {
 		time.Sleep(200 * time.Millisecond)
 	}
 	return s, nil
+}
+
+// ensureRPCBind starts rpcbind on port 111 unless one is running; NFS
+// clients find MOUNT (and NFSv3) through it.
+func (s *Server) ensureRPCBind(ctx context.Context) error {
+	if listening("127.0.0.1:111") {
+		return nil
+	}
+	rpcbind := exec.Command("rpcbind", "-w", "-f")
+	rpcbind.SysProcAttr = ownProcessGroup()
+	if err := rpcbind.Start(); err != nil {
+		return fmt.Errorf("start rpcbind: %w", err)
+	}
+	s.extra = append(s.extra, rpcbind)
+	if err := waitTCP(ctx, "127.0.0.1:111", rpcbind); err != nil {
+		s.Stop()
+		return fmt.Errorf("rpcbind did not listen: %w", err)
+	}
+	return nil
 }
 
 // allowSearch adds o+x to dir and its parents below the temp directory, so an
@@ -274,5 +328,107 @@ func waitTCP(ctx context.Context, addr string, cmd *exec.Cmd) error {
 			return ctx.Err()
 		case <-time.After(100 * time.Millisecond):
 		}
+	}
+}
+
+// StartKernelNFS exports dir/export with the kernel NFS server (NFSv3 and
+// NFSv4.x) on this machine's loopback. It needs a kernel with nfsd, which
+// the test VM has; the grace period is cut to the minimum so NFSv4 clients
+// are not held up for 90 s after every start.
+func StartKernelNFS(ctx context.Context, dir string) (*Server, error) {
+	for _, tool := range []string{"rpc.nfsd", "rpc.mountd", "exportfs", "rpcbind"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			return nil, fmt.Errorf("%s not installed (apt-get install nfs-kernel-server rpcbind): %w", tool, err)
+		}
+	}
+	s := &Server{Name: "nfsd", Dir: dir, Data: filepath.Join(dir, "export"), Port: 2049, LogPath: filepath.Join(dir, "nfsd.log")}
+	if err := os.MkdirAll(s.Data, 0o777); err != nil {
+		return nil, err
+	}
+	if err := os.Chmod(s.Data, 0o777); err != nil {
+		return nil, err
+	}
+	logf, err := os.Create(s.LogPath)
+	if err != nil {
+		return nil, err
+	}
+	run := func(name string, args ...string) error {
+		cmd := exec.CommandContext(ctx, name, args...)
+		cmd.Stdout, cmd.Stderr = logf, logf
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("%s %s: %w\n%s", name, strings.Join(args, " "), err, s.Log())
+		}
+		return nil
+	}
+	if _, err := os.Stat("/proc/fs/nfsd/threads"); err != nil {
+		if err := run("mount", "-t", "nfsd", "nfsd", "/proc/fs/nfsd"); err != nil {
+			return nil, err
+		}
+	}
+	if err := s.ensureRPCBind(ctx); err != nil {
+		return nil, err
+	}
+	// rpc.statd serves NFSv3 locking (NLM); without it v3 mounts need nolock.
+	if statd, err := exec.LookPath("rpc.statd"); err == nil {
+		cmd := exec.Command(statd, "--foreground", "--no-notify")
+		cmd.Stdout, cmd.Stderr = logf, logf
+		cmd.SysProcAttr = ownProcessGroup()
+		if err := cmd.Start(); err == nil {
+			s.extra = append(s.extra, cmd)
+		}
+	}
+	// Debian's nfs.conf turns on manage-gids: mountd then replaces the groups
+	// a client sends with the server's own idea of the uid's groups, and a pod
+	// uid the server does not know loses its fsGroup. Test servers honour
+	// the AUTH_SYS groups, as most NAS appliances do. This writes to /etc: it
+	// is meant for the throw-away test VM.
+	const mountdConf = "/etc/nfs.conf.d/fileshare-csi-test.conf"
+	if err := os.MkdirAll(filepath.Dir(mountdConf), 0o755); err == nil {
+		_ = os.WriteFile(mountdConf, []byte("[mountd]\nmanage-gids=n\n"), 0o644)
+	}
+	for _, f := range []string{"nfsv4gracetime", "nfsv4leasetime"} {
+		_ = os.WriteFile("/proc/fs/nfsd/"+f, []byte("10\n"), 0o644)
+	}
+	// fsid: the export may live on tmpfs, which has no UUID for nfsd to use.
+	if err := run("exportfs", "-o", "rw,no_root_squash,insecure,no_subtree_check,fsid=1", "127.0.0.1:"+s.Data); err != nil {
+		s.Stop()
+		return nil, err
+	}
+	mountd := exec.Command("rpc.mountd", "--foreground")
+	mountd.Stdout, mountd.Stderr = logf, logf
+	mountd.SysProcAttr = ownProcessGroup()
+	if err := mountd.Start(); err != nil {
+		s.Stop()
+		return nil, fmt.Errorf("start rpc.mountd: %w", err)
+	}
+	s.extra = append(s.extra, mountd)
+	s.up = func(ctx context.Context) error {
+		if err := run("rpc.nfsd", "--port", "2049", "4"); err != nil {
+			return err
+		}
+		return waitTCP(ctx, "127.0.0.1:2049", mountd)
+	}
+	s.down = func() error { return run("rpc.nfsd", "0") }
+	s.stop = func() {
+		_ = run("rpc.nfsd", "0")
+		_ = run("exportfs", "-u", "127.0.0.1:"+s.Data)
+		_ = os.Remove(mountdConf)
+	}
+	if err := s.up(ctx); err != nil {
+		s.Stop()
+		return nil, err
+	}
+	// Wait until MOUNT is registered, as clients look it up first.
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		out, _ := exec.Command("rpcinfo", "-p", "127.0.0.1").CombinedOutput()
+		if bytes.Contains(out, []byte("100005")) && bytes.Contains(out, []byte("100003")) {
+			return s, nil
+		}
+		if time.Now().After(deadline) {
+			s.Stop()
+			return nil, fmt.Errorf("kernel nfsd did not register with rpcbind\n%s", out)
+		}
+		time.Sleep(200 * time.Millisecond)
 	}
 }

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# make bench: runs test/bench on the host (Samba and NFS-Ganesha, user space
+# only: this kernel may not mount) and inside the test VM (kernel nfsd and
+# Samba, where the mount-based baselines run too), then writes both tables and
+# the machine they ran on to docs/benchmarks.md.
+set -euo pipefail
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$repo"
+./hack/install-deps.sh vm
+results="${BENCH_RESULTS:-/var/tmp/fileshare-bench}"
+rm -rf "$results"; mkdir -p "$results/bin"
+go build -o "$results/bin/fileshare-csi" ./cmd/fileshare-csi
+go build -o "$results/bin/bench" ./test/bench
+args=(${BENCH_ARGS:-})
+
+echo "== host: user-space rows against Samba and NFS-Ganesha"
+"$results/bin/bench" -driver "$results/bin/fileshare-csi" -where host -o "$results/host.md" "${args[@]}"
+
+echo "== test VM: kernel nfsd, Samba, and the mount(8) baselines"
+printf '%s ' "${args[@]}" > "$results/args"
+VM_TIMEOUT="${VM_TIMEOUT:-1500}" ./test/vm/run.sh "$results" sh -c \
+  '/results/bin/bench -driver /results/bin/fileshare-csi -where VM -o /results/vm.md $(cat /results/args) > /results/bench-vm.log 2>&1' \
+  || { tail -40 "$results/bench-vm.log"; exit 1; }
+cat "$results/vm.md"
+
+out=docs/benchmarks.md
+mkdir -p docs
+{
+  echo "# Benchmarks"
+  echo
+  echo "Regenerate with \`make bench\` (about 10 minutes). Every row is measured in the same run as its"
+  echo "baseline, against real servers on loopback: on the host, Samba and NFS-Ganesha (this kernel cannot"
+  echo "mount, so only user-space rows run there); in the test VM (\`test/vm\`, the host's Debian kernel under"
+  echo "qemu TCG emulation, so absolute numbers are slow and only ratios carry over), kernel nfsd and Samba,"
+  echo "where the mount-based baselines run too. \"vs. baseline\" is our p50 divided by the baseline's p50:"
+  echo "below 1 is faster."
+  echo
+  echo "Machine: $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)), $(free -g | awk '/Mem:/ {print $2}') GiB,"
+  echo "kernel $(uname -r) on the host, $(ls /lib/modules | sort -V | tail -1) in the VM, $(go version | cut -d' ' -f3), $(date -u +%Y-%m-%d)."
+  echo
+  echo "## Host"
+  echo
+  cat "$results/host.md"
+  echo
+  echo "## Test VM"
+  echo
+  cat "$results/vm.md"
+  echo
+  if [ -f docs/benchmarks-notes.md ]; then cat docs/benchmarks-notes.md; fi
+} > "$out"
+echo "wrote $out"

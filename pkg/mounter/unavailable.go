@@ -1,0 +1,8 @@
+package mounter
+
+import "github.com/fileshare-csi/fileshare-csi/pkg/os/winhost"
+
+// ErrUnavailable says a service the mounter works through does not answer
+// (csi-proxy, on Windows); the same call may succeed later. The driver maps
+// it to Unavailable, which the kubelet retries.
+var ErrUnavailable = winhost.ErrUnavailable

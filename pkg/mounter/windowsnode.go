@@ -1,0 +1,447 @@
+package mounter
+
+// The Windows mounter's logic. It has no build tag: everything it does to
+// the node goes through winhost.Host, so it builds and is tested on Linux,
+// against a fake csi-proxy. mounter_windows.go only picks the Host.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"k8s.io/klog/v2"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/keylock"
+	"github.com/fileshare-csi/fileshare-csi/pkg/os/winhost"
+	"github.com/fileshare-csi/fileshare-csi/pkg/os/winpath"
+	"github.com/fileshare-csi/fileshare-csi/pkg/source"
+)
+
+// smbPort is the only port an SMB global mapping connects to: the
+// cmdlets and csi-proxy take a UNC path, which has no place for a port.
+const smbPort = 445
+
+// Windows stages an SMB volume as a directory link from the staging path to
+// the volume's directory on the share, reached through an SMB global mapping
+// of the share: one mapping per share and node, shared by all volumes on it.
+// Publishing links the target path to the staging path.
+//
+// What the node has staged is read from the links themselves, never kept in
+// memory, so a restarted plugin removes a mapping exactly when the last
+// volume on its share is unstaged.
+type Windows struct {
+	host winhost.Host
+	// shareLocks serializes staging and unstaging per share, so an unstage
+	// that finds no other user of a share cannot remove its mapping while a
+	// stage is linking a new volume to it.
+	shareLocks keylock.Keyed
+}
+
+// NewWindows returns the Windows mounter over host.
+func NewWindows(host winhost.Host) *Windows {
+	return &Windows{host: host}
+}
+
+func (*Windows) OS() string { return "windows" }
+
+// smbMapping is what staging one volume asks of the node.
+type smbMapping struct {
+	root     string // \\host\share, what the global mapping covers
+	remote   string // \\host\share\base\subdir, the volume's directory
+	username string // DOMAIN\user when the secret has a domain
+}
+
+// credentialOptions are mount options that would carry secrets; they are
+// refused as on Linux, so a StorageClass fails the same way on every node.
+var credentialOptions = []string{"username", "user", "password", "pass", "credentials"}
+
+func windowsMapping(req StageRequest) (smbMapping, error) {
+	src := req.Source
+	switch src.Protocol {
+	case source.SMB:
+	case source.NFS:
+		return smbMapping{}, fmt.Errorf("%w: %s is an NFS volume, and NFS is Linux-only in this driver: run the pod on a Linux node", ErrUnsupported, src)
+	default:
+		return smbMapping{}, fmt.Errorf("unknown protocol %q", src.Protocol)
+	}
+	if src.Port != 0 && src.Port != smbPort {
+		return smbMapping{}, fmt.Errorf("%w: %s uses port %d, but SMB global mappings on Windows always connect to port %d", ErrUnsupported, src, src.Port, smbPort)
+	}
+	for _, o := range req.MountOptions {
+		k, _, _ := strings.Cut(o, "=")
+		for _, c := range credentialOptions {
+			if k == c {
+				return smbMapping{}, fmt.Errorf("mount option %q: put credentials in the node-stage secret, not in mountOptions", k)
+			}
+		}
+	}
+	c := req.Credentials
+	if c.Username == "" {
+		return smbMapping{}, errors.New("SMB volumes need a node-stage secret with username and password")
+	}
+	user := c.Username
+	if c.Domain != "" && !strings.ContainsAny(user, `\@`) {
+		user = c.Domain + `\` + user
+	}
+	return smbMapping{
+		root:     winpath.UNC(src.Host, src.Share),
+		remote:   winpath.UNC(src.Host, src.Share, src.Base, req.SubDir),
+		username: user,
+	}, nil
+}
+
+// Stage maps the share, unless the node has a working mapping of it, and
+// links the staging path to the volume's directory. Mount options, the
+// mount group and read-only have no counterpart in an SMB global mapping and
+// are ignored (see windows/README.md).
+func (w *Windows) Stage(ctx context.Context, req StageRequest) error {
+	m, err := windowsMapping(req)
+	if err != nil {
+		return err
+	}
+	staging := winpath.Clean(req.StagingPath)
+	logger := klog.FromContext(ctx).WithValues("path", staging, "share", m.root)
+	if len(req.MountOptions) > 0 {
+		logger.V(2).Info("ignoring mount options: SMB global mappings have none", "options", strings.Join(req.MountOptions, ","))
+	}
+	unlock, err := w.shareLocks.Lock(ctx, strings.ToLower(m.root))
+	if err != nil {
+		return fmt.Errorf("waiting for another stage or unstage on %s: %w", m.root, err)
+	}
+	defer unlock()
+
+	switch l, err := w.readLink(ctx, staging); {
+	case err != nil:
+		return err
+	case l.kind == linkMissing:
+		if err := w.ensureDir(ctx, winpath.Dir(staging)); err != nil {
+			return err
+		}
+	case l.kind == notALink:
+		// The kubelet creates the staging directory; the link takes its
+		// place. Rmdir fails on a directory that is not empty, on purpose.
+		if err := w.host.Rmdir(ctx, staging); err != nil {
+			return fmt.Errorf("remove the directory at the staging path to put the link there: %w", err)
+		}
+	default:
+		return w.restage(ctx, staging, l.target, m, req.Credentials.Password)
+	}
+
+	logger.V(2).Info("mapping SMB share", "remote", m.remote, "user", m.username)
+	if err := w.host.NewSMBGlobalMapping(ctx, m.remote, staging, m.username, req.Credentials.Password); err != nil {
+		w.undoFailedStage(ctx, staging, m.root, err)
+		return fmt.Errorf("map %s and link %s to it: %w", m.remote, staging, err)
+	}
+	// The link is made even when the volume's directory is missing on the
+	// share: only following it tells.
+	if works, err := w.host.IsSymlink(ctx, staging); err != nil || !works {
+		w.undoFailedStage(ctx, staging, m.root, err)
+		if err != nil {
+			return fmt.Errorf("follow the new link %s to %s: %w", staging, m.remote, err)
+		}
+		return fmt.Errorf("%s is not reachable through the new mapping: is the volume's directory missing on the share?", m.remote)
+	}
+	return nil
+}
+
+// restage handles a staging path that is a link already. A working link to
+// the volume is the volume staged. A link that does not work is usually one
+// whose mapping is gone (after a reboot, or when the server dropped the
+// session): the share is mapped again and the link kept. A failure keeps the
+// link too, so the volume stays staged for the kubelet's retry, or its
+// unstage, which removes the mapping when it is the share's last volume.
+func (w *Windows) restage(ctx context.Context, staging, current string, m smbMapping, password string) error {
+	logger := klog.FromContext(ctx).WithValues("path", staging, "share", m.root)
+	works, err := w.host.IsSymlink(ctx, staging)
+	switch {
+	case err == nil && works && winpath.Equal(current, m.remote):
+		logger.V(4).Info("already staged")
+		return nil
+	case err == nil && works:
+		return fmt.Errorf("staging path %s already links to %s, not to %s: unstage it first", staging, current, m.remote)
+	case err != nil && (ctx.Err() != nil || errors.Is(err, winhost.ErrUnavailable)):
+		return err
+	}
+	logger.Info("staged link does not reach the share, mapping it again", "target", current, "reason", errText(err))
+	if err := w.host.NewSMBGlobalMapping(ctx, m.remote, "", m.username, password); err != nil {
+		return fmt.Errorf("map %s again: %w", m.root, err)
+	}
+	if winpath.Equal(current, m.remote) {
+		if works, err := w.host.IsSymlink(ctx, staging); err != nil {
+			return fmt.Errorf("follow %s to %s: %w", staging, m.remote, err)
+		} else if !works {
+			return fmt.Errorf("%s is not reachable although the share is mapped again: is the volume's directory missing on the share?", m.remote)
+		}
+		return nil
+	}
+	// The link points elsewhere: the volume's source changed since it was
+	// staged. Link it to where the volume is now.
+	if err := w.host.Rmdir(ctx, staging); err != nil {
+		return fmt.Errorf("remove link to %s: %w", current, err)
+	}
+	if err := w.host.NewSMBGlobalMapping(ctx, m.remote, staging, m.username, password); err != nil {
+		return fmt.Errorf("link %s to %s: %w", staging, m.remote, err)
+	}
+	if works, err := w.host.IsSymlink(ctx, staging); err != nil || !works {
+		return fmt.Errorf("%s is not reachable through the new link: %s", m.remote, errText(err))
+	}
+	return nil
+}
+
+// undoFailedStage leaves nothing behind a stage that failed for good: the
+// kubelet calls no NodeUnstage after a final error, so a mapping left now
+// would stay on the node. After a timeout or an unavailable csi-proxy the
+// outcome is uncertain and the kubelet retries; the retry finds what is there.
+func (w *Windows) undoFailedStage(ctx context.Context, staging, root string, cause error) {
+	if ctx.Err() != nil || errors.Is(cause, winhost.ErrUnavailable) {
+		return
+	}
+	logger := klog.FromContext(ctx).WithValues("path", staging, "share", root)
+	if l, err := w.readLink(ctx, staging); err == nil && l.kind == isLink {
+		if err := w.host.Rmdir(ctx, staging); err != nil {
+			logger.Error(err, "cannot remove the link of a failed stage")
+			return
+		}
+	}
+	users, err := w.shareUsers(ctx, root, staging)
+	if err != nil {
+		logger.Error(err, "cannot tell whether other volumes use the share; keeping its mapping")
+		return
+	}
+	if len(users) > 0 {
+		return
+	}
+	if err := w.host.RemoveSMBGlobalMapping(ctx, root); err != nil {
+		logger.V(2).Info("no mapping to remove after a failed stage", "reason", err.Error())
+	}
+}
+
+// Unstage removes the staging link, and the share's mapping when no other
+// volume staged on this node links to that share.
+func (w *Windows) Unstage(ctx context.Context, stagingPath string) error {
+	staging := winpath.Clean(stagingPath)
+	l, err := w.readLink(ctx, staging)
+	switch {
+	case err != nil:
+		return err
+	case l.kind == linkMissing:
+		return nil
+	case l.kind == notALink || !winpath.IsUNC(l.target):
+		// The kubelet's empty directory, or what a failed stage left.
+		return w.rmdir(ctx, staging)
+	}
+	root, err := winpath.ShareRoot(l.target)
+	if err != nil {
+		return fmt.Errorf("staging path %s links to %s: %w", staging, l.target, err)
+	}
+	unlock, err := w.shareLocks.Lock(ctx, strings.ToLower(root))
+	if err != nil {
+		return fmt.Errorf("waiting for another stage or unstage on %s: %w", root, err)
+	}
+	defer unlock()
+	// Count before removing anything: if counting fails, the link stays and
+	// the kubelet's retry finds it.
+	users, err := w.shareUsers(ctx, root, staging)
+	if err != nil {
+		return err
+	}
+	if err := w.rmdir(ctx, staging); err != nil {
+		return err
+	}
+	logger := klog.FromContext(ctx).WithValues("path", staging, "share", root)
+	if len(users) > 0 {
+		logger.V(4).Info("keeping the SMB global mapping, other volumes use the share", "volumes", len(users))
+		return nil
+	}
+	// If this fails, the kubelet's retry finds no link and succeeds; the
+	// mapping then stays until the next volume on the share is unstaged.
+	if err := w.host.RemoveSMBGlobalMapping(ctx, root); err != nil {
+		return fmt.Errorf("remove the SMB global mapping of %s: %w", root, err)
+	}
+	logger.V(2).Info("removed SMB global mapping, no staged volume uses the share any more")
+	return nil
+}
+
+// shareUsers lists the other staged volumes that link into the share root.
+// The kubelet stages each volume at <dir>\<volume hash>\globalmount, so the
+// siblings of the staging path's parent hold the staging paths of all
+// volumes of this driver on the node.
+func (w *Windows) shareUsers(ctx context.Context, root, staging string) ([]string, error) {
+	parent := winpath.Dir(staging)
+	dir, leaf := winpath.Dir(parent), winpath.Base(staging)
+	names, err := w.host.ReadDir(ctx, dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("list staged volumes in %s: %w", dir, err)
+	}
+	var users []string
+	for _, name := range names {
+		p := winpath.Join(dir, name, leaf)
+		if winpath.Equal(p, staging) {
+			continue
+		}
+		target, err := w.host.Readlink(ctx, p)
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, winhost.ErrNotLink) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read staged volume link %s: %w", p, err)
+		}
+		if winpath.IsUNC(target) && winpath.Within(target, root) {
+			users = append(users, p)
+		}
+	}
+	return users, nil
+}
+
+// Publish links targetPath to the staging path. A link cannot be made
+// read-only: read-only is enforced by the container runtime for volumeMounts
+// with readOnly: true, and by the share's permissions.
+func (w *Windows) Publish(ctx context.Context, stagingPath, targetPath string, readOnly bool) error {
+	staging, target := winpath.Clean(stagingPath), winpath.Clean(targetPath)
+	if err := w.Check(ctx, staging); err != nil {
+		return fmt.Errorf("staging path %s: %w", staging, err)
+	}
+	if readOnly {
+		klog.FromContext(ctx).V(2).Info("read-only is not enforced by a link on Windows", "path", target)
+	}
+	switch l, err := w.readLink(ctx, target); {
+	case err != nil:
+		return err
+	case l.kind == isLink && winpath.Equal(l.target, staging):
+		return nil
+	case l.kind == linkMissing:
+		if err := w.ensureDir(ctx, winpath.Dir(target)); err != nil {
+			return err
+		}
+	default:
+		// The kubelet creates the target directory, and a link to an old
+		// staging path must go: the new link takes their place.
+		if err := w.host.Rmdir(ctx, target); err != nil {
+			return fmt.Errorf("remove %s to put the link there: %w", target, err)
+		}
+	}
+	if err := w.host.CreateSymlink(ctx, target, staging); err != nil {
+		return fmt.Errorf("link %s to %s: %w", target, staging, err)
+	}
+	return nil
+}
+
+// Unpublish removes the link at targetPath; the volume stays staged.
+func (w *Windows) Unpublish(ctx context.Context, targetPath string) error {
+	target := winpath.Clean(targetPath)
+	l, err := w.readLink(ctx, target)
+	if err != nil {
+		return err
+	}
+	if l.kind == linkMissing {
+		return nil
+	}
+	return w.rmdir(ctx, target)
+}
+
+// Check follows a publish link to its staging link, and that to the share.
+func (w *Windows) Check(ctx context.Context, path string) error {
+	return w.check(ctx, winpath.Clean(path), 1)
+}
+
+func (w *Windows) check(ctx context.Context, path string, hops int) error {
+	l, err := w.readLink(ctx, path)
+	if err != nil {
+		return err
+	}
+	if l.kind != isLink {
+		return ErrNotMounted
+	}
+	if !winpath.IsUNC(l.target) {
+		if hops == 0 {
+			return fmt.Errorf("%s links to %s, which is not a share", path, l.target)
+		}
+		err := w.check(ctx, winpath.Clean(l.target), hops-1)
+		if errors.Is(err, ErrNotMounted) {
+			return fmt.Errorf("%s links to %s, where no volume is staged", path, l.target)
+		}
+		if err != nil {
+			return fmt.Errorf("%s links to %s: %w", path, l.target, err)
+		}
+		return nil
+	}
+	works, err := w.host.IsSymlink(ctx, path)
+	if err != nil {
+		return fmt.Errorf("%s links to %s, which does not answer: %w", path, l.target, err)
+	}
+	if !works {
+		return fmt.Errorf("%s links to %s, which is not reachable: the server does not answer, the node's mapping of the share is gone, or the directory was removed", path, l.target)
+	}
+	return nil
+}
+
+// Stats reports the share's space. Windows has no inodes; they stay 0.
+func (w *Windows) Stats(ctx context.Context, path string) (Stats, error) {
+	if err := w.Check(ctx, path); err != nil {
+		return Stats{}, err
+	}
+	sp, err := w.host.FreeSpace(ctx, winpath.Clean(path))
+	if err != nil {
+		return Stats{}, fmt.Errorf("free space of %s: %w", path, err)
+	}
+	return Stats{TotalBytes: sp.Total, AvailableBytes: sp.Available, UsedBytes: sp.Total - sp.Free}, nil
+}
+
+type linkKind int
+
+const (
+	linkMissing linkKind = iota // nothing at the path
+	notALink                    // a directory or file
+	isLink
+)
+
+type link struct {
+	kind   linkKind
+	target string
+}
+
+func (w *Windows) readLink(ctx context.Context, path string) (link, error) {
+	target, err := w.host.Readlink(ctx, path)
+	switch {
+	case err == nil:
+		return link{kind: isLink, target: target}, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return link{kind: linkMissing}, nil
+	case errors.Is(err, winhost.ErrNotLink):
+		return link{kind: notALink}, nil
+	}
+	return link{}, fmt.Errorf("read link %s: %w", path, err)
+}
+
+func (w *Windows) rmdir(ctx context.Context, path string) error {
+	if err := w.host.Rmdir(ctx, path); err != nil {
+		return fmt.Errorf("remove %s: %w", path, err)
+	}
+	return nil
+}
+
+func (w *Windows) ensureDir(ctx context.Context, dir string) error {
+	exists, err := w.host.PathExists(ctx, dir)
+	if err != nil {
+		return fmt.Errorf("look for %s: %w", dir, err)
+	}
+	if exists {
+		return nil
+	}
+	if err := w.host.Mkdir(ctx, dir); err != nil {
+		return fmt.Errorf("create %s: %w", dir, err)
+	}
+	return nil
+}
+
+func errText(err error) string {
+	if err == nil {
+		return "the link's target does not exist"
+	}
+	return err.Error()
+}

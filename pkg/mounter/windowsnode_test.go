@@ -1,0 +1,538 @@
+package mounter
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	fsv1 "github.com/kubernetes-csi/csi-proxy/client/api/filesystem/v1"
+	smbv1 "github.com/kubernetes-csi/csi-proxy/client/api/smb/v1"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/os/csiproxy/csiproxytest"
+	"github.com/fileshare-csi/fileshare-csi/pkg/share"
+	"github.com/fileshare-csi/fileshare-csi/pkg/source"
+)
+
+// These tests drive the Windows mounter through csi-proxy's generated gRPC
+// clients against csiproxytest, a fake csi-proxy that keeps the node's
+// mappings, directories and links in memory.
+
+const (
+	driverDir = `c:\var\lib\kubelet\plugins\kubernetes.io\csi\fileshare.csi.dev`
+	podsDir   = `c:\var\lib\kubelet\pods`
+)
+
+// stagingPath is where the kubelet stages a volume: one directory per volume
+// under the driver's directory.
+func stagingPath(volume string) string {
+	return driverDir + `\` + volume + `\globalmount`
+}
+
+func targetPath(pod string) string {
+	return podsDir + `\` + pod + `\volumes\kubernetes.io~csi\pv\mount`
+}
+
+// kubeletPrepares creates the directories the kubelet creates before it
+// calls NodeStageVolume and NodePublishVolume.
+func kubeletPrepares(fake *csiproxytest.Server, paths ...string) {
+	for _, p := range paths {
+		fake.Mkdir(p)
+	}
+}
+
+func smbRequest(t *testing.T, src, subDir, staging string) StageRequest {
+	t.Helper()
+	s, err := source.Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return StageRequest{
+		Source:      s,
+		SubDir:      subDir,
+		StagingPath: staging,
+		Credentials: share.Credentials{Username: "alice", Password: "s3cret", Domain: "CORP"},
+	}
+}
+
+func newWindowsUnderTest(t *testing.T) (*Windows, *csiproxytest.Server) {
+	t.Helper()
+	fake := csiproxytest.Start(t, driverDir, podsDir)
+	return NewWindows(fake.NewClient(t)), fake
+}
+
+// wantCalls compares the csi-proxy calls since the last check with want,
+// request by request, and forgets them.
+func wantCalls(t *testing.T, fake *csiproxytest.Server, step string, want ...csiproxytest.Call) {
+	t.Helper()
+	got := fake.Calls()
+	fake.ResetCalls()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d csi-proxy calls, want %d:\n got  %s\n want %s", step, len(got), len(want), callList(got), callList(want))
+	}
+	for i := range want {
+		if got[i].Method != want[i].Method || !proto.Equal(got[i].Request, want[i].Request) {
+			t.Fatalf("%s: call %d is %s, want %s", step, i, callList(got[i:i+1]), callList(want[i:i+1]))
+		}
+	}
+}
+
+func callList(calls []csiproxytest.Call) string {
+	var parts []string
+	for _, c := range calls {
+		parts = append(parts, fmt.Sprintf("%s{%v}", c.Method, c.Request))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func call(method string, req proto.Message) csiproxytest.Call {
+	return csiproxytest.Call{Method: method, Request: req}
+}
+
+func TestWindowsStagePublishUnpublishUnstageMakeTheseCalls(t *testing.T) {
+	w, fake := newWindowsUnderTest(t)
+	ctx := context.Background()
+	staging, target := stagingPath("a1"), targetPath("pod1")
+	kubeletPrepares(fake, staging, target)
+
+	if err := w.Stage(ctx, smbRequest(t, "smb://fs.example.com/share/base", "ns/claim", staging)); err != nil {
+		t.Fatal(err)
+	}
+	wantCalls(t, fake, "stage",
+		call("Rmdir", &fsv1.RmdirRequest{Path: staging}),
+		call("NewSmbGlobalMapping", &smbv1.NewSmbGlobalMappingRequest{
+			RemotePath: `\\fs.example.com\share\base\ns\claim`,
+			LocalPath:  staging,
+			Username:   `CORP\alice`,
+			Password:   "s3cret",
+		}),
+		call("IsSymlink", &fsv1.IsSymlinkRequest{Path: staging}),
+	)
+	if m := fake.Mappings(); len(m) != 1 || m[0].RemotePath != `\\fs.example.com\share` || m[0].Username != `CORP\alice` {
+		t.Fatalf("mappings after stage: %+v, want one of \\\\fs.example.com\\share as CORP\\alice", m)
+	}
+
+	if err := w.Publish(ctx, staging, target, false); err != nil {
+		t.Fatal(err)
+	}
+	wantCalls(t, fake, "publish",
+		call("IsSymlink", &fsv1.IsSymlinkRequest{Path: staging}),
+		call("Rmdir", &fsv1.RmdirRequest{Path: target}),
+		call("CreateSymlink", &fsv1.CreateSymlinkRequest{SourcePath: staging, TargetPath: target}),
+	)
+	if got, ok := fake.Link(target); !ok || got != staging {
+		t.Fatalf("target links to %q (%v), want %q", got, ok, staging)
+	}
+
+	if err := w.Unpublish(ctx, target); err != nil {
+		t.Fatal(err)
+	}
+	wantCalls(t, fake, "unpublish", call("Rmdir", &fsv1.RmdirRequest{Path: target}))
+
+	if err := w.Unstage(ctx, staging); err != nil {
+		t.Fatal(err)
+	}
+	wantCalls(t, fake, "unstage",
+		call("Rmdir", &fsv1.RmdirRequest{Path: staging}),
+		call("RemoveSmbGlobalMapping", &smbv1.RemoveSmbGlobalMappingRequest{RemotePath: `\\fs.example.com\share`}),
+	)
+	if m := fake.Mappings(); len(m) != 0 {
+		t.Fatalf("mappings after unstage: %+v, want none", m)
+	}
+	if fake.Exists(staging) || fake.Exists(target) {
+		t.Fatal("staging or target path still there after unstage")
+	}
+}
+
+func TestWindowsTwoVolumesOnOneShareShareOneMapping(t *testing.T) {
+	w, fake := newWindowsUnderTest(t)
+	ctx := context.Background()
+	a, b, other := stagingPath("a"), stagingPath("b"), stagingPath("c")
+	for _, v := range []struct{ src, sub, staging string }{
+		{"smb://fs/share/base", "vol-a", a},
+		{"//FS/Share/base", "vol-b", b}, // same share, spelled differently
+		{"smb://fs/other", "vol-c", other},
+	} {
+		if err := w.Stage(ctx, smbRequest(t, v.src, v.sub, v.staging)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := fake.MappingsCreated(); n != 2 {
+		t.Fatalf("%d mappings made for two shares, want 2", n)
+	}
+
+	fake.ResetCalls()
+	if err := w.Unstage(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	wantCalls(t, fake, "unstage of the first volume", call("Rmdir", &fsv1.RmdirRequest{Path: a}))
+	if err := w.Check(ctx, b); err != nil {
+		t.Fatalf("second volume broke when the first was unstaged: %v", err)
+	}
+	fake.ResetCalls()
+
+	if err := w.Unstage(ctx, b); err != nil {
+		t.Fatal(err)
+	}
+	wantCalls(t, fake, "unstage of the second volume",
+		call("Rmdir", &fsv1.RmdirRequest{Path: b}),
+		// The share as the second volume's link spells it: mappings ignore case.
+		call("RemoveSmbGlobalMapping", &smbv1.RemoveSmbGlobalMappingRequest{RemotePath: `\\fs\Share`}),
+	)
+	if m := fake.Mappings(); len(m) != 1 || m[0].RemotePath != `\\fs\other` {
+		t.Fatalf("mappings: %+v, want only \\\\fs\\other", m)
+	}
+}
+
+// The reference count of a share comes from the staged links, so a plugin
+// that restarted between stage and unstage removes mappings correctly.
+func TestWindowsUnstageAfterPluginRestart(t *testing.T) {
+	before, fake := newWindowsUnderTest(t)
+	ctx := context.Background()
+	a, b := stagingPath("a"), stagingPath("b")
+	kubeletPrepares(fake, a, b)
+	for _, v := range []struct{ sub, staging string }{{"vol-a", a}, {"vol-b", b}} {
+		if err := before.Stage(ctx, smbRequest(t, "smb://fs/share", v.sub, v.staging)); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	after := NewWindows(fake.NewClient(t))
+	fake.ResetCalls()
+	if err := after.Unstage(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	wantCalls(t, fake, "first unstage after restart", call("Rmdir", &fsv1.RmdirRequest{Path: a}))
+	if len(fake.Mappings()) != 1 {
+		t.Fatal("mapping removed while another volume still uses the share")
+	}
+
+	afterAgain := NewWindows(fake.NewClient(t))
+	if err := afterAgain.Unstage(ctx, b); err != nil {
+		t.Fatal(err)
+	}
+	wantCalls(t, fake, "last unstage after another restart",
+		call("Rmdir", &fsv1.RmdirRequest{Path: b}),
+		call("RemoveSmbGlobalMapping", &smbv1.RemoveSmbGlobalMappingRequest{RemotePath: `\\fs\share`}),
+	)
+	if m := fake.Mappings(); len(m) != 0 {
+		t.Fatalf("mappings: %+v, want none", m)
+	}
+}
+
+func TestWindowsStageIsIdempotent(t *testing.T) {
+	w, fake := newWindowsUnderTest(t)
+	ctx := context.Background()
+	staging := stagingPath("a")
+	req := smbRequest(t, "smb://fs/share", "vol", staging)
+	if err := w.Stage(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	fake.ResetCalls()
+
+	if err := NewWindows(fake.NewClient(t)).Stage(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	wantCalls(t, fake, "second stage", call("IsSymlink", &fsv1.IsSymlinkRequest{Path: staging}))
+	if n := fake.MappingsCreated(); n != 1 {
+		t.Fatalf("%d mappings made, want 1", n)
+	}
+}
+
+// After a reboot the link is still there but the mapping is not; staging
+// again replaces the link and maps the share again.
+func TestWindowsStageRepairsALinkWhoseMappingIsGone(t *testing.T) {
+	w, fake := newWindowsUnderTest(t)
+	ctx := context.Background()
+	staging := stagingPath("a")
+	req := smbRequest(t, "smb://fs/share", "vol", staging)
+	if err := w.Stage(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	fake.ForgetMappings()
+	if err := w.Check(ctx, staging); err == nil || errors.Is(err, ErrNotMounted) {
+		t.Fatalf("Check of a link whose mapping is gone: %v, want a broken-mount error", err)
+	}
+	fake.ResetCalls()
+
+	if err := w.Stage(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	wantCalls(t, fake, "stage over a link whose mapping is gone",
+		call("IsSymlink", &fsv1.IsSymlinkRequest{Path: staging}),
+		call("NewSmbGlobalMapping", &smbv1.NewSmbGlobalMappingRequest{RemotePath: `\\fs\share\vol`, Username: `CORP\alice`, Password: "s3cret"}),
+		call("IsSymlink", &fsv1.IsSymlinkRequest{Path: staging}),
+	)
+	if err := w.Check(ctx, staging); err != nil {
+		t.Fatalf("after staging again: %v", err)
+	}
+	if n := fake.MappingsCreated(); n != 2 {
+		t.Fatalf("%d mappings made, want 2", n)
+	}
+}
+
+// Stats and publish repair a broken volume by staging it again. While the
+// server is down that fails, and must not unstage the volume: the link
+// stays, and staging once the server is back repairs it.
+func TestWindowsFailedRepairKeepsTheVolumeStaged(t *testing.T) {
+	w, fake := newWindowsUnderTest(t)
+	ctx := context.Background()
+	staging, target := stagingPath("a"), targetPath("pod")
+	req := smbRequest(t, "smb://fs/share", "vol", staging)
+	if err := w.Stage(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Publish(ctx, staging, target, false); err != nil {
+		t.Fatal(err)
+	}
+	fake.SetServerDown(`\\fs\share`, true)
+	if err := w.Stage(ctx, req); err == nil {
+		t.Fatal("staging again while the server is down succeeded")
+	}
+	if got, ok := fake.Link(staging); !ok || !strings.Contains(got, `fs\share\vol`) {
+		t.Fatalf("staging link after a failed repair: %q (%v), want it kept", got, ok)
+	}
+	fake.SetServerDown(`\\fs\share`, false)
+	if err := w.Stage(ctx, req); err != nil {
+		t.Fatalf("staging again once the server is back: %v", err)
+	}
+	if err := w.Check(ctx, target); err != nil {
+		t.Fatalf("published path after the repair: %v", err)
+	}
+}
+
+// A broken link to where the volume used to be (its source changed) is
+// replaced by a link to where it is now.
+func TestWindowsStageRelinksAVolumeWhoseSourceChanged(t *testing.T) {
+	w, fake := newWindowsUnderTest(t)
+	ctx := context.Background()
+	staging := stagingPath("a")
+	if err := w.Stage(ctx, smbRequest(t, "smb://old/share", "vol", staging)); err != nil {
+		t.Fatal(err)
+	}
+	fake.SetServerDown(`\\old\share`, true)
+	if err := w.Stage(ctx, smbRequest(t, "smb://new/share", "vol", staging)); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := fake.Link(staging); !strings.Contains(got, `new\share\vol`) {
+		t.Fatalf("staging links to %q, want the new share", got)
+	}
+	// A working link elsewhere is not silently replaced.
+	if err := w.Stage(ctx, smbRequest(t, "smb://third/share", "vol", staging)); err == nil || !strings.Contains(err.Error(), "unstage it first") {
+		t.Fatalf("stage over a working link to another share: %v", err)
+	}
+}
+
+func TestWindowsUnstageAndUnpublishOfMissingPathsSucceed(t *testing.T) {
+	w, fake := newWindowsUnderTest(t)
+	ctx := context.Background()
+	if err := w.Unstage(ctx, stagingPath("never-staged")); err != nil {
+		t.Fatalf("Unstage: %v", err)
+	}
+	if err := w.Unpublish(ctx, targetPath("never-published")); err != nil {
+		t.Fatalf("Unpublish: %v", err)
+	}
+	wantCalls(t, fake, "unstage and unpublish of paths that do not exist")
+}
+
+func TestWindowsRefusesWhatGlobalMappingsCannotDo(t *testing.T) {
+	w, fake := newWindowsUnderTest(t)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		src, want string
+	}{
+		{"nfs://fs/export", "NFS is Linux-only"},
+		{"fs:/export/base", "NFS is Linux-only"},
+		{"smb://fs:4450/share", "port 4450"},
+	} {
+		err := w.Stage(ctx, smbRequest(t, tc.src, "vol", stagingPath("x")))
+		if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want ErrUnsupported saying %q", tc.src, err, tc.want)
+		}
+	}
+	if err := w.Stage(ctx, smbRequest(t, "smb://fs:445/share", "vol", stagingPath("y"))); err != nil {
+		t.Errorf("explicit port 445: %v", err)
+	}
+	req := smbRequest(t, "smb://fs/share", "vol", stagingPath("z"))
+	req.MountOptions = []string{"vers=3.0", "password=oops"}
+	if err := w.Stage(ctx, req); err == nil || !strings.Contains(err.Error(), "node-stage secret") {
+		t.Errorf("password in mount options: %v, want a refusal", err)
+	}
+	req = smbRequest(t, "smb://fs/share", "vol", stagingPath("z"))
+	req.Credentials = share.Credentials{}
+	if err := w.Stage(ctx, req); err == nil || !strings.Contains(err.Error(), "username and password") {
+		t.Errorf("no credentials: %v, want a refusal", err)
+	}
+	for _, c := range fake.Calls() {
+		if c.Method == "NewSmbGlobalMapping" && strings.Contains(c.Request.(*smbv1.NewSmbGlobalMappingRequest).GetRemotePath(), "4450") {
+			t.Errorf("mapped a share on another port: %v", c.Request)
+		}
+	}
+}
+
+func TestWindowsMountOptionsAreIgnored(t *testing.T) {
+	w, fake := newWindowsUnderTest(t)
+	req := smbRequest(t, "smb://fs/share", "vol", stagingPath("a"))
+	req.MountOptions = []string{"vers=3.1.1", "file_mode=0644", "nobrl"}
+	req.MountGroup = "2000"
+	if err := w.Stage(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	if n := fake.MappingsCreated(); n != 1 {
+		t.Fatalf("%d mappings, want 1", n)
+	}
+}
+
+func TestWindowsUsername(t *testing.T) {
+	for _, tc := range []struct {
+		creds share.Credentials
+		want  string
+	}{
+		{share.Credentials{Username: "alice", Password: "p"}, "alice"},
+		{share.Credentials{Username: "alice", Password: "p", Domain: "CORP"}, `CORP\alice`},
+		{share.Credentials{Username: `OTHER\alice`, Password: "p", Domain: "CORP"}, `OTHER\alice`},
+		{share.Credentials{Username: "alice@corp.example", Password: "p", Domain: "CORP"}, "alice@corp.example"},
+	} {
+		req := smbRequest(t, "smb://[fd00::5]/share/base", "a/b", `c:\s`)
+		req.Credentials = tc.creds
+		m, err := windowsMapping(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.username != tc.want {
+			t.Errorf("%+v: user %q, want %q", tc.creds, m.username, tc.want)
+		}
+		if m.root != `\\fd00--5.ipv6-literal.net\share` || m.remote != `\\fd00--5.ipv6-literal.net\share\base\a\b` {
+			t.Errorf("IPv6 share: root %q, remote %q", m.root, m.remote)
+		}
+	}
+}
+
+// A stage that fails for good leaves neither link nor mapping: the kubelet
+// will not call NodeUnstageVolume for it.
+func TestWindowsFailedStageLeavesNothingBehind(t *testing.T) {
+	w, fake := newWindowsUnderTest(t)
+	ctx := context.Background()
+	staging := stagingPath("a")
+	fake.SetMissing(`\\fs\share\gone`)
+	err := w.Stage(ctx, smbRequest(t, "smb://fs/share", "gone", staging))
+	if err == nil || !strings.Contains(err.Error(), "not reachable") {
+		t.Fatalf("stage of a directory missing on the share: %v", err)
+	}
+	if fake.Exists(staging) {
+		t.Error("link left at the staging path")
+	}
+	if m := fake.Mappings(); len(m) != 0 {
+		t.Errorf("mappings left: %+v", m)
+	}
+
+	// With another volume on the share, its mapping stays.
+	other := stagingPath("b")
+	if err := w.Stage(ctx, smbRequest(t, "smb://fs/share", "here", other)); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Stage(ctx, smbRequest(t, "smb://fs/share", "gone", staging)); err == nil {
+		t.Fatal("stage of a missing directory succeeded")
+	}
+	if err := w.Check(ctx, other); err != nil {
+		t.Fatalf("failed stage broke another volume on the share: %v", err)
+	}
+}
+
+func TestWindowsPublishNeverDeletesData(t *testing.T) {
+	w, fake := newWindowsUnderTest(t)
+	ctx := context.Background()
+	staging, target := stagingPath("a"), targetPath("pod")
+	if err := w.Stage(ctx, smbRequest(t, "smb://fs/share", "vol", staging)); err != nil {
+		t.Fatal(err)
+	}
+	fake.MakeFile(target + `\precious.txt`)
+	if err := w.Publish(ctx, staging, target, false); err == nil {
+		t.Fatal("published over a directory that holds a file")
+	}
+	if !fake.Exists(target + `\precious.txt`) {
+		t.Fatal("the file in the target directory is gone")
+	}
+	for _, c := range fake.Calls() {
+		if r, ok := c.Request.(*fsv1.RmdirRequest); ok && r.GetForce() {
+			t.Fatalf("Rmdir with Force: %v", r)
+		}
+	}
+}
+
+func TestWindowsPublishIsIdempotentAndChecksFollowLinks(t *testing.T) {
+	w, fake := newWindowsUnderTest(t)
+	ctx := context.Background()
+	staging, target := stagingPath("a"), targetPath("pod")
+	if err := w.Publish(ctx, staging, target, false); err == nil {
+		t.Fatal("published a volume that is not staged")
+	}
+	if err := w.Stage(ctx, smbRequest(t, "smb://fs/share", "vol", staging)); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 2; i++ {
+		if err := w.Publish(ctx, staging, target, true); err != nil {
+			t.Fatalf("publish %d: %v", i+1, err)
+		}
+	}
+	if err := w.Check(ctx, target); err != nil {
+		t.Fatalf("Check of the published path: %v", err)
+	}
+	st, err := w.Stats(ctx, target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.TotalBytes != 100<<30 || st.AvailableBytes != 50<<30 || st.UsedBytes != 40<<30 {
+		t.Fatalf("stats %+v, want 100 GiB total, 50 GiB available, 40 GiB used", st)
+	}
+
+	fake.SetServerDown(`\\fs\share`, true)
+	if err := w.Check(ctx, target); err == nil || errors.Is(err, ErrNotMounted) {
+		t.Fatalf("Check while the server is down: %v, want a broken-mount error", err)
+	}
+	if _, err := w.Stats(ctx, target); err == nil {
+		t.Fatal("Stats while the server is down succeeded")
+	}
+	fake.SetServerDown(`\\fs\share`, false)
+
+	if err := w.Check(ctx, podsDir); !errors.Is(err, ErrNotMounted) {
+		t.Fatalf("Check of a plain directory: %v, want ErrNotMounted", err)
+	}
+	if err := w.Check(ctx, targetPath("nothing")); !errors.Is(err, ErrNotMounted) {
+		t.Fatalf("Check of a missing path: %v, want ErrNotMounted", err)
+	}
+	if err := w.Unstage(ctx, staging); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Check(ctx, target); err == nil || errors.Is(err, ErrNotMounted) {
+		t.Fatalf("Check of a publish link whose staging is gone: %v, want a broken-mount error", err)
+	}
+}
+
+// A stage waits for an unstage of the same share, so the unstage cannot
+// remove the mapping under a volume being linked to it.
+func TestWindowsStageAndUnstageOfOneShareAreSerialized(t *testing.T) {
+	w, _ := newWindowsUnderTest(t)
+	ctx := context.Background()
+	a, b := stagingPath("a"), stagingPath("b")
+	if err := w.Stage(ctx, smbRequest(t, "smb://fs/share", "a", a)); err != nil {
+		t.Fatal(err)
+	}
+	unlock, err := w.shareLocks.Lock(ctx, `\\fs\share`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	short, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+	defer cancel()
+	err = w.Stage(short, smbRequest(t, "smb://fs/share", "b", b))
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("stage while the share is locked: %v, want a deadline error", err)
+	}
+	unlock()
+	if err := w.Stage(ctx, smbRequest(t, "smb://fs/share", "b", b)); err != nil {
+		t.Fatal(err)
+	}
+}

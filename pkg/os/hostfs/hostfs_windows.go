@@ -1,0 +1,47 @@
+//go:build windows
+
+package hostfs
+
+import (
+	"fmt"
+	"strings"
+
+	"golang.org/x/sys/windows"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/os/winhost"
+)
+
+// createDirLink always creates a directory link. os.Symlink decides between
+// a file and a directory link by looking at the target, and a share that does
+// not answer at that moment would get a file link that never works.
+func createDirLink(link, target string) error {
+	l, err := windows.UTF16PtrFromString(link)
+	if err != nil {
+		return err
+	}
+	t, err := windows.UTF16PtrFromString(target)
+	if err != nil {
+		return err
+	}
+	if err := windows.CreateSymbolicLink(l, t, windows.SYMBOLIC_LINK_FLAG_DIRECTORY); err != nil {
+		return fmt.Errorf("create link %s to %s: %w", link, target, err)
+	}
+	return nil
+}
+
+// freeSpace asks GetDiskFreeSpaceEx, which follows links to the share. It
+// wants a directory name that ends in a backslash.
+func freeSpace(path string) (winhost.Space, error) {
+	if !strings.HasSuffix(path, `\`) {
+		path += `\`
+	}
+	p, err := windows.UTF16PtrFromString(path)
+	if err != nil {
+		return winhost.Space{}, err
+	}
+	var available, total, free uint64
+	if err := windows.GetDiskFreeSpaceEx(p, &available, &total, &free); err != nil {
+		return winhost.Space{}, fmt.Errorf("GetDiskFreeSpaceEx %s: %w", path, err)
+	}
+	return winhost.Space{Total: int64(total), Free: int64(free), Available: int64(available)}, nil
+}

@@ -1,0 +1,90 @@
+// Package hostprocess is the Windows node as a plugin in a HostProcess pod
+// sees it: the plugin runs on the node itself, as SYSTEM, so it maps shares
+// with the SMB PowerShell cmdlets and makes links with the Win32 API, and
+// needs no csi-proxy.
+package hostprocess
+
+import (
+	"context"
+	"fmt"
+
+	"k8s.io/klog/v2"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/os/hostfs"
+	"github.com/fileshare-csi/fileshare-csi/pkg/os/powershell"
+	"github.com/fileshare-csi/fileshare-csi/pkg/os/winhost"
+	"github.com/fileshare-csi/fileshare-csi/pkg/os/winpath"
+)
+
+// scriptRunner runs one PowerShell command; *powershell.Runner in
+// production.
+type scriptRunner interface {
+	Run(ctx context.Context, c powershell.Command) (string, error)
+}
+
+// Host implements winhost.Host with PowerShell for the SMB global mappings
+// and the os package for everything on the file system.
+type Host struct {
+	hostfs.FS
+	ps scriptRunner
+}
+
+var _ winhost.Host = (*Host)(nil)
+
+// New returns a Host that runs its PowerShell scripts with ps.
+func New(ps *powershell.Runner) *Host {
+	return &Host{ps: ps}
+}
+
+// NewSMBGlobalMapping follows csi-proxy's semantics: the mapping is of the
+// share root, made only when there is no working one, and the link points to
+// the full remote path.
+func (h *Host) NewSMBGlobalMapping(ctx context.Context, remotePath, localPath, username, password string) error {
+	root, err := winpath.ShareRoot(remotePath)
+	if err != nil {
+		return err
+	}
+	status, err := h.ps.Run(ctx, mappingStatusCommand(root))
+	if err != nil {
+		return fmt.Errorf("look up the SMB global mapping of %s: %w", root, err)
+	}
+	switch status {
+	case "OK":
+	case "":
+		if err := h.newMapping(ctx, root, username, password); err != nil {
+			return err
+		}
+	default:
+		klog.FromContext(ctx).Info("replacing SMB global mapping that does not work", "share", root, "status", status)
+		if _, err := h.ps.Run(ctx, removeMappingCommand(root)); err != nil {
+			return fmt.Errorf("remove the SMB global mapping of %s (status %s): %w", root, status, err)
+		}
+		if err := h.newMapping(ctx, root, username, password); err != nil {
+			return err
+		}
+	}
+	if localPath == "" {
+		return nil
+	}
+	// The trailing backslash lets a link to a share root resolve: Windows
+	// does not open `\\host\share` without it.
+	return h.CreateSymlink(ctx, localPath, winpath.Clean(remotePath)+`\`)
+}
+
+func (h *Host) newMapping(ctx context.Context, root, username, password string) error {
+	if _, err := h.ps.Run(ctx, newMappingCommand(root, username, password)); err != nil {
+		return fmt.Errorf("New-SmbGlobalMapping %s as %s: %w", root, username, err)
+	}
+	return nil
+}
+
+func (h *Host) RemoveSMBGlobalMapping(ctx context.Context, remotePath string) error {
+	root, err := winpath.ShareRoot(remotePath)
+	if err != nil {
+		return err
+	}
+	if _, err := h.ps.Run(ctx, removeMappingCommand(root)); err != nil {
+		return fmt.Errorf("Remove-SmbGlobalMapping %s: %w", root, err)
+	}
+	return nil
+}

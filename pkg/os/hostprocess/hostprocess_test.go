@@ -1,0 +1,171 @@
+package hostprocess
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/os/powershell"
+)
+
+// fakePowerShell answers the mapping-status script with status and records
+// every command.
+type fakePowerShell struct {
+	status string
+	fail   error
+	ran    []powershell.Command
+}
+
+func (f *fakePowerShell) Run(_ context.Context, c powershell.Command) (string, error) {
+	f.ran = append(f.ran, c)
+	if f.fail != nil {
+		return "", f.fail
+	}
+	if c.Script == mappingStatusScript {
+		return f.status, nil
+	}
+	return "", nil
+}
+
+func scripts(cmds []powershell.Command) []string {
+	var out []string
+	for _, c := range cmds {
+		switch c.Script {
+		case mappingStatusScript:
+			out = append(out, "status")
+		case newMappingScript:
+			out = append(out, "new")
+		case removeMappingScript:
+			out = append(out, "remove")
+		default:
+			out = append(out, "?")
+		}
+	}
+	return out
+}
+
+func TestNewMappingCommandKeepsTheCredentialsInTheEnvironment(t *testing.T) {
+	c := newMappingCommand(`\\fs\share`, `CORP\alice`, "pa'ss; Remove-Item C:\\ -Recurse")
+	want := map[string]string{
+		"FILESHARE_CSI_SMB_REMOTE_PATH": `\\fs\share`,
+		"FILESHARE_CSI_SMB_USERNAME":    `CORP\alice`,
+		"FILESHARE_CSI_SMB_PASSWORD":    "pa'ss; Remove-Item C:\\ -Recurse",
+	}
+	if len(c.Env) != len(want) {
+		t.Fatalf("env %q, want %q", c.Env, want)
+	}
+	for k, v := range want {
+		if c.Env[k] != v {
+			t.Errorf("env %s = %q, want %q", k, c.Env[k], v)
+		}
+	}
+	for _, v := range want {
+		if strings.Contains(c.Script, v) {
+			t.Errorf("the script contains the input %q", v)
+		}
+	}
+	for _, a := range c.Args() {
+		for _, v := range []string{"pa'ss", "alice", `\\fs\share`} {
+			if strings.Contains(a, v) {
+				t.Errorf("argument %q contains the input %q", a, v)
+			}
+		}
+	}
+	// The encoded script, decoded, names the variables and requires
+	// encryption.
+	args := c.Args()
+	b, err := base64.StdEncoding.DecodeString(args[len(args)-1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var decoded strings.Builder
+	for i := 0; i+1 < len(b); i += 2 {
+		decoded.WriteByte(b[i])
+	}
+	for _, want := range []string{
+		"$env:FILESHARE_CSI_SMB_PASSWORD",
+		"$env:FILESHARE_CSI_SMB_USERNAME",
+		"New-SmbGlobalMapping -RemotePath $env:FILESHARE_CSI_SMB_REMOTE_PATH",
+		"-RequirePrivacy $true",
+	} {
+		if !strings.Contains(decoded.String(), want) {
+			t.Errorf("script lacks %q:\n%s", want, decoded.String())
+		}
+	}
+}
+
+func TestStatusAndRemoveCommandsCarryOnlyThePath(t *testing.T) {
+	for name, c := range map[string]powershell.Command{
+		"status": mappingStatusCommand(`\\fs\share`),
+		"remove": removeMappingCommand(`\\fs\share`),
+	} {
+		if len(c.Env) != 1 || c.Env["FILESHARE_CSI_SMB_REMOTE_PATH"] != `\\fs\share` {
+			t.Errorf("%s: env %q", name, c.Env)
+		}
+		for _, cmdlet := range []string{"Get-SmbGlobalMapping -RemotePath $env:FILESHARE_CSI_SMB_REMOTE_PATH", "ObjectNotFound"} {
+			if !strings.Contains(c.Script, cmdlet) {
+				t.Errorf("%s script lacks %q", name, cmdlet)
+			}
+		}
+	}
+	if !strings.Contains(removeMappingScript, "Remove-SmbGlobalMapping -Force") {
+		t.Error("remove script does not force the removal")
+	}
+}
+
+func TestNewSMBGlobalMappingMapsTheShareRootOnlyWhenNeeded(t *testing.T) {
+	for _, tc := range []struct {
+		status string
+		want   []string
+	}{
+		{"", []string{"status", "new"}},
+		{"OK", []string{"status"}},
+		{"Disconnected", []string{"status", "remove", "new"}},
+		{"Unreachable", []string{"status", "remove", "new"}},
+	} {
+		ps := &fakePowerShell{status: tc.status}
+		h := &Host{ps: ps}
+		link := filepath.Join(t.TempDir(), "globalmount")
+		if err := h.NewSMBGlobalMapping(context.Background(), `\\fs\share\base\vol`, link, `CORP\alice`, "s3cret"); err != nil {
+			t.Fatalf("status %q: %v", tc.status, err)
+		}
+		if got := scripts(ps.ran); strings.Join(got, ",") != strings.Join(tc.want, ",") {
+			t.Errorf("status %q: ran %v, want %v", tc.status, got, tc.want)
+		}
+		for _, c := range ps.ran {
+			if r := c.Env["FILESHARE_CSI_SMB_REMOTE_PATH"]; r != `\\fs\share` {
+				t.Errorf("status %q: a script got remote path %q, want the share root", tc.status, r)
+			}
+		}
+		target, err := os.Readlink(link)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if target != `\\fs\share\base\vol\` {
+			t.Errorf("link target %q, want the volume directory with a trailing backslash", target)
+		}
+	}
+}
+
+func TestPowerShellFailuresAreReported(t *testing.T) {
+	boom := errors.New("PowerShell failed: exit status 1: Access is denied")
+	h := &Host{ps: &fakePowerShell{fail: boom}}
+	link := filepath.Join(t.TempDir(), "globalmount")
+	err := h.NewSMBGlobalMapping(context.Background(), `\\fs\share\vol`, link, "alice", "s3cret")
+	if !errors.Is(err, boom) {
+		t.Fatalf("err = %v, want it to wrap the PowerShell failure", err)
+	}
+	if strings.Contains(err.Error(), "s3cret") {
+		t.Fatalf("error shows the password: %v", err)
+	}
+	if _, err := os.Lstat(link); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("link made although the mapping failed: %v", err)
+	}
+	if err := h.RemoveSMBGlobalMapping(context.Background(), `\\fs\share\vol`); !errors.Is(err, boom) {
+		t.Fatalf("remove: %v", err)
+	}
+}

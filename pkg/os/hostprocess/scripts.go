@@ -1,0 +1,58 @@
+package hostprocess
+
+import "github.com/fileshare-csi/fileshare-csi/pkg/os/powershell"
+
+// The scripts read every input from these variables; see powershell.Command.
+const (
+	envRemotePath = "FILESHARE_CSI_SMB_REMOTE_PATH"
+	envUsername   = "FILESHARE_CSI_SMB_USERNAME"
+	envPassword   = "FILESHARE_CSI_SMB_PASSWORD"
+)
+
+// mappingStatusScript prints the status of the global mapping of the share
+// (OK, Disconnected, ...), "Unreachable" for one that says OK but whose
+// server does not answer, and nothing when there is no mapping. Only "not
+// found" counts as no mapping: any other failure of the lookup is an error.
+const mappingStatusScript = `$ErrorActionPreference = 'Stop'
+$mapping = Get-SmbGlobalMapping -RemotePath $env:` + envRemotePath + ` -ErrorAction SilentlyContinue -ErrorVariable lookupErrors
+$failures = @($lookupErrors | Where-Object { $_.CategoryInfo.Category -ne 'ObjectNotFound' })
+if ($failures.Count -gt 0) { throw $failures[0] }
+if ($mapping) {
+  if ([string]$mapping.Status -eq 'OK' -and -not (Test-Path -LiteralPath ($env:` + envRemotePath + ` + '\'))) { 'Unreachable' }
+  else { [string]$mapping.Status }
+}
+`
+
+// newMappingScript maps the share for the whole node. -RequirePrivacy
+// encrypts the traffic (SMB 3): the mapping serves every pod on the node.
+const newMappingScript = `$ErrorActionPreference = 'Stop'
+$password = ConvertTo-SecureString -String $env:` + envPassword + ` -AsPlainText -Force
+$credential = New-Object System.Management.Automation.PSCredential -ArgumentList $env:` + envUsername + `, $password
+New-SmbGlobalMapping -RemotePath $env:` + envRemotePath + ` -Credential $credential -RequirePrivacy $true | Out-Null
+`
+
+// removeMappingScript removes the mapping if there is one. -Force closes
+// files still open through it: it is removed only when no staged volume on
+// the node uses the share any more.
+const removeMappingScript = `$ErrorActionPreference = 'Stop'
+$mapping = Get-SmbGlobalMapping -RemotePath $env:` + envRemotePath + ` -ErrorAction SilentlyContinue -ErrorVariable lookupErrors
+$failures = @($lookupErrors | Where-Object { $_.CategoryInfo.Category -ne 'ObjectNotFound' })
+if ($failures.Count -gt 0) { throw $failures[0] }
+if ($mapping) { $mapping | Remove-SmbGlobalMapping -Force }
+`
+
+func mappingStatusCommand(shareRoot string) powershell.Command {
+	return powershell.Command{Script: mappingStatusScript, Env: map[string]string{envRemotePath: shareRoot}}
+}
+
+func newMappingCommand(shareRoot, username, password string) powershell.Command {
+	return powershell.Command{Script: newMappingScript, Env: map[string]string{
+		envRemotePath: shareRoot,
+		envUsername:   username,
+		envPassword:   password,
+	}}
+}
+
+func removeMappingCommand(shareRoot string) powershell.Command {
+	return powershell.Command{Script: removeMappingScript, Env: map[string]string{envRemotePath: shareRoot}}
+}

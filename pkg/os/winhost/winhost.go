@@ -1,0 +1,68 @@
+// Package winhost declares what the Windows node plugin asks of the node, so
+// that the staging logic (pkg/mounter) does not depend on how it is done:
+// through csi-proxy from an ordinary pod (pkg/os/csiproxy), or directly from a
+// HostProcess pod (pkg/os/hostprocess).
+//
+// The semantics are those of csi-proxy's smb v1 and filesystem v1 API groups,
+// which both implementations follow.
+package winhost
+
+import (
+	"context"
+	"errors"
+)
+
+// ErrUnavailable says the service that does the node's privileged work
+// (csi-proxy) does not answer. The operation may succeed when retried.
+var ErrUnavailable = errors.New("the node's storage service is unavailable")
+
+// ErrNotLink is returned by Readlink for a path that exists but is not a
+// symbolic link.
+var ErrNotLink = errors.New("not a symbolic link")
+
+// Space is the size of the file system behind a path, in bytes.
+type Space struct {
+	Total int64
+	// Free is free space on the volume; Available the part of it the caller
+	// may use (quotas make them differ).
+	Free, Available int64
+}
+
+// Host is the node as the Windows mounter sees it. Every path is a Windows
+// path with backslashes. A call returns when ctx ends, at the latest.
+type Host interface {
+	// NewSMBGlobalMapping maps the share remotePath lies on (\\host\share)
+	// for every session on the node, unless a working mapping of it is
+	// there already, and then, when localPath is not empty, creates
+	// localPath as a directory link to remotePath. localPath must not exist.
+	NewSMBGlobalMapping(ctx context.Context, remotePath, localPath, username, password string) error
+	// RemoveSMBGlobalMapping removes the node's mapping of the share
+	// remotePath lies on.
+	RemoveSMBGlobalMapping(ctx context.Context, remotePath string) error
+
+	// PathExists reports whether path exists, without following a link.
+	PathExists(ctx context.Context, path string) (bool, error)
+	// IsSymlink reports whether path is a link whose target exists; for a
+	// link to a share that means the share answers. A path that does not
+	// exist is an error.
+	IsSymlink(ctx context.Context, path string) (bool, error)
+	// Mkdir creates path and its missing parents.
+	Mkdir(ctx context.Context, path string) error
+	// Rmdir removes a link, or a directory that is empty. It never removes
+	// anything a link points to, nor a directory's contents.
+	Rmdir(ctx context.Context, path string) error
+	// CreateSymlink creates link as a directory link to target. Links to
+	// network paths are made by NewSMBGlobalMapping; csi-proxy refuses them
+	// here.
+	CreateSymlink(ctx context.Context, link, target string) error
+
+	// Readlink returns the target of the link at path: an error wrapping
+	// fs.ErrNotExist when there is nothing at path, ErrNotLink when it is
+	// not a link.
+	Readlink(ctx context.Context, path string) (string, error)
+	// ReadDir lists the names in dir.
+	ReadDir(ctx context.Context, dir string) ([]string, error)
+	// FreeSpace reports the size of the file system at path, following
+	// links.
+	FreeSpace(ctx context.Context, path string) (Space, error)
+}

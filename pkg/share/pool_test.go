@@ -1,0 +1,142 @@
+package share
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/source"
+)
+
+// countingClient is a Client that only counts: these tests are about the
+// pool's own bookkeeping; the real clients are tested against real servers.
+type countingClient struct {
+	Client
+	closed *atomic.Int32
+}
+
+func (c countingClient) Close() error { c.closed.Add(1); return nil }
+
+func newTestPool(maxOpen int) (*Pool, *atomic.Int32, *atomic.Int32) {
+	var dialed, closed atomic.Int32
+	p := &Pool{MaxOpenPerKey: maxOpen, IdleTimeout: time.Hour, Dial: func(context.Context, source.Source, Credentials) (Client, error) {
+		dialed.Add(1)
+		return countingClient{closed: &closed}, nil
+	}}
+	return p, &dialed, &closed
+}
+
+var testSrc = source.Source{Protocol: source.NFS, Host: "h", Export: "/e"}
+
+func TestPoolBoundsOpenSessionsAndReusesThem(t *testing.T) {
+	p, dialed, closed := newTestPool(4)
+	defer p.Close()
+	var wg sync.WaitGroup
+	var inUse, maxInUse atomic.Int32
+	for range 64 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			l, err := p.Get(context.Background(), testSrc, Credentials{})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			n := inUse.Add(1)
+			for m := maxInUse.Load(); n > m && !maxInUse.CompareAndSwap(m, n); m = maxInUse.Load() {
+			}
+			time.Sleep(time.Millisecond)
+			inUse.Add(-1)
+			l.Release(nil)
+		}()
+	}
+	wg.Wait()
+	if maxInUse.Load() > 4 || dialed.Load() > 4 {
+		t.Fatalf("%d sessions in use at once and %d dialed, want at most 4", maxInUse.Load(), dialed.Load())
+	}
+	if closed.Load() != 0 {
+		t.Fatalf("%d healthy sessions were closed instead of reused", closed.Load())
+	}
+}
+
+func TestPoolClosesBrokenSessionsAndKeepsAnswers(t *testing.T) {
+	p, dialed, closed := newTestPool(2)
+	defer p.Close()
+	l, _ := p.Get(context.Background(), testSrc, Credentials{})
+	l.Release(fs.ErrNotExist) // the server's answer: the session is fine
+	l, _ = p.Get(context.Background(), testSrc, Credentials{})
+	if !l.Reused || dialed.Load() != 1 {
+		t.Fatalf("session not reused after an answer: reused=%v dialed=%d", l.Reused, dialed.Load())
+	}
+	l.Release(errors.New("connection reset"))
+	if closed.Load() != 1 {
+		t.Fatalf("broken session not closed")
+	}
+	l, _ = p.Get(context.Background(), testSrc, Credentials{})
+	if l.Reused || dialed.Load() != 2 {
+		t.Fatalf("a broken session was handed out again")
+	}
+	l.Release(nil)
+}
+
+func TestPoolWaitEndsWithContext(t *testing.T) {
+	p, _, _ := newTestPool(1)
+	defer p.Close()
+	held, _ := p.Get(context.Background(), testSrc, Credentials{})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	if _, err := p.Get(ctx, testSrc, Credentials{}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("waiting for a full key: %v, want DeadlineExceeded", err)
+	}
+	got := make(chan *Lease)
+	go func() {
+		l, _ := p.Get(context.Background(), testSrc, Credentials{})
+		got <- l
+	}()
+	held.Release(nil)
+	select {
+	case l := <-got:
+		l.Release(nil)
+	case <-time.After(5 * time.Second):
+		t.Fatal("a waiter was not woken by a release")
+	}
+}
+
+func TestPoolKeysSeparateCredentialsAndFindIdleByShare(t *testing.T) {
+	p, dialed, _ := newTestPool(4)
+	defer p.Close()
+	a, _ := p.Get(context.Background(), testSrc, Credentials{Username: "a", Password: "1"})
+	b, _ := p.Get(context.Background(), testSrc, Credentials{Username: "b", Password: "2"})
+	if dialed.Load() != 2 {
+		t.Fatalf("two users shared a session")
+	}
+	if poolKey(testSrc, Credentials{Password: "secret"}) == "" || len(poolKey(testSrc, Credentials{Password: "secret"})) != 65 {
+		t.Fatalf("unexpected key shape")
+	}
+	a.Release(nil)
+	b.Release(nil)
+	if l := p.GetIdle(testSrc); l == nil {
+		t.Fatal("no idle session found for the share")
+	} else {
+		l.Release(nil)
+	}
+	if l := p.GetIdle(source.Source{Protocol: source.NFS, Host: "other", Export: "/e"}); l != nil {
+		t.Fatal("an idle session of another share was handed out")
+	}
+}
+
+func TestPoolZeroMeansSessionPerCall(t *testing.T) {
+	p, dialed, closed := newTestPool(0)
+	defer p.Close()
+	for range 3 {
+		l, _ := p.Get(context.Background(), testSrc, Credentials{})
+		l.Release(nil)
+	}
+	if dialed.Load() != 3 || closed.Load() != 3 {
+		t.Fatalf("dialed %d closed %d, want 3 and 3", dialed.Load(), closed.Load())
+	}
+}

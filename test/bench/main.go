@@ -1,0 +1,589 @@
+//go:build linux
+
+// Command bench measures provisioning and mount cost against real servers
+// on loopback and prints a Markdown table: our user-space controller next to
+// the mount-based way peer drivers work, each row with its baseline measured
+// in the same run. `make bench` runs it on the host (Samba, NFS-Ganesha) and
+// inside the test VM (kernel nfsd, where mount(8) works).
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/container-storage-interface/spec/lib/go/csi"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+
+	"github.com/fileshare-csi/fileshare-csi/test/localservers"
+)
+
+var (
+	driverPath = flag.String("driver", "", "driver binary (default: go build ./cmd/fileshare-csi)")
+	ops        = flag.Int("ops", 200, "CreateVolume+DeleteVolume pairs per sequential row")
+	concurrent = flag.Int("clients", 16, "concurrent clients for the parallel rows")
+	treeFiles  = flag.Int("tree-files", 10000, "files in the DeleteVolume tree")
+	treeDirs   = flag.Int("tree-dirs", 100, "directories the files are spread over")
+	output     = flag.String("o", "", "also write the table to this file")
+	where      = flag.String("where", "host", "label for the rows' environment")
+)
+
+func main() {
+	flag.Parse()
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+// row is one line of the table.
+type row struct {
+	name, server, method string
+	n                    int
+	p50, p99             time.Duration
+	opsPerSec            float64
+	note                 string
+}
+
+type env struct {
+	dir          string
+	bin          string
+	samba, nfs   *localservers.Server
+	canMount     bool
+	rows         []row
+	driverRSS    []string
+	baselineP50s map[string]time.Duration
+}
+
+func run() error {
+	if os.Geteuid() != 0 {
+		return errors.New("run as root: the benchmark starts file servers and mounts")
+	}
+	ctx := context.Background()
+	dir, err := os.MkdirTemp("", "fileshare-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	_ = os.Chmod(dir, 0o755)
+	e := &env{dir: dir, bin: *driverPath, canMount: hasFS("nfs") && hasFS("cifs"), baselineP50s: map[string]time.Duration{}}
+	if e.bin == "" {
+		e.bin = filepath.Join(dir, "fileshare-csi")
+		if out, err := exec.Command("go", "build", "-o", e.bin, "./cmd/fileshare-csi").CombinedOutput(); err != nil {
+			return fmt.Errorf("build driver: %w\n%s", err, out)
+		}
+	}
+	if e.samba, err = localservers.StartSamba(ctx, filepath.Join(dir, "samba"), 4450); err != nil {
+		return err
+	}
+	defer e.samba.Stop()
+	if hasFS("nfsd") {
+		e.nfs, err = localservers.StartKernelNFS(ctx, filepath.Join(dir, "nfsd"))
+	} else {
+		e.nfs, err = localservers.StartGanesha(ctx, filepath.Join(dir, "ganesha"))
+	}
+	if err != nil {
+		return err
+	}
+	defer e.nfs.Stop()
+
+	for _, p := range e.protocols() {
+		if err := e.provisioningRows(p); err != nil {
+			return err
+		}
+	}
+	if err := e.scalingRows(); err != nil {
+		return err
+	}
+	for _, p := range e.protocols() {
+		if err := e.deleteTreeRows(p); err != nil {
+			return err
+		}
+	}
+	if e.canMount {
+		for _, p := range e.protocols() {
+			if err := e.nodeRows(p); err != nil {
+				return err
+			}
+		}
+	}
+	return e.print()
+}
+
+// protocol is one share the rows run against.
+type protocol struct {
+	name, server string
+	base         string // directory on the server's disk
+	source       string
+	secrets      map[string]string
+	fstype       string
+	device       string // for mount(8), the share root
+	options      string
+}
+
+func (e *env) protocols() []protocol {
+	nfsBase := filepath.Join(e.nfs.Data, "bench")
+	smbBase := filepath.Join(e.samba.Data, "bench")
+	for _, d := range []string{nfsBase, smbBase} {
+		_ = os.MkdirAll(d, 0o777)
+		_ = os.Chmod(d, 0o777)
+	}
+	return []protocol{
+		{name: "NFS", server: e.nfs.Name, base: nfsBase, source: "nfs://127.0.0.1" + nfsBase,
+			fstype: "nfs", device: "127.0.0.1:" + nfsBase, options: "vers=3,nolock"},
+		{name: "SMB", server: "smbd", base: smbBase, source: "smb://127.0.0.1:4450/" + localservers.SMBShare + "/bench",
+			secrets: map[string]string{"username": localservers.SMBUser, "password": localservers.SMBPassword},
+			fstype:  "cifs", device: "//127.0.0.1/" + localservers.SMBShare + "/bench", options: "vers=3.0,port=4450"},
+	}
+}
+
+// driver runs the driver binary and returns a connection to it.
+type driver struct {
+	cmd  *exec.Cmd
+	conn *grpc.ClientConn
+}
+
+func (e *env) startDriver(mode string, extra ...string) (*driver, error) {
+	sock := filepath.Join(e.dir, fmt.Sprintf("csi-%d.sock", time.Now().UnixNano()))
+	logf, err := os.Create(sock + ".log")
+	if err != nil {
+		return nil, err
+	}
+	args := append([]string{"--endpoint", "unix://" + sock, "--mode", mode, "--nodeid", "bench", "--state-dir", filepath.Join(e.dir, "state")}, extra...)
+	cmd := exec.Command(e.bin, args...)
+	cmd.Stdout, cmd.Stderr = logf, logf
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	for range 200 {
+		if _, err := os.Stat(sock); err == nil {
+			break
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	conn, err := grpc.NewClient("unix://"+sock, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		return nil, err
+	}
+	return &driver{cmd: cmd, conn: conn}, nil
+}
+
+func (d *driver) stop() {
+	d.conn.Close()
+	_ = d.cmd.Process.Signal(syscall.SIGTERM)
+	_ = d.cmd.Wait()
+}
+
+// rss reads the resident set size (current and peak) of a process.
+func rss(pid int) (cur, peak string) {
+	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) >= 2 && f[0] == "VmRSS:" {
+			cur = mib(f[1])
+		}
+		if len(f) >= 2 && f[0] == "VmHWM:" {
+			peak = mib(f[1])
+		}
+	}
+	return cur, peak
+}
+
+func mib(kb string) string {
+	n, _ := strconv.Atoi(kb)
+	return fmt.Sprintf("%.1f MiB", float64(n)/1024)
+}
+
+var mountCap = &csi.VolumeCapability{
+	AccessType: &csi.VolumeCapability_Mount{Mount: &csi.VolumeCapability_MountVolume{}},
+	AccessMode: &csi.VolumeCapability_AccessMode{Mode: csi.VolumeCapability_AccessMode_MULTI_NODE_MULTI_WRITER},
+}
+
+// measure runs op n times over `clients` goroutines and summarizes.
+func measure(n, clients int, op func(i int) error) (p50, p99 time.Duration, perSec float64, err error) {
+	lat := make([]time.Duration, n)
+	var (
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		firstErr error
+		next     int
+	)
+	start := time.Now()
+	for range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				i := next
+				next++
+				mu.Unlock()
+				if i >= n {
+					return
+				}
+				t := time.Now()
+				if err := op(i); err != nil {
+					mu.Lock()
+					if firstErr == nil {
+						firstErr = err
+					}
+					mu.Unlock()
+					return
+				}
+				lat[i] = time.Since(t)
+			}
+		}()
+	}
+	wg.Wait()
+	total := time.Since(start)
+	if firstErr != nil {
+		return 0, 0, 0, firstErr
+	}
+	sort.Slice(lat, func(a, b int) bool { return lat[a] < lat[b] })
+	return lat[n/2], lat[(n*99)/100], float64(n) / total.Seconds(), nil
+}
+
+func (e *env) add(r row) {
+	e.rows = append(e.rows, r)
+	fmt.Fprintf(os.Stderr, "  %-60s p50 %-10s p99 %-10s %8.1f ops/s %s\n", r.name+" ["+r.method+"]", r.p50.Round(time.Microsecond), r.p99.Round(time.Microsecond), r.opsPerSec, r.note)
+}
+
+func (e *env) provisioningRows(p protocol) error {
+	ctx := context.Background()
+	for _, pool := range []bool{true, false} {
+		extra := []string{}
+		method := "fileshare-csi, user space"
+		if !pool {
+			extra = append(extra, "--max-sessions-per-share=0")
+			method = "fileshare-csi, user space, new session per call"
+		}
+		d, err := e.startDriver("controller", extra...)
+		if err != nil {
+			return err
+		}
+		ctrl := csi.NewControllerClient(d.conn)
+		idleCur, _ := rss(d.cmd.Process.Pid)
+		for _, clients := range []int{1, *concurrent} {
+			if !pool && clients == 1 {
+				continue
+			}
+			prefix := fmt.Sprintf("b%d-%t-%d", clients, pool, time.Now().UnixNano())
+			n := *ops
+			if clients > 1 {
+				n = *ops * 2
+			}
+			p50, p99, rate, err := measure(n, clients, func(i int) error {
+				resp, err := ctrl.CreateVolume(ctx, &csi.CreateVolumeRequest{Name: fmt.Sprintf("%s-%d", prefix, i),
+					Parameters: map[string]string{"source": p.source}, Secrets: p.secrets, VolumeCapabilities: []*csi.VolumeCapability{mountCap}})
+				if err != nil {
+					return fmt.Errorf("CreateVolume: %w", err)
+				}
+				_, err = ctrl.DeleteVolume(ctx, &csi.DeleteVolumeRequest{VolumeId: resp.GetVolume().GetVolumeId(), Secrets: p.secrets})
+				return err
+			})
+			if err != nil {
+				d.stop()
+				return fmt.Errorf("%s create+delete: %w", p.name, err)
+			}
+			note := ""
+			if clients > 1 && pool {
+				cur, peak := rss(d.cmd.Process.Pid)
+				e.driverRSS = append(e.driverRSS, fmt.Sprintf("| controller (%s) | %s | %s | %s |", p.name, idleCur, cur, peak))
+			}
+			e.add(row{name: fmt.Sprintf("%s CreateVolume+DeleteVolume, %d client(s)", p.name, clients), server: p.server,
+				method: method, n: n, p50: p50, p99: p99, opsPerSec: rate, note: note})
+		}
+		d.stop()
+	}
+	if !e.canMount {
+		return nil
+	}
+	// The peer drivers' way: mount the share, mkdir (or rm -rf), unmount.
+	mnt := filepath.Join(e.dir, "peer-"+p.name)
+	_ = os.MkdirAll(mnt, 0o755)
+	opts := p.options
+	if p.secrets != nil {
+		opts += ",username=" + p.secrets["username"] + ",password=" + p.secrets["password"]
+	}
+	for _, clients := range []int{1, *concurrent} {
+		n := *ops
+		if clients > 1 {
+			n = *ops * 2
+		}
+		p50, p99, rate, err := measure(n, clients, func(i int) error {
+			m := fmt.Sprintf("%s-%d-%d", mnt, clients, i)
+			if err := os.MkdirAll(m, 0o755); err != nil {
+				return err
+			}
+			defer os.Remove(m)
+			for _, step := range [][]string{
+				{"mount", "-t", p.fstype, "-o", opts, p.device, m},
+				{"mkdir", filepath.Join(m, fmt.Sprintf("peer-%d-%d", clients, i))},
+				{"umount", m},
+				{"mount", "-t", p.fstype, "-o", opts, p.device, m},
+				{"rm", "-rf", filepath.Join(m, fmt.Sprintf("peer-%d-%d", clients, i))},
+				{"umount", m},
+			} {
+				if out, err := exec.Command(step[0], step[1:]...).CombinedOutput(); err != nil {
+					return fmt.Errorf("%s: %w: %s", step[0], err, out)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("%s mount baseline: %w", p.name, err)
+		}
+		e.add(row{name: fmt.Sprintf("%s CreateVolume+DeleteVolume, %d client(s)", p.name, clients), server: p.server,
+			method: "baseline: mount(8), mkdir / rm -rf, umount", n: n, p50: p50, p99: p99, opsPerSec: rate})
+	}
+	return nil
+}
+
+// scalingRows: CreateVolume latency with 1, 1000 and 10000 volumes already on
+// the share. Directory lookups by name must not grow with the count.
+func (e *env) scalingRows() error {
+	ctx := context.Background()
+	p := e.protocols()[0]
+	d, err := e.startDriver("controller")
+	if err != nil {
+		return err
+	}
+	defer d.stop()
+	ctrl := csi.NewControllerClient(d.conn)
+	base := filepath.Join(p.base, "scale")
+	_ = os.MkdirAll(filepath.Join(base, ".fileshare-csi"), 0o777)
+	existing := 0
+	for _, count := range []int{1, 1000, 10000} {
+		for ; existing < count; existing++ {
+			name := fmt.Sprintf("existing-%05d", existing)
+			if err := os.Mkdir(filepath.Join(base, name), 0o777); err != nil {
+				return err
+			}
+			rec := fmt.Sprintf(`{"name":%q,"capacityBytes":0}`, name)
+			if err := os.WriteFile(filepath.Join(base, ".fileshare-csi", name+".json"), []byte(rec), 0o644); err != nil {
+				return err
+			}
+		}
+		n := 100
+		p50, p99, rate, err := measure(n, 1, func(i int) error {
+			_, err := ctrl.CreateVolume(ctx, &csi.CreateVolumeRequest{Name: fmt.Sprintf("scale-%d-%d", count, i),
+				Parameters: map[string]string{"source": p.source + "/scale"}, VolumeCapabilities: []*csi.VolumeCapability{mountCap}})
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("scaling at %d: %w", count, err)
+		}
+		existing += n
+		e.add(row{name: fmt.Sprintf("NFS CreateVolume with %d volumes on the share", count), server: p.server,
+			method: "fileshare-csi, user space", n: n, p50: p50, p99: p99, opsPerSec: rate})
+	}
+	return nil
+}
+
+// makeTree writes files small files spread over dirs directories.
+func makeTree(root string, dirs, files int, uid int) error {
+	for d := range dirs {
+		sub := filepath.Join(root, fmt.Sprintf("d%03d", d))
+		if err := os.MkdirAll(sub, 0o777); err != nil {
+			return err
+		}
+		_ = os.Lchown(sub, uid, -1)
+		for f := range files / dirs {
+			p := filepath.Join(sub, fmt.Sprintf("f%05d", f))
+			if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+				return err
+			}
+			_ = os.Lchown(p, uid, -1)
+		}
+	}
+	return nil
+}
+
+func (e *env) deleteTreeRows(p protocol) error {
+	ctx := context.Background()
+	d, err := e.startDriver("controller")
+	if err != nil {
+		return err
+	}
+	defer d.stop()
+	ctrl := csi.NewControllerClient(d.conn)
+	uid := 0
+	if p.secrets != nil {
+		uid = smbUID()
+	}
+	resp, err := ctrl.CreateVolume(ctx, &csi.CreateVolumeRequest{Name: "tree-" + p.name,
+		Parameters: map[string]string{"source": p.source}, Secrets: p.secrets, VolumeCapabilities: []*csi.VolumeCapability{mountCap}})
+	if err != nil {
+		return err
+	}
+	if err := makeTree(filepath.Join(p.base, "tree-"+p.name), *treeDirs, *treeFiles, uid); err != nil {
+		return err
+	}
+	start := time.Now()
+	if _, err := ctrl.DeleteVolume(ctx, &csi.DeleteVolumeRequest{VolumeId: resp.GetVolume().GetVolumeId(), Secrets: p.secrets}); err != nil {
+		return fmt.Errorf("DeleteVolume of the tree: %w", err)
+	}
+	ours := time.Since(start)
+	name := fmt.Sprintf("%s DeleteVolume of %d files in %d directories", p.name, *treeFiles, *treeDirs)
+	e.add(row{name: name, server: p.server, method: "fileshare-csi, user space", n: 1, p50: ours, p99: ours, opsPerSec: float64(*treeFiles) / ours.Seconds(), note: "ops/s = files/s"})
+	if !e.canMount {
+		return nil
+	}
+	tree := filepath.Join(p.base, "tree-rm-"+p.name)
+	if err := makeTree(tree, *treeDirs, *treeFiles, uid); err != nil {
+		return err
+	}
+	mnt := filepath.Join(e.dir, "rm-"+p.name)
+	_ = os.MkdirAll(mnt, 0o755)
+	opts := p.options
+	if p.secrets != nil {
+		opts += ",username=" + p.secrets["username"] + ",password=" + p.secrets["password"]
+	}
+	start = time.Now()
+	for _, step := range [][]string{
+		{"mount", "-t", p.fstype, "-o", opts, p.device, mnt},
+		{"rm", "-rf", filepath.Join(mnt, "tree-rm-"+p.name)},
+		{"umount", mnt},
+	} {
+		if out, err := exec.Command(step[0], step[1:]...).CombinedOutput(); err != nil {
+			return fmt.Errorf("%s: %w: %s", step[0], err, out)
+		}
+	}
+	base := time.Since(start)
+	e.add(row{name: name, server: p.server, method: "baseline: mount(8), rm -rf, umount", n: 1, p50: base, p99: base, opsPerSec: float64(*treeFiles) / base.Seconds(), note: "ops/s = files/s"})
+	return nil
+}
+
+func (e *env) nodeRows(p protocol) error {
+	ctx := context.Background()
+	d, err := e.startDriver("all")
+	if err != nil {
+		return err
+	}
+	defer d.stop()
+	ctrl, node := csi.NewControllerClient(d.conn), csi.NewNodeClient(d.conn)
+	idle, _ := rss(d.cmd.Process.Pid)
+	resp, err := ctrl.CreateVolume(ctx, &csi.CreateVolumeRequest{Name: "node-" + p.name,
+		Parameters: map[string]string{"source": p.source, "mountOptions": p.options}, Secrets: p.secrets, VolumeCapabilities: []*csi.VolumeCapability{mountCap}})
+	if err != nil {
+		return err
+	}
+	vol := resp.GetVolume()
+	n := 30
+	root := filepath.Join(e.dir, "node-"+p.name)
+	p50, p99, rate, err := measure(n, 1, func(i int) error {
+		staging, target := filepath.Join(root, fmt.Sprint(i), "staging"), filepath.Join(root, fmt.Sprint(i), "target")
+		if _, err := node.NodeStageVolume(ctx, &csi.NodeStageVolumeRequest{VolumeId: vol.GetVolumeId(), StagingTargetPath: staging,
+			VolumeCapability: mountCap, VolumeContext: vol.GetVolumeContext(), Secrets: p.secrets}); err != nil {
+			return err
+		}
+		if _, err := node.NodePublishVolume(ctx, &csi.NodePublishVolumeRequest{VolumeId: vol.GetVolumeId(), StagingTargetPath: staging,
+			TargetPath: target, VolumeCapability: mountCap, VolumeContext: vol.GetVolumeContext()}); err != nil {
+			return err
+		}
+		if _, err := node.NodeUnpublishVolume(ctx, &csi.NodeUnpublishVolumeRequest{VolumeId: vol.GetVolumeId(), TargetPath: target}); err != nil {
+			return err
+		}
+		_, err := node.NodeUnstageVolume(ctx, &csi.NodeUnstageVolumeRequest{VolumeId: vol.GetVolumeId(), StagingTargetPath: staging})
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("%s node cycle: %w", p.name, err)
+	}
+	cur, peak := rss(d.cmd.Process.Pid)
+	e.driverRSS = append(e.driverRSS, fmt.Sprintf("| node plugin (%s, %d stage/publish cycles) | %s | %s | %s |", p.name, n, idle, cur, peak))
+	e.add(row{name: p.name + " NodeStage+NodePublish+NodeUnpublish+NodeUnstage", server: p.server, method: "fileshare-csi", n: n, p50: p50, p99: p99, opsPerSec: rate})
+	device := p.device + "/node-" + p.name
+	opts := p.options
+	if p.secrets != nil {
+		opts += ",username=" + p.secrets["username"] + ",password=" + p.secrets["password"]
+	}
+	p50, p99, rate, err = measure(n, 1, func(i int) error {
+		staging, target := filepath.Join(root, "bare", fmt.Sprint(i), "s"), filepath.Join(root, "bare", fmt.Sprint(i), "t")
+		for _, dir := range []string{staging, target} {
+			if err := os.MkdirAll(dir, 0o750); err != nil {
+				return err
+			}
+		}
+		for _, step := range [][]string{
+			{"mount", "-t", p.fstype, "-o", opts, device, staging},
+			{"mount", "--bind", staging, target},
+			{"umount", target},
+			{"umount", staging},
+		} {
+			if out, err := exec.Command(step[0], step[1:]...).CombinedOutput(); err != nil {
+				return fmt.Errorf("%s: %w: %s", step[0], err, out)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("%s bare mount cycle: %w", p.name, err)
+	}
+	e.add(row{name: p.name + " NodeStage+NodePublish+NodeUnpublish+NodeUnstage", server: p.server, method: "baseline: mount, mount --bind, umount x2", n: n, p50: p50, p99: p99, opsPerSec: rate})
+	return nil
+}
+
+func smbUID() int {
+	out, err := exec.Command("id", "-u", localservers.SMBUser).Output()
+	if err != nil {
+		return 0
+	}
+	uid, _ := strconv.Atoi(strings.TrimSpace(string(out)))
+	return uid
+}
+
+func hasFS(name string) bool {
+	b, err := os.ReadFile("/proc/filesystems")
+	return err == nil && strings.Contains(string(b), "\t"+name+"\n")
+}
+
+func (e *env) print() error {
+	var w io.Writer = os.Stdout
+	var f *os.File
+	if *output != "" {
+		var err error
+		if f, err = os.Create(*output); err != nil {
+			return err
+		}
+		defer f.Close()
+		w = io.MultiWriter(os.Stdout, f)
+	}
+	fmt.Fprintf(w, "| where | operation | server | method | n | p50 | p99 | ops/s | vs. baseline (p50) |\n|---|---|---|---|---|---|---|---|---|\n")
+	baseline := map[string]time.Duration{}
+	for _, r := range e.rows {
+		if strings.HasPrefix(r.method, "baseline") {
+			baseline[r.name] = r.p50
+		}
+	}
+	for _, r := range e.rows {
+		ratio := ""
+		if b, ok := baseline[r.name]; ok && !strings.HasPrefix(r.method, "baseline") && b > 0 {
+			ratio = fmt.Sprintf("%.2fx", float64(r.p50)/float64(b))
+		}
+		if r.note != "" {
+			ratio = strings.TrimSpace(ratio + " (" + r.note + ")")
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %d | %s | %s | %.1f | %s |\n", *where, r.name, r.server, r.method, r.n,
+			r.p50.Round(10*time.Microsecond), r.p99.Round(10*time.Microsecond), r.opsPerSec, ratio)
+	}
+	if len(e.driverRSS) > 0 {
+		fmt.Fprintf(w, "\n| where: %s — process | RSS idle | RSS after load | peak RSS |\n|---|---|---|---|\n", *where)
+		for _, l := range e.driverRSS {
+			fmt.Fprintln(w, l)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,930 @@
+//go:build linux
+
+// Package k8s runs the quickstart manifests and the driver against a real
+// Kubernetes control plane on loopback: etcd, kube-apiserver and
+// kube-controller-manager as local processes (no kubelet, so no pods run),
+// our controller binary and the real csi-provisioner beside them, and Samba
+// and NFS-Ganesha as the file servers. `make test-k8s` builds the Kubernetes
+// binaries (test/k8s/build.sh) and runs this through test/k8s/run.sh.
+package k8s
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/fileshare-csi/fileshare-csi/test/localservers"
+)
+
+// The environment run.sh hands over.
+const (
+	envBin  = "FILESHARE_K8S_BIN"  // colon-separated directories with kube-apiserver, kube-controller-manager, kubectl, csi-provisioner
+	envWork = "FILESHARE_K8S_WORK" // scratch directory; pids of every process started go to WORK/pids
+)
+
+var env struct {
+	repo, work string
+	bins       []string
+	kubectl    string
+	adminKC    string // kubeconfig with the admin token
+	procs      []*proc
+	mu         sync.Mutex
+}
+
+func TestMain(m *testing.M) {
+	if os.Getenv(envBin) == "" {
+		fmt.Println("skipping: run `make test-k8s` (it builds kube-apiserver and csi-provisioner and sets " + envBin + ")")
+		os.Exit(0)
+	}
+	if os.Geteuid() != 0 {
+		fmt.Fprintln(os.Stderr, "test-k8s starts smbd, rpcbind and NFS-Ganesha and needs root")
+		os.Exit(1)
+	}
+	os.Exit(m.Run())
+}
+
+// proc is one daemon started by the test, in its own process group so that
+// stopping it takes its children too, and killed by the kernel should the
+// test process die first.
+type proc struct {
+	name, log string
+	cmd       *exec.Cmd
+	done      chan struct{}
+}
+
+func start(t *testing.T, name, bin string, args ...string) *proc {
+	t.Helper()
+	p := &proc{name: name, log: filepath.Join(env.work, name+".log"), done: make(chan struct{})}
+	f, err := os.Create(p.log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.cmd = exec.Command(bin, args...)
+	p.cmd.Stdout, p.cmd.Stderr = f, f
+	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if err := p.cmd.Start(); err != nil {
+		t.Fatalf("start %s: %v", name, err)
+	}
+	go func() { _ = p.cmd.Wait(); f.Close(); close(p.done) }()
+	env.mu.Lock()
+	env.procs = append(env.procs, p)
+	env.mu.Unlock()
+	// run.sh's exit trap kills whatever is left in this list.
+	pf, err := os.OpenFile(filepath.Join(env.work, "pids"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if err == nil {
+		fmt.Fprintf(pf, "%d %s\n", p.cmd.Process.Pid, filepath.Base(bin))
+		pf.Close()
+	}
+	t.Logf("started %s (pid %d)", name, p.cmd.Process.Pid)
+	return p
+}
+
+func (p *proc) running() bool {
+	select {
+	case <-p.done:
+		return false
+	default:
+		return true
+	}
+}
+
+// stop sends SIGTERM to the process group, and SIGKILL after grace.
+func (p *proc) stop(grace time.Duration) {
+	if p == nil || p.cmd.Process == nil {
+		return
+	}
+	pgid := p.cmd.Process.Pid
+	_ = syscall.Kill(-pgid, syscall.SIGTERM)
+	select {
+	case <-p.done:
+	case <-time.After(grace):
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+		<-p.done
+	}
+	_ = syscall.Kill(-pgid, syscall.SIGKILL) // children that outlived the leader
+}
+
+func (p *proc) tail() string {
+	b, _ := os.ReadFile(p.log)
+	if len(b) > 6000 {
+		b = b[len(b)-6000:]
+	}
+	return string(b)
+}
+
+func findBin(t *testing.T, name string) string {
+	t.Helper()
+	for _, d := range env.bins {
+		if p := filepath.Join(d, name); isExec(p) {
+			return p
+		}
+	}
+	if p, err := exec.LookPath(name); err == nil {
+		return p
+	}
+	t.Fatalf("%s not found in %s or PATH", name, strings.Join(env.bins, ":"))
+	return ""
+}
+
+func isExec(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+func listening(addr string) bool {
+	c, err := net.DialTimeout("tcp", addr, 500*time.Millisecond)
+	if err != nil {
+		return false
+	}
+	c.Close()
+	return true
+}
+
+// kubectl runs kubectl with the admin kubeconfig.
+func kubectl(stdin string, args ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, env.kubectl, append([]string{"--kubeconfig", env.adminKC}, args...)...)
+	if stdin != "" {
+		cmd.Stdin = strings.NewReader(stdin)
+	}
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	if err != nil {
+		return out.String(), fmt.Errorf("kubectl %s: %w\n%s%s", strings.Join(args, " "), err, out.String(), errb.String())
+	}
+	return out.String(), nil
+}
+
+func mustKubectl(t *testing.T, stdin string, args ...string) string {
+	t.Helper()
+	out, err := kubectl(stdin, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// getJSON decodes `kubectl get ... -o json` into v.
+func getJSON(args []string, v any) error {
+	out, err := kubectl("", append(append([]string{"get"}, args...), "-o", "json")...)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal([]byte(out), v)
+}
+
+// waitFor polls cond until it returns true or the timeout passes.
+func waitFor(t *testing.T, what string, timeout time.Duration, cond func() (bool, error)) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	var lastErr error
+	for {
+		ok, err := cond()
+		if ok {
+			return
+		}
+		lastErr = err
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %s waiting for %s (last error: %v)", timeout, what, lastErr)
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+}
+
+func writeKubeconfig(t *testing.T, path, server, ca, token string) {
+	t.Helper()
+	kc := fmt.Sprintf(`apiVersion: v1
+kind: Config
+clusters:
+- name: local
+  cluster:
+    server: %s
+    certificate-authority: %s
+users:
+- name: user
+  user:
+    token: %s
+contexts:
+- name: local
+  context: {cluster: local, user: user}
+current-context: local
+`, server, ca, token)
+	if err := os.WriteFile(path, []byte(kc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// controlPlane starts etcd, kube-apiserver and kube-controller-manager.
+type controlPlane struct {
+	etcd, apiserver, kcm *proc
+	server               string
+}
+
+func startControlPlane(t *testing.T) *controlPlane {
+	t.Helper()
+	cp := &controlPlane{}
+	dir := filepath.Join(env.work, "cp")
+	certs := filepath.Join(dir, "certs")
+	for _, d := range []string{dir, certs} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	saKey, saPub := filepath.Join(dir, "sa.key"), filepath.Join(dir, "sa.pub")
+	for _, c := range [][]string{{"genrsa", "-out", saKey, "2048"}, {"rsa", "-in", saKey, "-pubout", "-out", saPub}} {
+		if out, err := exec.Command("openssl", c...).CombinedOutput(); err != nil {
+			t.Fatalf("openssl %v: %v\n%s", c, err, out)
+		}
+	}
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	adminToken := hex.EncodeToString(b)
+	tokens := filepath.Join(dir, "tokens.csv")
+	if err := os.WriteFile(tokens, []byte(adminToken+`,admin,admin-uid,"system:masters"`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	clientPort, peerPort, metricsPort := freePort(t), freePort(t), freePort(t)
+	etcdURL := fmt.Sprintf("http://127.0.0.1:%d", clientPort)
+	peerURL := fmt.Sprintf("http://127.0.0.1:%d", peerPort)
+	cp.etcd = start(t, "etcd", findBin(t, "etcd"),
+		"--name", "test", "--data-dir", filepath.Join(dir, "etcd"),
+		"--listen-client-urls", etcdURL, "--advertise-client-urls", etcdURL,
+		"--listen-peer-urls", peerURL, "--initial-advertise-peer-urls", peerURL,
+		"--initial-cluster", "test="+peerURL,
+		"--listen-metrics-urls", fmt.Sprintf("http://127.0.0.1:%d", metricsPort),
+		"--unsafe-no-fsync")
+	waitFor(t, "etcd to listen", 30*time.Second, func() (bool, error) {
+		if !cp.etcd.running() {
+			t.Fatalf("etcd exited:\n%s", cp.etcd.tail())
+		}
+		return listening(fmt.Sprintf("127.0.0.1:%d", clientPort)), nil
+	})
+
+	apiPort := freePort(t)
+	cp.server = fmt.Sprintf("https://127.0.0.1:%d", apiPort)
+	cp.apiserver = start(t, "kube-apiserver", findBin(t, "kube-apiserver"),
+		"--etcd-servers="+etcdURL,
+		"--bind-address=127.0.0.1", "--advertise-address=127.0.0.1",
+		"--secure-port="+strconv.Itoa(apiPort), "--cert-dir="+certs,
+		"--service-account-issuer=https://kubernetes.default.svc",
+		"--service-account-key-file="+saPub, "--service-account-signing-key-file="+saKey,
+		"--service-cluster-ip-range=10.0.0.0/24",
+		"--token-auth-file="+tokens, "--authorization-mode=RBAC",
+		"--endpoint-reconciler-type=none",
+		// As on every real cluster: the node DaemonSet is privileged.
+		"--allow-privileged=true",
+		"--v=1")
+	env.adminKC = filepath.Join(dir, "admin.kubeconfig")
+	ca := filepath.Join(certs, "apiserver.crt")
+	writeKubeconfig(t, env.adminKC, cp.server, ca, adminToken)
+	waitFor(t, "kube-apiserver to be ready", 60*time.Second, func() (bool, error) {
+		if !cp.apiserver.running() {
+			t.Fatalf("kube-apiserver exited:\n%s", cp.apiserver.tail())
+		}
+		if _, err := os.Stat(ca); err != nil {
+			return false, err
+		}
+		out, err := kubectl("", "get", "--raw", "/readyz")
+		return err == nil && strings.TrimSpace(out) == "ok", err
+	})
+	// The RBAC bootstrap policy must be in place before anything relies on it.
+	waitFor(t, "the bootstrap ClusterRoles", 30*time.Second, func() (bool, error) {
+		_, err := kubectl("", "get", "clusterrole", "system:kube-controller-manager")
+		return err == nil, err
+	})
+
+	cp.kcm = start(t, "kube-controller-manager", findBin(t, "kube-controller-manager"),
+		"--kubeconfig="+env.adminKC,
+		"--bind-address=127.0.0.1", "--secure-port="+strconv.Itoa(freePort(t)),
+		"--leader-elect=false",
+		"--service-account-private-key-file="+saKey, "--root-ca-file="+ca,
+		"--v=1")
+	return cp
+}
+
+// stop takes the clients down before the apiserver: with watches open it
+// ignores SIGTERM for a long time.
+func (cp *controlPlane) stop() {
+	cp.kcm.stop(10 * time.Second)
+	cp.apiserver.stop(15 * time.Second)
+	cp.etcd.stop(10 * time.Second)
+}
+
+// overlays lists every kustomization under manifests/.
+func kustomizations(t *testing.T) []string {
+	t.Helper()
+	var dirs []string
+	err := filepath.WalkDir(filepath.Join(env.repo, "manifests"), func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && d.Name() == "kustomization.yaml" {
+			rel, _ := filepath.Rel(env.repo, filepath.Dir(p))
+			dirs = append(dirs, rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(dirs) < 8 {
+		t.Fatalf("found only %d kustomizations under manifests/: %v", len(dirs), dirs)
+	}
+	return dirs
+}
+
+func readRepoFile(t *testing.T, rel string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(env.repo, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// replaceAll applies old/new pairs and fails if an old string is missing, so
+// the test notices when the examples change under it.
+func replaceAll(t *testing.T, s string, pairs ...string) string {
+	t.Helper()
+	for i := 0; i < len(pairs); i += 2 {
+		if !strings.Contains(s, pairs[i]) {
+			t.Fatalf("%q not found in:\n%s", pairs[i], s)
+		}
+		s = strings.ReplaceAll(s, pairs[i], pairs[i+1])
+	}
+	return s
+}
+
+type objMeta struct {
+	Name   string            `json:"name"`
+	Labels map[string]string `json:"labels"`
+}
+
+type pvc struct {
+	Metadata objMeta `json:"metadata"`
+	Spec     struct {
+		VolumeName string `json:"volumeName"`
+	} `json:"spec"`
+	Status struct {
+		Phase string `json:"phase"`
+	} `json:"status"`
+}
+
+type pv struct {
+	Metadata objMeta `json:"metadata"`
+	Spec     struct {
+		CSI struct {
+			Driver           string            `json:"driver"`
+			VolumeHandle     string            `json:"volumeHandle"`
+			VolumeAttributes map[string]string `json:"volumeAttributes"`
+		} `json:"csi"`
+		NodeAffinity *struct {
+			Required struct {
+				NodeSelectorTerms []struct {
+					MatchExpressions []struct {
+						Key      string   `json:"key"`
+						Operator string   `json:"operator"`
+						Values   []string `json:"values"`
+					} `json:"matchExpressions"`
+				} `json:"nodeSelectorTerms"`
+			} `json:"required"`
+		} `json:"nodeAffinity"`
+	} `json:"spec"`
+}
+
+type eventList struct {
+	Items []struct {
+		Reason  string `json:"reason"`
+		Message string `json:"message"`
+	} `json:"items"`
+}
+
+const testNS = "team-a"
+
+func TestQuickstartOnARealControlPlane(t *testing.T) {
+	env.work = os.Getenv(envWork)
+	if env.work == "" {
+		env.work = t.TempDir()
+	}
+	env.bins = filepath.SplitList(os.Getenv(envBin))
+	wd, _ := os.Getwd()
+	env.repo = filepath.Clean(filepath.Join(wd, "..", ".."))
+	env.kubectl = findBin(t, "kubectl")
+
+	// Everything started is stopped on the way out, clients first.
+	var cp *controlPlane
+	var provisioner, controller *proc
+	var servers []interface{ Stop() }
+	t.Cleanup(func() {
+		provisioner.stop(10 * time.Second)
+		if cp != nil {
+			cp.stop()
+		}
+		controller.stop(10 * time.Second)
+		for i := len(servers) - 1; i >= 0; i-- {
+			servers[i].Stop()
+		}
+		env.mu.Lock()
+		defer env.mu.Unlock()
+		for _, p := range env.procs {
+			if p.running() {
+				t.Errorf("%s (pid %d) is still running after teardown", p.name, p.cmd.Process.Pid)
+			}
+		}
+		if t.Failed() {
+			for _, p := range env.procs {
+				t.Logf("---- %s log (tail) ----\n%s", p.name, p.tail())
+			}
+		}
+	})
+
+	begin := time.Now()
+	step := func(format string, a ...any) {
+		t.Logf("[%5.1fs] %s", time.Since(begin).Seconds(), fmt.Sprintf(format, a...))
+	}
+
+	// Our controller, built from this checkout.
+	driverBin := filepath.Join(env.work, "fileshare-csi")
+	if out, err := exec.Command("go", "build", "-o", driverBin, filepath.Join(env.repo, "cmd", "fileshare-csi")).CombinedOutput(); err != nil {
+		t.Fatalf("build driver: %v\n%s", err, out)
+	}
+	step("built the driver")
+
+	cp = startControlPlane(t)
+	step("control plane up at %s", cp.server)
+	out := mustKubectl(t, "", "version", "-o", "json")
+	if !strings.Contains(out, `"gitVersion": "v1.`) {
+		t.Fatalf("kubectl version: %s", out)
+	}
+
+	// c. Every kustomization must be accepted by the API server. Namespaced
+	// objects need their namespace to exist for a server-side dry run, so
+	// the namespace goes in first.
+	mustKubectl(t, "", "apply", "-f", filepath.Join(env.repo, "manifests/base/namespace.yaml"))
+	for _, dir := range kustomizations(t) {
+		out, err := kubectl("", "apply", "--dry-run=server", "-k", filepath.Join(env.repo, dir))
+		if err != nil {
+			t.Errorf("the API server rejects %s: %v", dir, err)
+			continue
+		}
+		t.Logf("dry-run %s: %d objects accepted", dir, strings.Count(out, "(server dry run)"))
+	}
+	if t.Failed() {
+		t.FailNow()
+	}
+	step("all kustomizations accepted by the API server (dry run)")
+	checkRenderedManifests(t)
+
+	// d. Install for real: the Windows overlay is the default one plus the
+	// Windows node DaemonSet, so this creates everything a mixed cluster gets.
+	mustKubectl(t, "", "apply", "-k", filepath.Join(env.repo, "manifests/overlays/windows"))
+	// No kubelet registers nodes here: one Linux and one Windows node, each
+	// with the CSINode the node-driver-registrar would have made.
+	for _, n := range []struct{ name, os string }{{"linux-node-1", "linux"}, {"windows-node-1", "windows"}} {
+		mustKubectl(t, fmt.Sprintf(`apiVersion: v1
+kind: Node
+metadata:
+  name: %[1]s
+  labels:
+    kubernetes.io/hostname: %[1]s
+    kubernetes.io/os: %[2]s
+    topology.fileshare.csi.dev/os: %[2]s
+---
+apiVersion: storage.k8s.io/v1
+kind: CSINode
+metadata:
+  name: %[1]s
+spec:
+  drivers:
+    - name: fileshare.csi.dev
+      nodeID: %[1]s
+      topologyKeys: [topology.fileshare.csi.dev/os]
+`, n.name, n.os), "apply", "-f", "-")
+	}
+	mustKubectl(t, "", "create", "namespace", testNS)
+	step("installed manifests/overlays/windows, two fake nodes with CSINodes")
+
+	// The file servers. NFS-Ganesha binds the fixed ports 2049 and 111:
+	// wait while another test run holds them.
+	smbPort := 4460
+	for listening(fmt.Sprintf("127.0.0.1:%d", smbPort)) {
+		smbPort++
+	}
+	samba, err := localservers.StartSamba(context.Background(), filepath.Join(env.work, "samba"), smbPort)
+	if err != nil {
+		t.Fatal(err)
+	}
+	servers = append(servers, samba)
+	waitFor(t, "127.0.0.1:2049 to be free (another NFS test is running)", 10*time.Minute, func() (bool, error) {
+		return !listening("127.0.0.1:2049"), nil
+	})
+	ganesha, err := localservers.StartGanesha(context.Background(), filepath.Join(env.work, "ganesha"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	servers = append(servers, ganesha)
+	step("Samba on 127.0.0.1:%d and NFS-Ganesha on 127.0.0.1:2049", smbPort)
+
+	// Our controller, as the Deployment runs it, on a unix socket.
+	sock := filepath.Join(env.work, "csi", "csi.sock")
+	if err := os.MkdirAll(filepath.Dir(sock), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	controller = start(t, "fileshare-csi-controller", driverBin, controllerArgs(t, sock)...)
+	waitFor(t, "the controller's socket", 20*time.Second, func() (bool, error) {
+		if !controller.running() {
+			t.Fatalf("controller exited:\n%s", controller.tail())
+		}
+		_, err := os.Stat(sock)
+		return err == nil, err
+	})
+
+	// csi-provisioner with the Deployment's own arguments, as the
+	// Deployment's ServiceAccount: the RBAC in manifests/base is what it gets.
+	token := strings.TrimSpace(mustKubectl(t, "", "-n", "fileshare-csi", "create", "token", "fileshare-csi-controller", "--duration=1h"))
+	saKC := filepath.Join(env.work, "cp", "controller-sa.kubeconfig")
+	writeKubeconfig(t, saKC, cp.server, filepath.Join(env.work, "cp", "certs", "apiserver.crt"), token)
+	provArgs, healthAddr := provisionerArgs(t, sock, saKC)
+	provisioner = start(t, "csi-provisioner", findBin(t, "csi-provisioner"), provArgs...)
+	waitFor(t, "csi-provisioner to lead (its Lease in fileshare-csi)", 60*time.Second, func() (bool, error) {
+		if !provisioner.running() {
+			t.Fatalf("csi-provisioner exited:\n%s", provisioner.tail())
+		}
+		var lease struct {
+			Spec struct {
+				HolderIdentity string `json:"holderIdentity"`
+			} `json:"spec"`
+		}
+		err := getJSON([]string{"-n", "fileshare-csi", "lease", "fileshare-csi-dev"}, &lease)
+		return err == nil && lease.Spec.HolderIdentity != "", err
+	})
+	step("controller and csi-provisioner running (leader, health on %s)", healthAddr)
+
+	// The example StorageClasses, pointed at the loopback servers, in the
+	// three onDelete flavours.
+	nfsBase := filepath.Join(ganesha.Data, "k8s")
+	smbBase := filepath.Join(samba.Data, "k8s")
+	for _, d := range []string{nfsBase, smbBase} {
+		if err := os.MkdirAll(d, 0o777); err != nil {
+			t.Fatal(err)
+		}
+		_ = os.Chmod(d, 0o777)
+	}
+	nfsSource := "nfs://127.0.0.1" + nfsBase
+	smbSource := fmt.Sprintf("smb://127.0.0.1:%d/share/k8s", smbPort)
+	nfsExample := readRepoFile(t, "manifests/examples/storageclass-nfs.yaml")
+	nfsExample = replaceAll(t, nfsExample, "nfs://nfs-server.example.com/export/k8s", nfsSource)
+	for _, mode := range []string{"delete", "retain", "archive"} {
+		sc := replaceAll(t, nfsExample, "name: fileshare-nfs", "name: nfs-"+mode, "onDelete: delete", "onDelete: "+mode)
+		mustKubectl(t, sc, "apply", "-f", "-")
+	}
+	smbExample := readRepoFile(t, "manifests/examples/storageclass-smb.yaml")
+	smbExample = replaceAll(t, smbExample,
+		"smb://fileserver.example.com/share/k8s", smbSource,
+		"username: k8s-volumes", "username: "+localservers.SMBUser,
+		"password: change-me", "password: "+localservers.SMBPassword)
+	mustKubectl(t, smbExample, "apply", "-f", "-") // fileshare-smb, onDelete: archive
+	wrong := replaceAll(t, smbExample,
+		"password: "+localservers.SMBPassword, "password: not-the-password",
+		"fileshare-smb-creds", "fileshare-smb-wrong",
+		"name: fileshare-smb\n", "name: smb-wrong-secret\n")
+	mustKubectl(t, wrong, "apply", "-f", "-")
+	step("StorageClasses nfs-delete, nfs-retain, nfs-archive, fileshare-smb, smb-wrong-secret")
+
+	claim := func(name, class string) string {
+		pvc := readRepoFile(t, "manifests/examples/pvc-and-pod.yaml")
+		pvc = pvc[:strings.Index(pvc, "\n---")]
+		return replaceAll(t, pvc, "name: fileshare-demo", "name: "+name, "namespace: default", "namespace: "+testNS,
+			"storageClassName: fileshare-nfs", "storageClassName: "+class)
+	}
+	cases := []struct {
+		claim, class, onDelete, base string
+		nfs                          bool
+	}{
+		{"data-delete", "nfs-delete", "delete", nfsBase, true},
+		{"data-retain", "nfs-retain", "retain", nfsBase, true},
+		{"data-archive", "nfs-archive", "archive", nfsBase, true},
+		{"smb-data", "fileshare-smb", "archive", smbBase, false},
+	}
+	for _, c := range cases {
+		mustKubectl(t, claim(c.claim, c.class), "apply", "-f", "-")
+	}
+	mustKubectl(t, claim("smb-wrong", "smb-wrong-secret"), "apply", "-f", "-")
+
+	pvs := map[string]pv{}
+	for _, c := range cases {
+		var got pvc
+		waitFor(t, "claim "+c.claim+" to be Bound", 60*time.Second, func() (bool, error) {
+			err := getJSON([]string{"-n", testNS, "pvc", c.claim}, &got)
+			return err == nil && got.Status.Phase == "Bound", err
+		})
+		var v pv
+		if err := getJSON([]string{"pv", got.Spec.VolumeName}, &v); err != nil {
+			t.Fatal(err)
+		}
+		pvs[c.claim] = v
+		if v.Spec.CSI.Driver != "fileshare.csi.dev" || !strings.HasPrefix(v.Spec.CSI.VolumeHandle, "v1#") {
+			t.Errorf("%s: PV %s has driver %q, handle %q; want fileshare.csi.dev and v1#...", c.claim, v.Metadata.Name, v.Spec.CSI.Driver, v.Spec.CSI.VolumeHandle)
+		}
+		wantSub := testNS + "/" + c.claim
+		if !strings.HasSuffix(v.Spec.CSI.VolumeHandle, "#"+strings.ReplaceAll(wantSub, "%", "%25")+"#"+c.onDelete) {
+			t.Errorf("%s: volume handle %q does not end in #%s#%s", c.claim, v.Spec.CSI.VolumeHandle, wantSub, c.onDelete)
+		}
+		if got := v.Spec.CSI.VolumeAttributes["subDir"]; got != wantSub {
+			t.Errorf("%s: volumeAttributes subDir = %q, want %q", c.claim, got, wantSub)
+		}
+		checkAffinity(t, c.claim, v, c.nfs)
+		dir := filepath.Join(c.base, testNS, c.claim)
+		fi, err := os.Stat(dir)
+		if err != nil || !fi.IsDir() {
+			t.Errorf("%s: the volume directory %s is not on the share: %v", c.claim, dir, err)
+		} else if c.nfs && fi.Mode().Perm() != 0o777 {
+			t.Errorf("%s: %s has mode %v, want the class's mountPermissions 0777", c.claim, dir, fi.Mode().Perm())
+		}
+		t.Logf("%s: Bound to %s, handle %s", c.claim, v.Metadata.Name, v.Spec.CSI.VolumeHandle)
+	}
+	step("4 claims Bound, directories %s/<claim> on both shares", testNS)
+
+	// A wrong SMB password: the claim stays Pending and says why.
+	waitFor(t, "a ProvisioningFailed event on smb-wrong that names the cause", 60*time.Second, func() (bool, error) {
+		var ev eventList
+		err := getJSON([]string{"-n", testNS, "events", "--field-selector", "involvedObject.name=smb-wrong"}, &ev)
+		for _, e := range ev.Items {
+			if e.Reason == "ProvisioningFailed" && strings.Contains(e.Message, "rejected the credentials") {
+				t.Logf("smb-wrong: %s: %s", e.Reason, e.Message)
+				return true, nil
+			}
+		}
+		return false, err
+	})
+	var wrongClaim pvc
+	if err := getJSON([]string{"-n", testNS, "pvc", "smb-wrong"}, &wrongClaim); err != nil || wrongClaim.Status.Phase != "Pending" {
+		t.Errorf("smb-wrong: phase %q (%v), want Pending", wrongClaim.Status.Phase, err)
+	}
+	step("wrong credentials: claim Pending with the cause in its events")
+
+	// Deleting the claims: the directory goes, stays or is archived.
+	for _, c := range cases {
+		mustKubectl(t, "", "-n", testNS, "delete", "pvc", c.claim, "--wait=false")
+	}
+	mustKubectl(t, "", "-n", testNS, "delete", "pvc", "smb-wrong", "--wait=false")
+	for _, c := range cases {
+		name := pvs[c.claim].Metadata.Name
+		waitFor(t, "PV "+name+" of "+c.claim+" to be deleted", 60*time.Second, func() (bool, error) {
+			_, err := kubectl("", "get", "pv", name)
+			return err != nil && strings.Contains(err.Error(), "NotFound"), nil
+		})
+		dir := filepath.Join(c.base, testNS, c.claim)
+		_, err := os.Stat(dir)
+		archived, _ := filepath.Glob(filepath.Join(c.base, testNS, "archived-"+c.claim+"*"))
+		switch c.onDelete {
+		case "delete":
+			if !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("%s (onDelete delete): %s still there after the claim was deleted (%v)", c.claim, dir, err)
+			}
+		case "retain":
+			if err != nil {
+				t.Errorf("%s (onDelete retain): %s is gone: %v", c.claim, dir, err)
+			}
+		case "archive":
+			if !errors.Is(err, os.ErrNotExist) || len(archived) != 1 {
+				t.Errorf("%s (onDelete archive): directory %v, archives %v; want it renamed to archived-%s", c.claim, err, archived, c.claim)
+			}
+		}
+		t.Logf("%s: PV deleted; on the share: dir %v, archives %v", c.claim, err == nil, archived)
+	}
+	step("claims deleted: delete removed, retain kept, archive renamed (NFS and SMB)")
+
+	// The workloads of the installed manifests pass admission for real: the
+	// controllers create their pods (which stay Pending: no scheduler here).
+	checkPods(t)
+	step("controller Deployment, Linux and Windows node DaemonSets created their pods")
+
+	// The provisioner ran as the manifests' ServiceAccount: nothing it needed
+	// was forbidden.
+	if b, _ := os.ReadFile(provisioner.log); bytes.Contains(b, []byte("forbidden")) {
+		var lines []string
+		for _, l := range strings.Split(string(b), "\n") {
+			if strings.Contains(l, "forbidden") {
+				lines = append(lines, l)
+			}
+		}
+		t.Errorf("csi-provisioner was refused by RBAC:\n%s", strings.Join(lines, "\n"))
+	}
+	step("done")
+}
+
+// controllerArgs returns the fileshare-csi container's arguments from the
+// installed Deployment, with the endpoint moved to sock.
+func controllerArgs(t *testing.T, sock string) []string {
+	t.Helper()
+	c := deploymentContainer(t, "fileshare-csi")
+	var args []string
+	for _, a := range c.Args {
+		if strings.HasPrefix(a, "--endpoint=") {
+			a = "--endpoint=unix://" + sock
+		}
+		args = append(args, a)
+	}
+	return append(args, "--v=5")
+}
+
+// provisionerArgs returns csi-provisioner's arguments from the installed
+// Deployment, with the socket, kubeconfig and health endpoint of this test.
+func provisionerArgs(t *testing.T, sock, kubeconfig string) ([]string, string) {
+	t.Helper()
+	c := deploymentContainer(t, "csi-provisioner")
+	vars := map[string]string{"$(ADDRESS)": sock, "$(NAMESPACE)": "fileshare-csi"}
+	health := fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	var args []string
+	for _, a := range c.Args {
+		for k, v := range vars {
+			a = strings.ReplaceAll(a, k, v)
+		}
+		if strings.HasPrefix(a, "--http-endpoint=") {
+			a = "--http-endpoint=" + health
+		}
+		args = append(args, a)
+	}
+	for _, want := range []string{"--extra-create-metadata", "--leader-election", "--leader-election-namespace=fileshare-csi"} {
+		found := false
+		for _, a := range args {
+			found = found || a == want
+		}
+		if !found {
+			t.Errorf("the Deployment's csi-provisioner lacks %s: %v", want, c.Args)
+		}
+	}
+	return append(args, "--kubeconfig="+kubeconfig), health
+}
+
+type container struct {
+	Name  string   `json:"name"`
+	Image string   `json:"image"`
+	Args  []string `json:"args"`
+}
+
+func deploymentContainer(t *testing.T, name string) container {
+	t.Helper()
+	var d struct {
+		Spec struct {
+			Template struct {
+				Spec struct {
+					Containers []container `json:"containers"`
+				} `json:"spec"`
+			} `json:"template"`
+		} `json:"spec"`
+	}
+	if err := getJSON([]string{"-n", "fileshare-csi", "deployment", "fileshare-csi-controller"}, &d); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range d.Spec.Template.Spec.Containers {
+		if c.Name == name {
+			return c
+		}
+	}
+	t.Fatalf("the controller Deployment has no container %q", name)
+	return container{}
+}
+
+// checkAffinity: NFS volumes only where the node reports os=linux, SMB
+// volumes anywhere.
+func checkAffinity(t *testing.T, claim string, v pv, nfs bool) {
+	t.Helper()
+	if !nfs {
+		if v.Spec.NodeAffinity != nil {
+			t.Errorf("%s: SMB PV has node affinity %+v, want none (Windows nodes mount SMB too)", claim, *v.Spec.NodeAffinity)
+		}
+		return
+	}
+	if v.Spec.NodeAffinity == nil {
+		t.Errorf("%s: NFS PV has no node affinity; want topology.fileshare.csi.dev/os In [linux]", claim)
+		return
+	}
+	terms := v.Spec.NodeAffinity.Required.NodeSelectorTerms
+	for _, term := range terms {
+		ok := false
+		for _, e := range term.MatchExpressions {
+			if e.Key == "topology.fileshare.csi.dev/os" && e.Operator == "In" && len(e.Values) == 1 && e.Values[0] == "linux" {
+				ok = true
+			}
+		}
+		if !ok {
+			t.Errorf("%s: NFS PV node selector term %+v does not restrict it to topology.fileshare.csi.dev/os=linux", claim, term)
+		}
+	}
+	if len(terms) == 0 {
+		t.Errorf("%s: NFS PV has empty node affinity", claim)
+	}
+}
+
+// checkPods waits for the pods the installed workloads create: admission
+// (Pod Security "privileged" on the namespace, ServiceAccounts, priority
+// classes) accepts them.
+func checkPods(t *testing.T) {
+	t.Helper()
+	want := map[string]string{
+		"app.kubernetes.io/component=controller":   "",
+		"app.kubernetes.io/component=node":         "linux-node-1",
+		"app.kubernetes.io/component=node-windows": "windows-node-1",
+	}
+	for sel, node := range want {
+		waitFor(t, "a pod for "+sel, 60*time.Second, func() (bool, error) {
+			var pods struct {
+				Items []struct {
+					Spec struct {
+						Affinity *struct {
+							NodeAffinity *struct {
+								Required *struct {
+									NodeSelectorTerms []struct {
+										MatchFields []struct {
+											Values []string `json:"values"`
+										} `json:"matchFields"`
+									} `json:"nodeSelectorTerms"`
+								} `json:"requiredDuringSchedulingIgnoredDuringExecution"`
+							} `json:"nodeAffinity"`
+						} `json:"affinity"`
+					} `json:"spec"`
+				} `json:"items"`
+			}
+			if err := getJSON([]string{"-n", "fileshare-csi", "pods", "-l", sel}, &pods); err != nil {
+				return false, err
+			}
+			for _, p := range pods.Items {
+				if node == "" {
+					return true, nil
+				}
+				// DaemonSet pods name their node in a matchFields affinity.
+				if a := p.Spec.Affinity; a != nil && a.NodeAffinity != nil && a.NodeAffinity.Required != nil {
+					for _, term := range a.NodeAffinity.Required.NodeSelectorTerms {
+						for _, f := range term.MatchFields {
+							for _, v := range f.Values {
+								if v == node {
+									return true, nil
+								}
+							}
+						}
+					}
+				}
+			}
+			ev, _ := kubectl("", "-n", "fileshare-csi", "get", "events", "--field-selector", "reason=FailedCreate", "-o", "custom-columns=OBJ:.involvedObject.name,MSG:.message", "--no-headers")
+			return false, fmt.Errorf("no pod yet; FailedCreate events: %s", strings.TrimSpace(ev))
+		})
+	}
+}
+
+// checkRenderedManifests looks at what each overlay renders: every image is
+// pinned, the kubelet directory is the overlay's own everywhere, and the
+// controller container keeps its promised security context.
+func checkRenderedManifests(t *testing.T) {
+	t.Helper()
+	kubeletDirs := map[string]string{
+		"manifests/overlays/default":             "/var/lib/kubelet",
+		"manifests/overlays/k3s":                 "/var/lib/kubelet",
+		"manifests/overlays/k0s":                 "/var/lib/k0s/kubelet",
+		"manifests/overlays/microk8s":            "/var/snap/microk8s/common/var/lib/kubelet",
+		"manifests/overlays/windows":             "/var/lib/kubelet",
+		"manifests/overlays/windows-hostprocess": "/var/lib/kubelet",
+	}
+	for dir, kdir := range kubeletDirs {
+		out := mustKubectl(t, "", "kustomize", filepath.Join(env.repo, dir))
+		for _, l := range strings.Split(out, "\n") {
+			l = strings.TrimSpace(l)
+			if img, ok := strings.CutPrefix(l, "image: "); ok {
+				if i := strings.LastIndex(img, ":"); i < 0 || !strings.HasPrefix(img[i+1:], "v") {
+					t.Errorf("%s: image %q is not pinned to a version", dir, img)
+				}
+			}
+			if strings.Contains(l, "/kubelet") && !strings.Contains(l, `\`) && !strings.Contains(l, kdir) {
+				t.Errorf("%s: %q does not use the kubelet directory %s", dir, l, kdir)
+			}
+		}
+	}
+}

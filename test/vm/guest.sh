@@ -1,0 +1,32 @@
+#!/bin/sh
+# Stage two inside the VM, running as PID 1 on the overlay root: set up a
+# minimal system, load the NFS and CIFS modules, run /results/cmd, write its
+# exit code, power off.
+export PATH=/usr/local/go/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mkdir -p /dev/pts /dev/shm && mount -t devpts devpts /dev/pts && mount -t tmpfs tmpfs /dev/shm
+# /tmp is a plain directory on the root tmpfs, so exports below it need no
+# second file system in the NFSv4 pseudo root.
+mount -t tmpfs tmpfs /run
+mkdir -p /results /run/rpcbind /var/lib/nfs/rpc_pipefs /var/lib/nfs/v4recovery
+mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 results /results
+exec >>/results/guest.log 2>&1
+echo "guest: kernel $(uname -r), $(nproc) CPUs"
+ip link set lo up 2>/dev/null || busybox ip link set lo up
+hostname fileshare-vm
+for m in sunrpc nfs nfsv3 nfsv4 cifs nfsd; do modprobe "$m" || echo "guest: modprobe $m failed"; done
+mount -t rpc_pipefs rpc_pipefs /var/lib/nfs/rpc_pipefs 2>/dev/null
+. /results/env.sh
+cd "$REPO"
+set --
+while IFS= read -r line; do set -- "$@" "$line"; done < /results/cmd
+echo "guest: running $*"
+"$@"
+rc=$?
+echo "guest: exit code $rc"
+echo "$rc" > /results/exit-code
+sync
+echo o > /proc/sysrq-trigger
+sleep 5
+poweroff -f

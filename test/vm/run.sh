@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Boots this machine's Debian kernel in qemu (TCG) with the host's root file
+# system read-only over 9p under a tmpfs overlay, runs one command inside the
+# guest as root, and returns its exit code. Everything the command does
+# (servers, mounts, network) stays inside the guest and its loopback.
+#
+#   test/vm/run.sh RESULTS_DIR COMMAND [ARGS...]
+#
+# RESULTS_DIR (created) is shared read-write with the guest at /results; the
+# guest's console log is RESULTS_DIR/console.log. The command runs with its
+# working directory at the repository root and /results available.
+# VM_TIMEOUT (seconds, default 900) bounds the whole boot-and-run.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+repo="$(cd "$here/../.." && pwd)"
+results="$1"; shift
+mkdir -p "$results"
+results="$(cd "$results" && pwd)"
+kver="${VM_KERNEL_VERSION:-$(ls /lib/modules | sort -V | tail -1)}"
+kernel="/boot/vmlinuz-$kver"
+[ -r "$kernel" ] || { echo "no kernel $kernel: apt-get install linux-image-amd64" >&2; exit 2; }
+command -v qemu-system-x86_64 >/dev/null || { echo "qemu-system-x86_64 missing: apt-get install qemu-system-x86" >&2; exit 2; }
+
+initrd="$results/initrd.cpio.gz"
+"$here/build-initrd.sh" "$kver" "$initrd"
+
+# The command line the guest runs, one argument per line.
+printf '%s\n' "$@" > "$results/cmd"
+rm -f "$results/exit-code"
+: > "$results/console.log"
+
+# Everything the guest should see of the environment.
+{
+  printf 'export REPO=%q\n' "$repo"
+  for v in FILESHARE_DRIVER_BINARY FILESHARE_TEST_FLAGS GOFLAGS; do
+    [ -n "${!v:-}" ] && printf 'export %s=%q\n' "$v" "${!v}"
+  done
+} > "$results/env.sh"
+
+timeout_s="${VM_TIMEOUT:-900}"
+set +e
+timeout --kill-after=10 "$timeout_s" qemu-system-x86_64 \
+  -accel tcg,thread=multi -cpu max -smp 2 -m "${VM_MEMORY:-3072}" \
+  -nographic -no-reboot -nic none \
+  -kernel "$kernel" -initrd "$initrd" \
+  -append "console=ttyS0 panic=-1 quiet loglevel=3 fscsi.guest=$here/guest.sh" \
+  -virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap" \
+  -virtfs "local,path=$results,mount_tag=results,security_model=none,multidevs=remap" \
+  -serial "file:$results/console.log" -monitor none -display none </dev/null
+qrc=$?
+set -e
+if [ $qrc -eq 124 ] || [ $qrc -eq 137 ]; then
+  echo "VM timed out after ${timeout_s}s; console tail:" >&2
+  tail -50 "$results/console.log" >&2
+  exit 124
+fi
+if [ ! -s "$results/exit-code" ]; then
+  echo "VM exited (qemu rc $qrc) without an exit code; console tail:" >&2
+  tail -80 "$results/console.log" >&2
+  exit 125
+fi
+exit "$(cat "$results/exit-code")"

@@ -4,7 +4,7 @@ GO ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: all build deps deps-vm demo test test-unit test-integration test-vm bench lint cross fuzz clean
+.PHONY: all build deps deps-vm demo test test-unit test-integration test-vm test-k8s bench lint cross fuzz clean
 
 all: build
 
@@ -24,7 +24,7 @@ deps-vm:
 demo: deps
 	./hack/demo.sh
 
-test: lint cross test-unit test-integration test-vm
+test: lint cross test-unit test-integration test-vm test-k8s
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

@@ -17,6 +17,13 @@ func (d *Driver) GetPluginCapabilities(context.Context, *csi.GetPluginCapabiliti
 			Type: csi.PluginCapability_Service_VOLUME_ACCESSIBILITY_CONSTRAINTS,
 		}},
 	}}
+	// ControllerExpandVolume only records the size, so it is as safe while
+	// the volume is in use as when it is not.
+	caps = append(caps, &csi.PluginCapability{
+		Type: &csi.PluginCapability_VolumeExpansion_{VolumeExpansion: &csi.PluginCapability_VolumeExpansion{
+			Type: csi.PluginCapability_VolumeExpansion_ONLINE,
+		}},
+	})
 	if d.cfg.Controller {
 		caps = append(caps, &csi.PluginCapability{
 			Type: &csi.PluginCapability_Service_{Service: &csi.PluginCapability_Service{

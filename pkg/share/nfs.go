@@ -59,6 +59,9 @@ type nfsClient struct {
 	root   []byte
 	broken bool
 	desc   string // for messages: nfs://host/export
+	// nfsAddr is where more connections to the same server go (RemoveAll
+	// of a large tree spreads its RPCs over several); "" disables that.
+	nfsAddr string
 }
 
 // rpcDial runs fn, which dials without a context, so that the caller returns
@@ -97,9 +100,13 @@ func dialTCP(addr string) (*rpc.Client, error) {
 	if os.Geteuid() != 0 {
 		return rpc.DialTCP("tcp", nil, addr)
 	}
+	// Walk the whole reserved range from a random start: ports of recently
+	// closed sessions sit in TIME_WAIT, and random picks keep hitting them.
+	const first, count = 600, 424
+	start := rand.IntN(count)
 	var lastErr error
-	for range 64 {
-		ldr := &net.TCPAddr{Port: 600 + rand.IntN(424)}
+	for i := range count {
+		ldr := &net.TCPAddr{Port: first + (start+i)%count}
 		c, err := rpc.DialTCP("tcp", ldr, addr)
 		if err == nil {
 			return c, nil
@@ -144,7 +151,8 @@ func dialNFS(ctx context.Context, src source.Source) (Client, error) {
 	}
 	c.root = root
 
-	c.conn, err = rpcDial(ctx, func() (*rpc.Client, error) { return dialTCP(net.JoinHostPort(src.Host, strconv.Itoa(nfsPort))) })
+	c.nfsAddr = net.JoinHostPort(src.Host, strconv.Itoa(nfsPort))
+	c.conn, err = rpcDial(ctx, func() (*rpc.Client, error) { return dialTCP(c.nfsAddr) })
 	if err != nil {
 		return nil, unavailable(src, "connect to nfsd", err)
 	}
@@ -505,8 +513,95 @@ func (c *nfsClient) RemoveAll(ctx context.Context, rel string) error {
 	if attr.Type != nfs.NF3Dir {
 		return c.removeEntry(ctx, procRemove, dir, name)
 	}
+	if err := c.emptyDirParallel(ctx, fh, attr); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("remove %s: %w", rel, err)
+	}
+	attr.FileMode |= 0o700
 	if err := c.removeDir(ctx, dir, name, nfs.PostOpFH3{IsSet: true, FH: fh}, attr); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("remove %s: %w", rel, err)
+	}
+	return nil
+}
+
+// removeWorkers is how many connections a large RemoveAll spreads its RPCs
+// over. One NFS call at a time is bound by the round trip; the server and
+// the kernel client (rm -rf over a mount) overlap several. Measured in
+// docs/benchmarks.md.
+const removeWorkers = 8
+
+// emptyDirParallel empties the directory fh with up to removeWorkers extra
+// connections, each taking whole entries (a subdirectory's tree, or a file).
+// Small directories, or a server refusing more connections, fall back to
+// this session alone.
+func (c *nfsClient) emptyDirParallel(ctx context.Context, fh []byte, attr nfs.Fattr) error {
+	if attr.FileMode&0o700 != 0o700 {
+		if err := c.setattr(ctx, fh, nfs.Sattr3{Mode: nfs.SetMode{SetIt: true, Mode: attr.FileMode&0o7777 | 0o700}}); err != nil {
+			return err
+		}
+	}
+	entries, err := c.readdirplus(ctx, fh)
+	if err != nil {
+		return err
+	}
+	if len(entries) < 32 || c.nfsAddr == "" {
+		return c.removeEntries(ctx, fh, entries)
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	jobs := make(chan nfs.EntryPlus)
+	var wg sync.WaitGroup
+	started := 0
+	for range min(removeWorkers, len(entries)) {
+		conn, err := rpcDial(ctx, func() (*rpc.Client, error) { return dialTCP(c.nfsAddr) })
+		if err != nil {
+			break
+		}
+		started++
+		w := &nfsClient{conn: conn, auth: c.auth, root: c.root, desc: c.desc}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer w.Close()
+			for e := range jobs {
+				if err := w.removeEntries(ctx, fh, []nfs.EntryPlus{e}); err != nil {
+					cancel(err)
+				}
+			}
+		}()
+	}
+	if started == 0 {
+		return c.removeEntries(ctx, fh, entries)
+	}
+feed:
+	for _, e := range entries {
+		select {
+		case jobs <- e:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	return context.Cause(ctx)
+}
+
+// removeEntries removes the given entries of the directory fh, each with
+// everything below it.
+func (c *nfsClient) removeEntries(ctx context.Context, fh []byte, entries []nfs.EntryPlus) error {
+	for _, e := range entries {
+		var err error
+		if e.Attr.IsSet && e.Attr.Attr.Type == nfs.NF3Dir {
+			err = c.removeDir(ctx, fh, e.FileName, e.Handle, e.Attr.Attr)
+		} else {
+			err = c.removeEntry(ctx, procRemove, fh, e.FileName)
+			if isNFSStatus(err, nfs.NFS3ErrIsDir) || errors.Is(err, fs.ErrExist) {
+				// READDIRPLUS gave no attributes and it is a directory.
+				err = c.removeDir(ctx, fh, e.FileName, nfs.PostOpFH3{}, nfs.Fattr{})
+			}
+		}
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
 	}
 	return nil
 }
@@ -524,21 +619,7 @@ func (c *nfsClient) emptyDir(ctx context.Context, fh []byte, attr nfs.Fattr) err
 	if err != nil {
 		return err
 	}
-	for _, e := range entries {
-		if e.Attr.IsSet && e.Attr.Attr.Type == nfs.NF3Dir {
-			err = c.removeDir(ctx, fh, e.FileName, e.Handle, e.Attr.Attr)
-		} else {
-			err = c.removeEntry(ctx, procRemove, fh, e.FileName)
-			if isNFSStatus(err, nfs.NFS3ErrIsDir) || errors.Is(err, fs.ErrExist) {
-				// READDIRPLUS gave no attributes and it is a directory.
-				err = c.removeDir(ctx, fh, e.FileName, nfs.PostOpFH3{}, nfs.Fattr{})
-			}
-		}
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-	}
-	return nil
+	return c.removeEntries(ctx, fh, entries)
 }
 
 // removeDir empties and removes the directory name in parent. Entries created

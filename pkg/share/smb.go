@@ -166,10 +166,56 @@ func (c *smbClient) RemoveAll(ctx context.Context, rel string) error {
 	if err != nil {
 		return c.wrap(ctx, "stat", rel, err)
 	}
+	if fi.IsDir() {
+		if err := c.emptyParallel(ctx, sh, p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return c.wrap(ctx, "remove", rel, err)
+		}
+	}
 	if err := c.removeTree(sh, p, fi.IsDir()); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return c.wrap(ctx, "remove", rel, err)
 	}
 	return nil
+}
+
+// smbRemoveWorkers is how many requests a large RemoveAll keeps in flight.
+// SMB2 multiplexes requests on one session (the library matches replies by
+// message ID), so one round trip at a time would waste the connection.
+const smbRemoveWorkers = 8
+
+// emptyParallel removes the entries of directory p, whole subtrees at a time,
+// from several goroutines on the one session.
+func (c *smbClient) emptyParallel(ctx context.Context, sh *smb2.Share, p string) error {
+	entries, err := sh.ReadDir(p)
+	if err != nil || len(entries) < 32 {
+		return err
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	jobs := make(chan fs.FileInfo)
+	var wg sync.WaitGroup
+	for range smbRemoveWorkers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			wsh := sh.WithContext(ctx)
+			for e := range jobs {
+				if err := c.removeTree(wsh, p+`\`+e.Name(), e.IsDir()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+					cancel(err)
+				}
+			}
+		}()
+	}
+feed:
+	for _, e := range entries {
+		select {
+		case jobs <- e:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	return context.Cause(ctx)
 }
 
 func (c *smbClient) removeTree(sh *smb2.Share, p string, isDir bool) error {

@@ -35,6 +35,7 @@ var (
 	ops        = flag.Int("ops", 200, "CreateVolume+DeleteVolume pairs per sequential row")
 	concurrent = flag.Int("clients", 16, "concurrent clients for the parallel rows")
 	treeFiles  = flag.Int("tree-files", 10000, "files in the DeleteVolume tree")
+	smbTree    = flag.Int("smb-tree-files", 0, "files in the SMB DeleteVolume tree (default: -tree-files)")
 	treeDirs   = flag.Int("tree-dirs", 100, "directories the files are spread over")
 	output     = flag.String("o", "", "also write the table to this file")
 	where      = flag.String("where", "host", "label for the rows' environment")
@@ -276,13 +277,20 @@ func (e *env) provisioningRows(p protocol) error {
 		ctrl := csi.NewControllerClient(d.conn)
 		idleCur, _ := rss(d.cmd.Process.Pid)
 		for _, clients := range []int{1, *concurrent} {
-			if !pool && clients == 1 {
+			if !pool && clients > 1 {
+				// Unpooled and concurrent, the NFS sessions exhaust the
+				// reserved source ports (TIME_WAIT): that is why the pool is.
 				continue
 			}
 			prefix := fmt.Sprintf("b%d-%t-%d", clients, pool, time.Now().UnixNano())
 			n := *ops
 			if clients > 1 {
 				n = *ops * 2
+			}
+			if !pool {
+				// Each unpooled call binds two reserved ports that then wait
+				// a minute in TIME_WAIT; a few hundred calls would use them up.
+				n = min(n, 50)
 			}
 			p50, p99, rate, err := measure(n, clients, func(i int) error {
 				resp, err := ctrl.CreateVolume(ctx, &csi.CreateVolumeRequest{Name: fmt.Sprintf("%s-%d", prefix, i),
@@ -376,7 +384,7 @@ func (e *env) scalingRows() error {
 				return err
 			}
 		}
-		n := 100
+		n := min(*ops, 100)
 		p50, p99, rate, err := measure(n, 1, func(i int) error {
 			_, err := ctrl.CreateVolume(ctx, &csi.CreateVolumeRequest{Name: fmt.Sprintf("scale-%d-%d", count, i),
 				Parameters: map[string]string{"source": p.source + "/scale"}, VolumeCapabilities: []*csi.VolumeCapability{mountCap}})
@@ -428,7 +436,11 @@ func (e *env) deleteTreeRows(p protocol) error {
 	if err != nil {
 		return err
 	}
-	if err := makeTree(filepath.Join(p.base, "tree-"+p.name), *treeDirs, *treeFiles, uid); err != nil {
+	files := *treeFiles
+	if p.secrets != nil && *smbTree > 0 {
+		files = *smbTree
+	}
+	if err := makeTree(filepath.Join(p.base, "tree-"+p.name), *treeDirs, files, uid); err != nil {
 		return err
 	}
 	start := time.Now()
@@ -436,13 +448,13 @@ func (e *env) deleteTreeRows(p protocol) error {
 		return fmt.Errorf("DeleteVolume of the tree: %w", err)
 	}
 	ours := time.Since(start)
-	name := fmt.Sprintf("%s DeleteVolume of %d files in %d directories", p.name, *treeFiles, *treeDirs)
-	e.add(row{name: name, server: p.server, method: "fileshare-csi, user space", n: 1, p50: ours, p99: ours, opsPerSec: float64(*treeFiles) / ours.Seconds(), note: "ops/s = files/s"})
+	name := fmt.Sprintf("%s DeleteVolume of %d files in %d directories", p.name, files, *treeDirs)
+	e.add(row{name: name, server: p.server, method: "fileshare-csi, user space", n: 1, p50: ours, p99: ours, opsPerSec: float64(files) / ours.Seconds(), note: "ops/s = files/s"})
 	if !e.canMount {
 		return nil
 	}
 	tree := filepath.Join(p.base, "tree-rm-"+p.name)
-	if err := makeTree(tree, *treeDirs, *treeFiles, uid); err != nil {
+	if err := makeTree(tree, *treeDirs, files, uid); err != nil {
 		return err
 	}
 	mnt := filepath.Join(e.dir, "rm-"+p.name)
@@ -462,7 +474,7 @@ func (e *env) deleteTreeRows(p protocol) error {
 		}
 	}
 	base := time.Since(start)
-	e.add(row{name: name, server: p.server, method: "baseline: mount(8), rm -rf, umount", n: 1, p50: base, p99: base, opsPerSec: float64(*treeFiles) / base.Seconds(), note: "ops/s = files/s"})
+	e.add(row{name: name, server: p.server, method: "baseline: mount(8), rm -rf, umount", n: 1, p50: base, p99: base, opsPerSec: float64(files) / base.Seconds(), note: "ops/s = files/s"})
 	return nil
 }
 
@@ -481,7 +493,7 @@ func (e *env) nodeRows(p protocol) error {
 		return err
 	}
 	vol := resp.GetVolume()
-	n := 30
+	n := max(*ops/4, 10)
 	root := filepath.Join(e.dir, "node-"+p.name)
 	p50, p99, rate, err := measure(n, 1, func(i int) error {
 		staging, target := filepath.Join(root, fmt.Sprint(i), "staging"), filepath.Join(root, fmt.Sprint(i), "target")

@@ -115,12 +115,18 @@ setup_kubernetes() {
   } >"$work/go.mod"
 }
 
+# provisioner_module v6.3.0 -> github.com/kubernetes-csi/external-provisioner/v6
+provisioner_module() {
+  local major=${1#v}
+  major=${major%%.*}
+  echo "github.com/kubernetes-csi/external-provisioner/v$major"
+}
+
 # external-provisioner requires k8s.io/kubernetes too and carries its own
 # replace lines and go.sum; copy them.
 setup_provisioner() {
   local work=$1 version=$2 mod gomod
-  mod=github.com/kubernetes-csi/external-provisioner/v${version#v}
-  mod=${mod%%.*}
+  mod=$(provisioner_module "$version")
   gomod=$(module_field "$work" "$mod@$version" GoMod)
   local srcdir
   srcdir=$(module_field "$work" "$mod@$version" Dir)
@@ -143,7 +149,7 @@ build_component kubernetes "$KUBE_VERSION" setup_kubernetes \
   "k8s.io/kubernetes/cmd/kube-controller-manager k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kubectl" \
   "-s -w -X k8s.io/component-base/version.gitVersion=$KUBE_VERSION -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=$minor -X k8s.io/component-base/version.gitTreeState=clean"
 
-pmod=github.com/kubernetes-csi/external-provisioner/v${PROVISIONER_VERSION#v}; pmod=${pmod%%.*}
+pmod=$(provisioner_module "$PROVISIONER_VERSION")
 build_component external-provisioner "$PROVISIONER_VERSION" setup_provisioner \
   "$pmod/cmd/csi-provisioner" \
   "-s -w -X main.version=$PROVISIONER_VERSION"

@@ -42,6 +42,7 @@ var env struct {
 	kubectl    string
 	adminKC    string // kubeconfig with the admin token
 	procs      []*proc
+	recorded   map[int]bool // pids of the servers' processes, in WORK/pids
 	mu         sync.Mutex
 }
 
@@ -91,6 +92,52 @@ func start(t *testing.T, name, bin string, args ...string) *proc {
 	}
 	t.Logf("started %s (pid %d)", name, p.cmd.Process.Pid)
 	return p
+}
+
+// recordChildren adds the test's own child processes (the servers
+// test/localservers starts) to WORK/pids for run.sh's exit trap. They die
+// with the test through their parent-death signal, except rpcbind: it
+// switches to its own user, which clears that signal.
+func recordChildren() {
+	entries, _ := os.ReadDir("/proc")
+	me := os.Getpid()
+	env.mu.Lock()
+	defer env.mu.Unlock()
+	pf, err := os.OpenFile(filepath.Join(env.work, "pids"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		return
+	}
+	defer pf.Close()
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...; comm may contain spaces.
+		open, end := bytes.IndexByte(b, '('), bytes.LastIndexByte(b, ')')
+		if open < 0 || end < open {
+			continue
+		}
+		fields := strings.Fields(string(b[end+1:]))
+		if len(fields) < 2 || fields[1] != strconv.Itoa(me) {
+			continue
+		}
+		known := false
+		for _, p := range env.procs {
+			known = known || p.cmd.Process.Pid == pid
+		}
+		if !known && !env.recorded[pid] {
+			if env.recorded == nil {
+				env.recorded = map[int]bool{}
+			}
+			env.recorded[pid] = true
+			fmt.Fprintf(pf, "%d %s\n", pid, string(b[open+1:end]))
+		}
+	}
 }
 
 func (p *proc) running() bool {
@@ -542,6 +589,7 @@ spec:
 		t.Fatal(err)
 	}
 	servers = append(servers, samba)
+	recordChildren()
 	waitFor(t, "127.0.0.1:2049 to be free (another NFS test is running)", 10*time.Minute, func() (bool, error) {
 		return !listening("127.0.0.1:2049"), nil
 	})
@@ -550,6 +598,7 @@ spec:
 		t.Fatal(err)
 	}
 	servers = append(servers, ganesha)
+	recordChildren()
 	step("Samba on 127.0.0.1:%d and NFS-Ganesha on 127.0.0.1:2049", smbPort)
 
 	// Our controller, as the Deployment runs it, on a unix socket.

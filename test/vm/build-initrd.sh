@@ -44,6 +44,10 @@ for e in /ovl/*; do
   esac
 done
 /bin/busybox chmod 1777 /newroot/tmp
+# The results share carries the guest script and the binaries: the
+# repository may live where the guest cannot see it (under /tmp).
+/bin/busybox mkdir -p /newroot/results
+/bin/busybox mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 results /newroot/results || exec /bin/busybox sh
 guest=""
 for a in \$(/bin/busybox cat /proc/cmdline); do
   case "\$a" in fscsi.guest=*) guest="\${a#fscsi.guest=}";; esac

@@ -8,7 +8,9 @@
 #
 # RESULTS_DIR (created) is shared read-write with the guest at /results; the
 # guest's console log is RESULTS_DIR/console.log. The command runs with its
-# working directory at the repository root and /results available.
+# working directory at the repository root, or at /results when the
+# repository is under /tmp (the guest's /tmp is its own): put what the
+# command needs in RESULTS_DIR.
 # VM_TIMEOUT (seconds, default 900) bounds the whole boot-and-run.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -21,6 +23,7 @@ kernel="/boot/vmlinuz-$kver"
 [ -r "$kernel" ] || { echo "no kernel $kernel: apt-get install linux-image-amd64" >&2; exit 2; }
 command -v qemu-system-x86_64 >/dev/null || { echo "qemu-system-x86_64 missing: apt-get install qemu-system-x86" >&2; exit 2; }
 
+cp "$here/guest.sh" "$results/guest.sh"
 initrd="$results/initrd.cpio.gz"
 "$here/build-initrd.sh" "$kver" "$initrd"
 
@@ -43,7 +46,7 @@ timeout --kill-after=10 "$timeout_s" qemu-system-x86_64 \
   -accel tcg,thread=multi -cpu max -smp 2 -m "${VM_MEMORY:-3072}" \
   -nographic -no-reboot -nic none \
   -kernel "$kernel" -initrd "$initrd" \
-  -append "console=ttyS0 panic=-1 quiet loglevel=3 fscsi.guest=$here/guest.sh" \
+  -append "console=ttyS0 panic=-1 quiet loglevel=3 fscsi.guest=/results/guest.sh" \
   -virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap" \
   -virtfs "local,path=$results,mount_tag=results,security_model=none,multidevs=remap" \
   -serial "file:$results/console.log" -monitor none -display none </dev/null

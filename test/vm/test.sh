@@ -14,7 +14,7 @@ echo "booting the test VM (kernel $(ls /lib/modules | sort -V | tail -1)); log: 
 set +e
 FILESHARE_DRIVER_BINARY=/results/bin/fileshare-csi \
   "$repo/test/vm/run.sh" "$results" sh -c \
-  'cd test/integration && exec /results/bin/integration.test -test.v -test.timeout 13m -ginkgo.no-color ${FILESHARE_TEST_FLAGS:-} > /results/integration.log 2>&1'
+  'cd /results && exec /results/bin/integration.test -test.v -test.timeout 13m -ginkgo.no-color ${FILESHARE_TEST_FLAGS:-} > /results/integration.log 2>&1'
 rc=$?
 set -e
 grep -E '^(=== RUN|--- |PASS|FAIL|ok|panic)|^\s+--- |Ran [0-9]+ of|Passed|\[FAIL\]|_test.go:[0-9]+:' "$results/integration.log" || true

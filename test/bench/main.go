@@ -168,7 +168,7 @@ func (e *env) startDriver(mode string, extra ...string) (*driver, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	for range 200 {
+	for range 1200 {
 		if _, err := os.Stat(sock); err == nil {
 			break
 		}

@@ -93,7 +93,8 @@ func run() error {
 		return err
 	}
 	defer func() { _ = drv.Process.Signal(os.Interrupt); _ = drv.Wait() }()
-	for i := 0; i < 100; i++ {
+	// Under emulation on a busy machine a Go binary starts slowly.
+	for i := 0; i < 600; i++ {
 		if _, err := os.Stat(sock); err == nil {
 			break
 		}

@@ -393,20 +393,28 @@ func (c *nfsClient) Mkdir(ctx context.Context, rel string, perm fs.FileMode) err
 	if err != nil {
 		return fmt.Errorf("mkdir %s: %w", rel, err)
 	}
-	var fh nfs.PostOpFH3
-	if err := xdr.Read(res, &fh); err != nil {
-		c.broken = true
-		return fmt.Errorf("%w: %w", ErrUnavailable, err)
-	}
-	newFH := fh.FH
-	if !fh.IsSet {
-		if newFH, _, err = c.lookup(ctx, dir, name); err != nil {
-			return err
-		}
+	newFH, err := c.createdHandle(ctx, res, dir, name)
+	if err != nil {
+		return err
 	}
 	// Servers may apply their umask to MKDIR's mode, or drop the setuid,
 	// setgid and sticky bits; SETATTR sets exactly what was asked.
 	return c.setattr(ctx, newFH, nfs.Sattr3{Mode: nfs.SetMode{SetIt: true, Mode: mode}})
+}
+
+// createdHandle reads the post-op handle of a MKDIR or CREATE reply; a
+// server may leave it out, and then a LOOKUP finds it.
+func (c *nfsClient) createdHandle(ctx context.Context, res io.Reader, dir []byte, name string) ([]byte, error) {
+	var fh nfs.PostOpFH3
+	if err := xdr.Read(res, &fh); err != nil {
+		c.broken = true
+		return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
+	}
+	if fh.IsSet {
+		return fh.FH, nil
+	}
+	h, _, err := c.lookup(ctx, dir, name)
+	return h, err
 }
 
 // unixMode keeps the permission, setuid, setgid and sticky bits of perm.
@@ -572,15 +580,7 @@ func (c *nfsClient) emptyDirParallel(ctx context.Context, fh []byte, attr nfs.Fa
 	if started == 0 {
 		return c.removeEntries(ctx, fh, entries)
 	}
-feed:
-	for _, e := range entries {
-		select {
-		case jobs <- e:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(jobs)
+	feed(ctx, jobs, entries)
 	wg.Wait()
 	return context.Cause(ctx)
 }
@@ -726,16 +726,9 @@ func (c *nfsClient) WriteFile(ctx context.Context, rel string, data []byte) erro
 	if err != nil {
 		return fmt.Errorf("create %s: %w", rel, err)
 	}
-	var fh nfs.PostOpFH3
-	if err := xdr.Read(res, &fh); err != nil {
-		c.broken = true
-		return fmt.Errorf("%w: %w", ErrUnavailable, err)
-	}
-	file := fh.FH
-	if !fh.IsSet {
-		if file, _, err = c.lookup(ctx, dir, name); err != nil {
-			return err
-		}
+	file, err := c.createdHandle(ctx, res, dir, name)
+	if err != nil {
+		return err
 	}
 	for off := 0; off < len(data); {
 		chunk := data[off:min(len(data), off+32768)]

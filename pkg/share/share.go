@@ -100,3 +100,16 @@ func MkdirAll(ctx context.Context, c Client, rel string, perm fs.FileMode) error
 func IsAnswer(err error) bool {
 	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrExist) || errors.Is(err, fs.ErrPermission)
 }
+
+// feed hands items to the workers reading jobs until ctx ends, then closes
+// jobs so they finish.
+func feed[T any](ctx context.Context, jobs chan<- T, items []T) {
+	defer close(jobs)
+	for _, it := range items {
+		select {
+		case jobs <- it:
+		case <-ctx.Done():
+			return
+		}
+	}
+}

@@ -205,15 +205,7 @@ func (c *smbClient) emptyParallel(ctx context.Context, sh *smb2.Share, p string)
 			}
 		}()
 	}
-feed:
-	for _, e := range entries {
-		select {
-		case jobs <- e:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(jobs)
+	feed(ctx, jobs, entries)
 	wg.Wait()
 	return context.Cause(ctx)
 }

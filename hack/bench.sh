@@ -6,8 +6,10 @@
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$repo"
-./hack/install-deps.sh vm
 results="${BENCH_RESULTS:-/var/tmp/fileshare-bench}"
+# BENCH_ASSEMBLE_ONLY=1 rewrites docs/benchmarks.md from the last run's tables.
+if [ -z "${BENCH_ASSEMBLE_ONLY:-}" ]; then
+./hack/install-deps.sh vm
 rm -rf "$results"; mkdir -p "$results/bin"
 go build -o "$results/bin/fileshare-csi" ./cmd/fileshare-csi
 go build -o "$results/bin/bench" ./test/bench
@@ -24,6 +26,7 @@ VM_TIMEOUT="${VM_TIMEOUT:-1500}" ./test/vm/run.sh "$results" sh -c \
   '/results/bin/bench -driver /results/bin/fileshare-csi -where VM -o /results/vm.md $(cat /results/args) > /results/bench-vm.log 2>&1' \
   || { tail -40 "$results/bench-vm.log"; exit 1; }
 cat "$results/vm.md"
+fi
 
 out=docs/benchmarks.md
 mkdir -p docs

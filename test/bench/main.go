@@ -402,6 +402,11 @@ func (e *env) scalingRows() error {
 
 // makeTree writes files small files spread over dirs directories.
 func makeTree(root string, dirs, files int, uid int) error {
+	if err := os.MkdirAll(root, 0o777); err != nil {
+		return err
+	}
+	// As if written through the share by its user: SMB deletes as that user.
+	_ = os.Lchown(root, uid, -1)
 	for d := range dirs {
 		sub := filepath.Join(root, fmt.Sprintf("d%03d", d))
 		if err := os.MkdirAll(sub, 0o777); err != nil {

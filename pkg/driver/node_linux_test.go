@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/container-storage-interface/spec/lib/go/csi"
 	"google.golang.org/grpc/codes"
@@ -165,5 +166,58 @@ func TestNodeGetInfoReportsOSTopology(t *testing.T) {
 	info, err := d.NodeGetInfo(context.Background(), &csi.NodeGetInfoRequest{})
 	if err != nil || info.GetNodeId() != "n1" || info.GetAccessibleTopology().GetSegments()[TopologyKeyOS] != "linux" {
 		t.Fatalf("NodeGetInfo = %v, %v", info, err)
+	}
+}
+
+// hangingMounter is a FakeMounter whose mount-point checks block, like a stat
+// on a hard NFS mount whose server is down.
+type hangingMounter struct {
+	*mount.FakeMounter
+	release chan struct{}
+}
+
+func (h hangingMounter) IsLikelyNotMountPoint(file string) (bool, error) {
+	<-h.release
+	return h.FakeMounter.IsLikelyNotMountPoint(file)
+}
+
+// A mount that does not answer is not broken: stats answer Unavailable in
+// time and nothing is unmounted or remounted behind the kernel's back.
+func TestNodeStatsOfAHungMountAnswerUnavailableWithoutRemounting(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	fake := mount.NewFakeMounter(nil)
+	var remounts int
+	run := func(context.Context, string, string, string, []string) error { remounts++; return nil }
+	m := mounter.NewLinuxForTest(hangingMounter{FakeMounter: fake, release: release}, run, t.TempDir())
+	d, err := New(Config{Name: "test.csi", NodeID: "n1", Node: true, Mounter: m, StateDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := t.TempDir()
+	if err := d.saveState("published", target, publishedVolume{VolumeID: "v", StagingPath: t.TempDir(), TargetPath: target}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	start := time.Now()
+	_, err = d.NodeGetVolumeStats(ctx, &csi.NodeGetVolumeStatsRequest{VolumeId: "v", VolumePath: target})
+	if status.Code(err) != codes.Unavailable {
+		t.Fatalf("stats of a hung mount: %v, want Unavailable", err)
+	}
+	if time.Since(start) > 900*time.Millisecond {
+		t.Fatalf("stats took %s, past the call's deadline", time.Since(start))
+	}
+	hctx, hcancel := context.WithTimeout(context.Background(), time.Second)
+	defer hcancel()
+	h, err := d.NodeGetVolumeHealth(hctx, &csi.NodeGetVolumeHealthRequest{VolumeId: "v", VolumePublishPath: target})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := h.GetVolumeHealth().GetHealthStatuses(); len(st) != 1 || st[0].GetReason() != "ServerNotResponding" {
+		t.Fatalf("health of a hung mount: %v", st)
+	}
+	if remounts != 0 || len(fake.GetLog()) != 0 {
+		t.Fatalf("a hung mount was touched: %d mounts, log %v", remounts, fake.GetLog())
 	}
 }

@@ -79,6 +79,20 @@ func (d *Driver) withShare(ctx context.Context, src source.Source, creds share.C
 	return err
 }
 
+// leaseWithoutSecrets serves calls that carry no secrets: NFS needs none, and
+// SMB borrows an idle session that an earlier call with secrets left in the
+// pool. It returns nil and no error for an SMB share with no such session.
+func (d *Driver) leaseWithoutSecrets(ctx context.Context, src source.Source) (*share.Lease, error) {
+	if src.Protocol == source.SMB {
+		return d.cfg.Pool.GetIdle(src), nil
+	}
+	lease, err := d.cfg.Pool.Get(ctx, src, share.Credentials{})
+	if err != nil {
+		return nil, dialStatus(err)
+	}
+	return lease, nil
+}
+
 // dialStatus turns a failure to open a session into a status: a missing
 // share or rejected credentials are the caller's to fix, not transient.
 func dialStatus(err error) error {
@@ -428,13 +442,12 @@ func (d *Driver) ControllerGetVolume(ctx context.Context, req *csi.ControllerGet
 		},
 		Status: &csi.ControllerGetVolumeResponse_VolumeStatus{},
 	}
-	var lease *share.Lease
-	if vol.Source.Protocol == source.SMB {
-		if lease = d.cfg.Pool.GetIdle(vol.Source); lease == nil {
-			return resp, nil
-		}
-	} else if lease, err = d.cfg.Pool.Get(ctx, vol.Source, share.Credentials{}); err != nil {
-		return nil, dialStatus(err)
+	lease, err := d.leaseWithoutSecrets(ctx, vol.Source)
+	if err != nil {
+		return nil, err
+	}
+	if lease == nil {
+		return resp, nil
 	}
 	_, err = lease.Stat(ctx, vol.SubDir)
 	if err == nil {
@@ -514,13 +527,12 @@ func (d *Driver) GetCapacity(ctx context.Context, req *csi.GetCapacityRequest) (
 			return &csi.GetCapacityResponse{}, nil
 		}
 	}
-	var lease *share.Lease
-	if params.Source.Protocol == source.SMB {
-		if lease = d.cfg.Pool.GetIdle(params.Source); lease == nil {
-			return nil, status.Errorf(codes.FailedPrecondition, "GetCapacity carries no secrets and no SMB session to %s is open; it is available after a CreateVolume on that share", params.Source.String())
-		}
-	} else if lease, err = d.cfg.Pool.Get(ctx, params.Source, share.Credentials{}); err != nil {
-		return nil, dialStatus(err)
+	lease, err := d.leaseWithoutSecrets(ctx, params.Source)
+	if err != nil {
+		return nil, err
+	}
+	if lease == nil {
+		return nil, status.Errorf(codes.FailedPrecondition, "GetCapacity carries no secrets and no SMB session to %s is open; it is available after a CreateVolume on that share", params.Source.String())
 	}
 	capacity, err := lease.Capacity(ctx)
 	lease.Release(err)

@@ -133,18 +133,13 @@ func stageOptions(req StageRequest) (fstype string, opts []string, credentials s
 
 func (l *Linux) Stage(ctx context.Context, req StageRequest) error {
 	logger := klog.FromContext(ctx)
-	switch err := l.Check(ctx, req.StagingPath); {
-	case err == nil:
+	mounted, err := l.reuseOrClear(ctx, req.StagingPath)
+	if err != nil {
+		return err
+	}
+	if mounted {
 		logger.V(4).Info("already staged", "path", req.StagingPath)
 		return l.applyMountGroup(req)
-	case errors.Is(err, ErrNotMounted):
-	case errors.Is(err, ErrNotResponding):
-		return err
-	default:
-		logger.Info("staged mount is broken, remounting", "path", req.StagingPath, "error", err.Error())
-		if uerr := l.unmount(req.StagingPath); uerr != nil {
-			return fmt.Errorf("unmount broken staging mount: %w", uerr)
-		}
 	}
 	fstype, opts, creds, err := stageOptions(req)
 	if err != nil {
@@ -253,17 +248,8 @@ func (l *Linux) Publish(ctx context.Context, stagingPath, targetPath string, rea
 	if err := l.Check(ctx, stagingPath); err != nil {
 		return fmt.Errorf("staging path %s: %w", stagingPath, err)
 	}
-	switch err := l.Check(ctx, targetPath); {
-	case err == nil:
-		return nil
-	case errors.Is(err, ErrNotMounted):
-	case errors.Is(err, ErrNotResponding):
+	if mounted, err := l.reuseOrClear(ctx, targetPath); err != nil || mounted {
 		return err
-	default:
-		klog.FromContext(ctx).Info("published mount is broken, binding again", "path", targetPath, "error", err.Error())
-		if uerr := l.unmount(targetPath); uerr != nil {
-			return uerr
-		}
 	}
 	if err := os.MkdirAll(targetPath, 0o750); err != nil {
 		return fmt.Errorf("create target path: %w", err)
@@ -277,6 +263,27 @@ func (l *Linux) Publish(ctx context.Context, stagingPath, targetPath string, rea
 		return fmt.Errorf("bind %s to %s: %w", stagingPath, targetPath, err)
 	}
 	return nil
+}
+
+// reuseOrClear looks at what is mounted at path: true when a working mount
+// is there to reuse; a broken one is unmounted so the caller mounts again;
+// a mount that does not answer is an error and is left alone, since the
+// kernel resumes it when the server is back.
+func (l *Linux) reuseOrClear(ctx context.Context, path string) (bool, error) {
+	switch err := l.Check(ctx, path); {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, ErrNotMounted):
+		return false, nil
+	case errors.Is(err, ErrNotResponding):
+		return false, err
+	default:
+		klog.FromContext(ctx).Info("mount is broken, mounting again", "path", path, "error", err.Error())
+		if uerr := l.unmount(path); uerr != nil {
+			return false, fmt.Errorf("unmount broken mount at %s: %w", path, uerr)
+		}
+		return false, nil
+	}
 }
 
 func (l *Linux) Unpublish(_ context.Context, targetPath string) error {

@@ -521,10 +521,6 @@ func (c *nfsClient) RemoveAll(ctx context.Context, rel string) error {
 	if attr.Type != nfs.NF3Dir {
 		return c.removeEntry(ctx, procRemove, dir, name)
 	}
-	if err := c.emptyDirParallel(ctx, fh, attr); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("remove %s: %w", rel, err)
-	}
-	attr.FileMode |= 0o700
 	if err := c.removeDir(ctx, dir, name, nfs.PostOpFH3{IsSet: true, FH: fh}, attr); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("remove %s: %w", rel, err)
 	}
@@ -537,11 +533,14 @@ func (c *nfsClient) RemoveAll(ctx context.Context, rel string) error {
 // docs/benchmarks.md.
 const removeWorkers = 8
 
-// emptyDirParallel empties the directory fh with up to removeWorkers extra
-// connections, each taking whole entries (a subdirectory's tree, or a file).
-// Small directories, or a server refusing more connections, fall back to
-// this session alone.
-func (c *nfsClient) emptyDirParallel(ctx context.Context, fh []byte, attr nfs.Fattr) error {
+// emptyDir deletes everything inside the directory fh. A directory without
+// owner write and search permission is opened up first, so read-only trees
+// are deleted even when the server squashes root. A large directory is
+// emptied over up to removeWorkers extra connections, each taking whole
+// entries (a subdirectory's tree, or a file); the workers have no nfsAddr,
+// so they work alone below that. A server refusing more connections falls
+// back to this session alone.
+func (c *nfsClient) emptyDir(ctx context.Context, fh []byte, attr nfs.Fattr) error {
 	if attr.FileMode&0o700 != 0o700 {
 		if err := c.setattr(ctx, fh, nfs.Sattr3{Mode: nfs.SetMode{SetIt: true, Mode: attr.FileMode&0o7777 | 0o700}}); err != nil {
 			return err
@@ -604,22 +603,6 @@ func (c *nfsClient) removeEntries(ctx context.Context, fh []byte, entries []nfs.
 		}
 	}
 	return nil
-}
-
-// emptyDir deletes everything inside the directory fh. A directory without
-// owner write and search permission is opened up first, so read-only trees
-// are deleted even when the server squashes root.
-func (c *nfsClient) emptyDir(ctx context.Context, fh []byte, attr nfs.Fattr) error {
-	if attr.FileMode&0o700 != 0o700 {
-		if err := c.setattr(ctx, fh, nfs.Sattr3{Mode: nfs.SetMode{SetIt: true, Mode: attr.FileMode&0o7777 | 0o700}}); err != nil {
-			return err
-		}
-	}
-	entries, err := c.readdirplus(ctx, fh)
-	if err != nil {
-		return err
-	}
-	return c.removeEntries(ctx, fh, entries)
 }
 
 // removeDir empties and removes the directory name in parent. Entries created

@@ -321,10 +321,7 @@ func (e *env) provisioningRows(p protocol) error {
 	// The peer drivers' way: mount the share, mkdir (or rm -rf), unmount.
 	mnt := filepath.Join(e.dir, "peer-"+p.name)
 	_ = os.MkdirAll(mnt, 0o755)
-	opts := p.options
-	if p.secrets != nil {
-		opts += ",username=" + p.secrets["username"] + ",password=" + p.secrets["password"]
-	}
+	opts := p.mountOptions()
 	for _, clients := range []int{1, *concurrent} {
 		n := *ops
 		if clients > 1 {
@@ -336,19 +333,14 @@ func (e *env) provisioningRows(p protocol) error {
 				return err
 			}
 			defer os.Remove(m)
-			for _, step := range [][]string{
+			return runSteps([][]string{
 				{"mount", "-t", p.fstype, "-o", opts, p.device, m},
 				{"mkdir", filepath.Join(m, fmt.Sprintf("peer-%d-%d", clients, i))},
 				{"umount", m},
 				{"mount", "-t", p.fstype, "-o", opts, p.device, m},
 				{"rm", "-rf", filepath.Join(m, fmt.Sprintf("peer-%d-%d", clients, i))},
 				{"umount", m},
-			} {
-				if out, err := exec.Command(step[0], step[1:]...).CombinedOutput(); err != nil {
-					return fmt.Errorf("%s: %w: %s", step[0], err, out)
-				}
-			}
-			return nil
+			})
 		})
 		if err != nil {
 			return fmt.Errorf("%s mount baseline: %w", p.name, err)
@@ -464,19 +456,14 @@ func (e *env) deleteTreeRows(p protocol) error {
 	}
 	mnt := filepath.Join(e.dir, "rm-"+p.name)
 	_ = os.MkdirAll(mnt, 0o755)
-	opts := p.options
-	if p.secrets != nil {
-		opts += ",username=" + p.secrets["username"] + ",password=" + p.secrets["password"]
-	}
+	opts := p.mountOptions()
 	start = time.Now()
-	for _, step := range [][]string{
+	if err := runSteps([][]string{
 		{"mount", "-t", p.fstype, "-o", opts, p.device, mnt},
 		{"rm", "-rf", filepath.Join(mnt, "tree-rm-"+p.name)},
 		{"umount", mnt},
-	} {
-		if out, err := exec.Command(step[0], step[1:]...).CombinedOutput(); err != nil {
-			return fmt.Errorf("%s: %w: %s", step[0], err, out)
-		}
+	}); err != nil {
+		return err
 	}
 	base := time.Since(start)
 	e.add(row{name: name, server: p.server, method: "baseline: mount(8), rm -rf, umount", n: 1, p50: base, p99: base, opsPerSec: float64(files) / base.Seconds(), note: "ops/s = files/s"})
@@ -523,10 +510,7 @@ func (e *env) nodeRows(p protocol) error {
 	e.driverRSS = append(e.driverRSS, fmt.Sprintf("| node plugin (%s, %d stage/publish cycles) | %s | %s | %s |", p.name, n, idle, cur, peak))
 	e.add(row{name: p.name + " NodeStage+NodePublish+NodeUnpublish+NodeUnstage", server: p.server, method: "fileshare-csi", n: n, p50: p50, p99: p99, opsPerSec: rate})
 	device := p.device + "/node-" + p.name
-	opts := p.options
-	if p.secrets != nil {
-		opts += ",username=" + p.secrets["username"] + ",password=" + p.secrets["password"]
-	}
+	opts := p.mountOptions()
 	p50, p99, rate, err = measure(n, 1, func(i int) error {
 		staging, target := filepath.Join(root, "bare", fmt.Sprint(i), "s"), filepath.Join(root, "bare", fmt.Sprint(i), "t")
 		for _, dir := range []string{staging, target} {
@@ -534,22 +518,36 @@ func (e *env) nodeRows(p protocol) error {
 				return err
 			}
 		}
-		for _, step := range [][]string{
+		return runSteps([][]string{
 			{"mount", "-t", p.fstype, "-o", opts, device, staging},
 			{"mount", "--bind", staging, target},
 			{"umount", target},
 			{"umount", staging},
-		} {
-			if out, err := exec.Command(step[0], step[1:]...).CombinedOutput(); err != nil {
-				return fmt.Errorf("%s: %w: %s", step[0], err, out)
-			}
-		}
-		return nil
+		})
 	})
 	if err != nil {
 		return fmt.Errorf("%s bare mount cycle: %w", p.name, err)
 	}
 	e.add(row{name: p.name + " NodeStage+NodePublish+NodeUnpublish+NodeUnstage", server: p.server, method: "baseline: mount, mount --bind, umount x2", n: n, p50: p50, p99: p99, opsPerSec: rate})
+	return nil
+}
+
+// mountOptions are the options a peer driver would pass to mount(8):
+// credentials included, as they do.
+func (p protocol) mountOptions() string {
+	if p.secrets == nil {
+		return p.options
+	}
+	return p.options + ",username=" + p.secrets["username"] + ",password=" + p.secrets["password"]
+}
+
+// runSteps runs commands in order and stops at the first that fails.
+func runSteps(steps [][]string) error {
+	for _, step := range steps {
+		if out, err := exec.Command(step[0], step[1:]...).CombinedOutput(); err != nil {
+			return fmt.Errorf("%s: %w: %s", step[0], err, out)
+		}
+	}
 	return nil
 }
 

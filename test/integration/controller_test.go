@@ -25,14 +25,20 @@ import (
 	"github.com/fileshare-csi/fileshare-csi/test/localservers"
 )
 
-func controller(t *testing.T) csi.ControllerClient {
+// dial connects to the driver for the length of the test.
+func dial(t *testing.T) *grpc.ClientConn {
 	t.Helper()
 	conn, err := grpc.NewClient(env.endpoint, grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { conn.Close() })
-	return csi.NewControllerClient(conn)
+	return conn
+}
+
+func controller(t *testing.T) csi.ControllerClient {
+	t.Helper()
+	return csi.NewControllerClient(dial(t))
 }
 
 var mountCap = &csi.VolumeCapability{

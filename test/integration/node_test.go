@@ -19,9 +19,7 @@ import (
 	"time"
 
 	"github.com/container-storage-interface/spec/lib/go/csi"
-	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
 )
 
@@ -36,12 +34,7 @@ func requireMounts(t *testing.T) {
 
 func node(t *testing.T) csi.NodeClient {
 	t.Helper()
-	conn, err := grpc.NewClient(env.endpoint, grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	return csi.NewNodeClient(conn)
+	return csi.NewNodeClient(dial(t))
 }
 
 // class is one StorageClass the node tests run against.

@@ -2,14 +2,11 @@ package driver
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/url"
 	"path"
 	"strings"
-	"time"
 
 	"github.com/container-storage-interface/spec/lib/go/csi"
 	"google.golang.org/grpc/codes"
@@ -18,6 +15,7 @@ import (
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 	"github.com/fileshare-csi/fileshare-csi/pkg/source"
+	"github.com/fileshare-csi/fileshare-csi/pkg/state"
 	"github.com/fileshare-csi/fileshare-csi/pkg/volume"
 )
 
@@ -27,18 +25,6 @@ const (
 	ContextSubDir       = "subDir"
 	ContextMountOptions = "mountOptions"
 )
-
-// record is what the controller stores about a volume on the share itself,
-// in MetadataDir beside the volumes, so it survives restarts without state.
-type record struct {
-	Name          string    `json:"name"`
-	CapacityBytes int64     `json:"capacityBytes"`
-	Created       time.Time `json:"created"`
-}
-
-func recordPath(subDir string) string {
-	return volume.MetadataDir + "/" + url.PathEscape(subDir) + ".json"
-}
 
 func (d *Driver) ControllerGetCapabilities(context.Context, *csi.ControllerGetCapabilitiesRequest) (*csi.ControllerGetCapabilitiesResponse, error) {
 	var caps []*csi.ControllerServiceCapability
@@ -102,7 +88,7 @@ func dialStatus(err error) error {
 	case errors.Is(err, fs.ErrPermission):
 		return status.Error(codes.PermissionDenied, err.Error())
 	}
-	return shareStatus(err)
+	return toStatus(err)
 }
 
 // validateCapabilities accepts mount volumes in every access mode; file
@@ -164,6 +150,54 @@ func requestedBytes(r *csi.CapacityRange) (int64, error) {
 	return req, nil
 }
 
+// where says which session a volume is reached through and its directory's
+// path from that session's root. An SMB session is rooted at the share, not
+// the class's base, so that classes whose bases overlap (smb://h/s with base
+// x/y, smb://h/s/x with base y) see one directory as one, in the records, the
+// nesting checks and the locks.
+type where struct {
+	root   source.Source
+	path   string // from root
+	base   string // the class's base, from root ("" for NFS)
+	subDir string
+}
+
+func locate(vol volume.Volume) where {
+	w := where{root: vol.Source, path: vol.SubDir, subDir: vol.SubDir}
+	if vol.Source.Protocol == source.SMB {
+		w.root.Base = ""
+		w.base = vol.Source.Base
+		w.path = path.Join(vol.Source.Base, vol.SubDir)
+	}
+	return w
+}
+
+// lockKey covers every directory that can nest with w.path: all of them
+// share its first component below the root.
+func (w where) lockKey() string {
+	first, _, _ := strings.Cut(w.path, "/")
+	return w.root.String() + "#" + first
+}
+
+func (d *Driver) lock(ctx context.Context, w where) (func(), error) {
+	unlock, err := d.volumeLocks.Lock(ctx, w.lockKey())
+	if err != nil {
+		return nil, status.Error(codes.Aborted, "timed out waiting for another operation on this volume or one beside it")
+	}
+	return unlock, nil
+}
+
+// withStore runs fn on the state store of w's share, through a pooled
+// session. fn returns store or share errors; the caller maps them once.
+func (d *Driver) withStore(ctx context.Context, w where, creds share.Credentials, fn func(*state.Store) error) error {
+	logger := klog.FromContext(ctx)
+	return d.withShare(ctx, w.root, creds, func(c share.Client) error {
+		st := state.New(c)
+		st.Log = func(msg string, kv ...any) { logger.Info(msg, kv...) }
+		return fn(st)
+	})
+}
+
 func (d *Driver) CreateVolume(ctx context.Context, req *csi.CreateVolumeRequest) (*csi.CreateVolumeResponse, error) {
 	if req.GetName() == "" {
 		return nil, status.Error(codes.InvalidArgument, "volume name is missing")
@@ -186,75 +220,54 @@ func (d *Driver) CreateVolume(ctx context.Context, req *csi.CreateVolumeRequest)
 		return nil, status.Errorf(codes.ResourceExhausted, "NFS volumes can only be used on Linux nodes, and the requested topology has none (%s)", TopologyKeyOS)
 	}
 	vol := volume.Volume{Source: params.Source, SubDir: params.SubDir, OnDelete: params.OnDelete}
-	logger := klog.FromContext(ctx).WithValues("volume", vol.ID())
-
-	unlock, err := d.volumeLocks.Lock(ctx, vol.Source.String()+"#"+vol.SubDir)
+	w := locate(vol)
+	// Refused before anything is created, so no error leaves a directory.
+	if err := state.CheckPath(w.path); err != nil {
+		return nil, toStatus(err)
+	}
+	unlock, err := d.lock(ctx, w)
 	if err != nil {
-		return nil, status.Error(codes.Aborted, "timed out waiting for another operation on this volume")
+		return nil, err
 	}
 	defer unlock()
 
-	perm := fs.FileMode(params.MountPermissions & 0o777)
-	if params.MountPermissions&0o2000 != 0 {
-		perm |= fs.ModeSetgid
-	}
-	if params.MountPermissions&0o4000 != 0 {
-		perm |= fs.ModeSetuid
-	}
-	if params.MountPermissions&0o1000 != 0 {
-		perm |= fs.ModeSticky
-	}
-	err = d.withShare(ctx, vol.Source, credentialsFrom(req.GetSecrets()), func(c share.Client) error {
-		rec, err := readRecord(ctx, c, vol.SubDir)
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-		if err == nil {
-			if rec.Name != req.GetName() {
-				return status.Errorf(codes.AlreadyExists, "directory %s already belongs to volume %q; use a subDir template that gives each claim its own directory", vol.SubDir, rec.Name)
-			}
-			if rec.CapacityBytes != size && size != 0 {
-				return status.Errorf(codes.AlreadyExists, "volume %q exists with capacity %d, not %d", rec.Name, rec.CapacityBytes, size)
-			}
-		}
-		if parent := path.Dir(vol.SubDir); parent != "." {
-			if err := share.MkdirAll(ctx, c, parent, perm); err != nil {
-				return fmt.Errorf("create parent directories: %w", err)
-			}
-		}
-		switch err := c.Mkdir(ctx, vol.SubDir, perm); {
-		case err == nil:
-			logger.V(2).Info("created volume directory")
-		case errors.Is(err, fs.ErrExist):
-			fi, serr := c.Stat(ctx, vol.SubDir)
-			if serr != nil {
-				return serr
-			}
-			if !fi.IsDir {
-				return status.Errorf(codes.AlreadyExists, "%s exists on the share and is not a directory", vol.SubDir)
-			}
-			// An existing directory without a record (retained from an
-			// earlier claim, or made by hand) is adopted as it is.
-		default:
-			return err
-		}
-		if rec == nil {
-			if err := share.MkdirAll(ctx, c, volume.MetadataDir, 0o755); err != nil {
-				return fmt.Errorf("create %s: %w", volume.MetadataDir, err)
-			}
-			return writeRecord(ctx, c, vol.SubDir, record{Name: req.GetName(), CapacityBytes: size, Created: time.Now().UTC()})
-		}
-		return nil
+	var rec state.Record
+	err = d.withStore(ctx, w, credentialsFrom(req.GetSecrets()), func(st *state.Store) error {
+		var err error
+		rec, err = st.Create(ctx, state.CreateRequest{
+			Path: w.path, Name: req.GetName(), CapacityBytes: size,
+			Perm:   modeOf(params.MountPermissions),
+			Legacy: state.LegacyRecordPath(w.base, w.subDir),
+		})
+		return err
 	})
 	if err != nil {
-		return nil, shareStatus(err)
+		return nil, toStatus(err)
 	}
+	vol.UID = rec.UID
+	klog.FromContext(ctx).V(2).Info("volume ready", "volume", vol.ID(), "path", w.path)
 	return &csi.CreateVolumeResponse{Volume: &csi.Volume{
 		VolumeId:           vol.ID(),
-		CapacityBytes:      size,
+		CapacityBytes:      rec.CapacityBytes,
 		VolumeContext:      volumeContext(vol, params.MountOptions),
 		AccessibleTopology: accessibleTopology(vol.Source.Protocol),
 	}}, nil
+}
+
+// modeOf turns the mountPermissions parameter into a FileMode, keeping the
+// setuid, setgid and sticky bits.
+func modeOf(m uint32) fs.FileMode {
+	perm := fs.FileMode(m & 0o777)
+	if m&0o2000 != 0 {
+		perm |= fs.ModeSetgid
+	}
+	if m&0o4000 != 0 {
+		perm |= fs.ModeSetuid
+	}
+	if m&0o1000 != 0 {
+		perm |= fs.ModeSticky
+	}
+	return perm
 }
 
 func volumeContext(vol volume.Volume, mountOptions []string) map[string]string {
@@ -265,44 +278,13 @@ func volumeContext(vol volume.Volume, mountOptions []string) map[string]string {
 	return c
 }
 
-func readRecord(ctx context.Context, c share.Client, subDir string) (*record, error) {
-	b, err := c.ReadFile(ctx, recordPath(subDir))
-	if err != nil {
-		return nil, err
+// lookup finds the record a volume ID names: by path and UID, or for a v1 ID
+// (no UID) the v1 record. ErrNotFound when the ID matches nothing.
+func lookup(ctx context.Context, st *state.Store, vol volume.Volume, w where) (state.Record, error) {
+	if vol.UID == "" {
+		return st.GetLegacy(ctx, w.base, w.subDir)
 	}
-	var r record
-	if err := json.Unmarshal(b, &r); err != nil {
-		return nil, fmt.Errorf("record %s is corrupt (%v); delete it to let the volume be adopted again", recordPath(subDir), err)
-	}
-	return &r, nil
-}
-
-// writeRecord replaces the record through a temporary file and a rename, so
-// a crash never leaves a half-written one.
-func writeRecord(ctx context.Context, c share.Client, subDir string, r record) error {
-	b, err := json.Marshal(r)
-	if err != nil {
-		return err
-	}
-	final := recordPath(subDir)
-	tmp := final + ".tmp"
-	if err := c.WriteFile(ctx, tmp, b); err != nil {
-		return fmt.Errorf("write record: %w", err)
-	}
-	if err := c.Remove(ctx, final); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("replace record: %w", err)
-	}
-	if err := c.Rename(ctx, tmp, final); err != nil {
-		return fmt.Errorf("write record: %w", err)
-	}
-	return nil
-}
-
-func removeRecord(ctx context.Context, c share.Client, subDir string) error {
-	if err := c.Remove(ctx, recordPath(subDir)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("remove record: %w", err)
-	}
-	return nil
+	return st.Get(ctx, w.path, vol.UID)
 }
 
 func (d *Driver) DeleteVolume(ctx context.Context, req *csi.DeleteVolumeRequest) (*csi.DeleteVolumeResponse, error) {
@@ -317,30 +299,54 @@ func (d *Driver) DeleteVolume(ctx context.Context, req *csi.DeleteVolumeRequest)
 		logger.Info("DeleteVolume of an ID this driver never issued: nothing to delete", "reason", err.Error())
 		return &csi.DeleteVolumeResponse{}, nil
 	}
-	unlock, err := d.volumeLocks.Lock(ctx, vol.Source.String()+"#"+vol.SubDir)
+	w := locate(vol)
+	unlock, err := d.lock(ctx, w)
 	if err != nil {
-		return nil, status.Error(codes.Aborted, "timed out waiting for another operation on this volume")
+		return nil, err
 	}
 	defer unlock()
-	err = d.withShare(ctx, vol.Source, credentialsFrom(req.GetSecrets()), func(c share.Client) error {
+	err = d.withStore(ctx, w, credentialsFrom(req.GetSecrets()), func(st *state.Store) error {
+		rec, err := lookup(ctx, st, vol, w)
+		if errors.Is(err, state.ErrNotFound) && vol.UID != "" {
+			// Moved to the quarantine by an earlier call cut short?
+			err = st.Resume(ctx, vol.UID)
+		}
+		if errors.Is(err, state.ErrNotFound) {
+			logger.Info("no volume of this driver matches the ID (deleted already, or stale): nothing deleted", "path", w.path)
+			return nil
+		}
+		if err != nil || rec.Path == "" {
+			return err
+		}
 		switch vol.OnDelete {
 		case volume.Retain:
-			logger.V(2).Info("retaining volume directory", "subDir", vol.SubDir)
+			logger.V(2).Info("retaining volume directory", "path", w.path)
+			if vol.UID == "" {
+				return st.DeleteLegacy(ctx, w.base, w.subDir, rec, false)
+			}
+			return st.Forget(ctx, rec)
 		case volume.Archive:
-			to, err := archive(ctx, c, vol.SubDir)
-			if err != nil {
-				return err
+			var to string
+			if vol.UID == "" {
+				to, err = st.ArchiveLegacy(ctx, w.base, w.subDir, rec)
+			} else {
+				to, err = st.ArchiveVolume(ctx, rec)
 			}
-			if to != "" {
-				logger.V(2).Info("archived volume directory", "subDir", vol.SubDir, "archive", to)
+			if err == nil && to != "" {
+				logger.V(2).Info("archived volume directory", "path", w.path, "archive", to)
 			}
+			return err
 		default:
-			if err := c.RemoveAll(ctx, vol.SubDir); err != nil {
-				return err
+			if vol.UID == "" {
+				err = st.DeleteLegacy(ctx, w.base, w.subDir, rec, true)
+			} else {
+				err = st.DeleteVolume(ctx, rec)
 			}
-			logger.V(2).Info("deleted volume directory", "subDir", vol.SubDir)
+			if err == nil {
+				logger.V(2).Info("deleted volume directory", "path", w.path)
+			}
+			return err
 		}
-		return removeRecord(ctx, c, vol.SubDir)
 	})
 	if errors.Is(err, fs.ErrNotExist) && !errors.Is(err, share.ErrUnavailable) {
 		// The share or base itself is gone: so is the volume.
@@ -348,40 +354,9 @@ func (d *Driver) DeleteVolume(ctx context.Context, req *csi.DeleteVolumeRequest)
 		return &csi.DeleteVolumeResponse{}, nil
 	}
 	if err != nil {
-		return nil, shareStatus(err)
+		return nil, toStatus(err)
 	}
 	return &csi.DeleteVolumeResponse{}, nil
-}
-
-// archive renames subDir to archived-<name> beside it, adding a timestamp when
-// that name is taken, so no earlier archive is ever replaced. It returns ""
-// when there was nothing to archive.
-func archive(ctx context.Context, c share.Client, subDir string) (string, error) {
-	if _, err := c.Stat(ctx, subDir); errors.Is(err, fs.ErrNotExist) {
-		return "", nil
-	} else if err != nil {
-		return "", err
-	}
-	dir, name := path.Split(subDir)
-	candidates := []string{dir + "archived-" + name}
-	stamp := time.Now().UTC().Format("20060102T150405Z")
-	for i := range 10 {
-		suffix := "-" + stamp
-		if i > 0 {
-			suffix += fmt.Sprintf("-%d", i)
-		}
-		candidates = append(candidates, dir+"archived-"+name+suffix)
-	}
-	for _, to := range candidates {
-		err := c.Rename(ctx, subDir, to)
-		if err == nil {
-			return to, nil
-		}
-		if !errors.Is(err, fs.ErrExist) {
-			return "", err
-		}
-	}
-	return "", status.Errorf(codes.AlreadyExists, "every archive name for %s is taken; move old archives away", subDir)
 }
 
 func (d *Driver) ValidateVolumeCapabilities(ctx context.Context, req *csi.ValidateVolumeCapabilitiesRequest) (*csi.ValidateVolumeCapabilitiesResponse, error) {
@@ -391,12 +366,16 @@ func (d *Driver) ValidateVolumeCapabilities(ctx context.Context, req *csi.Valida
 	if len(req.GetVolumeCapabilities()) == 0 {
 		return nil, status.Error(codes.InvalidArgument, "volume capabilities are missing")
 	}
-	vol, err := volume.ParseID(req.GetVolumeId())
+	vol, err := existingVolumeID(req.GetVolumeId())
 	if err != nil {
-		return nil, status.Errorf(codes.NotFound, "no such volume: %v", err)
-	}
-	if err := d.checkExists(ctx, vol, credentialsFrom(req.GetSecrets())); err != nil {
 		return nil, err
+	}
+	w := locate(vol)
+	err = d.withStore(ctx, w, credentialsFrom(req.GetSecrets()), func(st *state.Store) error {
+		return checkVolume(ctx, st, vol, w)
+	})
+	if err != nil {
+		return nil, toStatus(err)
 	}
 	if err := validateCapabilities(req.GetVolumeCapabilities()); err != nil {
 		return &csi.ValidateVolumeCapabilitiesResponse{Message: status.Convert(err).Message()}, nil
@@ -408,22 +387,13 @@ func (d *Driver) ValidateVolumeCapabilities(ctx context.Context, req *csi.Valida
 	}}, nil
 }
 
-// checkExists returns NotFound when the volume's directory is gone.
-func (d *Driver) checkExists(ctx context.Context, vol volume.Volume, creds share.Credentials) error {
-	err := d.withShare(ctx, vol.Source, creds, func(c share.Client) error {
-		fi, err := c.Stat(ctx, vol.SubDir)
-		if err != nil {
-			return err
-		}
-		if !fi.IsDir {
-			return fmt.Errorf("%s is not a directory: %w", vol.SubDir, fs.ErrNotExist)
-		}
-		return nil
-	})
-	if errors.Is(err, fs.ErrNotExist) {
-		return status.Errorf(codes.NotFound, "volume directory %s does not exist on %s", vol.SubDir, vol.Source.String())
+// checkVolume answers ErrNotFound unless the ID matches a record and the
+// volume's directory is there.
+func checkVolume(ctx context.Context, st *state.Store, vol volume.Volume, w where) error {
+	if _, err := lookup(ctx, st, vol, w); err != nil {
+		return err
 	}
-	return shareStatus(err)
+	return st.CheckDir(ctx, w.path)
 }
 
 // ControllerGetVolume reports the volume and its recorded size. The request
@@ -434,6 +404,7 @@ func (d *Driver) ControllerGetVolume(ctx context.Context, req *csi.ControllerGet
 	if err != nil {
 		return nil, err
 	}
+	w := locate(vol)
 	resp := &csi.ControllerGetVolumeResponse{
 		Volume: &csi.Volume{
 			VolumeId:           vol.ID(),
@@ -442,26 +413,23 @@ func (d *Driver) ControllerGetVolume(ctx context.Context, req *csi.ControllerGet
 		},
 		Status: &csi.ControllerGetVolumeResponse_VolumeStatus{},
 	}
-	lease, err := d.leaseWithoutSecrets(ctx, vol.Source)
+	lease, err := d.leaseWithoutSecrets(ctx, w.root)
 	if err != nil {
 		return nil, err
 	}
 	if lease == nil {
 		return resp, nil
 	}
-	_, err = lease.Stat(ctx, vol.SubDir)
+	st := state.New(lease.Client)
+	rec, err := lookup(ctx, st, vol, w)
 	if err == nil {
-		if rec, rerr := readRecord(ctx, lease.Client, vol.SubDir); rerr == nil {
-			resp.Volume.CapacityBytes = rec.CapacityBytes
-		}
+		err = st.CheckDir(ctx, w.path)
 	}
 	lease.Release(err)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, status.Errorf(codes.NotFound, "volume directory %s does not exist on %s", vol.SubDir, vol.Source.String())
-	}
 	if err != nil {
-		return nil, shareStatus(err)
+		return nil, toStatus(err)
 	}
+	resp.Volume.CapacityBytes = rec.CapacityBytes
 	return resp, nil
 }
 
@@ -472,30 +440,30 @@ func (d *Driver) ControllerGetVolumeHealth(ctx context.Context, req *csi.Control
 	if err != nil {
 		return nil, err
 	}
+	w := locate(vol)
 	health := &csi.VolumeHealth{VolumeId: req.GetVolumeId()}
-	check := func(c share.Client) error {
-		fi, err := c.Stat(ctx, vol.SubDir)
-		if err == nil && !fi.IsDir {
-			return fmt.Errorf("%s is not a directory: %w", vol.SubDir, fs.ErrNotExist)
+	check := func(st *state.Store) error {
+		if _, err := lookup(ctx, st, vol, w); err != nil {
+			return err
 		}
-		return err
+		return st.CheckDir(ctx, w.path)
 	}
 	if vol.Source.Protocol == source.SMB && req.GetSecrets()["username"] == "" {
 		// No credentials: look through a session a call with secrets left
 		// open, or report nothing known rather than a login failure.
-		lease := d.cfg.Pool.GetIdle(vol.Source)
+		lease := d.cfg.Pool.GetIdle(w.root)
 		if lease == nil {
 			return &csi.ControllerGetVolumeHealthResponse{VolumeHealth: health}, nil
 		}
-		err = check(lease.Client)
+		err = check(state.New(lease.Client))
 		lease.Release(err)
 	} else {
-		err = d.withShare(ctx, vol.Source, credentialsFrom(req.GetSecrets()), check)
+		err = d.withStore(ctx, w, credentialsFrom(req.GetSecrets()), check)
 	}
 	switch {
 	case err == nil:
-	case ctx.Err() != nil:
-		return nil, shareStatus(err)
+	case ctx.Err() != nil, errors.Is(err, state.ErrNotFound):
+		return nil, toStatus(err)
 	case errors.Is(err, fs.ErrNotExist):
 		health.HealthStatuses = append(health.HealthStatuses, &csi.VolumeHealth_VolumeHealthEntry{
 			Status: csi.VolumeHealthErrorType_INACCESSIBLE, Reason: "DirectoryMissing",
@@ -504,7 +472,7 @@ func (d *Driver) ControllerGetVolumeHealth(ctx context.Context, req *csi.Control
 	default:
 		health.HealthStatuses = append(health.HealthStatuses, &csi.VolumeHealth_VolumeHealthEntry{
 			Status: csi.VolumeHealthErrorType_INACCESSIBLE, Reason: "ServerUnreachable",
-			Message: status.Convert(err).Message(),
+			Message: status.Convert(toStatus(err)).Message(),
 		})
 	}
 	return &csi.ControllerGetVolumeHealthResponse{VolumeHealth: health}, nil
@@ -527,7 +495,8 @@ func (d *Driver) GetCapacity(ctx context.Context, req *csi.GetCapacityRequest) (
 			return &csi.GetCapacityResponse{}, nil
 		}
 	}
-	lease, err := d.leaseWithoutSecrets(ctx, params.Source)
+	w := locate(volume.Volume{Source: params.Source})
+	lease, err := d.leaseWithoutSecrets(ctx, w.root)
 	if err != nil {
 		return nil, err
 	}
@@ -537,7 +506,7 @@ func (d *Driver) GetCapacity(ctx context.Context, req *csi.GetCapacityRequest) (
 	capacity, err := lease.Capacity(ctx)
 	lease.Release(err)
 	if err != nil {
-		return nil, shareStatus(err)
+		return nil, toStatus(err)
 	}
 	return &csi.GetCapacityResponse{AvailableCapacity: capacity.AvailableBytes}, nil
 }
@@ -560,41 +529,30 @@ func (d *Driver) ControllerExpandVolume(ctx context.Context, req *csi.Controller
 			return nil, err
 		}
 	}
-	vol, err := volume.ParseID(req.GetVolumeId())
+	vol, err := existingVolumeID(req.GetVolumeId())
 	if err != nil {
-		return nil, status.Errorf(codes.NotFound, "no such volume: %v", err)
+		return nil, err
 	}
-	unlock, err := d.volumeLocks.Lock(ctx, vol.Source.String()+"#"+vol.SubDir)
+	w := locate(vol)
+	unlock, err := d.lock(ctx, w)
 	if err != nil {
-		return nil, status.Error(codes.Aborted, "timed out waiting for another operation on this volume")
+		return nil, err
 	}
 	defer unlock()
-	err = d.withShare(ctx, vol.Source, credentialsFrom(req.GetSecrets()), func(c share.Client) error {
-		if _, err := c.Stat(ctx, vol.SubDir); err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return status.Errorf(codes.NotFound, "volume directory %s does not exist", vol.SubDir)
-			}
+	err = d.withStore(ctx, w, credentialsFrom(req.GetSecrets()), func(st *state.Store) error {
+		if err := checkVolume(ctx, st, vol, w); err != nil {
 			return err
 		}
-		rec, err := readRecord(ctx, c, vol.SubDir)
-		if errors.Is(err, fs.ErrNotExist) {
-			rec, err = &record{Name: path.Base(vol.SubDir), Created: time.Now().UTC()}, nil
-			if err := share.MkdirAll(ctx, c, volume.MetadataDir, 0o755); err != nil {
-				return err
-			}
+		var err error
+		if vol.UID == "" {
+			size, err = st.ExpandLegacy(ctx, w.base, w.subDir, size)
+		} else {
+			size, err = st.Expand(ctx, w.path, vol.UID, size)
 		}
-		if err != nil {
-			return err
-		}
-		if size <= rec.CapacityBytes {
-			size = rec.CapacityBytes
-			return nil
-		}
-		rec.CapacityBytes = size
-		return writeRecord(ctx, c, vol.SubDir, *rec)
+		return err
 	})
 	if err != nil {
-		return nil, shareStatus(err)
+		return nil, toStatus(err)
 	}
 	return &csi.ControllerExpandVolumeResponse{CapacityBytes: size, NodeExpansionRequired: false}, nil
 }

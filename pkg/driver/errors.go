@@ -9,31 +9,48 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
+	"github.com/fileshare-csi/fileshare-csi/pkg/state"
 )
 
-// shareStatus maps an error from a file server session to the gRPC code the
-// CSI spec expects, keeping the message that says what went wrong.
-func shareStatus(err error) error {
+// toStatus is the one place where store and share errors become the gRPC
+// codes the CSI spec names, keeping the message that says what to fix.
+// Handlers pass it what the store or share returned; errors that are
+// already statuses (validation in the handler) pass through.
+func toStatus(err error) error {
 	if err == nil {
 		return nil
 	}
 	if _, ok := status.FromError(err); ok {
 		return err
 	}
-	code := codes.Internal
+	return status.Error(codeOf(err), err.Error())
+}
+
+func codeOf(err error) codes.Code {
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
-		code = codes.DeadlineExceeded
+		return codes.DeadlineExceeded
 	case errors.Is(err, context.Canceled):
-		code = codes.Canceled
+		return codes.Canceled
+	case errors.Is(err, state.ErrNotFound):
+		return codes.NotFound
+	case errors.Is(err, state.ErrInvalid):
+		return codes.InvalidArgument
+	case errors.Is(err, state.ErrConflict):
+		return codes.AlreadyExists
+	case errors.Is(err, state.ErrBusy):
+		return codes.Aborted
 	case errors.Is(err, share.ErrUnavailable):
-		code = codes.Unavailable
+		return codes.Unavailable
+	case errors.Is(err, share.ErrNotEmpty):
+		// A writer is still at work in the directory: retryable.
+		return codes.Aborted
 	case errors.Is(err, fs.ErrPermission):
-		code = codes.PermissionDenied
+		return codes.PermissionDenied
 	case errors.Is(err, fs.ErrNotExist):
-		code = codes.NotFound
+		return codes.NotFound
 	case errors.Is(err, fs.ErrExist):
-		code = codes.AlreadyExists
+		return codes.AlreadyExists
 	}
-	return status.Error(code, err.Error())
+	return codes.Internal
 }

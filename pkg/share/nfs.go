@@ -278,8 +278,10 @@ func statusError(status uint32) error {
 	switch status {
 	case nfs.NFS3ErrNoEnt, nfs.NFS3ErrStale:
 		return fmt.Errorf("NFS status %d: %w", status, fs.ErrNotExist)
-	case nfs.NFS3ErrExist, nfs.NFS3ErrNotEmpty:
+	case nfs.NFS3ErrExist:
 		return fmt.Errorf("NFS status %d: %w", status, fs.ErrExist)
+	case nfs.NFS3ErrNotEmpty:
+		return fmt.Errorf("NFS status %d: %w", status, ErrNotEmpty)
 	case nfs.NFS3ErrPerm, nfs.NFS3ErrAcces, nfs.NFS3ErrROFS:
 		return fmt.Errorf("NFS status %d: %w", status, fs.ErrPermission)
 	}
@@ -371,7 +373,7 @@ func (c *nfsClient) Stat(ctx context.Context, rel string) (FileInfo, error) {
 	if err != nil {
 		return FileInfo{}, fmt.Errorf("getattr %s: %w", rel, err)
 	}
-	return FileInfo{IsDir: attr.Type == nfs.NF3Dir, Mode: fs.FileMode(attr.FileMode & 0o777)}, nil
+	return FileInfo{IsDir: attr.Type == nfs.NF3Dir, IsLink: attr.Type == nfs.NF3Lnk, Mode: fs.FileMode(attr.FileMode & 0o777), ID: attr.Fileid}, nil
 }
 
 func (c *nfsClient) Mkdir(ctx context.Context, rel string, perm fs.FileMode) error {
@@ -477,6 +479,53 @@ func (c *nfsClient) Rename(ctx context.Context, from, to string) error {
 	return nil
 }
 
+// Replace is RENAME, which replaces an existing target atomically.
+func (c *nfsClient) Replace(ctx context.Context, from, to string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	fromDir, fromName, err := c.resolveParent(ctx, from)
+	if err != nil {
+		return err
+	}
+	toDir, toName, err := c.resolveParent(ctx, to)
+	if err != nil {
+		return err
+	}
+	if fromName == "" || toName == "" {
+		return fmt.Errorf("replace of the share root: %w", fs.ErrPermission)
+	}
+	_, err = c.call(ctx, &struct {
+		rpc.Header
+		From nfs.Diropargs3
+		To   nfs.Diropargs3
+	}{c.header(procRename), nfs.Diropargs3{FH: fromDir, Filename: fromName}, nfs.Diropargs3{FH: toDir, Filename: toName}})
+	if err != nil {
+		return fmt.Errorf("replace %s with %s: %w", to, from, err)
+	}
+	return nil
+}
+
+func (c *nfsClient) List(ctx context.Context, rel string, max int) ([]string, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	fh, err := c.resolve(ctx, rel)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := c.readdirplus(ctx, fh)
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", rel, err)
+	}
+	var names []string
+	for _, e := range entries {
+		if max > 0 && len(names) == max {
+			break
+		}
+		names = append(names, e.FileName)
+	}
+	return names, nil
+}
+
 func (c *nfsClient) Remove(ctx context.Context, rel string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -498,7 +547,9 @@ func (c *nfsClient) removeEntry(ctx context.Context, proc uint32, dir []byte, na
 	return nil
 }
 
-func (c *nfsClient) RemoveAll(ctx context.Context, rel string) error {
+// RemoveAll needs no foreign markers: NFS shows a link as a link, and the
+// walk removes it with REMOVE, which never follows it.
+func (c *nfsClient) RemoveAll(ctx context.Context, rel string, _ RemoveOptions) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	dir, name, err := c.resolveParent(ctx, rel)
@@ -593,7 +644,7 @@ func (c *nfsClient) removeEntries(ctx context.Context, fh []byte, entries []nfs.
 			err = c.removeDir(ctx, fh, e.FileName, e.Handle, e.Attr.Attr)
 		} else {
 			err = c.removeEntry(ctx, procRemove, fh, e.FileName)
-			if isNFSStatus(err, nfs.NFS3ErrIsDir) || errors.Is(err, fs.ErrExist) {
+			if isNFSStatus(err, nfs.NFS3ErrIsDir) || errors.Is(err, fs.ErrExist) || errors.Is(err, ErrNotEmpty) {
 				// READDIRPLUS gave no attributes and it is a directory.
 				err = c.removeDir(ctx, fh, e.FileName, nfs.PostOpFH3{}, nfs.Fattr{})
 			}
@@ -621,7 +672,7 @@ func (c *nfsClient) removeDir(ctx context.Context, parent []byte, name string, h
 			return err
 		}
 		err = c.removeEntry(ctx, procRmdir, parent, name)
-		if !errors.Is(err, fs.ErrExist) {
+		if !errors.Is(err, ErrNotEmpty) && !errors.Is(err, fs.ErrExist) {
 			return err
 		}
 		attr.FileMode |= 0o700

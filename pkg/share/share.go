@@ -31,10 +31,38 @@ type Capacity struct {
 	TotalInodes, FreeInodes    int64 // zero when the protocol does not report them
 }
 
+// ErrNotEmpty says a directory could not be removed because it still has
+// entries: a writer is still at work in it, or the server hides some of them
+// (Samba does not list links that point outside the share). It is worth a
+// retry, never a reason to go looking elsewhere.
+var ErrNotEmpty = errors.New("directory not empty")
+
+// ErrLeftBehind says a removal finished what it may do, but left entries it
+// must not or cannot remove: directories that belong to another volume, or
+// entries the server hides. Another try would not change that.
+var ErrLeftBehind = fmt.Errorf("entries left behind: %w", ErrNotEmpty)
+
 // FileInfo is the little the controller needs to know about a path.
 type FileInfo struct {
 	IsDir bool
-	Mode  fs.FileMode
+	// IsLink is true for a symlink, junction or other reparse point, as far
+	// as the server lets the client see one.
+	IsLink bool
+	Mode   fs.FileMode
+	// ID is the server's file ID (inode number, SMB IndexNumber); 0 when the
+	// server gives none. It names the object a path reaches, which over a
+	// server that resolves links for its clients is the link's target.
+	ID uint64
+}
+
+// RemoveOptions guard a recursive removal on servers that hide links.
+type RemoveOptions struct {
+	// Foreign, when set, names a directory below the base that holds one
+	// empty marker file per directory ID that must never be entered (other
+	// volumes' roots). A server that resolves links for its clients (Samba
+	// by default) shows a link to another volume as that volume's directory,
+	// with its ID: the marker is how the walk recognises it.
+	Foreign string
 }
 
 // Client is one session on a share, rooted at the source's base directory.
@@ -47,10 +75,19 @@ type Client interface {
 	// (where the protocol carries Unix modes), or fails with fs.ErrExist.
 	Mkdir(ctx context.Context, rel string, perm fs.FileMode) error
 	// RemoveAll deletes rel and everything below it, including read-only
-	// entries. A missing rel is not an error.
-	RemoveAll(ctx context.Context, rel string) error
+	// entries. A missing rel is not an error. Links are removed as links and
+	// never entered; a directory whose ID is marked foreign in
+	// opts.Foreign, or that repeats an ID met above it, is not entered either.
+	// Entries the server will not let it see or remove leave rel in place,
+	// with an error wrapping ErrNotEmpty.
+	RemoveAll(ctx context.Context, rel string, opts RemoveOptions) error
 	// Rename moves from to to, failing with fs.ErrExist rather than replacing.
 	Rename(ctx context.Context, from, to string) error
+	// Replace moves the file from to to in one step, replacing to if it
+	// exists: readers see the old or the new file, never neither.
+	Replace(ctx context.Context, from, to string) error
+	// List returns up to max names in the directory rel (all when max <= 0).
+	List(ctx context.Context, rel string, max int) ([]string, error)
 	// WriteFile creates or replaces a small file.
 	WriteFile(ctx context.Context, rel string, data []byte) error
 	ReadFile(ctx context.Context, rel string) ([]byte, error)
@@ -96,9 +133,9 @@ func MkdirAll(ctx context.Context, c Client, rel string, perm fs.FileMode) error
 }
 
 // IsAnswer reports whether err is the server's definite answer about a path
-// (exists, missing, forbidden) rather than a broken session.
+// (exists, missing, forbidden, not empty) rather than a broken session.
 func IsAnswer(err error) bool {
-	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrExist) || errors.Is(err, fs.ErrPermission)
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrExist) || errors.Is(err, fs.ErrPermission) || errors.Is(err, ErrNotEmpty)
 }
 
 // feed hands items to the workers reading jobs until ctx ends, then closes

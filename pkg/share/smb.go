@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net"
 	"path"
@@ -100,14 +101,45 @@ func (c *smbClient) wrap(ctx context.Context, op, rel string, err error) error {
 	return fmt.Errorf("%s %s: %w: %w", op, rel, ErrUnavailable, err)
 }
 
+// Stat reports what rel is without following a link the client can see
+// (a reparse point); its ID comes from opening the object itself.
 func (c *smbClient) Stat(ctx context.Context, rel string) (FileInfo, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	fi, err := c.on(ctx).Stat(c.full(rel))
+	sh := c.on(ctx)
+	p := c.full(rel)
+	fi, err := sh.Lstat(p)
 	if err != nil {
 		return FileInfo{}, c.wrap(ctx, "stat", rel, err)
 	}
-	return FileInfo{IsDir: fi.IsDir(), Mode: fi.Mode().Perm()}, nil
+	out := FileInfo{IsDir: fi.IsDir() && fi.Mode()&fs.ModeSymlink == 0, IsLink: fi.Mode()&fs.ModeSymlink != 0, Mode: fi.Mode().Perm()}
+	if out.IsLink {
+		return out, nil
+	}
+	id, err := fileID(sh, p)
+	if err != nil {
+		return FileInfo{}, c.wrap(ctx, "stat", rel, err)
+	}
+	out.ID = id
+	return out, nil
+}
+
+// fileID opens p (never a reparse point: callers check first) and asks for
+// its IndexNumber, which the CREATE response does not carry.
+func fileID(sh *smb2.Share, p string) (uint64, error) {
+	f, err := sh.Open(p)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return 0, err
+	}
+	if st, ok := fi.Sys().(*smb2.FileStat); ok {
+		return st.FileId, nil
+	}
+	return 0, nil
 }
 
 // Mkdir creates the directory. SMB carries no Unix mode: the permissions a
@@ -132,6 +164,28 @@ func (c *smbClient) Rename(ctx context.Context, from, to string) error {
 	return c.wrap(ctx, "rename", from, sh.Rename(c.full(from), c.full(to)))
 }
 
+// Replace relies on the library renaming with ReplaceIfExists.
+func (c *smbClient) Replace(ctx context.Context, from, to string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.wrap(ctx, "replace", to, c.on(ctx).Rename(c.full(from), c.full(to)))
+}
+
+func (c *smbClient) List(ctx context.Context, rel string, max int) ([]string, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	f, err := c.on(ctx).Open(c.full(rel))
+	if err != nil {
+		return nil, c.wrap(ctx, "list", rel, err)
+	}
+	defer f.Close()
+	names, err := f.Readdirnames(max)
+	if errors.Is(err, io.EOF) {
+		err = nil
+	}
+	return names, c.wrap(ctx, "list", rel, err)
+}
+
 func (c *smbClient) Remove(ctx context.Context, rel string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -149,90 +203,6 @@ func (c *smbClient) removeOne(sh *smb2.Share, p string) error {
 		return err
 	}
 	return sh.Remove(p)
-}
-
-func (c *smbClient) RemoveAll(ctx context.Context, rel string) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if strings.Trim(rel, "/") == "" {
-		return fmt.Errorf("refusing to remove the share's base directory: %w", fs.ErrPermission)
-	}
-	sh := c.on(ctx)
-	p := c.full(rel)
-	fi, err := sh.Lstat(p)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return c.wrap(ctx, "stat", rel, err)
-	}
-	if fi.IsDir() {
-		if err := c.emptyParallel(ctx, sh, p); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return c.wrap(ctx, "remove", rel, err)
-		}
-	}
-	if err := c.removeTree(sh, p, fi.IsDir()); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return c.wrap(ctx, "remove", rel, err)
-	}
-	return nil
-}
-
-// smbRemoveWorkers is how many requests a large RemoveAll keeps in flight.
-// SMB2 multiplexes requests on one session (the library matches replies by
-// message ID), so one round trip at a time would waste the connection.
-const smbRemoveWorkers = 8
-
-// emptyParallel removes the entries of directory p, whole subtrees at a time,
-// from several goroutines on the one session.
-func (c *smbClient) emptyParallel(ctx context.Context, sh *smb2.Share, p string) error {
-	entries, err := sh.ReadDir(p)
-	if err != nil || len(entries) < 32 {
-		return err
-	}
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	jobs := make(chan fs.FileInfo)
-	var wg sync.WaitGroup
-	for range smbRemoveWorkers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			wsh := sh.WithContext(ctx)
-			for e := range jobs {
-				if err := c.removeTree(wsh, p+`\`+e.Name(), e.IsDir()); err != nil && !errors.Is(err, fs.ErrNotExist) {
-					cancel(err)
-				}
-			}
-		}()
-	}
-	feed(ctx, jobs, entries)
-	wg.Wait()
-	return context.Cause(ctx)
-}
-
-func (c *smbClient) removeTree(sh *smb2.Share, p string, isDir bool) error {
-	if isDir {
-		for range 3 {
-			entries, err := sh.ReadDir(p)
-			if err != nil {
-				return err
-			}
-			for _, e := range entries {
-				if err := c.removeTree(sh, p+`\`+e.Name(), e.IsDir()); err != nil && !errors.Is(err, fs.ErrNotExist) {
-					return err
-				}
-			}
-			err = c.removeOne(sh, p)
-			if err == nil || errors.Is(err, fs.ErrNotExist) {
-				return nil
-			}
-			if !strings.Contains(err.Error(), "NOT_EMPTY") {
-				return err
-			}
-		}
-		return fmt.Errorf("%s: directory keeps getting new entries", p)
-	}
-	return c.removeOne(sh, p)
 }
 
 func (c *smbClient) WriteFile(ctx context.Context, rel string, data []byte) error {

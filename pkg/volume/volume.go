@@ -33,12 +33,17 @@ func parseOnDelete(s string) (OnDelete, error) {
 	return "", fmt.Errorf("onDelete %q is not one of delete, retain, archive", s)
 }
 
-// Volume is what a volume ID encodes. The controller keeps no state, so
-// everything DeleteVolume and the node need is here.
+// Volume is what a volume ID encodes: everything the node needs to mount it,
+// and what the controller needs to find its record on the share.
 type Volume struct {
 	Source   source.Source
 	SubDir   string // slash-separated, relative to the source's base, validated
 	OnDelete OnDelete
+	// UID is unique to one CreateVolume that made the directory, and stored
+	// in the volume's record: an ID whose UID is not the record's names a
+	// volume that no longer exists, even when its directory has been made
+	// again for a new claim. Empty in v1 IDs, issued before UIDs existed.
+	UID string
 }
 
 // MetadataDir, below a share's base, holds one small record per volume (its
@@ -46,15 +51,35 @@ type Volume struct {
 const MetadataDir = ".fileshare-csi"
 
 const (
-	idVersion = "v1"
-	idSep     = "#"
+	idVersion   = "v2"
+	idVersionV1 = "v1"
+	idSep       = "#"
+	// UIDLength is the length of a volume UID: 16 lower-case hex digits.
+	UIDLength = 16
 )
 
-// ID encodes the volume as v1#<source>#<subDir>#<onDelete>, for example
-// v1#nfs://10.0.0.5/export#pvc-1234#delete. Fields are percent-escaped for
-// '#' and '%' so the separator never appears inside one.
+// ID encodes the volume as v2#<source>#<subDir>#<onDelete>#<uid>, for example
+// v2#nfs://10.0.0.5/export#pvc-1234#delete#9f86d081884c7d65. Fields are
+// percent-escaped for '#' and '%' so the separator never appears inside one.
+// A volume without a UID (recorded before UIDs existed) keeps its v1 ID.
 func (v Volume) ID() string {
-	return strings.Join([]string{idVersion, escape(v.Source.String()), escape(v.SubDir), string(v.OnDelete)}, idSep)
+	if v.UID == "" {
+		return strings.Join([]string{idVersionV1, escape(v.Source.String()), escape(v.SubDir), string(v.OnDelete)}, idSep)
+	}
+	return strings.Join([]string{idVersion, escape(v.Source.String()), escape(v.SubDir), string(v.OnDelete), v.UID}, idSep)
+}
+
+// ValidUID reports whether s has the form of a volume UID.
+func ValidUID(s string) bool {
+	if len(s) != UIDLength {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // ParseID decodes and validates a volume ID. It refuses anything whose
@@ -64,11 +89,18 @@ func ParseID(id string) (Volume, error) {
 		return Volume{}, errors.New("volume ID is empty")
 	}
 	fields := strings.Split(id, idSep)
-	if fields[0] != idVersion {
+	var uid string
+	switch {
+	case fields[0] == idVersion && len(fields) == 5:
+		uid = fields[4]
+		if !ValidUID(uid) {
+			return Volume{}, fmt.Errorf("volume ID %q: %q is not a volume UID (%d hex digits)", id, uid, UIDLength)
+		}
+	case fields[0] == idVersionV1 && len(fields) == 4:
+	case fields[0] == idVersion || fields[0] == idVersionV1:
+		return Volume{}, fmt.Errorf("volume ID %q: wrong number of fields for %s", id, fields[0])
+	default:
 		return Volume{}, fmt.Errorf("volume ID %q: unknown format (want prefix %s%s)", id, idVersion, idSep)
-	}
-	if len(fields) != 4 {
-		return Volume{}, fmt.Errorf("volume ID %q: want 4 fields separated by %q, got %d", id, idSep, len(fields))
 	}
 	srcStr, err := unescape(fields[1])
 	if err != nil {
@@ -89,7 +121,7 @@ func ParseID(id string) (Volume, error) {
 	if err != nil || fields[3] == "" {
 		return Volume{}, fmt.Errorf("volume ID %q: onDelete field %q is not one of delete, retain, archive", id, fields[3])
 	}
-	return Volume{Source: src, SubDir: sub, OnDelete: od}, nil
+	return Volume{Source: src, SubDir: sub, OnDelete: od, UID: uid}, nil
 }
 
 func escape(s string) string {

@@ -699,8 +699,8 @@ spec:
 			t.Fatal(err)
 		}
 		pvs[c.claim] = v
-		if v.Spec.CSI.Driver != "fileshare.csi.dev" || !strings.HasPrefix(v.Spec.CSI.VolumeHandle, "v1#") {
-			t.Errorf("%s: PV %s has driver %q, handle %q; want fileshare.csi.dev and v1#...", c.claim, v.Metadata.Name, v.Spec.CSI.Driver, v.Spec.CSI.VolumeHandle)
+		if v.Spec.CSI.Driver != "fileshare.csi.dev" || !strings.HasPrefix(v.Spec.CSI.VolumeHandle, "v2#") {
+			t.Errorf("%s: PV %s has driver %q, handle %q; want fileshare.csi.dev and v2#...", c.claim, v.Metadata.Name, v.Spec.CSI.Driver, v.Spec.CSI.VolumeHandle)
 		}
 		wantSub := testNS + "/" + c.claim
 		if !strings.HasSuffix(v.Spec.CSI.VolumeHandle, "#"+strings.ReplaceAll(wantSub, "%", "%25")+"#"+c.onDelete) {

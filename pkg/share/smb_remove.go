@@ -1,0 +1,252 @@
+package share
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+
+	smb2 "github.com/cloudsoda/go-smb2"
+)
+
+// fileAttributeReparsePoint is FILE_ATTRIBUTE_REPARSE_POINT (MS-FSCC 2.6):
+// symlinks, junctions and every other reparse point.
+const fileAttributeReparsePoint = 0x400
+
+// smbRemoveWorkers is how many requests a large RemoveAll keeps in flight.
+// SMB2 multiplexes requests on one session (the library matches replies by
+// message ID), so one round trip at a time would waste the connection; the
+// workers share the caller's session and open no connection of their own.
+const smbRemoveWorkers = 8
+
+// smbReadBatch is how many directory entries are held at once per directory
+// level: a directory with a million entries is read and emptied batch by
+// batch, never listed whole.
+const smbReadBatch = 512
+
+// smbPasses bounds how often one directory is listed again when RMDIR finds
+// it not empty (a writer still at work, or entries deleted while listing).
+const smbPasses = 5
+
+// smbWalk is one RemoveAll: it remembers which directory IDs it must not
+// enter, so a link that the server resolves for us (Samba shows an in-share
+// symlink as the directory it points at, with that directory's ID) is never
+// followed into another volume.
+type smbWalk struct {
+	c       *smbClient
+	foreign string // directory of foreign-ID markers, full path; "" for none
+
+	mu      sync.Mutex
+	known   map[uint64]bool // ID -> foreign
+	skipped int             // directories left alone because they are not ours
+}
+
+func (c *smbClient) RemoveAll(ctx context.Context, rel string, opts RemoveOptions) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if strings.Trim(rel, "/") == "" {
+		return fmt.Errorf("refusing to remove the share's base directory: %w", fs.ErrPermission)
+	}
+	sh := c.on(ctx)
+	p := c.full(rel)
+	fi, err := sh.Lstat(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return c.wrap(ctx, "stat", rel, err)
+	}
+	if !fi.IsDir() || fi.Mode()&fs.ModeSymlink != 0 {
+		// A file, or a link the server shows as one: remove the name only.
+		return c.wrap(ctx, "remove", rel, ignoreMissing(c.removeOne(sh, p)))
+	}
+	w := &smbWalk{c: c, known: map[uint64]bool{}}
+	if opts.Foreign != "" {
+		w.foreign = c.full(opts.Foreign)
+	}
+	id, err := fileID(sh, p)
+	if err != nil {
+		return c.wrap(ctx, "stat", rel, ignoreMissing(err))
+	}
+	if foreign, err := w.isForeign(sh, id); err != nil {
+		return c.wrap(ctx, "stat", rel, err)
+	} else if foreign {
+		return fmt.Errorf("remove %s: it is another volume's directory (a link the server resolves): left alone: %w", rel, ErrLeftBehind)
+	}
+	if err := w.removeDir(ctx, sh, p, []uint64{id}, true); err != nil {
+		return c.wrap(ctx, "remove", rel, ignoreMissing(err))
+	}
+	return nil
+}
+
+func ignoreMissing(err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return err
+}
+
+// isForeign answers whether the directory with this ID must not be entered:
+// it has a marker in the foreign directory (another volume's root).
+func (w *smbWalk) isForeign(sh *smb2.Share, id uint64) (bool, error) {
+	if w.foreign == "" || id == 0 {
+		return false, nil
+	}
+	w.mu.Lock()
+	f, ok := w.known[id]
+	w.mu.Unlock()
+	if ok {
+		return f, nil
+	}
+	_, err := sh.Lstat(w.foreign + `\` + strconv.FormatUint(id, 10))
+	switch {
+	case err == nil:
+		f = true
+	case errors.Is(err, fs.ErrNotExist):
+		f = false
+	default:
+		return false, err
+	}
+	w.mu.Lock()
+	w.known[id] = f
+	w.mu.Unlock()
+	return f, nil
+}
+
+// removeDir empties and removes the directory p, whose ID and those of the
+// directories above it are in ancestors. The top directory spreads its
+// entries over workers on the same session.
+func (w *smbWalk) removeDir(ctx context.Context, sh *smb2.Share, p string, ancestors []uint64, top bool) error {
+	for range smbPasses {
+		seen, err := w.emptyOnce(ctx, sh, p, ancestors, top)
+		if err != nil {
+			return err
+		}
+		err = w.c.removeOne(sh, p)
+		if err == nil || errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if !isNotEmpty(err) {
+			return err
+		}
+		if seen == 0 {
+			// Nothing left to list, yet not empty: the server hides entries
+			// from us (Samba does not list links that lead outside the share)
+			// or this walk left a foreign directory in it. Another pass
+			// cannot help.
+			return fmt.Errorf("%s holds entries the server does not let this client see or remove (%d links to other volumes were left alone): %w", p, w.skippedCount(), ErrLeftBehind)
+		}
+	}
+	return fmt.Errorf("%s keeps getting new entries: %w", p, ErrNotEmpty)
+}
+
+func (w *smbWalk) skippedCount() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.skipped
+}
+
+func isNotEmpty(err error) bool {
+	var re *smb2.ResponseError
+	return errors.As(err, &re) && re.Code == 0xC0000101 || // STATUS_DIRECTORY_NOT_EMPTY
+		err != nil && strings.Contains(err.Error(), "not empty")
+}
+
+// emptyOnce lists p batch by batch and removes what it finds; it returns how
+// many entries it saw.
+func (w *smbWalk) emptyOnce(ctx context.Context, sh *smb2.Share, p string, ancestors []uint64, top bool) (int, error) {
+	f, err := sh.Open(p)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	seen := 0
+	for {
+		batch, err := f.Readdir(smbReadBatch)
+		if errors.Is(err, io.EOF) || err == nil && len(batch) == 0 {
+			return seen, nil
+		}
+		if err != nil {
+			return seen, err
+		}
+		seen += len(batch)
+		if top && len(batch) >= 32 {
+			err = w.removeParallel(ctx, sh, p, batch, ancestors)
+		} else {
+			for _, e := range batch {
+				if err = w.removeEntry(ctx, sh, p, e, ancestors); err != nil {
+					break
+				}
+			}
+		}
+		if err != nil {
+			return seen, err
+		}
+	}
+}
+
+func (w *smbWalk) removeParallel(ctx context.Context, sh *smb2.Share, p string, batch []os.FileInfo, ancestors []uint64) error {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	jobs := make(chan os.FileInfo)
+	var wg sync.WaitGroup
+	for range smbRemoveWorkers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			wsh := sh.WithContext(ctx)
+			for e := range jobs {
+				if err := w.removeEntry(ctx, wsh, p, e, ancestors); err != nil {
+					cancel(err)
+				}
+			}
+		}()
+	}
+	feed(ctx, jobs, batch)
+	wg.Wait()
+	return context.Cause(ctx)
+}
+
+// removeEntry removes one entry of the directory p. A reparse point is
+// removed as itself (the library opens it with FILE_OPEN_REPARSE_POINT); a
+// directory is entered only when its ID is neither an ancestor's (a link
+// back up the tree) nor marked foreign (a link into another volume).
+func (w *smbWalk) removeEntry(ctx context.Context, sh *smb2.Share, p string, e os.FileInfo, ancestors []uint64) error {
+	name := p + `\` + e.Name()
+	st, _ := e.Sys().(*smb2.FileStat)
+	if st != nil && st.FileAttributes&fileAttributeReparsePoint != 0 || !e.IsDir() {
+		return ignoreMissing(w.c.removeOne(sh, name))
+	}
+	var id uint64
+	if st != nil {
+		id = st.FileId
+	}
+	leave := false
+	for _, a := range ancestors {
+		if id != 0 && a == id {
+			leave = true
+		}
+	}
+	if !leave {
+		f, err := w.isForeign(sh, id)
+		if err != nil {
+			return err
+		}
+		leave = f
+	}
+	if leave {
+		// Not ours: never entered, never removed (removing the name could
+		// reach the target on a server that resolves links for us).
+		w.mu.Lock()
+		w.skipped++
+		w.mu.Unlock()
+		return nil
+	}
+	below := append(append(make([]uint64, 0, len(ancestors)+1), ancestors...), id)
+	return ignoreMissing(w.removeDir(ctx, sh, name, below, false))
+}

@@ -1,0 +1,778 @@
+// Package state keeps the controller's persistent state on the file share
+// itself, beside the volumes and never inside one, so the controller needs no
+// database and survives restarts. It owns the layout of the metadata
+// directory, the volume records, archive naming and the markers that keep
+// volumes from nesting.
+//
+// Layout, below the share's root (the SMB share, or the NFS export):
+//
+//	.fileshare-csi/volumes/<key>.json   one record per volume directory
+//	.fileshare-csi/holds/<key>/<key2>   the volume <key2> lies below the directory <key>
+//	.fileshare-csi/roots/<id>           a volume root's server file ID
+//	.fileshare-csi/archives/<key>.json  the directory <key> is an archive
+//	.fileshare-csi/deleting/<uid>       a volume being deleted
+//	BASE/.fileshare-csi/<escaped>.json  records of v1 volumes (no UID)
+//
+// <key> is a hash of the directory's path from the root, so record names
+// have a fixed length whatever the path, and two classes whose bases overlap
+// (smb://h/s with base x/y, smb://h/s/x with base y) find the same record.
+//
+// Error contract: every method returns nil, or an error that wraps one of
+// ErrNotFound, ErrConflict, ErrInvalid, ErrBusy, or an error from the share
+// client (fs.ErrNotExist, fs.ErrExist, fs.ErrPermission, share.ErrNotEmpty,
+// share.ErrUnavailable, a context error). Messages say what to fix.
+package state
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/share"
+	"github.com/fileshare-csi/fileshare-csi/pkg/volume"
+)
+
+var (
+	// ErrNotFound: no volume this driver created matches (a stale or forged ID).
+	ErrNotFound = errors.New("no such volume")
+	// ErrConflict: the directory cannot be this volume's: it belongs to
+	// another volume, holds one, lies inside one, is an archive or a link.
+	ErrConflict = errors.New("directory conflict")
+	// ErrInvalid: the request can never succeed as given.
+	ErrInvalid = errors.New("invalid request")
+	// ErrBusy: an earlier volume at the same directory is still being
+	// deleted; a retry will succeed once it is gone.
+	ErrBusy = errors.New("busy")
+)
+
+// Dir is the metadata directory below the share's root.
+const Dir = volume.MetadataDir
+
+const (
+	volumesDir  = Dir + "/volumes"
+	holdsDir    = Dir + "/holds"
+	rootsDir    = Dir + "/roots"
+	archivesDir = Dir + "/archives"
+	deletingDir = Dir + "/deleting"
+	// ArchivePrefix starts the name of every archived volume directory.
+	ArchivePrefix = "archived-"
+	maxName       = 255
+)
+
+// Record is what the share keeps about one volume.
+type Record struct {
+	UID           string    `json:"uid,omitempty"`
+	Name          string    `json:"name"`
+	Path          string    `json:"path,omitempty"`
+	CapacityBytes int64     `json:"capacityBytes"`
+	Created       time.Time `json:"created"`
+	// RootID is the volume directory's file ID when it was made: a path that
+	// later reaches another ID (the directory was replaced by a link) is not
+	// this volume any more.
+	RootID uint64 `json:"rootID,omitempty"`
+}
+
+// Archive marks a directory as the archive of a deleted volume.
+type Archive struct {
+	UID      string    `json:"uid"`
+	Name     string    `json:"name"`
+	From     string    `json:"from"`
+	Archived time.Time `json:"archived"`
+}
+
+// Store reads and writes the state through one session on the share root.
+type Store struct {
+	c share.Client
+	// Log receives what a delete left behind; may be nil.
+	Log func(msg string, kv ...any)
+	now func() time.Time
+}
+
+// New returns a store on c, a session rooted at the share's root.
+func New(c share.Client) *Store { return &Store{c: c, now: time.Now} }
+
+func key(p string) string {
+	sum := sha256.Sum256([]byte(p))
+	return hex.EncodeToString(sum[:16])
+}
+
+func recordPath(p string) string  { return volumesDir + "/" + key(p) + ".json" }
+func archivePath(p string) string { return archivesDir + "/" + key(p) + ".json" }
+func holdDir(p string) string     { return holdsDir + "/" + key(p) }
+
+// Quarantine is where the volume with this UID is moved while it is deleted.
+func Quarantine(uid string) string { return deletingDir + "/" + uid }
+
+// NewUID returns a fresh volume UID.
+func NewUID() (string, error) {
+	b := make([]byte, volume.UIDLength/2)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(b), nil
+}
+
+// ancestors lists the proper ancestors of p, top first, without the root.
+func ancestors(p string) []string {
+	parts := strings.Split(p, "/")
+	out := make([]string, 0, len(parts)-1)
+	for i := 1; i < len(parts); i++ {
+		out = append(out, strings.Join(parts[:i], "/"))
+	}
+	return out
+}
+
+// CheckPath refuses paths no volume may have: in the metadata directory,
+// named like an archive, or too long to archive.
+func CheckPath(p string) error {
+	if p == "" {
+		return fmt.Errorf("the share root itself cannot be a volume: %w", ErrInvalid)
+	}
+	if first, _, _ := strings.Cut(p, "/"); first == Dir {
+		return fmt.Errorf("%s is where the driver keeps its records: %w", p, ErrInvalid)
+	}
+	if strings.HasPrefix(path.Base(p), ArchivePrefix) {
+		return fmt.Errorf("directory %s: names starting with %q are archives of deleted volumes and are never handed to a new claim: %w", p, ArchivePrefix, ErrInvalid)
+	}
+	for _, c := range strings.Split(p, "/") {
+		if len(c) > maxName {
+			return fmt.Errorf("directory %s has a component of %d bytes, more than %d: %w", p, len(c), maxName, ErrInvalid)
+		}
+	}
+	return nil
+}
+
+func (s *Store) readJSON(ctx context.Context, p string, v any) error {
+	b, err := s.c.ReadFile(ctx, p)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("record %s is corrupt (%v): move it away to let the directory be used again: %w", p, err, ErrConflict)
+	}
+	return nil
+}
+
+// writeJSON replaces p atomically: a new file under a short temporary name,
+// then one rename over the old, so a crash leaves the old or the new record,
+// never none.
+func (s *Store) writeJSON(ctx context.Context, p string, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	suffix, err := NewUID()
+	if err != nil {
+		return err
+	}
+	tmp := path.Dir(p) + "/.tmp-" + suffix
+	if err := s.c.WriteFile(ctx, tmp, b); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			if err := share.MkdirAll(ctx, s.c, path.Dir(p), 0o755); err != nil {
+				return fmt.Errorf("create %s: %w", path.Dir(p), err)
+			}
+			err = s.c.WriteFile(ctx, tmp, b)
+		}
+		if err != nil {
+			return fmt.Errorf("write %s: %w", p, err)
+		}
+	}
+	if err := s.c.Replace(ctx, tmp, p); err != nil {
+		_ = s.c.Remove(ctx, tmp)
+		return fmt.Errorf("write %s: %w", p, err)
+	}
+	return nil
+}
+
+func (s *Store) removeFile(ctx context.Context, p string) error {
+	if err := s.c.Remove(ctx, p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// record reads the record of the directory p; fs.ErrNotExist when none.
+func (s *Store) record(ctx context.Context, p string) (Record, error) {
+	var r Record
+	err := s.readJSON(ctx, recordPath(p), &r)
+	return r, err
+}
+
+// Get returns the record of the volume at p with this UID, or ErrNotFound.
+func (s *Store) Get(ctx context.Context, p, uid string) (Record, error) {
+	r, err := s.record(ctx, p)
+	if errors.Is(err, fs.ErrNotExist) || err == nil && r.UID != uid {
+		return Record{}, fmt.Errorf("no volume with UID %s at %s: %w", uid, p, ErrNotFound)
+	}
+	return r, err
+}
+
+// CreateRequest describes a volume to create.
+type CreateRequest struct {
+	Path          string // from the share root
+	Name          string // the CreateVolume name
+	CapacityBytes int64
+	Perm          fs.FileMode
+	// Legacy is where a v1 record for the same directory would be: a live
+	// v1 volume's directory is never adopted by another claim.
+	Legacy string
+}
+
+// Create makes the volume's directory and record, or returns the record of
+// the same volume made by an earlier call (idempotent). The caller holds a
+// lock that covers every directory that can nest with p (LockKey).
+func (s *Store) Create(ctx context.Context, req CreateRequest) (Record, error) {
+	p := req.Path
+	if err := CheckPath(p); err != nil {
+		return Record{}, err
+	}
+	rec, err := s.record(ctx, p)
+	switch {
+	case err == nil:
+		if rec.Name != req.Name {
+			if busy, berr := s.beingDeleted(ctx, p, rec); berr != nil {
+				return Record{}, berr
+			} else if busy {
+				return Record{}, fmt.Errorf("the previous volume %q at %s is still being deleted; retry later: %w", rec.Name, p, ErrBusy)
+			}
+			return Record{}, fmt.Errorf("directory %s already belongs to volume %q; use a subDir template that gives each claim its own directory: %w", p, rec.Name, ErrConflict)
+		}
+		if req.CapacityBytes != 0 && rec.CapacityBytes != req.CapacityBytes {
+			return Record{}, fmt.Errorf("volume %q exists with capacity %d, not %d: %w", rec.Name, rec.CapacityBytes, req.CapacityBytes, ErrConflict)
+		}
+		return rec, nil
+	case !errors.Is(err, fs.ErrNotExist):
+		return Record{}, err
+	}
+	if err := s.checkAncestors(ctx, p); err != nil {
+		return Record{}, err
+	}
+	uid, err := NewUID()
+	if err != nil {
+		return Record{}, err
+	}
+	rec = Record{UID: uid, Name: req.Name, Path: p, CapacityBytes: req.CapacityBytes, Created: s.now().UTC()}
+	// Holds first: a crash after them leaves a hold without a record,
+	// which the next check clears; a volume without its holds could be
+	// swallowed by a volume made later at an ancestor.
+	if err := s.addHolds(ctx, p, rec); err != nil {
+		return Record{}, err
+	}
+	created, err := s.makeDir(ctx, p, req.Perm)
+	if err != nil {
+		s.dropHolds(ctx, p)
+		return Record{}, err
+	}
+	if !created && req.Legacy != "" {
+		var old Record
+		err := s.readJSON(ctx, req.Legacy, &old)
+		switch {
+		case err == nil && old.Name == req.Name:
+			// A retry of a CreateVolume the previous driver version served.
+			s.dropHolds(ctx, p)
+			old.Path = p
+			return old, nil
+		case err == nil:
+			s.dropHolds(ctx, p)
+			return Record{}, fmt.Errorf("directory %s already belongs to volume %q; use a subDir template that gives each claim its own directory: %w", p, old.Name, ErrConflict)
+		case !errors.Is(err, fs.ErrNotExist):
+			s.dropHolds(ctx, p)
+			return Record{}, err
+		}
+	}
+	undo := func(cause error) (Record, error) {
+		if created {
+			// Only the empty directory this call made; nothing else.
+			_ = s.c.Remove(ctx, p)
+		}
+		s.dropHolds(ctx, p)
+		return Record{}, cause
+	}
+	fi, err := s.c.Stat(ctx, p)
+	if err != nil {
+		return undo(err)
+	}
+	rec.RootID = fi.ID
+	if fi.ID != 0 {
+		if err := s.writeMarker(ctx, rootsDir+"/"+strconv.FormatUint(fi.ID, 10), key(p)); err != nil {
+			return undo(err)
+		}
+	}
+	if err := s.writeJSON(ctx, recordPath(p), rec); err != nil {
+		if fi.ID != 0 {
+			_ = s.removeFile(ctx, rootsDir+"/"+strconv.FormatUint(fi.ID, 10))
+		}
+		return undo(err)
+	}
+	return rec, nil
+}
+
+func (s *Store) writeMarker(ctx context.Context, p, content string) error {
+	err := s.c.WriteFile(ctx, p, []byte(content))
+	if errors.Is(err, fs.ErrNotExist) {
+		if err = share.MkdirAll(ctx, s.c, path.Dir(p), 0o755); err != nil {
+			return fmt.Errorf("create %s: %w", path.Dir(p), err)
+		}
+		err = s.c.WriteFile(ctx, p, []byte(content))
+	}
+	if err != nil {
+		return fmt.Errorf("write %s: %w", p, err)
+	}
+	return nil
+}
+
+// makeDir creates p and its missing parents; created is false when p was
+// already there and is adopted (after the checks that it may be).
+func (s *Store) makeDir(ctx context.Context, p string, perm fs.FileMode) (created bool, err error) {
+	if parent := path.Dir(p); parent != "." {
+		if err := share.MkdirAll(ctx, s.c, parent, perm); err != nil {
+			return false, fmt.Errorf("create parent directories of %s: %w", p, err)
+		}
+	}
+	err = s.c.Mkdir(ctx, p, perm)
+	if err == nil {
+		return true, nil
+	}
+	if !errors.Is(err, fs.ErrExist) {
+		return false, fmt.Errorf("create %s: %w", p, err)
+	}
+	return false, s.checkAdoptable(ctx, p)
+}
+
+// checkAdoptable decides whether an existing directory without a record
+// (retained from an earlier claim, or made by hand) may become a volume.
+func (s *Store) checkAdoptable(ctx context.Context, p string) error {
+	fi, err := s.c.Stat(ctx, p)
+	if err != nil {
+		return err
+	}
+	switch {
+	case fi.IsLink:
+		return fmt.Errorf("%s is a link on the server, not a directory: %w", p, ErrConflict)
+	case !fi.IsDir:
+		return fmt.Errorf("%s exists on the share and is not a directory: %w", p, ErrConflict)
+	}
+	var a Archive
+	if err := s.readJSON(ctx, archivePath(p), &a); err == nil {
+		return fmt.Errorf("%s is the archive of deleted volume %q and is never handed to a new claim: %w", p, a.Name, ErrConflict)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if fi.ID != 0 {
+		if _, err := s.c.Stat(ctx, rootsDir+"/"+strconv.FormatUint(fi.ID, 10)); err == nil {
+			return fmt.Errorf("%s is another volume's directory (a link to it, or a second name): %w", p, ErrConflict)
+		}
+	}
+	return s.checkNoHolds(ctx, p)
+}
+
+// checkAncestors refuses p when a directory above it is a volume.
+func (s *Store) checkAncestors(ctx context.Context, p string) error {
+	for _, a := range ancestors(p) {
+		r, err := s.record(ctx, a)
+		if err == nil {
+			return fmt.Errorf("directory %s would lie inside volume %q (%s); give the classes on this share subDir templates that cannot nest: %w", p, r.Name, a, ErrConflict)
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkNoHolds refuses p when a volume lies below it. Holds whose volume
+// has no record are left over from a crash or an out-of-band removal and
+// are cleared.
+func (s *Store) checkNoHolds(ctx context.Context, p string) error {
+	names, err := s.c.List(ctx, holdDir(p), 64)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, n := range names {
+		hp := holdDir(p) + "/" + n
+		b, err := s.c.ReadFile(ctx, hp)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		below := string(b)
+		r, err := s.record(ctx, below)
+		if err == nil {
+			return fmt.Errorf("directory %s would hold volume %q (%s); give the classes on this share subDir templates that cannot nest: %w", p, r.Name, below, ErrConflict)
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		if err := s.removeFile(ctx, hp); err != nil {
+			return err
+		}
+	}
+	if len(names) == 64 {
+		// More stale holds than one look clears; the next call goes on.
+		return fmt.Errorf("directory %s has many records of volumes below it; retry: %w", p, ErrBusy)
+	}
+	return nil
+}
+
+func (s *Store) addHolds(ctx context.Context, p string, rec Record) error {
+	for _, a := range ancestors(p) {
+		if err := s.writeMarker(ctx, holdDir(a)+"/"+key(p), p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// dropHolds removes p's holds; best effort, since a stale hold is cleared
+// by the next check that meets it.
+func (s *Store) dropHolds(ctx context.Context, p string) {
+	for _, a := range ancestors(p) {
+		_ = s.removeFile(ctx, holdDir(a)+"/"+key(p))
+	}
+}
+
+// beingDeleted reports whether rec's directory has gone to quarantine and
+// the record only waits for the delete to finish.
+func (s *Store) beingDeleted(ctx context.Context, p string, rec Record) (bool, error) {
+	if rec.UID == "" {
+		return false, nil
+	}
+	_, err := s.c.Stat(ctx, Quarantine(rec.UID))
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// CheckDir answers an error wrapping fs.ErrNotExist unless p is a directory.
+func (s *Store) CheckDir(ctx context.Context, p string) error {
+	fi, err := s.c.Stat(ctx, p)
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir || fi.IsLink {
+		return fmt.Errorf("volume path %s is not a directory: %w", p, fs.ErrNotExist)
+	}
+	return nil
+}
+
+// Expand records a larger size and returns the size now recorded.
+func (s *Store) Expand(ctx context.Context, p, uid string, size int64) (int64, error) {
+	rec, err := s.Get(ctx, p, uid)
+	if err != nil {
+		return 0, err
+	}
+	if size <= rec.CapacityBytes {
+		return rec.CapacityBytes, nil
+	}
+	rec.CapacityBytes = size
+	return size, s.writeJSON(ctx, recordPath(p), rec)
+}
+
+// Forget removes the volume's record and markers and leaves its directory
+// (onDelete: retain). The directory may be adopted by a later claim.
+func (s *Store) Forget(ctx context.Context, rec Record) error {
+	return s.dropRecord(ctx, rec)
+}
+
+func (s *Store) dropRecord(ctx context.Context, rec Record) error {
+	if rec.RootID != 0 {
+		if err := s.removeFile(ctx, rootsDir+"/"+strconv.FormatUint(rec.RootID, 10)); err != nil {
+			return err
+		}
+	}
+	if err := s.removeFile(ctx, recordPath(rec.Path)); err != nil {
+		return err
+	}
+	s.dropHolds(ctx, rec.Path)
+	return nil
+}
+
+// rootState looks at what rec.Path leads to now: gone, the volume's own
+// directory, or something else put in its place (a link, a file, another
+// directory), which no delete or archive may enter.
+func (s *Store) rootState(ctx context.Context, p string, rootID uint64) (fi share.FileInfo, exists, own bool, err error) {
+	fi, err = s.c.Stat(ctx, p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fi, false, false, nil
+	}
+	if err != nil {
+		return fi, false, false, err
+	}
+	own = fi.IsDir && !fi.IsLink && (rootID == 0 || fi.ID == 0 || fi.ID == rootID)
+	return fi, true, own, nil
+}
+
+// ArchiveVolume renames the volume's directory to an archive beside it and
+// marks it as one. It returns the archive's path, "" when there was nothing.
+func (s *Store) ArchiveVolume(ctx context.Context, rec Record) (string, error) {
+	_, exists, own, err := s.rootState(ctx, rec.Path, rec.RootID)
+	if err != nil {
+		return "", err
+	}
+	to := ""
+	if exists && !own {
+		s.logf("volume path no longer leads to the volume's own directory (replaced by a link or another directory); not archiving it", "path", rec.Path)
+	} else if exists {
+		if to, err = s.archive(ctx, rec); err != nil {
+			return "", err
+		}
+	}
+	return to, s.dropRecord(ctx, rec)
+}
+
+func (s *Store) archive(ctx context.Context, rec Record) (string, error) {
+	for i := range 10 {
+		to := ArchiveName(rec.Path, s.now(), i)
+		if _, err := s.c.Stat(ctx, to); err == nil {
+			continue
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+		// The mark comes first: an archive must never exist unmarked, or a
+		// claim whose subDir resolves to its name would adopt it.
+		if err := s.writeJSON(ctx, archivePath(to), Archive{UID: rec.UID, Name: rec.Name, From: rec.Path, Archived: s.now().UTC()}); err != nil {
+			return "", err
+		}
+		err := s.c.Rename(ctx, rec.Path, to)
+		if err == nil {
+			return to, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			// Keep the mark: the rename may have happened before the
+			// error, and a stray mark only refuses one archive name.
+			return "", err
+		}
+	}
+	return "", fmt.Errorf("every archive name for %s is taken; move old archives away: %w", rec.Path, ErrBusy)
+}
+
+// ArchiveName is where the i-th attempt archives the directory p at time t:
+// archived-<name> beside it, then with a timestamp and a counter. A name
+// that would pass the 255-byte component limit is shortened and given a
+// hash of the whole, so long names archive as reliably as short ones.
+func ArchiveName(p string, t time.Time, i int) string {
+	dir, name := path.Split(p)
+	suffix := ""
+	if i > 0 {
+		suffix = "-" + t.UTC().Format("20060102T150405Z")
+		if i > 1 {
+			suffix += "-" + strconv.Itoa(i)
+		}
+	}
+	full := ArchivePrefix + name + suffix
+	if len(full) > maxName {
+		sum := sha256.Sum256([]byte(name))
+		h := "-" + hex.EncodeToString(sum[:4])
+		keep := maxName - len(ArchivePrefix) - len(suffix) - len(h)
+		cut := name[:keep]
+		for !utf8Start(name, len(cut)) {
+			cut = cut[:len(cut)-1]
+		}
+		full = ArchivePrefix + cut + h + suffix
+	}
+	return dir + full
+}
+
+func utf8Start(s string, i int) bool { return i >= len(s) || s[i]&0xC0 != 0x80 }
+
+// DeleteVolume removes the volume's directory and everything in it, then its
+// record. The directory is first moved into the driver's quarantine, so it
+// leaves its place at once, relative links inside it stop resolving, and a
+// delete cut short resumes from the quarantine. Nothing outside the volume
+// is ever entered or removed: links are removed as links, and directories
+// whose ID marks them as another volume's are left alone.
+func (s *Store) DeleteVolume(ctx context.Context, rec Record) error {
+	fi, exists, own, err := s.rootState(ctx, rec.Path, rec.RootID)
+	if err != nil {
+		return err
+	}
+	if exists {
+		if err := s.moveToQuarantine(ctx, rec, fi, own); err != nil {
+			return err
+		}
+	}
+	if rec.RootID != 0 {
+		// Our own root must not look foreign to the walk below.
+		if err := s.removeFile(ctx, rootsDir+"/"+strconv.FormatUint(rec.RootID, 10)); err != nil {
+			return err
+		}
+	}
+	if err := s.purge(ctx, Quarantine(rec.UID), rec.RootID); err != nil {
+		return err
+	}
+	return s.dropRecord(ctx, rec)
+}
+
+func (s *Store) moveToQuarantine(ctx context.Context, rec Record, fi share.FileInfo, own bool) error {
+	q := Quarantine(rec.UID)
+	err := s.c.Rename(ctx, rec.Path, q)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err = share.MkdirAll(ctx, s.c, deletingDir, 0o700); err == nil {
+			err = s.c.Rename(ctx, rec.Path, q)
+		}
+	}
+	if err == nil {
+		return nil
+	}
+	if share.IsAnswer(err) && own {
+		// The server would not move it (a file still open in it, or the
+		// base lies on another file system): delete it in place, with the
+		// same guards.
+		s.logf("cannot move the volume to the quarantine, deleting it in place", "path", rec.Path, "error", err.Error())
+		return s.purge(ctx, rec.Path, rec.RootID)
+	}
+	return fmt.Errorf("move %s out of the way before deleting it: %w", rec.Path, err)
+}
+
+// purge removes the directory q, which must be the volume's own (rootID).
+// A link is removed as a link; anything else that is not the volume's own
+// directory is left in place, never entered. What the server will not let
+// the driver see or remove (links it resolves to other volumes, links out of
+// the share it hides) stays in the quarantine, outside every volume, and is
+// logged.
+func (s *Store) purge(ctx context.Context, q string, rootID uint64) error {
+	fi, exists, own, err := s.rootState(ctx, q, rootID)
+	switch {
+	case err != nil:
+		return err
+	case !exists:
+		return nil
+	case fi.IsLink || !fi.IsDir:
+		return s.removeFile(ctx, q)
+	case !own:
+		s.logf("the volume's path led to a directory that is not the volume's own (a link the server resolves); left it alone", "path", q)
+		return nil
+	}
+	err = s.removeTree(ctx, q)
+	if errors.Is(err, share.ErrLeftBehind) && !errors.Is(err, share.ErrUnavailable) && ctx.Err() == nil {
+		if _, serr := s.c.Stat(ctx, q); serr == nil {
+			s.logf("deleted what the volume held; entries the server will not let the driver remove stay in the quarantine for an administrator", "path", q, "reason", err.Error())
+			return nil
+		}
+	}
+	return err
+}
+
+func (s *Store) removeTree(ctx context.Context, p string) error {
+	return s.c.RemoveAll(ctx, p, share.RemoveOptions{Foreign: rootsDir})
+}
+
+// Resume finishes the delete of the volume with this UID when an earlier
+// DeleteVolume moved it to the quarantine and was cut short. It returns
+// ErrNotFound when there is nothing of that volume left.
+func (s *Store) Resume(ctx context.Context, uid string) error {
+	q := Quarantine(uid)
+	if _, err := s.c.Stat(ctx, q); errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("nothing of volume %s is left: %w", uid, ErrNotFound)
+	} else if err != nil {
+		return err
+	}
+	return s.purge(ctx, q, 0)
+}
+
+func (s *Store) logf(msg string, kv ...any) {
+	if s.Log != nil {
+		s.Log(msg, kv...)
+	}
+}
+
+// LegacyRecordPath is where v1 records (volumes made before UIDs) live:
+// in the base's own metadata directory, named by the escaped subDir.
+func LegacyRecordPath(base, subDir string) string {
+	return path.Join(base, Dir, url.PathEscape(subDir)+".json")
+}
+
+// GetLegacy returns the record of a v1 volume. A directory that a newer
+// volume has taken since (it has a record in the current layout) is not the
+// v1 volume's any more: ErrNotFound.
+func (s *Store) GetLegacy(ctx context.Context, base, subDir string) (Record, error) {
+	p := path.Join(base, subDir)
+	var r Record
+	err := s.readJSON(ctx, LegacyRecordPath(base, subDir), &r)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Record{}, fmt.Errorf("no v1 volume at %s: %w", p, ErrNotFound)
+	}
+	if err != nil {
+		return Record{}, err
+	}
+	if _, err := s.record(ctx, p); err == nil {
+		return Record{}, fmt.Errorf("%s belongs to a newer volume: %w", p, ErrNotFound)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return Record{}, err
+	}
+	r.Path, r.UID, r.RootID = p, "", 0
+	return r, nil
+}
+
+// DeleteLegacy deletes a v1 volume's directory in place (v1 volumes have no
+// UID to name a quarantine) with the same link guards, then its record.
+func (s *Store) DeleteLegacy(ctx context.Context, base, subDir string, rec Record, removeDir bool) error {
+	if removeDir {
+		fi, err := s.c.Stat(ctx, rec.Path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+		case err != nil:
+			return err
+		case fi.IsLink || !fi.IsDir:
+			if err := s.c.Remove(ctx, rec.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
+		default:
+			if fi.ID != 0 {
+				if _, serr := s.c.Stat(ctx, rootsDir+"/"+strconv.FormatUint(fi.ID, 10)); serr == nil {
+					return fmt.Errorf("%s now leads to another volume's directory; not deleting it: %w", rec.Path, ErrConflict)
+				}
+			}
+			if err := s.purge(ctx, rec.Path, 0); err != nil {
+				return err
+			}
+		}
+	}
+	return s.removeFile(ctx, LegacyRecordPath(base, subDir))
+}
+
+// ArchiveLegacy archives a v1 volume's directory and drops its record.
+func (s *Store) ArchiveLegacy(ctx context.Context, base, subDir string, rec Record) (string, error) {
+	to := ""
+	if _, err := s.c.Stat(ctx, rec.Path); err == nil {
+		if to, err = s.archive(ctx, rec); err != nil {
+			return "", err
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return "", err
+	}
+	return to, s.removeFile(ctx, LegacyRecordPath(base, subDir))
+}
+
+// ExpandLegacy records a larger size for a v1 volume.
+func (s *Store) ExpandLegacy(ctx context.Context, base, subDir string, size int64) (int64, error) {
+	rec, err := s.GetLegacy(ctx, base, subDir)
+	if err != nil {
+		return 0, err
+	}
+	if size <= rec.CapacityBytes {
+		return rec.CapacityBytes, nil
+	}
+	var raw Record
+	if err := s.readJSON(ctx, LegacyRecordPath(base, subDir), &raw); err != nil {
+		return 0, err
+	}
+	raw.CapacityBytes = size
+	return size, s.writeJSON(ctx, LegacyRecordPath(base, subDir), raw)
+}

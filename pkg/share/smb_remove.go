@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	smb2 "github.com/cloudsoda/go-smb2"
 )
@@ -123,7 +124,7 @@ func (w *smbWalk) isForeign(sh *smb2.Share, id uint64) (bool, error) {
 // entries over workers on the same session.
 func (w *smbWalk) removeDir(ctx context.Context, sh *smb2.Share, p string, ancestors []uint64, top bool) error {
 	for range smbPasses {
-		seen, err := w.emptyOnce(ctx, sh, p, ancestors, top)
+		removed, err := w.emptyOnce(ctx, sh, p, ancestors, top)
 		if err != nil {
 			return err
 		}
@@ -131,14 +132,15 @@ func (w *smbWalk) removeDir(ctx context.Context, sh *smb2.Share, p string, ances
 		if err == nil || errors.Is(err, fs.ErrNotExist) {
 			return nil
 		}
-		if !isNotEmpty(err) {
+		if !isNotEmpty(err) && !errors.Is(err, fs.ErrPermission) {
 			return err
 		}
-		if seen == 0 {
-			// Nothing left to list, yet not empty: the server hides entries
-			// from us (Samba does not list links that lead outside the share)
-			// or this walk left a foreign directory in it. Another pass
-			// cannot help.
+		if removed == 0 {
+			// Nothing this pass could remove, yet the directory will not
+			// go: the server hides entries from us (Samba does not list
+			// links that lead outside the share, and refuses to remove a
+			// directory that holds one), or this walk left another
+			// volume's directory in it. Another pass cannot help.
 			return fmt.Errorf("%s holds entries the server does not let this client see or remove (%d links to other volumes were left alone): %w", p, w.skippedCount(), ErrLeftBehind)
 		}
 	}
@@ -158,39 +160,49 @@ func isNotEmpty(err error) bool {
 }
 
 // emptyOnce lists p batch by batch and removes what it finds; it returns how
-// many entries it saw.
+// many entries it removed. Entries left behind (not ours, or hidden) are
+// not an error here: the directory's own removal reports them.
 func (w *smbWalk) emptyOnce(ctx context.Context, sh *smb2.Share, p string, ancestors []uint64, top bool) (int, error) {
 	f, err := sh.Open(p)
 	if err != nil {
 		return 0, err
 	}
 	defer f.Close()
-	seen := 0
+	var removed atomic.Int64
 	for {
 		batch, err := f.Readdir(smbReadBatch)
 		if errors.Is(err, io.EOF) || err == nil && len(batch) == 0 {
-			return seen, nil
+			return int(removed.Load()), nil
 		}
 		if err != nil {
-			return seen, err
+			return int(removed.Load()), err
 		}
-		seen += len(batch)
+		one := func(sh *smb2.Share, e os.FileInfo) error {
+			err := w.removeEntry(ctx, sh, p, e, ancestors)
+			switch {
+			case err == nil:
+				removed.Add(1)
+			case errors.Is(err, ErrLeftBehind):
+				err = nil
+			}
+			return err
+		}
 		if top && len(batch) >= 32 {
-			err = w.removeParallel(ctx, sh, p, batch, ancestors)
+			err = w.removeParallel(ctx, sh, batch, one)
 		} else {
 			for _, e := range batch {
-				if err = w.removeEntry(ctx, sh, p, e, ancestors); err != nil {
+				if err = one(sh, e); err != nil {
 					break
 				}
 			}
 		}
 		if err != nil {
-			return seen, err
+			return int(removed.Load()), err
 		}
 	}
 }
 
-func (w *smbWalk) removeParallel(ctx context.Context, sh *smb2.Share, p string, batch []os.FileInfo, ancestors []uint64) error {
+func (w *smbWalk) removeParallel(ctx context.Context, sh *smb2.Share, batch []os.FileInfo, one func(*smb2.Share, os.FileInfo) error) error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	jobs := make(chan os.FileInfo)
@@ -201,7 +213,7 @@ func (w *smbWalk) removeParallel(ctx context.Context, sh *smb2.Share, p string, 
 			defer wg.Done()
 			wsh := sh.WithContext(ctx)
 			for e := range jobs {
-				if err := w.removeEntry(ctx, wsh, p, e, ancestors); err != nil {
+				if err := one(wsh, e); err != nil {
 					cancel(err)
 				}
 			}
@@ -245,7 +257,7 @@ func (w *smbWalk) removeEntry(ctx context.Context, sh *smb2.Share, p string, e o
 		w.mu.Lock()
 		w.skipped++
 		w.mu.Unlock()
-		return nil
+		return fmt.Errorf("%s: not this volume's: %w", name, ErrLeftBehind)
 	}
 	below := append(append(make([]uint64, 0, len(ancestors)+1), ancestors...), id)
 	return ignoreMissing(w.removeDir(ctx, sh, name, below, false))

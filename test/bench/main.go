@@ -27,6 +27,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 
+	"github.com/fileshare-csi/fileshare-csi/pkg/state"
 	"github.com/fileshare-csi/fileshare-csi/test/localservers"
 )
 
@@ -363,7 +364,7 @@ func (e *env) scalingRows() error {
 	defer d.stop()
 	ctrl := csi.NewControllerClient(d.conn)
 	base := filepath.Join(p.base, "scale")
-	_ = os.MkdirAll(filepath.Join(base, ".fileshare-csi"), 0o777)
+	_ = os.MkdirAll(filepath.Join(base, state.Dir, "volumes"), 0o777)
 	existing := 0
 	for _, count := range []int{1, 1000, 10000} {
 		for ; existing < count; existing++ {
@@ -371,8 +372,10 @@ func (e *env) scalingRows() error {
 			if err := os.Mkdir(filepath.Join(base, name), 0o777); err != nil {
 				return err
 			}
-			rec := fmt.Sprintf(`{"name":%q,"capacityBytes":0}`, name)
-			if err := os.WriteFile(filepath.Join(base, ".fileshare-csi", name+".json"), []byte(rec), 0o644); err != nil {
+			// As CreateVolume leaves them: the NFS class's root is its
+			// export path, so the record is keyed by the name alone.
+			rec := fmt.Sprintf(`{"uid":"%016x","name":%q,"path":%q,"capacityBytes":0}`, existing, name, name)
+			if err := os.WriteFile(filepath.Join(base, filepath.FromSlash(state.RecordPath(name))), []byte(rec), 0o644); err != nil {
 				return err
 			}
 		}

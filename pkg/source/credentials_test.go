@@ -41,7 +41,7 @@ func TestParseRefusesUserInfoWithoutEchoingIt(t *testing.T) {
 // a character that ends the host part early.
 func TestParseErrorsNeverEchoAPassword(t *testing.T) {
 	for _, in := range []string{
-		"smb://alice:" + leak + "/x@host/share",   // unescaped / in the password
+		"smb://alice:" + leak + "/x@host/share",  // unescaped / in the password
 		"smb://alice:pw/" + leak + "@host/share", // the secret after the /
 		"ftp://alice:" + leak + "@host/share",
 		"smb://alice:" + leak + " @host/share", // space

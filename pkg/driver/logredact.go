@@ -28,6 +28,10 @@ func forLog(msg any) string {
 func redactMessage(m protoreflect.Message) {
 	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
 		switch {
+		case !fd.IsList() && fd.Kind() == protoreflect.StringKind && fd.Name() == "volume_id":
+			// A static PV's handle is written by hand and may hold a source
+			// with user info.
+			m.Set(fd, protoreflect.ValueOfString(source.Redact(v.String())))
 		case fd.IsList() && fd.Kind() == protoreflect.StringKind && fd.Name() == "mount_flags":
 			l := v.List()
 			for i := range l.Len() {

@@ -43,6 +43,8 @@ func TestForLogMasksSecretsWhereverUsersPutThem(t *testing.T) {
 			VolumeCapability: mountCapability("domain=" + leak),
 		},
 		"ControllerPublishVolume": &csi.ControllerPublishVolumeRequest{VolumeContext: sensitive},
+		"DeleteVolume":            &csi.DeleteVolumeRequest{VolumeId: "v1#smb://alice:" + leak + "@h/share#x#delete"},
+		"NodeUnstageVolume":       &csi.NodeUnstageVolumeRequest{VolumeId: "v1#smb://alice:" + leak + "@h/share#x#delete", StagingTargetPath: "/s"},
 		"CreateVolumeResponse":    &csi.CreateVolumeResponse{Volume: &csi.Volume{VolumeContext: sensitive}},
 	} {
 		orig := proto.Clone(msg)

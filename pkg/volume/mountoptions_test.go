@@ -128,3 +128,18 @@ func TestRedactMountOptions(t *testing.T) {
 		t.Fatal("nil in, non-nil out")
 	}
 }
+
+func TestParseIDWithUserInfoDoesNotEchoThePassword(t *testing.T) {
+	for _, id := range []string{
+		"v1#smb://alice:" + leak + "@h/share#x#delete",
+		"v1#smb://alice:" + leak + "@h/share%zz#x#delete",
+		"v1#smb://alice:" + leak + "@h/share#x#never",
+		"v1#smb://alice:" + leak + "@h/share#x",
+		"v1#smb://alice:" + leak + "@h/share#../x#delete",
+	} {
+		_, err := ParseID(id)
+		if err == nil || strings.Contains(err.Error(), leak) {
+			t.Errorf("ParseID(%q) = %v, want an error without the password", id, err)
+		}
+	}
+}

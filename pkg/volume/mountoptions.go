@@ -11,8 +11,8 @@ type refusal string
 
 const (
 	refuseCredential refusal = "credentials belong in the provisioner and node-stage secret (username, password, domain), never in mount options"
-	refuseRedirect   refusal = "the server comes from the source parameter only; an option that sends the mount to another address is not allowed"
-	refuseDowngrade  refusal = "it logs in without the secret's credentials or with a weak hash; the driver always authenticates with the secret"
+	refuseRedirect   refusal = "the server is the one in the source parameter, and options that send the mount to another address are not allowed"
+	refuseDowngrade  refusal = "the driver always logs in with the secret's credentials, never as a guest, anonymously or with a weak hash"
 )
 
 // refusedKeys are option keys (compared in lower case, with or without a

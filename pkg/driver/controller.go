@@ -107,6 +107,9 @@ func validateCapabilities(caps []*csi.VolumeCapability) error {
 		if c.GetMount() == nil {
 			return status.Error(codes.InvalidArgument, "volume capability has no access type: set mount")
 		}
+		if err := volume.CheckMountOptions(c.GetMount().GetMountFlags()); err != nil {
+			return status.Error(codes.InvalidArgument, err.Error())
+		}
 		if c.GetAccessMode() == nil || c.GetAccessMode().GetMode() == csi.VolumeCapability_AccessMode_UNKNOWN {
 			return status.Error(codes.InvalidArgument, "volume capability has no access mode")
 		}
@@ -379,6 +382,9 @@ func (d *Driver) ValidateVolumeCapabilities(ctx context.Context, req *csi.Valida
 	}
 	if err := validateCapabilities(req.GetVolumeCapabilities()); err != nil {
 		return &csi.ValidateVolumeCapabilitiesResponse{Message: status.Convert(err).Message()}, nil
+	}
+	if err := volume.CheckMountOptions([]string{req.GetVolumeContext()[ContextMountOptions], req.GetParameters()[volume.ParamMountOptions]}); err != nil {
+		return &csi.ValidateVolumeCapabilitiesResponse{Message: err.Error()}, nil
 	}
 	return &csi.ValidateVolumeCapabilitiesResponse{Confirmed: &csi.ValidateVolumeCapabilitiesResponse_Confirmed{
 		VolumeContext:      req.GetVolumeContext(),

@@ -13,7 +13,6 @@ import (
 	"sync"
 
 	"github.com/container-storage-interface/spec/lib/go/csi"
-	"github.com/kubernetes-csi/csi-lib-utils/protosanitizer"
 	"google.golang.org/grpc"
 	"k8s.io/klog/v2"
 
@@ -109,15 +108,16 @@ func Listen(endpoint string) (net.Listener, error) {
 	return nil, fmt.Errorf("endpoint %q: scheme must be unix or tcp", endpoint)
 }
 
-// LogInterceptor logs every call and its result with secrets stripped.
+// LogInterceptor logs every call and its result with secrets stripped, also
+// those a user put where no secret belongs (see forLog).
 func LogInterceptor(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
 	logger := klog.FromContext(ctx).WithValues("method", info.FullMethod)
-	logger.V(4).Info("call", "request", protosanitizer.StripSecrets(req).String())
+	logger.V(4).Info("call", "request", forLog(req))
 	resp, err := handler(klog.NewContext(ctx, logger), req)
 	if err != nil {
 		logger.Error(err, "call failed")
 	} else {
-		logger.V(4).Info("call done", "response", protosanitizer.StripSecrets(resp).String())
+		logger.V(4).Info("call done", "response", forLog(resp))
 	}
 	return resp, err
 }

@@ -20,6 +20,7 @@ import (
 	mount "k8s.io/mount-utils"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/source"
+	"github.com/fileshare-csi/fileshare-csi/pkg/volume"
 )
 
 // unmountTimeout bounds a plain umount before it is retried with force
@@ -85,10 +86,8 @@ func hasOption(opts []string, key string) bool {
 // where any process could read them in /proc/*/cmdline.
 func stageOptions(req StageRequest) (fstype string, opts []string, credentials string, err error) {
 	opts = append(opts, req.MountOptions...)
-	for _, o := range opts {
-		if k, _, _ := strings.Cut(o, "="); k == "username" || k == "user" || k == "password" || k == "pass" || k == "credentials" {
-			return "", nil, "", fmt.Errorf("mount option %q: put credentials in the node-stage secret, not in mountOptions", k)
-		}
+	if err := volume.CheckMountOptions(opts); err != nil {
+		return "", nil, "", err
 	}
 	if req.ReadOnly && !hasOption(opts, "ro") {
 		opts = append(opts, "ro")

@@ -17,6 +17,7 @@ import (
 	"github.com/fileshare-csi/fileshare-csi/pkg/os/winhost"
 	"github.com/fileshare-csi/fileshare-csi/pkg/os/winpath"
 	"github.com/fileshare-csi/fileshare-csi/pkg/source"
+	"github.com/fileshare-csi/fileshare-csi/pkg/volume"
 )
 
 // smbPort is the only port an SMB global mapping connects to: the
@@ -53,10 +54,6 @@ type smbMapping struct {
 	username string // DOMAIN\user when the secret has a domain
 }
 
-// credentialOptions are mount options that would carry secrets; they are
-// refused as on Linux, so a StorageClass fails the same way on every node.
-var credentialOptions = []string{"username", "user", "password", "pass", "credentials"}
-
 func windowsMapping(req StageRequest) (smbMapping, error) {
 	src := req.Source
 	switch src.Protocol {
@@ -69,13 +66,9 @@ func windowsMapping(req StageRequest) (smbMapping, error) {
 	if src.Port != 0 && src.Port != smbPort {
 		return smbMapping{}, fmt.Errorf("%w: %s uses port %d, but SMB global mappings on Windows always connect to port %d", ErrUnsupported, src, src.Port, smbPort)
 	}
-	for _, o := range req.MountOptions {
-		k, _, _ := strings.Cut(o, "=")
-		for _, c := range credentialOptions {
-			if k == c {
-				return smbMapping{}, fmt.Errorf("mount option %q: put credentials in the node-stage secret, not in mountOptions", k)
-			}
-		}
+	// Refused as on Linux, so a StorageClass fails the same way on every node.
+	if err := volume.CheckMountOptions(req.MountOptions); err != nil {
+		return smbMapping{}, err
 	}
 	c := req.Credentials
 	if c.Username == "" {

@@ -34,75 +34,136 @@ type Source struct {
 	Base     string // SMB only
 }
 
+// ErrCredentials is returned for a source with user info (user:password@).
+var ErrCredentials = errors.New("credentials do not belong in the source; put them in the secret (username, password, domain)")
+
 // Parse accepts nfs://HOST[:PORT]/EXPORT[/BASE], smb://HOST[:PORT]/SHARE[/BASE],
 // HOST:/EXPORT[/BASE] (NFS) and //HOST/SHARE[/BASE] or \\HOST\SHARE[\BASE] (SMB).
-// IPv6 hosts go in brackets.
+// IPv6 hosts go in brackets. User info (smb://user:password@host/share) is
+// refused with ErrCredentials, and no error quotes it.
 func Parse(s string) (Source, error) {
+	p := parser{orig: s, shown: Redact(s)}
+	// An @ that is not in the host part (a password with an unescaped /, or
+	// an @ in a path) may still sit right after a password: then no part of
+	// the source is quoted in full, only its redacted form.
+	p.hideParts = p.shown != s
+	return p.parse()
+}
+
+// Redact returns s with everything between the scheme (or the start) and its
+// last @ replaced by ***, so a source with user info can be logged or quoted
+// in an error without its password. A source without @ is returned as is.
+func Redact(s string) string {
+	start := 0
+	switch i := strings.Index(s, "://"); {
+	case i >= 0:
+		start = i + 3
+	case strings.HasPrefix(s, "//"), strings.HasPrefix(s, `\\`):
+		start = 2
+	}
+	at := strings.LastIndexByte(s, '@')
+	if at < start {
+		return s
+	}
+	return s[:start] + "***" + s[at:]
+}
+
+// parser carries what error messages may show of the source being parsed.
+type parser struct {
+	orig      string
+	shown     string // orig without user info
+	hideParts bool   // quote no part of orig but shown
+}
+
+// q quotes a part of the source for an error message, unless that part may
+// hold a password.
+func (p parser) q(part string) string {
+	if p.hideParts {
+		return "***"
+	}
+	return fmt.Sprintf("%q", part)
+}
+
+func (p parser) errorf(format string, args ...any) error {
+	return fmt.Errorf("source %q: "+format, append([]any{p.shown}, args...)...)
+}
+
+func (p parser) parse() (Source, error) {
+	s := p.orig
 	if s == "" {
 		return Source{}, errors.New("source is empty: set it to nfs://HOST/EXPORT or smb://HOST/SHARE")
 	}
 	if i := strings.IndexFunc(s, func(r rune) bool { return unicode.IsControl(r) || unicode.IsSpace(r) }); i >= 0 {
-		return Source{}, fmt.Errorf("source %q contains a space or control character at byte %d", s, i)
+		return Source{}, fmt.Errorf("source %q contains a space or control character at byte %d", p.shown, i)
 	}
 	lower := strings.ToLower(s)
 	switch {
 	case strings.HasPrefix(lower, "nfs://"):
-		return parseURL(NFS, s[len("nfs://"):], s)
+		return p.parseURL(NFS, s[len("nfs://"):])
 	case strings.HasPrefix(lower, "smb://"):
-		return parseURL(SMB, s[len("smb://"):], s)
+		return p.parseURL(SMB, s[len("smb://"):])
 	case strings.HasPrefix(lower, "cifs://"):
-		return parseURL(SMB, s[len("cifs://"):], s)
+		return p.parseURL(SMB, s[len("cifs://"):])
 	case strings.HasPrefix(s, `\\`):
-		return parseURL(SMB, strings.ReplaceAll(s[2:], `\`, "/"), s)
+		return p.parseURL(SMB, strings.ReplaceAll(s[2:], `\`, "/"))
 	case strings.HasPrefix(s, "//"):
-		return parseURL(SMB, s[2:], s)
+		return p.parseURL(SMB, s[2:])
 	case strings.Contains(s, "://"):
-		return Source{}, fmt.Errorf("source %q: unsupported scheme, use nfs:// or smb://", s)
+		return Source{}, p.errorf("unsupported scheme, use nfs:// or smb://")
 	}
 	// HOST:/EXPORT, the form of fstab and mount(8).
 	i := strings.Index(s, ":/")
 	if i <= 0 {
-		return Source{}, fmt.Errorf("source %q: expected nfs://HOST/EXPORT, HOST:/EXPORT, smb://HOST/SHARE or //HOST/SHARE", s)
+		return Source{}, p.errorf("expected nfs://HOST/EXPORT, HOST:/EXPORT, smb://HOST/SHARE or //HOST/SHARE")
 	}
-	host, err := parseHost(s[:i], s)
+	if strings.Contains(s[:i], "@") {
+		return Source{}, p.errorf("%w", ErrCredentials)
+	}
+	host, err := p.parseHost(s[:i])
 	if err != nil {
 		return Source{}, err
 	}
-	return finish(Source{Protocol: NFS, Host: host}, s[i+1:], s)
+	return p.finish(Source{Protocol: NFS, Host: host}, s[i+1:])
 }
 
-func parseURL(p Protocol, rest, orig string) (Source, error) {
+func (p parser) parseURL(proto Protocol, rest string) (Source, error) {
 	slash := strings.IndexByte(rest, '/')
-	if slash < 0 {
-		return Source{}, fmt.Errorf("source %q has no path: add /EXPORT (NFS) or /SHARE (SMB) after the host", orig)
+	hostport := rest
+	if slash >= 0 {
+		hostport = rest[:slash]
 	}
-	hostport, path := rest[:slash], rest[slash:]
-	src := Source{Protocol: p}
-	host, port, err := splitHostPort(hostport, orig)
+	if strings.Contains(hostport, "@") {
+		return Source{}, p.errorf("%w", ErrCredentials)
+	}
+	if slash < 0 {
+		return Source{}, fmt.Errorf("source %q has no path: add /EXPORT (NFS) or /SHARE (SMB) after the host", p.shown)
+	}
+	src := Source{Protocol: proto}
+	host, port, err := p.splitHostPort(hostport)
 	if err != nil {
 		return Source{}, err
 	}
 	src.Host, src.Port = host, port
-	return finish(src, path, orig)
+	return p.finish(src, rest[slash:])
 }
 
-func finish(src Source, path, orig string) (Source, error) {
-	parts, err := splitPath(path, orig)
+func (p parser) finish(src Source, path string) (Source, error) {
+	parts, err := p.splitPath(path)
 	if err != nil {
 		return Source{}, err
 	}
 	if len(parts) == 0 {
 		if src.Protocol == NFS {
-			return Source{}, fmt.Errorf("source %q: the export path is empty", orig)
+			return Source{}, p.errorf("the export path is empty")
 		}
-		return Source{}, fmt.Errorf("source %q: the share name is empty", orig)
+		return Source{}, p.errorf("the share name is empty")
 	}
 	switch src.Protocol {
 	case NFS:
 		src.Export = "/" + strings.Join(parts, "/")
 	case SMB:
 		if strings.ContainsAny(parts[0], `"*:<>?|\`) {
-			return Source{}, fmt.Errorf("source %q: share name %q contains a character SMB forbids", orig, parts[0])
+			return Source{}, p.errorf("share name %s contains a character SMB forbids", p.q(parts[0]))
 		}
 		src.Share = parts[0]
 		src.Base = strings.Join(parts[1:], "/")
@@ -112,81 +173,84 @@ func finish(src Source, path, orig string) (Source, error) {
 
 // splitPath cleans a slash path: a trailing slash is fine, but empty, "." and
 // ".." components are refused, since they make the base ambiguous.
-func splitPath(p, orig string) ([]string, error) {
-	p = strings.TrimSuffix(p, "/")
-	p = strings.TrimPrefix(p, "/")
-	if p == "" {
+func (p parser) splitPath(path string) ([]string, error) {
+	path = strings.TrimSuffix(path, "/")
+	path = strings.TrimPrefix(path, "/")
+	if path == "" {
 		return nil, nil
 	}
-	parts := strings.Split(p, "/")
+	parts := strings.Split(path, "/")
 	for _, c := range parts {
 		switch c {
 		case "":
-			return nil, fmt.Errorf("source %q: the path has an empty component (//)", orig)
+			return nil, p.errorf("the path has an empty component (//)")
 		case ".", "..":
-			return nil, fmt.Errorf("source %q: the path may not contain %q", orig, c)
+			return nil, p.errorf("the path may not contain %q", c)
 		}
 	}
 	return parts, nil
 }
 
-func splitHostPort(hp, orig string) (string, int, error) {
+func (p parser) splitHostPort(hp string) (string, int, error) {
 	if hp == "" {
-		return "", 0, fmt.Errorf("source %q: the host is empty", orig)
+		return "", 0, p.errorf("the host is empty")
 	}
 	host, portStr := hp, ""
 	if strings.HasPrefix(hp, "[") {
 		end := strings.IndexByte(hp, ']')
 		if end < 0 {
-			return "", 0, fmt.Errorf("source %q: IPv6 host has no closing ]", orig)
+			return "", 0, p.errorf("IPv6 host has no closing ]")
 		}
 		host = hp[:end+1]
 		if rest := hp[end+1:]; rest != "" {
 			if !strings.HasPrefix(rest, ":") {
-				return "", 0, fmt.Errorf("source %q: unexpected %q after the IPv6 host", orig, rest)
+				return "", 0, p.errorf("unexpected %s after the IPv6 host", p.q(rest))
 			}
 			portStr = rest[1:]
 		}
 	} else if i := strings.LastIndexByte(hp, ':'); i >= 0 {
 		host, portStr = hp[:i], hp[i+1:]
 	}
-	h, err := parseHost(host, orig)
+	h, err := p.parseHost(host)
 	if err != nil {
 		return "", 0, err
 	}
 	if portStr == "" {
 		if strings.HasSuffix(hp, ":") {
-			return "", 0, fmt.Errorf("source %q: empty port after ':'", orig)
+			return "", 0, p.errorf("empty port after ':'")
 		}
 		return h, 0, nil
 	}
 	port, err := strconv.Atoi(portStr)
 	if err != nil || port < 1 || port > 65535 {
-		return "", 0, fmt.Errorf("source %q: port %q is not a number from 1 to 65535", orig, portStr)
+		return "", 0, p.errorf("port %s is not a number from 1 to 65535", p.q(portStr))
 	}
 	return h, port, nil
 }
 
-func parseHost(h, orig string) (string, error) {
+func (p parser) parseHost(h string) (string, error) {
 	if strings.HasPrefix(h, "[") {
 		if !strings.HasSuffix(h, "]") {
-			return "", fmt.Errorf("source %q: IPv6 host has no closing ]", orig)
+			return "", p.errorf("IPv6 host has no closing ]")
 		}
 		ip := net.ParseIP(h[1 : len(h)-1])
 		if ip == nil || ip.To4() != nil && !strings.Contains(h, ":") {
-			return "", fmt.Errorf("source %q: %s is not an IPv6 address", orig, h)
+			return "", p.errorf("%s is not an IPv6 address", p.q(h))
 		}
 		return ip.String(), nil
 	}
 	if h == "" {
-		return "", fmt.Errorf("source %q: the host is empty", orig)
+		return "", p.errorf("the host is empty")
 	}
 	if strings.Contains(h, ":") {
-		return "", fmt.Errorf("source %q: put the IPv6 address %s in brackets, like [%s]", orig, h, h)
+		if p.hideParts {
+			return "", p.errorf("put an IPv6 address in brackets, like [fd00::1]")
+		}
+		return "", p.errorf("put the IPv6 address %s in brackets, like [%s]", h, h)
 	}
 	for _, r := range h {
 		if !(r == '.' || r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
-			return "", fmt.Errorf("source %q: host %q contains %q, which no hostname or IP address has", orig, h, r)
+			return "", p.errorf("host %s contains %s, which no hostname or IP address has", p.q(h), p.q(string(r)))
 		}
 	}
 	return strings.ToLower(h), nil

@@ -105,19 +105,25 @@ func ParseShareParams(p map[string]string) (Params, error) {
 }
 
 // ParseMountOptions splits a comma-separated option list, refusing empty
-// entries and characters that have no place in a mount option.
+// entries, characters that have no place in a mount option, and the options
+// CheckMountOptions refuses. Messages never quote a value that may be a
+// password.
 func ParseMountOptions(s string) ([]string, error) {
 	if strings.TrimSpace(s) == "" {
 		return nil, nil
 	}
+	opts := strings.Split(s, ",")
+	if err := CheckMountOptions(opts); err != nil {
+		return nil, err
+	}
 	var out []string
-	for _, o := range strings.Split(s, ",") {
+	for i, o := range opts {
 		o = strings.TrimSpace(o)
 		if o == "" {
-			return nil, fmt.Errorf("%q has an empty option", s)
+			return nil, fmt.Errorf("option %d of %d is empty (two commas in a row, or one at an end)", i+1, len(opts))
 		}
 		if strings.ContainsFunc(o, func(r rune) bool { return r < 0x20 || r == ' ' || r == 0x7f }) {
-			return nil, fmt.Errorf("option %q contains a space or control character", o)
+			return nil, fmt.Errorf("option %q contains a space or control character", redactOption(o))
 		}
 		out = append(out, o)
 	}

@@ -88,38 +88,42 @@ func ParseID(id string) (Volume, error) {
 	if id == "" {
 		return Volume{}, errors.New("volume ID is empty")
 	}
+	// A hand-written ID (a static PV's volumeHandle) may carry a source with
+	// user info: messages show the ID without it.
+	shown := source.Redact(id)
 	fields := strings.Split(id, idSep)
 	var uid string
 	switch {
 	case fields[0] == idVersion && len(fields) == 5:
 		uid = fields[4]
 		if !ValidUID(uid) {
-			return Volume{}, fmt.Errorf("volume ID %q: %q is not a volume UID (%d hex digits)", id, uid, UIDLength)
+			return Volume{}, fmt.Errorf("volume ID %q: %q is not a volume UID (%d hex digits)", shown, uid, UIDLength)
 		}
 	case fields[0] == idVersionV1 && len(fields) == 4:
 	case fields[0] == idVersion || fields[0] == idVersionV1:
-		return Volume{}, fmt.Errorf("volume ID %q: wrong number of fields for %s", id, fields[0])
+		return Volume{}, fmt.Errorf("volume ID %q: wrong number of fields for %s", shown, fields[0])
 	default:
-		return Volume{}, fmt.Errorf("volume ID %q: unknown format (want prefix %s%s)", id, idVersion, idSep)
+		return Volume{}, fmt.Errorf("volume ID %q: unknown format (want prefix %s%s)", shown, idVersion, idSep)
 	}
 	srcStr, err := unescape(fields[1])
 	if err != nil {
-		return Volume{}, fmt.Errorf("volume ID %q: %w", id, err)
+		// Not wrapped: unescape's message quotes the field, user info included.
+		return Volume{}, fmt.Errorf("volume ID %q: the source field has a %% not followed by two hex digits", shown)
 	}
 	src, err := source.Parse(srcStr)
 	if err != nil {
-		return Volume{}, fmt.Errorf("volume ID %q: %w", id, err)
+		return Volume{}, fmt.Errorf("volume ID %q: %w", shown, err)
 	}
 	sub, err := unescape(fields[2])
 	if err != nil {
-		return Volume{}, fmt.Errorf("volume ID %q: %w", id, err)
+		return Volume{}, fmt.Errorf("volume ID %q: %w", shown, err)
 	}
 	if err := ValidateSubDir(sub); err != nil {
-		return Volume{}, fmt.Errorf("volume ID %q: %w", id, err)
+		return Volume{}, fmt.Errorf("volume ID %q: %w", shown, err)
 	}
 	od, err := parseOnDelete(fields[3])
 	if err != nil || fields[3] == "" {
-		return Volume{}, fmt.Errorf("volume ID %q: onDelete field %q is not one of delete, retain, archive", id, fields[3])
+		return Volume{}, fmt.Errorf("volume ID %q: onDelete field %q is not one of delete, retain, archive", shown, fields[3])
 	}
 	return Volume{Source: src, SubDir: sub, OnDelete: od, UID: uid}, nil
 }

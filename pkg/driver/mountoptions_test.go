@@ -1,0 +1,125 @@
+package driver
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/container-storage-interface/spec/lib/go/csi"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/mounter"
+)
+
+// untouchedMounter fails the test on any call: every request below must be
+// refused before the node mounts, checks or unmounts anything.
+type untouchedMounter struct{ t *testing.T }
+
+func (untouchedMounter) OS() string { return "linux" }
+func (m untouchedMounter) Stage(context.Context, mounter.StageRequest) error {
+	m.t.Error("Stage called")
+	return nil
+}
+func (m untouchedMounter) Unstage(context.Context, string) error {
+	m.t.Error("Unstage called")
+	return nil
+}
+func (m untouchedMounter) Publish(context.Context, string, string, bool) error {
+	m.t.Error("Publish called")
+	return nil
+}
+func (m untouchedMounter) Unpublish(context.Context, string) error {
+	m.t.Error("Unpublish called")
+	return nil
+}
+func (m untouchedMounter) Stats(context.Context, string) (mounter.Stats, error) {
+	m.t.Error("Stats called")
+	return mounter.Stats{}, nil
+}
+func (m untouchedMounter) Check(context.Context, string) error {
+	m.t.Error("Check called")
+	return nil
+}
+
+func newDriverRefusingMounts(t *testing.T) *Driver {
+	t.Helper()
+	d, err := New(Config{Name: "test.csi", NodeID: "n1", Controller: true, Node: true, Mounter: untouchedMounter{t}, StateDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// wantRefused checks an InvalidArgument that names key and repeats no value.
+func wantRefused(t *testing.T, what string, err error, key string, values ...string) {
+	t.Helper()
+	if status.Code(err) != codes.InvalidArgument {
+		t.Errorf("%s: %v, want InvalidArgument", what, err)
+		return
+	}
+	if !strings.Contains(err.Error(), key) {
+		t.Errorf("%s: %v, want it to name %s", what, err, key)
+	}
+	for _, v := range append(values, leak) {
+		if strings.Contains(err.Error(), v) {
+			t.Errorf("%s: %v repeats %q", what, err, v)
+		}
+	}
+}
+
+// The share in these requests does not exist: a refusal must come before the
+// controller dials it.
+const unreachableSMB = "smb://127.0.0.1:1/share"
+
+func TestCreateVolumeRefusesCredentialsInMountOptions(t *testing.T) {
+	d := newDriverRefusingMounts(t)
+	ctx := context.Background()
+	_, err := d.CreateVolume(ctx, &csi.CreateVolumeRequest{
+		Name: "pvc-1", Parameters: map[string]string{"source": unreachableSMB, "mountOptions": "vers=3.0,password=" + leak},
+		VolumeCapabilities: []*csi.VolumeCapability{mountCapability()},
+	})
+	wantRefused(t, "parameter mountOptions", err, `"password"`)
+
+	_, err = d.CreateVolume(ctx, &csi.CreateVolumeRequest{
+		Name: "pvc-1", Parameters: map[string]string{"source": unreachableSMB},
+		VolumeCapabilities: []*csi.VolumeCapability{mountCapability("ro", "USERNAME=bob")},
+	})
+	wantRefused(t, "capability mount flags", err, `"username"`, "bob")
+
+	_, err = d.CreateVolume(ctx, &csi.CreateVolumeRequest{
+		Name: "pvc-1", Parameters: map[string]string{"source": unreachableSMB},
+		VolumeCapabilities: []*csi.VolumeCapability{mountCapability("ro"), mountCapability("vers=3.0", "hard,addr=10.1.2.3")},
+	})
+	wantRefused(t, "second capability", err, `"addr"`, "10.1.2.3")
+
+	_, err = d.CreateVolume(ctx, &csi.CreateVolumeRequest{
+		Name: "pvc-1", Parameters: map[string]string{"source": "smb://alice:" + leak + "@127.0.0.1:1/share"},
+		VolumeCapabilities: []*csi.VolumeCapability{mountCapability()},
+	})
+	wantRefused(t, "source with user info", err, "put them in the secret", "alice")
+}
+
+func TestNodeRefusesCredentialsAndRedirectsBeforeMounting(t *testing.T) {
+	d := newDriverRefusingMounts(t)
+	ctx := context.Background()
+	stage := func(vctx map[string]string, flags ...string) error {
+		_, err := d.NodeStageVolume(ctx, &csi.NodeStageVolumeRequest{
+			VolumeId: "v1#smb://127.0.0.1:1/share#x#delete", StagingTargetPath: t.TempDir(),
+			VolumeContext: vctx, VolumeCapability: mountCapability(flags...),
+			Secrets: map[string]string{"username": "u", "password": "p"},
+		})
+		return err
+	}
+	wantRefused(t, "stage, volume context", stage(map[string]string{"mountOptions": "vers=3.0,pass=" + leak}), `"pass"`)
+	wantRefused(t, "stage, flags", stage(nil, "vers=3.0", "addr=10.1.2.3"), `"addr"`, "10.1.2.3")
+	wantRefused(t, "stage, sec=none", stage(nil, "Sec=None"), "sec=none")
+	wantRefused(t, "stage, guest", stage(nil, "vers=3.0,guest"), `"guest"`)
+	wantRefused(t, "stage, source", stage(map[string]string{"source": "//alice:" + leak + "@127.0.0.1/share"}), "put them in the secret", "alice")
+
+	_, err := d.NodePublishVolume(ctx, &csi.NodePublishVolumeRequest{
+		VolumeId: "v1#smb://127.0.0.1:1/share#x#delete", StagingTargetPath: t.TempDir(), TargetPath: t.TempDir(),
+		VolumeCapability: mountCapability("ro", "credentials=/tmp/"+leak),
+	})
+	wantRefused(t, "publish, flags", err, `"credentials"`)
+}

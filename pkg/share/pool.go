@@ -61,11 +61,16 @@ type Lease struct {
 	once   sync.Once
 }
 
-// Release returns the session to the pool, or closes it when lastErr shows
-// the session may be broken (anything but the server's answer about a path).
+// Release returns the session to the pool, or closes it when lastErr or the
+// session itself shows a transport failure or a cut deadline. The server's
+// answers (exists, not found, not empty, a refusal) and the caller's own
+// errors leave a healthy session in the pool.
 func (l *Lease) Release(lastErr error) {
 	l.once.Do(func() {
-		broken := lastErr != nil && !IsAnswer(lastErr)
+		broken := BreaksSession(lastErr)
+		if b, ok := l.Client.(interface{ Broken() bool }); ok && b.Broken() {
+			broken = true
+		}
 		l.pool.release(l.key, l.Client, broken)
 	})
 }

@@ -3,6 +3,7 @@ package share
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"sync"
 	"sync/atomic"
@@ -72,7 +73,7 @@ func TestPoolClosesBrokenSessionsAndKeepsAnswers(t *testing.T) {
 	if !l.Reused || dialed.Load() != 1 {
 		t.Fatalf("session not reused after an answer: reused=%v dialed=%d", l.Reused, dialed.Load())
 	}
-	l.Release(errors.New("connection reset"))
+	l.Release(fmt.Errorf("read: connection reset: %w", ErrUnavailable))
 	if closed.Load() != 1 {
 		t.Fatalf("broken session not closed")
 	}

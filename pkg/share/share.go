@@ -132,6 +132,13 @@ func MkdirAll(ctx context.Context, c Client, rel string, perm fs.FileMode) error
 	return nil
 }
 
+// BreaksSession reports whether err means the session it happened on must
+// not be used again: a transport failure, or a deadline or cancellation that
+// may have cut a request whose reply is still on its way.
+func BreaksSession(err error) bool {
+	return errors.Is(err, ErrUnavailable) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)
+}
+
 // IsAnswer reports whether err is the server's definite answer about a path
 // (exists, missing, forbidden, not empty) rather than a broken session.
 func IsAnswer(err error) bool {

@@ -10,6 +10,7 @@ import (
 	"path"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	smb2 "github.com/cloudsoda/go-smb2"
@@ -35,30 +36,75 @@ var authFailures = map[uint32]bool{
 
 type smbClient struct {
 	mu      sync.Mutex
+	conn    net.Conn // owned here, so a dead server can be dropped at once
 	session *smb2.Session
 	share   *smb2.Share
 	base    string
 	desc    string
+	// broken is set once a transport failure or a cut deadline happened on
+	// the session: a reply may still be in flight, so it must not be reused.
+	broken atomic.Bool
 }
+
+// smbLogoffTimeout bounds the polite TREE_DISCONNECT and LOGOFF of a session
+// that is being closed. They run in the background, so no caller waits on
+// them; the bound only limits how long a silent server keeps the socket.
+const smbLogoffTimeout = 2 * time.Second
 
 func dialSMB(ctx context.Context, src source.Source, creds Credentials) (Client, error) {
 	if creds.Username == "" {
 		return nil, fmt.Errorf("%s: SMB needs a username and password in the secret (keys username, password, optional domain): %w", src.String(), fs.ErrPermission)
 	}
-	d := &smb2.Dialer{Initiator: &smb2.NTLMInitiator{User: creds.Username, Password: creds.Password, Domain: creds.Domain}}
-	s, err := d.Dial(ctx, src.HostPort(smbPort))
+	conn, err := (&net.Dialer{}).DialContext(ctx, "tcp", src.HostPort(smbPort))
 	if err != nil {
+		return nil, smbDialError(ctx, src, err)
+	}
+	// Closing the connection is the one thing that unblocks every read and
+	// write of the library at once, whatever step it is in.
+	stop := context.AfterFunc(ctx, func() { conn.Close() })
+	d := &smb2.Dialer{Initiator: &smb2.NTLMInitiator{User: creds.Username, Password: creds.Password, Domain: creds.Domain}}
+	s, err := d.DialConn(ctx, conn, src.HostPort(smbPort))
+	if err != nil {
+		stop()
+		conn.Close()
 		return nil, smbDialError(ctx, src, err)
 	}
 	sh, err := s.WithContext(ctx).Mount(src.Share)
 	if err != nil {
-		_ = s.Logoff()
+		stop()
+		if ctx.Err() != nil {
+			conn.Close()
+			return nil, fmt.Errorf("%s: connect to share %q: %w (%v)", src.String(), src.Share, ctx.Err(), err)
+		}
+		if smbTransportFailure(err) {
+			conn.Close()
+			return nil, fmt.Errorf("%s: connect to share %q: %w: %w", src.String(), src.Share, ErrUnavailable, err)
+		}
+		// The server answered: log off politely, without holding the caller.
+		go logoff(nil, s, conn)
 		if errors.Is(err, fs.ErrNotExist) || strings.Contains(err.Error(), "BAD_NETWORK_NAME") {
 			return nil, fmt.Errorf("%s: the server has no share %q: %w", src.String(), src.Share, fs.ErrNotExist)
 		}
 		return nil, fmt.Errorf("%s: connect to share %q: %w", src.String(), src.Share, err)
 	}
-	return &smbClient{session: s, share: sh, base: src.Base, desc: src.String()}, nil
+	if !stop() {
+		// The deadline struck just as the tree connect succeeded, and the
+		// connection is already closed.
+		return nil, fmt.Errorf("%s: connect to share %q: %w", src.String(), src.Share, ctx.Err())
+	}
+	return &smbClient{conn: conn, session: s, share: sh, base: src.Base, desc: src.String()}, nil
+}
+
+// logoff disconnects the tree (when there is one) and the session, then
+// closes the connection, all within smbLogoffTimeout.
+func logoff(sh *smb2.Share, s *smb2.Session, conn net.Conn) {
+	ctx, cancel := context.WithTimeout(context.Background(), smbLogoffTimeout)
+	defer cancel()
+	if sh != nil {
+		_ = sh.WithContext(ctx).Umount()
+	}
+	_ = s.WithContext(ctx).Logoff()
+	_ = conn.Close()
 }
 
 func smbDialError(ctx context.Context, src source.Source, err error) error {
@@ -79,6 +125,38 @@ func smbDialError(ctx context.Context, src source.Source, err error) error {
 	return fmt.Errorf("%s: SMB session setup: %w: %w", src.String(), ErrUnavailable, err)
 }
 
+// sessionGone are the NTSTATUS codes with which a server says the session or
+// tree connection itself is no longer valid, as opposed to an answer about
+// one path.
+var sessionGone = map[uint32]bool{
+	0xC0000203: true, // STATUS_USER_SESSION_DELETED
+	0xC000035C: true, // STATUS_NETWORK_SESSION_EXPIRED
+	0xC00000C9: true, // STATUS_NETWORK_NAME_DELETED
+	0xC000020C: true, // STATUS_CONNECTION_DISCONNECTED
+	0xC000020D: true, // STATUS_CONNECTION_RESET
+	0xC00000D0: true, // STATUS_REQUEST_NOT_ACCEPTED
+}
+
+// smbTransportFailure reports whether err leaves the session unusable: the
+// connection failed, the library lost track of the protocol, or the server
+// dropped the session. Any other status from the server is its answer.
+func smbTransportFailure(err error) bool {
+	var (
+		te *smb2.TransportError
+		ie *smb2.InvalidResponseError
+		in *smb2.InternalError
+		re *smb2.ResponseError
+		ne net.Error
+	)
+	switch {
+	case errors.As(err, &re):
+		return sessionGone[re.Code]
+	case errors.As(err, &te), errors.As(err, &ie), errors.As(err, &in), errors.As(err, &ne):
+		return true
+	}
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed)
+}
+
 func (c *smbClient) full(rel string) string {
 	return strings.Trim(path.Join(c.base, rel), "/")
 }
@@ -86,20 +164,31 @@ func (c *smbClient) full(rel string) string {
 // on returns the share bound to ctx, so the library gives up at its deadline.
 func (c *smbClient) on(ctx context.Context) *smb2.Share { return c.share.WithContext(ctx) }
 
-// wrap classifies errors that are not the server's answer about a path as
-// Unavailable, and surfaces the context's own error when that is the cause.
+// wrap classifies an error: the context's own error when the deadline or a
+// cancellation cut the call, Unavailable for transport failures, and the
+// server's answer as it is otherwise. The first two mark the session broken.
 func (c *smbClient) wrap(ctx context.Context, op, rel string, err error) error {
 	if err == nil {
 		return nil
 	}
-	if ctx.Err() != nil {
-		return fmt.Errorf("%s %s: %w (%v)", op, rel, ctx.Err(), err)
+	if ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		c.broken.Store(true)
+		cause := ctx.Err()
+		if cause == nil {
+			return fmt.Errorf("%s %s: %w", op, rel, err)
+		}
+		return fmt.Errorf("%s %s: %w (%v)", op, rel, cause, err)
 	}
-	if IsAnswer(err) {
-		return fmt.Errorf("%s %s: %w", op, rel, err)
+	if smbTransportFailure(err) {
+		c.broken.Store(true)
+		return fmt.Errorf("%s %s: %w: %w", op, rel, ErrUnavailable, err)
 	}
-	return fmt.Errorf("%s %s: %w: %w", op, rel, ErrUnavailable, err)
+	return fmt.Errorf("%s %s: %w", op, rel, err)
 }
+
+// Broken reports whether a transport failure or a cut deadline happened on
+// the session.
+func (c *smbClient) Broken() bool { return c.broken.Load() }
 
 // Stat reports what rel is without following a link the client can see
 // (a reparse point); its ID comes from opening the object itself.
@@ -241,13 +330,17 @@ func (c *smbClient) Capacity(ctx context.Context) (Capacity, error) {
 	}, nil
 }
 
+// Close never waits on the server. A broken session is dropped at once; a
+// healthy one logs off in the background.
 func (c *smbClient) Close() error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	// A dead server must not hold up the caller: the library's own context
-	// for these is Background.
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	_ = c.share.WithContext(ctx).Umount()
-	return c.session.WithContext(ctx).Logoff()
+	if c.broken.Load() {
+		return c.conn.Close()
+	}
+	go func() {
+		// The mutex waits out a call that is still running on the session.
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		logoff(c.share, c.session, c.conn)
+	}()
+	return nil
 }

@@ -634,7 +634,7 @@ func (s *Store) moveToQuarantine(ctx context.Context, rec Record, fi share.FileI
 	if err == nil {
 		return nil
 	}
-	if share.IsAnswer(err) && own {
+	if !share.BreaksSession(err) && own {
 		// The server would not move it (a file still open in it, or the
 		// base lies on another file system): delete it in place, with the
 		// same guards.

@@ -254,7 +254,7 @@ func (s *Store) Create(ctx context.Context, req CreateRequest) (Record, error) {
 		if req.CapacityBytes != 0 && rec.CapacityBytes != req.CapacityBytes {
 			return Record{}, fmt.Errorf("volume %q exists with capacity %d, not %d: %w", rec.Name, rec.CapacityBytes, req.CapacityBytes, ErrConflict)
 		}
-		return rec, nil
+		return s.ensureDir(ctx, rec, req.Perm)
 	case !errors.Is(err, fs.ErrNotExist):
 		return Record{}, err
 	}
@@ -317,6 +317,43 @@ func (s *Store) Create(ctx context.Context, req CreateRequest) (Record, error) {
 			_ = s.removeFile(ctx, rootsDir+"/"+strconv.FormatUint(fi.ID, 10))
 		}
 		return undo(err)
+	}
+	return rec, nil
+}
+
+// ensureDir answers a repeated CreateVolume: the volume's directory must be
+// there. One on its way out (in the quarantine) makes the caller wait; one
+// removed behind the driver's back is made again, empty.
+func (s *Store) ensureDir(ctx context.Context, rec Record, perm fs.FileMode) (Record, error) {
+	_, err := s.c.Stat(ctx, rec.Path)
+	if err == nil || !errors.Is(err, fs.ErrNotExist) {
+		return rec, err
+	}
+	if busy, err := s.beingDeleted(ctx, rec.Path, rec); err != nil {
+		return Record{}, err
+	} else if busy {
+		return Record{}, fmt.Errorf("volume %q at %s is being deleted; retry later: %w", rec.Name, rec.Path, ErrBusy)
+	}
+	if _, err := s.makeDir(ctx, rec.Path, perm); err != nil {
+		return Record{}, err
+	}
+	fi, err := s.c.Stat(ctx, rec.Path)
+	if err != nil {
+		return Record{}, err
+	}
+	if fi.ID != rec.RootID {
+		if rec.RootID != 0 {
+			_ = s.removeFile(ctx, rootsDir+"/"+strconv.FormatUint(rec.RootID, 10))
+		}
+		rec.RootID = fi.ID
+		if fi.ID != 0 {
+			if err := s.writeMarker(ctx, rootsDir+"/"+strconv.FormatUint(fi.ID, 10), key(rec.Path)); err != nil {
+				return Record{}, err
+			}
+		}
+		if err := s.writeJSON(ctx, recordPath(rec.Path), rec); err != nil {
+			return Record{}, err
+		}
 	}
 	return rec, nil
 }
@@ -628,6 +665,13 @@ func (s *Store) moveToQuarantine(ctx context.Context, rec Record, fi share.FileI
 	err := s.c.Rename(ctx, rec.Path, q)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err = share.MkdirAll(ctx, s.c, deletingDir, 0o700); err == nil {
+			err = s.c.Rename(ctx, rec.Path, q)
+		}
+	}
+	if errors.Is(err, fs.ErrExist) {
+		// An earlier try moved an earlier directory of this volume there
+		// and was cut short: finish that one first.
+		if err = s.purge(ctx, q, 0); err == nil {
 			err = s.c.Rename(ctx, rec.Path, q)
 		}
 	}

@@ -20,14 +20,13 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/container-storage-interface/spec/lib/go/csi"
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/state"
+	"github.com/fileshare-csi/fileshare-csi/test/harness"
 	"github.com/fileshare-csi/fileshare-csi/test/localservers"
 )
 
@@ -80,26 +79,16 @@ func run() error {
 	}
 	defer os.RemoveAll(dir)
 	_ = os.Chmod(dir, 0o755)
-	e := &env{dir: dir, bin: *driverPath, canMount: hasFS("nfs") && hasFS("cifs"), baselineP50s: map[string]time.Duration{}}
-	if e.bin == "" {
-		e.bin = filepath.Join(dir, "fileshare-csi")
-		if out, err := exec.Command("go", "build", "-o", e.bin, "./cmd/fileshare-csi").CombinedOutput(); err != nil {
-			return fmt.Errorf("build driver: %w\n%s", err, out)
-		}
-	}
-	if e.samba, err = localservers.StartSamba(ctx, filepath.Join(dir, "samba"), 4450); err != nil {
+	e := &env{dir: dir, canMount: harness.HasFilesystem("nfs") && harness.HasFilesystem("cifs"), baselineP50s: map[string]time.Duration{}}
+	if e.bin, err = harness.BuildDriver(dir, "./cmd/fileshare-csi", *driverPath); err != nil {
 		return err
 	}
-	defer e.samba.Stop()
-	if hasFS("nfsd") {
-		e.nfs, err = localservers.StartKernelNFS(ctx, filepath.Join(dir, "nfsd"))
-	} else {
-		e.nfs, err = localservers.StartGanesha(ctx, filepath.Join(dir, "ganesha"))
-	}
+	servers, err := harness.StartServers(ctx, dir, 4450, harness.HasFilesystem("nfsd"))
 	if err != nil {
 		return err
 	}
-	defer e.nfs.Stop()
+	defer servers.Stop()
+	e.samba, e.nfs = servers.Samba, servers.NFS
 
 	for _, p := range e.protocols() {
 		if err := e.provisioningRows(p); err != nil {
@@ -151,42 +140,21 @@ func (e *env) protocols() []protocol {
 	}
 }
 
-// driver runs the driver binary and returns a connection to it.
+// driver is a running driver process and a connection to it.
 type driver struct {
-	cmd  *exec.Cmd
+	*harness.Driver
 	conn *grpc.ClientConn
 }
 
 func (e *env) startDriver(mode string, extra ...string) (*driver, error) {
-	sock := filepath.Join(e.dir, fmt.Sprintf("csi-%d.sock", time.Now().UnixNano()))
-	logf, err := os.Create(sock + ".log")
+	d, err := harness.StartDriver(e.bin, e.dir, append([]string{"--mode", mode, "--nodeid", "bench", "--state-dir", filepath.Join(e.dir, "state")}, extra...)...)
 	if err != nil {
 		return nil, err
 	}
-	args := append([]string{"--endpoint", "unix://" + sock, "--mode", mode, "--nodeid", "bench", "--state-dir", filepath.Join(e.dir, "state")}, extra...)
-	cmd := exec.Command(e.bin, args...)
-	cmd.Stdout, cmd.Stderr = logf, logf
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	for range 1200 {
-		if _, err := os.Stat(sock); err == nil {
-			break
-		}
-		time.Sleep(25 * time.Millisecond)
-	}
-	conn, err := grpc.NewClient("unix://"+sock, grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		return nil, err
-	}
-	return &driver{cmd: cmd, conn: conn}, nil
+	return &driver{Driver: d, conn: d.Conn}, nil
 }
 
-func (d *driver) stop() {
-	d.conn.Close()
-	_ = d.cmd.Process.Signal(syscall.SIGTERM)
-	_ = d.cmd.Wait()
-}
+func (d *driver) stop() { d.Stop() }
 
 // rss reads the resident set size (current and peak) of a process.
 func rss(pid int) (cur, peak string) {
@@ -276,7 +244,7 @@ func (e *env) provisioningRows(p protocol) error {
 			return err
 		}
 		ctrl := csi.NewControllerClient(d.conn)
-		idleCur, _ := rss(d.cmd.Process.Pid)
+		idleCur, _ := rss(d.Pid())
 		for _, clients := range []int{1, *concurrent} {
 			if !pool && clients > 1 {
 				// Unpooled and concurrent, the NFS sessions exhaust the
@@ -308,7 +276,7 @@ func (e *env) provisioningRows(p protocol) error {
 			}
 			note := ""
 			if clients > 1 && pool {
-				cur, peak := rss(d.cmd.Process.Pid)
+				cur, peak := rss(d.Pid())
 				e.driverRSS = append(e.driverRSS, fmt.Sprintf("| controller (%s) | %s | %s | %s |", p.name, idleCur, cur, peak))
 			}
 			e.add(row{name: fmt.Sprintf("%s CreateVolume+DeleteVolume, %d client(s)", p.name, clients), server: p.server,
@@ -481,7 +449,7 @@ func (e *env) nodeRows(p protocol) error {
 	}
 	defer d.stop()
 	ctrl, node := csi.NewControllerClient(d.conn), csi.NewNodeClient(d.conn)
-	idle, _ := rss(d.cmd.Process.Pid)
+	idle, _ := rss(d.Pid())
 	resp, err := ctrl.CreateVolume(ctx, &csi.CreateVolumeRequest{Name: "node-" + p.name,
 		Parameters: map[string]string{"source": p.source, "mountOptions": p.options}, Secrets: p.secrets, VolumeCapabilities: []*csi.VolumeCapability{mountCap}})
 	if err != nil {
@@ -509,7 +477,7 @@ func (e *env) nodeRows(p protocol) error {
 	if err != nil {
 		return fmt.Errorf("%s node cycle: %w", p.name, err)
 	}
-	cur, peak := rss(d.cmd.Process.Pid)
+	cur, peak := rss(d.Pid())
 	e.driverRSS = append(e.driverRSS, fmt.Sprintf("| node plugin (%s, %d stage/publish cycles) | %s | %s | %s |", p.name, n, idle, cur, peak))
 	e.add(row{name: p.name + " NodeStage+NodePublish+NodeUnpublish+NodeUnstage", server: p.server, method: "fileshare-csi", n: n, p50: p50, p99: p99, opsPerSec: rate})
 	device := p.device + "/node-" + p.name
@@ -561,11 +529,6 @@ func smbUID() int {
 	}
 	uid, _ := strconv.Atoi(strings.TrimSpace(string(out)))
 	return uid
-}
-
-func hasFS(name string) bool {
-	b, err := os.ReadFile("/proc/filesystems")
-	return err == nil && strings.Contains(string(b), "\t"+name+"\n")
 }
 
 func (e *env) print() error {

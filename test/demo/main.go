@@ -7,20 +7,17 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/container-storage-interface/spec/lib/go/csi"
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
 
+	"github.com/fileshare-csi/fileshare-csi/test/harness"
 	"github.com/fileshare-csi/fileshare-csi/test/localservers"
 )
 
@@ -51,60 +48,33 @@ func run() error {
 	}
 	defer os.RemoveAll(dir)
 
-	bin := *driverPath
-	if bin == "" {
+	if *driverPath == "" {
 		step("building the driver")
-		bin = filepath.Join(dir, "fileshare-csi")
-		if out, err := exec.Command("go", "build", "-o", bin, "./cmd/fileshare-csi").CombinedOutput(); err != nil {
-			return fmt.Errorf("build: %w\n%s", err, out)
-		}
 	}
-	smb, err := localservers.StartSamba(ctx, filepath.Join(dir, "samba"), 4450)
+	bin, err := harness.BuildDriver(dir, "./cmd/fileshare-csi", *driverPath)
 	if err != nil {
 		return err
 	}
-	defer smb.Stop()
-	var nfs *localservers.Server
-	if hasFilesystem("nfsd") {
-		nfs, err = localservers.StartKernelNFS(ctx, filepath.Join(dir, "nfsd"))
-	} else {
-		nfs, err = localservers.StartGanesha(ctx, filepath.Join(dir, "ganesha"))
-	}
+	servers, err := harness.StartServers(ctx, dir, 4450, harness.HasFilesystem("nfsd"))
 	if err != nil {
 		return err
 	}
-	defer nfs.Stop()
+	defer servers.Stop()
+	smb, nfs := servers.Samba, servers.NFS
 	step("started Samba on 127.0.0.1:4450 and %s (NFS) on 127.0.0.1:2049", nfs.Name)
 
-	sock := filepath.Join(dir, "csi.sock")
 	mode := "controller"
 	if *withNode {
 		mode = "all"
 	}
-	step("starting fileshare-csi --mode=%s on unix://%s", mode, sock)
-	logPath := filepath.Join(dir, "driver.log")
-	logf, err := os.Create(logPath)
+	drv, err := harness.StartDriver(bin, dir, "--mode", mode, "--nodeid", "demo-node", "--state-dir", filepath.Join(dir, "state"), "--v", "2")
 	if err != nil {
 		return err
 	}
-	drv := exec.Command(bin, "--endpoint", "unix://"+sock, "--mode", mode, "--nodeid", "demo-node", "--state-dir", filepath.Join(dir, "state"), "--v", "2")
-	drv.Stdout, drv.Stderr = logf, logf
-	if err := drv.Start(); err != nil {
-		return err
-	}
-	defer func() { _ = drv.Process.Signal(os.Interrupt); _ = drv.Wait() }()
-	// Under emulation on a busy machine a Go binary starts slowly.
-	for i := 0; i < 600; i++ {
-		if _, err := os.Stat(sock); err == nil {
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	conn, err := grpc.NewClient("unix://"+sock, grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
+	defer drv.Stop()
+	step("started fileshare-csi --mode=%s on %s", mode, drv.Endpoint)
+	logPath := drv.LogPath
+	conn := drv.Conn
 	id := csi.NewIdentityClient(conn)
 	ctrl := csi.NewControllerClient(conn)
 	nodeClient := csi.NewNodeClient(conn)
@@ -240,11 +210,6 @@ func mountLine(path string) string {
 		}
 	}
 	return ""
-}
-
-func hasFilesystem(name string) bool {
-	b, err := os.ReadFile("/proc/filesystems")
-	return err == nil && bytes.Contains(b, []byte("\t"+name+"\n"))
 }
 
 func listDir(dir string) string {

@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -14,11 +13,10 @@ import (
 	"time"
 
 	"github.com/container-storage-interface/spec/lib/go/csi"
-	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
 
+	"github.com/fileshare-csi/fileshare-csi/test/harness"
 	"github.com/fileshare-csi/fileshare-csi/test/localservers"
 )
 
@@ -27,53 +25,17 @@ import (
 // shared one, and stops it when the test ends.
 func ownController(t *testing.T, flags ...string) csi.ControllerClient {
 	t.Helper()
-	dir := t.TempDir()
-	sock := filepath.Join(dir, "csi.sock")
-	logPath := filepath.Join(dir, "driver.log")
-	logf, err := os.Create(logPath)
+	d, err := harness.StartDriver(env.binary, t.TempDir(), append([]string{"--mode", "controller", "--v", "5"}, flags...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer logf.Close()
-	args := append([]string{"--endpoint", "unix://" + sock, "--mode", "controller", "--v", "5"}, flags...)
-	cmd := exec.Command(env.binary, args...)
-	cmd.Stdout, cmd.Stderr = logf, logf
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(done) }()
 	t.Cleanup(func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		select {
-		case <-done:
-		case <-time.After(15 * time.Second):
-			_ = cmd.Process.Kill()
-			<-done
-		}
+		d.Stop()
 		if t.Failed() {
-			b, _ := os.ReadFile(logPath)
-			if len(b) > 20000 {
-				b = b[len(b)-20000:]
-			}
-			t.Logf("---- own controller log (tail) ----\n%s", b)
+			t.Logf("---- own controller log (tail) ----\n%s", d.LogTail(20000))
 		}
 	})
-	for i := 0; ; i++ {
-		if _, err := os.Stat(sock); err == nil {
-			break
-		}
-		if i == 600 {
-			t.Fatalf("controller did not create %s", sock)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	conn, err := grpc.NewClient("unix://"+sock, grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	return csi.NewControllerClient(conn)
+	return csi.NewControllerClient(d.Conn)
 }
 
 // smbBase makes a world-writable directory on the Samba share for one test

@@ -7,9 +7,11 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/container-storage-interface/spec/lib/go/csi"
 	"google.golang.org/grpc/codes"
@@ -339,6 +341,68 @@ func TestFailedCreateLeavesNoOrphan(t *testing.T) {
 		}
 		if _, serr := os.Stat(filepath.Join(base, "orphan")); !os.IsNotExist(serr) {
 			t.Errorf("the failed CreateVolume (%v) left its directory: %v", err, serr)
+		}
+	})
+}
+
+// A pod still writing while its volume is deleted: the answer is success or
+// a code the CO retries (Aborted), never AlreadyExists, and the retry after
+// the writer stops finishes the job.
+func TestDeleteRacingAWriter(t *testing.T) {
+	c := controller(t)
+	protocols(t, func(t *testing.T, params, secrets map[string]string, base string) {
+		v := create(t, c, "busy", params, secrets)
+		dir := filepath.Join(base, "busy")
+		owner := 0
+		if strings.HasSuffix(t.Name(), "smb") {
+			owner = smbUID(t)
+		}
+		fillTree(t, dir, 4, 50, false, owner)
+		// The writer holds the directory open, as a mount does, so it
+		// follows the directory wherever the delete moves it.
+		fd, err := syscall.Open(dir, syscall.O_RDONLY|syscall.O_DIRECTORY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer syscall.Close(fd)
+		stop := make(chan struct{})
+		done := make(chan int)
+		go func() {
+			// Bounded in count and pace: a pod writing, not a flood.
+			n := 0
+			for n < 3000 {
+				select {
+				case <-stop:
+					done <- n
+					return
+				case <-time.After(time.Millisecond):
+				}
+				if f, err := syscall.Openat(fd, "w"+strconv.Itoa(n), syscall.O_CREAT|syscall.O_WRONLY, 0o666); err == nil {
+					syscall.Close(f)
+				}
+				n++
+			}
+			<-stop
+			done <- n
+		}()
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		_, err = c.DeleteVolume(ctx, &csi.DeleteVolumeRequest{VolumeId: v.GetVolumeId(), Secrets: secrets})
+		close(stop)
+		written := <-done
+		if code := status.Code(err); code != codes.OK && code != codes.Aborted {
+			t.Fatalf("DeleteVolume while a writer made %d files: %v; want OK or Aborted", written, err)
+		}
+		deleteVol(t, c, v.GetVolumeId(), secrets)
+		if _, err := os.Lstat(dir); !os.IsNotExist(err) {
+			t.Errorf("volume directory still in place: %v", err)
+		}
+		meta := filepath.Join(base, ".fileshare-csi")
+		if strings.HasSuffix(t.Name(), "smb") {
+			meta = filepath.Join(env.samba.Data, ".fileshare-csi")
+		}
+		if q, err := os.Lstat(filepath.Join(meta, "deleting", v.GetVolumeId()[len(v.GetVolumeId())-16:])); err == nil {
+			t.Errorf("the retried delete left the quarantine %s", q.Name())
 		}
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -169,6 +170,8 @@ func mountStatus(err error) error {
 		return status.Error(codes.FailedPrecondition, err.Error())
 	case errors.Is(err, mounter.ErrUnavailable), errors.Is(err, mounter.ErrNotResponding):
 		return status.Error(codes.Unavailable, err.Error())
+	case errors.Is(err, fs.ErrPermission):
+		return status.Error(codes.PermissionDenied, err.Error())
 	}
 	return status.Error(codes.Internal, err.Error())
 }
@@ -277,10 +280,13 @@ func (d *Driver) NodePublishVolume(ctx context.Context, req *csi.NodePublishVolu
 		return nil, status.Errorf(codes.FailedPrecondition, "volume %s is not staged at %s", req.GetVolumeId(), staging)
 	case errors.Is(err, mounter.ErrNotResponding):
 		return nil, status.Errorf(codes.Unavailable, "the file server does not answer: %v", err)
-	default:
+	case errors.Is(err, mounter.ErrBroken):
 		if rerr := d.repairStaging(ctx, staging); rerr != nil {
 			return nil, status.Errorf(codes.Internal, "staged mount is broken (%v) and remounting failed: %v", err, rerr)
 		}
+	default:
+		// The mount answers but cannot be inspected: it is left as it is.
+		return nil, mountStatus(fmt.Errorf("staged volume %s: %w", req.GetVolumeId(), err))
 	}
 	readOnly := req.GetReadonly() || isReadOnlyMode(req.GetVolumeCapability())
 	singleWriter := req.GetVolumeCapability().GetAccessMode().GetMode() == csi.VolumeCapability_AccessMode_SINGLE_NODE_SINGLE_WRITER
@@ -321,10 +327,13 @@ func (d *Driver) NodeUnpublishVolume(ctx context.Context, req *csi.NodeUnpublish
 func (d *Driver) repairPath(ctx context.Context, path, stagingHint string) error {
 	var pub publishedVolume
 	if err := d.loadState("published", path, &pub); err == nil {
-		if cerr := d.cfg.Mounter.Check(ctx, pub.StagingPath); cerr != nil && !errors.Is(cerr, mounter.ErrNotMounted) {
+		switch cerr := d.cfg.Mounter.Check(ctx, pub.StagingPath); {
+		case errors.Is(cerr, mounter.ErrBroken):
 			if err := d.repairStaging(ctx, pub.StagingPath); err != nil {
 				return err
 			}
+		case cerr != nil && !errors.Is(cerr, mounter.ErrNotMounted):
+			return fmt.Errorf("staging path %s: %w", pub.StagingPath, cerr)
 		}
 		if err := d.cfg.Mounter.Unpublish(ctx, path); err != nil {
 			return err
@@ -358,7 +367,10 @@ func (d *Driver) NodeGetVolumeStats(ctx context.Context, req *csi.NodeGetVolumeS
 		// Not broken, only waiting for the server: remounting would hurt.
 		return nil, status.Errorf(codes.Unavailable, "volume at %s: the file server does not answer: %v", path, err)
 	}
-	if err != nil && ctx.Err() == nil {
+	// Only a mount broken for good is remounted. Anything else, such as a
+	// root-squashed server denying the plugin a look into a volume root only
+	// its owner may read, is reported and the pod's mount left alone.
+	if errors.Is(err, mounter.ErrBroken) && ctx.Err() == nil {
 		// A broken mount: remount it now rather than wait for a new pod.
 		if rerr := d.repairPath(ctx, path, req.GetStagingTargetPath()); rerr != nil {
 			return nil, status.Errorf(codes.Internal, "volume at %s is broken (%v) and remounting failed: %v", path, err, rerr)
@@ -399,6 +411,13 @@ func (d *Driver) NodeGetVolumeHealth(ctx context.Context, req *csi.NodeGetVolume
 			reason = "NotMounted"
 		case errors.Is(err, mounter.ErrNotResponding):
 			reason = "ServerNotResponding"
+		case !errors.Is(err, mounter.ErrBroken):
+			// The server answers, but not to the plugin: the pod may well
+			// use the volume, so it is not reported inaccessible.
+			health.HealthStatuses = append(health.HealthStatuses, &csi.VolumeHealth_VolumeHealthEntry{
+				Status: csi.VolumeHealthErrorType_UNKNOWN_VOLUME_HEALTH_TYPE, Reason: "CannotInspect", Message: err.Error(),
+			})
+			return &csi.NodeGetVolumeHealthResponse{VolumeHealth: health}, nil
 		}
 		health.HealthStatuses = append(health.HealthStatuses, &csi.VolumeHealth_VolumeHealthEntry{
 			Status: csi.VolumeHealthErrorType_INACCESSIBLE, Reason: reason, Message: err.Error(),

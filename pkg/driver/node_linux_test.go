@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -174,11 +177,24 @@ func TestNodeGetInfoReportsOSTopology(t *testing.T) {
 type hangingMounter struct {
 	*mount.FakeMounter
 	release chan struct{}
+	// probes counts the checks begun: each is a thread stuck in the kernel
+	// on a real hung mount.
+	probes *atomic.Int32
 }
 
 func (h hangingMounter) IsLikelyNotMountPoint(file string) (bool, error) {
+	if h.probes != nil {
+		h.probes.Add(1)
+	}
 	<-h.release
 	return h.FakeMounter.IsLikelyNotMountPoint(file)
+}
+
+// IsMountPoint blocks too: mount-utils' real one stats the path (statx,
+// openat2) on its way to the mount table.
+func (h hangingMounter) IsMountPoint(file string) (bool, error) {
+	<-h.release
+	return h.FakeMounter.IsMountPoint(file)
 }
 
 // A mount that does not answer is not broken: stats answer Unavailable in
@@ -219,5 +235,215 @@ func TestNodeStatsOfAHungMountAnswerUnavailableWithoutRemounting(t *testing.T) {
 	}
 	if remounts != 0 || len(fake.GetLog()) != 0 {
 		t.Fatalf("a hung mount was touched: %d mounts, log %v", remounts, fake.GetLog())
+	}
+}
+
+// newHungNodeUnderTest returns a node whose mount table holds a staged NFS
+// volume and its publication, both of which hang when looked at.
+func newHungNodeUnderTest(t *testing.T) (d *Driver, fake *mount.FakeMounter, staging, target string, probes *atomic.Int32) {
+	t.Helper()
+	release := make(chan struct{})
+	t.Cleanup(func() { close(release) })
+	fake = mount.NewFakeMounter(nil)
+	probes = &atomic.Int32{}
+	run := func(context.Context, string, string, string, []string) error {
+		t.Error("a hung mount was mounted again")
+		return nil
+	}
+	m := mounter.NewLinuxForTest(hangingMounter{FakeMounter: fake, release: release, probes: probes}, run, t.TempDir())
+	d, err := New(Config{Name: "test.csi", NodeID: "n1", Node: true, Mounter: m, StateDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	staging, target = filepath.Join(t.TempDir(), "staging"), filepath.Join(t.TempDir(), "target")
+	for _, p := range []string{staging, target} {
+		if err := os.Mkdir(p, 0o750); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_ = fake.Mount("10.0.0.5:/export/v", staging, "nfs", nil)
+	_ = fake.Mount(staging, target, "", []string{"bind"})
+	if err := d.saveState("published", target, publishedVolume{VolumeID: "v", StagingPath: staging, TargetPath: target}); err != nil {
+		t.Fatal(err)
+	}
+	fake.ResetLog()
+	return d, fake, staging, target, probes
+}
+
+// returnsWithin runs call and fails the test if it has not returned long
+// after its own deadline: it hung.
+func returnsWithin[T any](t *testing.T, what string, call func(ctx context.Context) (T, error)) error {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { _, err := call(ctx); done <- err }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(30 * time.Second):
+		t.Fatalf("%s of a hung mount did not return at its deadline: it blocks", what)
+		return nil
+	}
+}
+
+// Every stats call on a hung mount used to start a probe of its own, and so
+// another OS thread stuck in the kernel; now they share the one in flight.
+func TestNodeStatsOfAHungMountStartOneProbe(t *testing.T) {
+	d, _, _, target, probes := newHungNodeUnderTest(t)
+	const calls = 20
+	var wg sync.WaitGroup
+	for range calls {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx, cancel := context.WithTimeout(context.Background(), 400*time.Millisecond)
+			defer cancel()
+			_, err := d.NodeGetVolumeStats(ctx, &csi.NodeGetVolumeStatsRequest{VolumeId: "v", VolumePath: target})
+			if status.Code(err) != codes.Unavailable {
+				t.Errorf("stats of a hung mount: %v, want Unavailable", err)
+			}
+		}()
+	}
+	wg.Wait()
+	if n := probes.Load(); n != 1 {
+		t.Fatalf("%d stats calls on a hung mount started %d probes, want 1", calls, n)
+	}
+}
+
+// Unpublish and unstage of a hung mount finish within their deadline,
+// detach the mount (a bind only lazily; the staging mount forced), and
+// release the volume's lock.
+func TestNodeUnpublishAndUnstageOfAHungMountFinish(t *testing.T) {
+	d, fake, staging, target, _ := newHungNodeUnderTest(t)
+	unpublish := func(ctx context.Context) (*csi.NodeUnpublishVolumeResponse, error) {
+		return d.NodeUnpublishVolume(ctx, &csi.NodeUnpublishVolumeRequest{VolumeId: "v", TargetPath: target})
+	}
+	unstage := func(ctx context.Context) (*csi.NodeUnstageVolumeResponse, error) {
+		return d.NodeUnstageVolume(ctx, &csi.NodeUnstageVolumeRequest{VolumeId: "v", StagingTargetPath: staging})
+	}
+	if err := returnsWithin(t, "unpublish", unpublish); err != nil {
+		t.Fatalf("unpublish of a hung mount: %v", err)
+	}
+	if err := returnsWithin(t, "unstage", unstage); err != nil {
+		t.Fatalf("unstage of a hung mount: %v", err)
+	}
+	if mps, _ := fake.List(); len(mps) != 0 {
+		t.Fatalf("still mounted: %v", mps)
+	}
+	for _, p := range []string{staging, target} {
+		if _, err := os.Lstat(p); !os.IsNotExist(err) {
+			t.Fatalf("%s left behind: %v", p, err)
+		}
+	}
+	// The lock was released: the kubelet's retries are answered, not Aborted.
+	if err := returnsWithin(t, "second unstage", unstage); err != nil {
+		t.Fatalf("unstage again: %v", err)
+	}
+}
+
+func TestHungMountDetachForcesOnlyTheStagingMount(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	fake := mount.NewFakeMounter(nil)
+	m := mounter.NewLinuxForTest(hangingMounter{FakeMounter: fake, release: release}, nil, t.TempDir())
+	var flags []int
+	m.SetUnmountForTest(func(path string, f int) error {
+		flags = append(flags, f)
+		if f == syscall.MNT_FORCE {
+			return syscall.EBUSY // still in use: the lazy unmount follows
+		}
+		return fake.Unmount(path)
+	})
+	staging, target := filepath.Join(t.TempDir(), "s"), filepath.Join(t.TempDir(), "t")
+	for _, p := range []string{staging, target} {
+		if err := os.Mkdir(p, 0o750); err != nil {
+			t.Fatal(err)
+		}
+		_ = fake.Mount("dev", p, "nfs", nil)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	if err := m.Unpublish(ctx, target); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(flags, []int{syscall.MNT_DETACH}) {
+		t.Fatalf("unpublish of a hung bind used flags %v, want MNT_DETACH only", flags)
+	}
+	flags = nil
+	ctx, cancel = context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	if err := m.Unstage(ctx, staging); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(flags, []int{syscall.MNT_FORCE, syscall.MNT_DETACH}) {
+		t.Fatalf("unstage of a hung mount used flags %v, want MNT_FORCE then MNT_DETACH", flags)
+	}
+}
+
+// A root-squashed server answers the plugin EACCES for a volume root only
+// its owner may read. The mount works for the pod: stats say so and
+// nothing is unmounted or remounted.
+func TestNodeStatsDeniedToThePluginLeaveTheMountAlone(t *testing.T) {
+	for _, denial := range []syscall.Errno{syscall.EACCES, syscall.EPERM} {
+		t.Run(denial.Error(), func(t *testing.T) {
+			d, fake, calls := newNodeUnderTest(t)
+			staging, target := filepath.Join(t.TempDir(), "s"), filepath.Join(t.TempDir(), "t")
+			for _, p := range []string{staging, target} {
+				if err := os.Mkdir(p, 0o750); err != nil {
+					t.Fatal(err)
+				}
+			}
+			_ = fake.Mount("10.0.0.5:/export/v", staging, "nfs", nil)
+			_ = fake.Mount(staging, target, "", []string{"bind"})
+			if err := d.saveState("published", target, publishedVolume{VolumeID: "v", StagingPath: staging, TargetPath: target}); err != nil {
+				t.Fatal(err)
+			}
+			fake.ResetLog()
+			fake.MountCheckErrors = map[string]error{target: &os.PathError{Op: "stat", Path: target, Err: denial}}
+			_, err := d.NodeGetVolumeStats(context.Background(), &csi.NodeGetVolumeStatsRequest{VolumeId: "v", VolumePath: target, StagingTargetPath: staging})
+			if status.Code(err) != codes.PermissionDenied || !strings.Contains(err.Error(), "root-squashed") {
+				t.Fatalf("stats denied to the plugin: %v, want PermissionDenied saying why", err)
+			}
+			if len(fake.GetLog()) != 0 || len(*calls) != 0 {
+				t.Fatalf("a working mount was touched: log %v, mounts %v", fake.GetLog(), *calls)
+			}
+			h, err := d.NodeGetVolumeHealth(context.Background(), &csi.NodeGetVolumeHealthRequest{VolumeId: "v", VolumePublishPath: target})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st := h.GetVolumeHealth().GetHealthStatuses(); len(st) != 1 || st[0].GetStatus() == csi.VolumeHealthErrorType_INACCESSIBLE {
+				t.Fatalf("health of a mount the plugin may not read: %v", st)
+			}
+			// The kubelet's publish of another pod is refused with the same
+			// code, and the staged mount stays.
+			_, err = d.NodePublishVolume(context.Background(), &csi.NodePublishVolumeRequest{
+				VolumeId: "v", StagingTargetPath: target, TargetPath: filepath.Join(t.TempDir(), "t2"),
+				VolumeCapability: capability(csi.VolumeCapability_AccessMode_MULTI_NODE_MULTI_WRITER, nil, ""),
+			})
+			if status.Code(err) != codes.PermissionDenied || len(fake.GetLog()) != 0 {
+				t.Fatalf("publish over a mount denied to the plugin: %v, log %v", err, fake.GetLog())
+			}
+		})
+	}
+}
+
+// Stale handles and lost connections are broken for good: stats remount.
+func TestNodeStatsRemountAStaleMount(t *testing.T) {
+	d, fake, calls := newNodeUnderTest(t)
+	staging := filepath.Join(t.TempDir(), "s")
+	_, err := d.NodeStageVolume(context.Background(), &csi.NodeStageVolumeRequest{
+		VolumeId: "v1#nfs://10.0.0.5/export#pvc-1#delete", StagingTargetPath: staging,
+		VolumeCapability: capability(csi.VolumeCapability_AccessMode_MULTI_NODE_MULTI_WRITER, nil, ""),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake.MountCheckErrors = map[string]error{staging: &os.PathError{Op: "stat", Path: staging, Err: syscall.ESTALE}}
+	if _, err := d.NodeGetVolumeStats(context.Background(), &csi.NodeGetVolumeStatsRequest{VolumeId: "v1#nfs://10.0.0.5/export#pvc-1#delete", VolumePath: staging}); err != nil {
+		t.Fatalf("stats of a stale mount: %v", err)
+	}
+	if len(*calls) != 2 {
+		t.Fatalf("a stale mount was not mounted again: %+v", *calls)
 	}
 }

@@ -1,6 +1,7 @@
 // Package mounter performs the node's mounts. The implementation is chosen at
 // build time: mount(8) through k8s.io/mount-utils on Linux, SMB global
-// mappings and symlinks on Windows.
+// mappings and symlinks on Windows, and on every other OS a mounter that
+// answers ErrUnsupported (so the controller still builds and runs there).
 package mounter
 
 import (
@@ -48,12 +49,15 @@ type Mounter interface {
 	Publish(ctx context.Context, stagingPath, targetPath string, readOnly bool) error
 	// Unpublish undoes Publish; a path that is gone or not mounted is fine.
 	Unpublish(ctx context.Context, targetPath string) error
-	// Stats reports usage of the file system at path. ErrNotMounted or a
-	// Health error describe a volume that is not usable.
+	// Stats reports usage of the file system at path, with the errors of
+	// Check when the mount does not work.
 	Stats(ctx context.Context, path string) (Stats, error)
 	// Check reports whether path holds a working mount: nil when it does,
-	// ErrNotMounted when nothing is mounted there, or the error that shows it
-	// is broken.
+	// ErrNotMounted when nothing is mounted there, ErrNotResponding when the
+	// server does not answer, an error wrapping ErrBroken when the mount is
+	// broken for good and must be remounted, or another error (permission
+	// denied, ...) that says the mount answers but cannot be inspected: such
+	// a mount may work for the pod and must be left alone.
 	Check(ctx context.Context, path string) error
 }
 
@@ -64,3 +68,9 @@ var ErrNotMounted = errors.New("not mounted")
 // mount whose server is down. That is not broken: the kernel resumes when
 // the server is back, so it must not be torn down and remounted.
 var ErrNotResponding = errors.New("mount not responding")
+
+// ErrBroken says a mount is broken for good: the kernel answers every access
+// with an error that only a new mount cures (a stale file handle, a lost
+// connection, an I/O error). Only such mounts are torn down and remounted;
+// any other error leaves the mount in place.
+var ErrBroken = errors.New("mount is broken")

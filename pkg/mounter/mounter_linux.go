@@ -23,10 +23,6 @@ import (
 	"github.com/fileshare-csi/fileshare-csi/pkg/volume"
 )
 
-// unmountTimeout bounds a plain umount before it is retried with force
-// (a server that is gone makes umount of an NFS mount hang).
-const unmountTimeout = 20 * time.Second
-
 // Linux mounts NFS and CIFS with mount(8) and bind-mounts into pods.
 type Linux struct {
 	m mount.Interface
@@ -34,17 +30,22 @@ type Linux struct {
 	run func(ctx context.Context, fstype, device, target string, options []string) error
 	// CredentialsDir holds short-lived CIFS credential files (mode 0700).
 	CredentialsDir string
+	// probes runs the health checks, one at a time per path.
+	probes probes
+	// umount2 is the umount2(2) system call; replaced in unit tests.
+	umount2 func(path string, flags int) error
 }
 
 // New returns the mounter of this OS.
 func New() Mounter {
-	return &Linux{m: mount.New(""), run: runMount, CredentialsDir: filepath.Join(os.TempDir(), "fileshare-csi-credentials")}
+	return &Linux{m: mount.New(""), run: runMount, CredentialsDir: filepath.Join(os.TempDir(), "fileshare-csi-credentials"), umount2: unix.Unmount}
 }
 
 // NewLinuxForTest builds a Linux mounter over m (a mount.FakeMounter) with a
-// stand-in for mount(8), for unit tests of the staging logic.
+// stand-in for mount(8), for unit tests of the staging logic. A hung mount is
+// detached with m.Unmount.
 func NewLinuxForTest(m mount.Interface, run func(ctx context.Context, fstype, device, target string, options []string) error, credDir string) *Linux {
-	return &Linux{m: m, run: run, CredentialsDir: credDir}
+	return &Linux{m: m, run: run, CredentialsDir: credDir, umount2: func(path string, _ int) error { return m.Unmount(path) }}
 }
 
 func (l *Linux) OS() string { return "linux" }
@@ -132,7 +133,7 @@ func stageOptions(req StageRequest) (fstype string, opts []string, credentials s
 
 func (l *Linux) Stage(ctx context.Context, req StageRequest) error {
 	logger := klog.FromContext(ctx)
-	mounted, err := l.reuseOrClear(ctx, req.StagingPath)
+	mounted, err := l.reuseOrClear(ctx, req.StagingPath, true)
 	if err != nil {
 		return err
 	}
@@ -239,15 +240,15 @@ func (l *Linux) applyMountGroup(req StageRequest) error {
 	return nil
 }
 
-func (l *Linux) Unstage(_ context.Context, stagingPath string) error {
-	return l.unmount(stagingPath)
+func (l *Linux) Unstage(ctx context.Context, stagingPath string) error {
+	return l.unmount(ctx, stagingPath, true)
 }
 
 func (l *Linux) Publish(ctx context.Context, stagingPath, targetPath string, readOnly bool) error {
 	if err := l.Check(ctx, stagingPath); err != nil {
 		return fmt.Errorf("staging path %s: %w", stagingPath, err)
 	}
-	if mounted, err := l.reuseOrClear(ctx, targetPath); err != nil || mounted {
+	if mounted, err := l.reuseOrClear(ctx, targetPath, false); err != nil || mounted {
 		return err
 	}
 	if err := os.MkdirAll(targetPath, 0o750); err != nil {
@@ -265,90 +266,193 @@ func (l *Linux) Publish(ctx context.Context, stagingPath, targetPath string, rea
 }
 
 // reuseOrClear looks at what is mounted at path: true when a working mount
-// is there to reuse; a broken one is unmounted so the caller mounts again;
-// a mount that does not answer is an error and is left alone, since the
-// kernel resumes it when the server is back.
-func (l *Linux) reuseOrClear(ctx context.Context, path string) (bool, error) {
+// is there to reuse; a mount broken for good is unmounted so the caller
+// mounts again. Any other error is returned and the mount left alone: one
+// that does not answer resumes when the server is back, and one the plugin
+// may not read (EACCES from a root-squashed server) works for its pod.
+func (l *Linux) reuseOrClear(ctx context.Context, path string, force bool) (bool, error) {
 	switch err := l.Check(ctx, path); {
 	case err == nil:
 		return true, nil
 	case errors.Is(err, ErrNotMounted):
 		return false, nil
-	case errors.Is(err, ErrNotResponding):
-		return false, err
-	default:
+	case errors.Is(err, ErrBroken):
 		klog.FromContext(ctx).Info("mount is broken, mounting again", "path", path, "error", err.Error())
-		if uerr := l.unmount(path); uerr != nil {
+		if uerr := l.unmount(ctx, path, force); uerr != nil {
 			return false, fmt.Errorf("unmount broken mount at %s: %w", path, uerr)
 		}
 		return false, nil
+	default:
+		return false, err
 	}
 }
 
-func (l *Linux) Unpublish(_ context.Context, targetPath string) error {
-	return l.unmount(targetPath)
+func (l *Linux) Unpublish(ctx context.Context, targetPath string) error {
+	return l.unmount(ctx, targetPath, false)
 }
 
-// unmount unmounts path (forcing it when the server is gone) and removes the
-// directory. A path that does not exist is already done.
-func (l *Linux) unmount(path string) error {
+// defaultBudget bounds node operations whose context has no deadline; the
+// kubelet always sets one.
+const defaultBudget = 2 * time.Minute
+
+// unmount unmounts path and removes the directory, within ctx's deadline. A
+// path that does not exist is already done. force says path is the staging
+// mount itself rather than a bind of it (see detach).
+func (l *Linux) unmount(ctx context.Context, path string, force bool) error {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, defaultBudget)
+		defer cancel()
+	}
+	// Look first, with a third of the time, so a hung mount leaves the rest
+	// to detach it. A path whose probe is already stuck answers at once.
+	budget := time.Until(deadlineOf(ctx)) / 3
+	_, err := l.probes.run(ctx, path, min(checkTimeout, budget), l.check)
+	if errors.Is(err, ErrNotResponding) {
+		if ctx.Err() != nil {
+			return fmt.Errorf("unmount %s: %w", path, err)
+		}
+		return l.detach(ctx, path, force)
+	}
+	// The mount answers, or fails fast because it is broken: mount-utils'
+	// cleanup (umount, then umount -f after a timeout) works. It runs apart
+	// so the call still returns at its deadline should the server vanish
+	// now; the volume's lock is then released while that goroutine waits in
+	// the kernel, and it only finishes this same unmount.
+	umountTimeout := time.Until(deadlineOf(ctx)) / 2
+	broken := errors.Is(err, ErrBroken)
+	done := make(chan error, 1)
+	go func() { done <- l.cleanup(path, broken, umountTimeout) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return fmt.Errorf("unmount %s: %w: %w", path, ErrNotResponding, ctx.Err())
+	}
+}
+
+func deadlineOf(ctx context.Context) time.Time {
+	d, _ := ctx.Deadline()
+	return d
+}
+
+func (l *Linux) cleanup(path string, broken bool, umountTimeout time.Duration) error {
 	if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
+	if broken {
+		// mount-utils would look at the mount point again, and get the
+		// same error; the probe has shown something broken is mounted.
+		var err error
+		if fm, ok := l.m.(mount.MounterForceUnmounter); ok {
+			err = fm.UnmountWithForce(path, umountTimeout)
+		} else {
+			err = l.m.Unmount(path)
+		}
+		if err != nil {
+			return err
+		}
+		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("remove %s after unmounting it: %w", path, err)
+		}
+		return nil
+	}
 	if fm, ok := l.m.(mount.MounterForceUnmounter); ok {
-		return mount.CleanupMountWithForce(path, fm, true, unmountTimeout)
+		return mount.CleanupMountWithForce(path, fm, true, umountTimeout)
 	}
 	return mount.CleanupMountPoint(path, l.m, true)
+}
+
+// detach takes a hung mount off path. umount(8) and mount-utils stat the
+// path first and would block like every other caller; umount(2) resolves
+// the mount point without asking the file server, so it answers while the
+// server is gone.
+//
+// The staging mount (force) gets MNT_FORCE first: for NFS it aborts the
+// requests in flight on the mount, so the threads stuck in the kernel are
+// released (with EIO) and the mount goes if nothing else holds it. If it is
+// still busy, MNT_DETACH: the kubelet wants the path gone, and a lazy
+// unmount takes it out of the namespace now; the kernel drops the mount
+// when its last user lets go. A pod's target is a bind of the staging
+// mount and gets MNT_DETACH only: MNT_FORCE acts on the file system the
+// binds share, and would fail the I/O of every other pod using the volume
+// on this node, which is waiting for the server to return.
+func (l *Linux) detach(ctx context.Context, path string, force bool) error {
+	logger := klog.FromContext(ctx)
+	done := make(chan error, 1)
+	go func() {
+		if force {
+			err := l.umount2(path, unix.MNT_FORCE)
+			if err == nil || errors.Is(err, unix.EINVAL) {
+				done <- nil // EINVAL: not (or no longer) a mount point
+				return
+			}
+			logger.Info("forced unmount of a hung mount failed, detaching it", "path", path, "error", err.Error())
+		}
+		err := l.umount2(path, unix.MNT_DETACH)
+		if errors.Is(err, unix.EINVAL) {
+			err = nil
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			return fmt.Errorf("detach hung mount at %s: %w", path, err)
+		}
+	case <-ctx.Done():
+		return fmt.Errorf("detach hung mount at %s: %w: %w", path, ErrNotResponding, ctx.Err())
+	}
+	logger.Info("detached a mount that did not answer", "path", path, "force", force)
+	// The probe still blocked on the old mount says nothing about the path
+	// now.
+	l.probes.forget(path)
+	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("remove %s after unmounting it: %w", path, err)
+	}
+	return nil
 }
 
 // checkTimeout bounds one health probe, leaving the RPC time to answer.
 const checkTimeout = 5 * time.Second
 
 // Check answers in bounded time: a stat on a hard NFS mount whose server is
-// gone blocks in the kernel (the probe goroutine stays blocked until the
-// server returns), and must not block the RPC with it.
+// gone blocks in the kernel until the server returns, and must not block
+// the RPC with it.
 func (l *Linux) Check(ctx context.Context, path string) error {
+	_, err := l.probe(ctx, path)
+	return err
+}
+
+func (l *Linux) probe(ctx context.Context, path string) (Stats, error) {
 	timeout := checkTimeout
 	if d, ok := ctx.Deadline(); ok && time.Until(d)/2 < timeout {
 		timeout = time.Until(d) / 2
 	}
-	done := make(chan error, 1)
-	go func() { done <- l.check(path) }()
-	select {
-	case err := <-done:
-		return err
-	case <-time.After(timeout):
-		return fmt.Errorf("%s did not answer within %s: %w", path, timeout, ErrNotResponding)
-	case <-ctx.Done():
-		return fmt.Errorf("%s: %w: %w", path, ErrNotResponding, ctx.Err())
-	}
+	return l.probes.run(ctx, path, timeout, l.check)
 }
 
-func (l *Linux) check(path string) error {
+// check inspects the mount at path and reports its usage. It may block in
+// the kernel: call it through l.probes only.
+func (l *Linux) check(path string) (Stats, error) {
 	notMnt, err := l.m.IsLikelyNotMountPoint(path)
 	if err != nil {
-		if mount.IsCorruptedMnt(err) {
-			return fmt.Errorf("mount at %s is broken: %w", path, err)
-		}
 		if errors.Is(err, os.ErrNotExist) {
-			return ErrNotMounted
+			return Stats{}, ErrNotMounted
 		}
-		return err
+		return Stats{}, classify(path, "stat", err)
 	}
 	if notMnt {
 		// IsLikelyNotMountPoint compares devices; a bind mount from the same
 		// file system looks like a plain directory to it, so ask the table.
 		mnt, err := l.m.IsMountPoint(path)
 		if err != nil || !mnt {
-			return ErrNotMounted
+			return Stats{}, ErrNotMounted
 		}
 	}
 	var st unix.Statfs_t
 	if err := unix.Statfs(path, &st); err != nil {
-		if mount.IsCorruptedMnt(err) {
-			return fmt.Errorf("mount at %s is broken: %w", path, err)
-		}
-		return fmt.Errorf("statfs %s: %w", path, err)
+		return Stats{}, classify(path, "statfs", err)
 	}
 	// stat and statfs may be answered from the client's caches; reading one
 	// directory entry makes the server validate the handle (ESTALE when the
@@ -362,21 +466,7 @@ func (l *Linux) check(path string) error {
 		}
 	}
 	if err != nil {
-		if mount.IsCorruptedMnt(err) {
-			return fmt.Errorf("mount at %s is broken: %w", path, err)
-		}
-		return fmt.Errorf("read %s: %w", path, err)
-	}
-	return nil
-}
-
-func (l *Linux) Stats(ctx context.Context, path string) (Stats, error) {
-	if err := l.Check(ctx, path); err != nil {
-		return Stats{}, err
-	}
-	var st unix.Statfs_t
-	if err := unix.Statfs(path, &st); err != nil {
-		return Stats{}, fmt.Errorf("statfs %s: %w", path, err)
+		return Stats{}, classify(path, "read", err)
 	}
 	bs := int64(st.Bsize)
 	s := Stats{
@@ -389,3 +479,33 @@ func (l *Linux) Stats(ctx context.Context, path string) (Stats, error) {
 	s.UsedInodes = s.TotalInodes - s.FreeInodes
 	return s, nil
 }
+
+// brokenForGood are the errors a mount answers with when only a new mount
+// cures it. mount.IsCorruptedMnt is not used: it counts EACCES too, which a
+// root-squashed server answers the plugin for a volume root only its owner
+// may read, on a mount that works for the pod.
+var brokenForGood = []error{unix.ESTALE, unix.ENOTCONN, unix.EIO, unix.EHOSTDOWN, unix.ENODEV}
+
+// classify wraps an error of a probe of path: ErrBroken for the errors in
+// brokenForGood; anything else (EACCES, EPERM, ...) says the mount answered
+// and is reported as it is, so nobody unmounts it.
+func classify(path, op string, err error) error {
+	for _, b := range brokenForGood {
+		if errors.Is(err, b) {
+			return fmt.Errorf("mount at %s: %w: %s: %w", path, ErrBroken, op, err)
+		}
+	}
+	if errors.Is(err, os.ErrPermission) {
+		return fmt.Errorf("the node plugin may not %s the volume at %s (%w); the server answers, so the mount is kept: it may work for the pod's user (a root-squashed export with a volume root only its owner may read)", op, path, err)
+	}
+	return fmt.Errorf("%s %s: %w", op, path, err)
+}
+
+func (l *Linux) Stats(ctx context.Context, path string) (Stats, error) {
+	// The probe's own statfs: a second one here could block on a mount that
+	// stopped answering since.
+	return l.probe(ctx, path)
+}
+
+// SetUnmountForTest replaces the umount2(2) call that detaches hung mounts.
+func (l *Linux) SetUnmountForTest(fn func(path string, flags int) error) { l.umount2 = fn }

@@ -352,11 +352,11 @@ func (w *Windows) check(ctx context.Context, path string, hops int) error {
 	}
 	if !winpath.IsUNC(l.target) {
 		if hops == 0 {
-			return fmt.Errorf("%s links to %s, which is not a share", path, l.target)
+			return fmt.Errorf("%s links to %s, which is not a share: %w", path, l.target, ErrBroken)
 		}
 		err := w.check(ctx, winpath.Clean(l.target), hops-1)
 		if errors.Is(err, ErrNotMounted) {
-			return fmt.Errorf("%s links to %s, where no volume is staged", path, l.target)
+			return fmt.Errorf("%s links to %s, where no volume is staged: %w", path, l.target, ErrBroken)
 		}
 		if err != nil {
 			return fmt.Errorf("%s links to %s: %w", path, l.target, err)
@@ -365,10 +365,16 @@ func (w *Windows) check(ctx context.Context, path string, hops int) error {
 	}
 	works, err := w.host.IsSymlink(ctx, path)
 	if err != nil {
-		return fmt.Errorf("%s links to %s, which does not answer: %w", path, l.target, err)
+		if errors.Is(err, ErrUnavailable) || ctx.Err() != nil {
+			// csi-proxy, not the share, did not answer: nothing is known.
+			return fmt.Errorf("%s links to %s, which could not be followed: %w", path, l.target, err)
+		}
+		// Windows answered for the share: the mapping is gone or the path
+		// unreachable, which mapping the share again cures.
+		return fmt.Errorf("%s links to %s, which does not answer: %w: %w", path, l.target, ErrBroken, err)
 	}
 	if !works {
-		return fmt.Errorf("%s links to %s, which is not reachable: the server does not answer, the node's mapping of the share is gone, or the directory was removed", path, l.target)
+		return fmt.Errorf("%s links to %s, which is not reachable: the server does not answer, the node's mapping of the share is gone, or the directory was removed: %w", path, l.target, ErrBroken)
 	}
 	return nil
 }

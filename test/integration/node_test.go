@@ -523,3 +523,224 @@ func TestNodeSMBPasswordStaysSecret(t *testing.T) {
 		}
 	}
 }
+
+// runAsRead reads path as uid:gid, the way the pod owning it would.
+func runAsRead(uid, gid uint32, path string) (string, error) {
+	cmd := exec.Command("/bin/cat", path)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uid, Gid: gid}}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("%w: %s", err, out)
+	}
+	return string(out), nil
+}
+
+// A root-squashed export whose volume root only its owner may read: the
+// plugin's probe (root, squashed to nobody) gets EACCES from the server. The
+// mount works for its pod, so stats must answer PermissionDenied and leave
+// it mounted, never remount it under the pod.
+func TestNodeRootSquashedVolumeStaysMounted(t *testing.T) {
+	requireMounts(t)
+	if !kernelNFS() {
+		t.Skip("adds a root_squash export with exportfs: needs the kernel NFS server of the test VM")
+	}
+	const owner = 5001
+	export := filepath.Join(env.dir, "squashed")
+	vol := filepath.Join(export, "vol")
+	if err := os.MkdirAll(vol, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(export, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(vol, owner, owner); err != nil {
+		t.Fatal(err)
+	}
+	// fsid: the export may live on tmpfs.
+	if out, err := exec.Command("exportfs", "-o", "rw,root_squash,insecure,no_subtree_check,fsid=4711", "127.0.0.1:"+export).CombinedOutput(); err != nil {
+		t.Fatalf("exportfs: %v: %s", err, out)
+	}
+	defer func() { _ = exec.Command("exportfs", "-u", "127.0.0.1:"+export).Run() }()
+
+	nd := node(t)
+	const id = "squashed-static"
+	capab := &csi.VolumeCapability{
+		AccessType: &csi.VolumeCapability_Mount{Mount: &csi.VolumeCapability_MountVolume{}},
+		AccessMode: &csi.VolumeCapability_AccessMode{Mode: csi.VolumeCapability_AccessMode_MULTI_NODE_MULTI_WRITER},
+	}
+	staging := filepath.Join(env.dir, "node-squashed", "staging")
+	target := filepath.Join(env.dir, "node-squashed", "pod", "mount")
+	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	// actimeo=0: the client asks the server for every access decision, so
+	// the chmod below is seen at once.
+	vctx := map[string]string{"source": "nfs://127.0.0.1" + export, "subDir": "vol", "mountOptions": "vers=3,actimeo=0"}
+	if _, err := nd.NodeStageVolume(ctx, &csi.NodeStageVolumeRequest{VolumeId: id, StagingTargetPath: staging, VolumeCapability: capab, VolumeContext: vctx}); err != nil {
+		t.Fatalf("NodeStageVolume: %v", err)
+	}
+	defer func() {
+		_ = os.Chmod(vol, 0o755)
+		if _, err := nd.NodeUnpublishVolume(ctx, &csi.NodeUnpublishVolumeRequest{VolumeId: id, TargetPath: target}); err != nil {
+			t.Errorf("NodeUnpublishVolume: %v", err)
+		}
+		if _, err := nd.NodeUnstageVolume(ctx, &csi.NodeUnstageVolumeRequest{VolumeId: id, StagingTargetPath: staging}); err != nil {
+			t.Errorf("NodeUnstageVolume: %v", err)
+		}
+	}()
+	if _, err := nd.NodePublishVolume(ctx, &csi.NodePublishVolumeRequest{VolumeId: id, StagingTargetPath: staging, TargetPath: target, VolumeCapability: capab}); err != nil {
+		t.Fatalf("NodePublishVolume: %v", err)
+	}
+	if err := runAs(owner, owner, owner, filepath.Join(target, "mine")); err != nil {
+		t.Fatalf("the owner cannot write to its volume: %v", err)
+	}
+	// Only the owner may list the volume root now; root is squashed.
+	if err := os.Chmod(vol, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.ReadDir(target); !errors.Is(err, os.ErrPermission) {
+		t.Fatalf("root's listing of the volume: %v, want EACCES (is the export root-squashed?)", err)
+	}
+	_, err := nd.NodeGetVolumeStats(ctx, &csi.NodeGetVolumeStatsRequest{VolumeId: id, VolumePath: target, StagingTargetPath: staging})
+	if status.Code(err) != codes.PermissionDenied {
+		t.Fatalf("stats of a volume root the plugin may not read: %v, want PermissionDenied", err)
+	}
+	if !isMounted(t, target) || !isMounted(t, staging) {
+		t.Fatalf("stats unmounted a working volume: target mounted %v, staging mounted %v", isMounted(t, target), isMounted(t, staging))
+	}
+	if got, err := runAsRead(owner, owner, filepath.Join(target, "mine")); err != nil || got != "written\n" {
+		t.Fatalf("the owner's file through the pod's path after stats: %q %v", got, err)
+	}
+	h, err := nd.NodeGetVolumeHealth(ctx, &csi.NodeGetVolumeHealthRequest{VolumeId: id, VolumePublishPath: target})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range h.GetVolumeHealth().GetHealthStatuses() {
+		if st.GetStatus() == csi.VolumeHealthErrorType_INACCESSIBLE {
+			t.Fatalf("a volume its owner uses is reported inaccessible: %v", st)
+		}
+	}
+}
+
+// threadsOf returns the number of OS threads of process pid.
+func threadsOf(t *testing.T, pid int) int {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "Threads:"); ok {
+			var n int
+			if _, err := fmt.Sscan(v, &n); err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+	}
+	t.Fatalf("no Threads line in /proc/%d/status", pid)
+	return 0
+}
+
+// With the NFS server gone, a hard mount hangs every access. Stats calls
+// must not add a thread stuck in the kernel each, and unpublish and unstage
+// must answer by their deadline and release the volume's lock.
+func TestNodeHungMountNeitherPilesUpThreadsNorHoldsTheLock(t *testing.T) {
+	requireMounts(t)
+	var c class
+	for _, cl := range classes(t) {
+		if cl.name == "nfs3" {
+			c = cl
+		}
+	}
+	nd := node(t)
+	sv, capab := stage(t, c, "hung-"+c.name, csi.VolumeCapability_AccessMode_MULTI_NODE_MULTI_WRITER, "")
+	target := filepath.Join(env.dir, "hung-"+c.name, "mount")
+	publish(t, sv, capab, target, false)
+	if err := os.WriteFile(filepath.Join(target, "before"), []byte("1"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pid := env.driver.Process.Pid
+	before := threadsOf(t, pid)
+	if err := env.nfs.Down(); err != nil {
+		t.Fatal(err)
+	}
+	up := sync.OnceFunc(func() {
+		if err := env.nfs.Up(context.Background()); err != nil {
+			t.Errorf("bring %s back: %v", env.nfs.Name, err)
+		}
+	})
+	defer up()
+
+	const rounds, calls = 2, 25
+	for range rounds {
+		var wg sync.WaitGroup
+		for range calls {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+				defer cancel()
+				_, err := nd.NodeGetVolumeStats(ctx, &csi.NodeGetVolumeStatsRequest{VolumeId: sv.id, VolumePath: target, StagingTargetPath: sv.staging})
+				if code := status.Code(err); code != codes.Unavailable && code != codes.DeadlineExceeded {
+					t.Errorf("stats while the server is down: %v, want Unavailable", err)
+				}
+			}()
+		}
+		wg.Wait()
+	}
+	// The Go runtime adds a thread for each one blocked in a system call.
+	const slack = 10
+	if after := threadsOf(t, pid); after > before+slack {
+		t.Fatalf("%d stats calls on a hung mount grew the driver from %d to %d threads", rounds*calls, before, after)
+	}
+
+	// Each call answers at its deadline; the kubelet's retry afterwards is
+	// not told Aborted: the lock went with the call.
+	settled := func(what string, call func(ctx context.Context) error) {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+		err := call(ctx)
+		cancel()
+		switch status.Code(err) {
+		case codes.OK, codes.DeadlineExceeded, codes.Unavailable:
+		default:
+			t.Fatalf("%s of a hung mount: %v", what, err)
+		}
+		for try := 0; ; try++ {
+			ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+			err = call(ctx)
+			cancel()
+			if status.Code(err) != codes.Aborted {
+				break
+			}
+			if try == 10 {
+				t.Fatalf("%s: the volume's lock is still held after the call returned: %v", what, err)
+			}
+			time.Sleep(time.Second)
+		}
+		if err != nil {
+			t.Fatalf("%s again: %v", what, err)
+		}
+	}
+	settled("unpublish", func(ctx context.Context) error {
+		_, err := nd.NodeUnpublishVolume(ctx, &csi.NodeUnpublishVolumeRequest{VolumeId: sv.id, TargetPath: target})
+		return err
+	})
+	if isMounted(t, target) {
+		t.Fatalf("%s still mounted after unpublish", target)
+	}
+	settled("unstage", func(ctx context.Context) error {
+		_, err := nd.NodeUnstageVolume(ctx, &csi.NodeUnstageVolumeRequest{VolumeId: sv.id, StagingTargetPath: sv.staging})
+		return err
+	})
+	if isMounted(t, sv.staging) {
+		t.Fatalf("%s still mounted after unstage", sv.staging)
+	}
+	up()
+	if b, err := os.ReadFile(filepath.Join(sv.dir, "before")); err != nil || string(b) != "1" {
+		t.Fatalf("data written before the outage: %q %v", b, err)
+	}
+}

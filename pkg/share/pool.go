@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"strings"
 	"sync"
 	"time"
@@ -101,15 +102,29 @@ func (p *Pool) state(key string) *keyState {
 // Get returns an idle session for src and creds, dials a new one while fewer
 // than MaxOpenPerKey are open, or waits for one until ctx ends.
 func (p *Pool) Get(ctx context.Context, src source.Source, creds Credentials) (*Lease, error) {
-	return p.get(ctx, src, creds, true)
+	return p.get(ctx, src, creds, true, true)
 }
 
 // GetNew is Get without the idle sessions (after one proved dead).
 func (p *Pool) GetNew(ctx context.Context, src source.Source, creds Credentials) (*Lease, error) {
-	return p.get(ctx, src, creds, false)
+	return p.get(ctx, src, creds, false, true)
 }
 
-func (p *Pool) get(ctx context.Context, src source.Source, creds Credentials, reuse bool) (*Lease, error) {
+// tryGet is Get that never waits for a session to be released: it returns
+// nil when MaxOpenPerKey are in use, and when the pool has no bound (then
+// it must not add sessions of its own) or dialing fails.
+func (p *Pool) tryGet(ctx context.Context, src source.Source, creds Credentials) *Lease {
+	if p.MaxOpenPerKey <= 0 {
+		return nil
+	}
+	l, err := p.get(ctx, src, creds, true, false)
+	if err != nil {
+		return nil
+	}
+	return l
+}
+
+func (p *Pool) get(ctx context.Context, src source.Source, creds Credentials, reuse, wait bool) (*Lease, error) {
 	p.once.Do(p.start)
 	key := poolKey(src, creds)
 	for {
@@ -141,7 +156,12 @@ func (p *Pool) get(ctx context.Context, src source.Source, creds Credentials, re
 				p.mu.Unlock()
 				return nil, err
 			}
+			p.lendHelpers(c, src, creds)
 			return &Lease{Client: c, pool: p, key: key}, nil
+		}
+		if !wait {
+			p.mu.Unlock()
+			return nil, errAllInUse
 		}
 		free := ks.free
 		p.mu.Unlock()
@@ -150,6 +170,16 @@ func (p *Pool) get(ctx context.Context, src source.Source, creds Credentials, re
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
+	}
+}
+
+var errAllInUse = errors.New("all sessions to this share are in use")
+
+// lendHelpers lets an NFS session borrow more sessions on its own share from
+// this pool for a large RemoveAll, within MaxOpenPerKey.
+func (p *Pool) lendHelpers(c Client, src source.Source, creds Credentials) {
+	if nc, ok := c.(*nfsClient); ok {
+		nc.helpers = func(ctx context.Context) *Lease { return p.tryGet(ctx, src, creds) }
 	}
 }
 

@@ -140,3 +140,38 @@ func TestPoolZeroMeansSessionPerCall(t *testing.T) {
 		t.Fatalf("dialed %d closed %d, want 3 and 3", dialed.Load(), closed.Load())
 	}
 }
+
+func TestTryGetNeverWaitsAndStaysWithinTheBound(t *testing.T) {
+	p, dialed, _ := newTestPool(3)
+	defer p.Close()
+	ctx := context.Background()
+	held, err := p.Get(ctx, testSrc, Credentials{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := p.tryGet(ctx, testSrc, Credentials{}), p.tryGet(ctx, testSrc, Credentials{})
+	if a == nil || b == nil {
+		t.Fatal("tryGet returned nil while under the bound")
+	}
+	// At the bound: nil at once, not a wait (the context never ends).
+	if l := p.tryGet(ctx, testSrc, Credentials{}); l != nil {
+		t.Fatal("tryGet dialed a fourth session with MaxOpenPerKey 3")
+	}
+	a.Release(nil)
+	if l := p.tryGet(ctx, testSrc, Credentials{}); l == nil || !l.Reused {
+		t.Fatalf("tryGet did not reuse the idle session: %+v", l)
+	}
+	if dialed.Load() != 3 {
+		t.Fatalf("%d sessions dialed, want 3", dialed.Load())
+	}
+	b.Release(nil)
+	held.Release(nil)
+}
+
+func TestTryGetAddsNothingToAnUnboundedPool(t *testing.T) {
+	p, dialed, _ := newTestPool(0)
+	defer p.Close()
+	if l := p.tryGet(context.Background(), testSrc, Credentials{}); l != nil || dialed.Load() != 0 {
+		t.Fatal("tryGet dialed in a pool without a bound")
+	}
+}

@@ -58,7 +58,7 @@ type nfsClient struct {
 	desc   string // for messages: nfs://host/export
 	// helpers lends more sessions on the same share for a large RemoveAll
 	// (see removeHelpers); nil when the session did not come from a pool.
-	helpers func(ctx context.Context) *Lease
+	helpers func(ctx context.Context) (l *Lease, done func())
 }
 
 // maxFH is the largest NFSv3 file handle (RFC 1813, NFS3_FHSIZE).
@@ -493,9 +493,10 @@ const parallelMin = 32
 // many there are, opens connections of its own. When the pool has none to
 // spare the work goes on, on the caller's session alone.
 type removeHelpers struct {
-	borrow  func(ctx context.Context) *Lease // nil: none to borrow
+	borrow  func(ctx context.Context) (*Lease, func()) // nil: none to borrow
 	tried   bool
 	leases  []*Lease
+	done    []func()
 	lastErr []error
 }
 
@@ -506,13 +507,14 @@ func (h *removeHelpers) sessions(ctx context.Context) []*nfsClient {
 	if !h.tried {
 		h.tried = true
 		for range removeWorkers {
-			l := h.borrow(ctx)
+			l, done := h.borrow(ctx)
 			if l == nil {
 				break
 			}
 			w, ok := l.Client.(*nfsClient)
 			if !ok {
 				l.Release(nil)
+				done()
 				break
 			}
 			if l.Reused {
@@ -520,10 +522,12 @@ func (h *removeHelpers) sessions(ctx context.Context) []*nfsClient {
 				// the whole deletion.
 				if err := w.null(ctx); err != nil {
 					l.Release(err)
+					done()
 					continue
 				}
 			}
 			h.leases = append(h.leases, l)
+			h.done = append(h.done, done)
 			h.lastErr = append(h.lastErr, nil)
 		}
 	}
@@ -537,8 +541,9 @@ func (h *removeHelpers) sessions(ctx context.Context) []*nfsClient {
 func (h *removeHelpers) release() {
 	for i, l := range h.leases {
 		l.Release(h.lastErr[i])
+		h.done[i]()
 	}
-	h.leases = nil
+	h.leases, h.done = nil, nil
 }
 
 // null calls the NFS NULL procedure: the cheapest proof that a session works.

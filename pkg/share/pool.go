@@ -24,15 +24,21 @@ type Pool struct {
 	// MaxOpenPerKey bounds the sessions to one share with one set of
 	// credentials. Zero means a new session for every call, closed after it.
 	MaxOpenPerKey int
-	IdleTimeout   time.Duration
+	// MaxHelpers bounds, across all shares, the extra sessions that large
+	// NFS deletions borrow to work in parallel. They count against
+	// MaxOpenPerKey too; this bound keeps many shares deleting at once from
+	// using up the reserved source ports. Zero: no helpers.
+	MaxHelpers  int
+	IdleTimeout time.Duration
 	// Dial opens a new session; tests may replace it.
 	Dial func(ctx context.Context, src source.Source, creds Credentials) (Client, error)
 
-	mu     sync.Mutex
-	keys   map[string]*keyState
-	closed bool
-	stop   chan struct{}
-	once   sync.Once
+	mu         sync.Mutex
+	keys       map[string]*keyState
+	helpersOut int
+	closed     bool
+	stop       chan struct{}
+	once       sync.Once
 }
 
 type keyState struct {
@@ -48,7 +54,7 @@ type idleClient struct {
 
 // NewPool returns a pool with sensible defaults.
 func NewPool() *Pool {
-	return &Pool{MaxOpenPerKey: 16, IdleTimeout: time.Minute, Dial: Dial}
+	return &Pool{MaxOpenPerKey: 16, MaxHelpers: 32, IdleTimeout: time.Minute, Dial: Dial}
 }
 
 // Lease is a session borrowed from the pool.
@@ -176,11 +182,33 @@ func (p *Pool) get(ctx context.Context, src source.Source, creds Credentials, re
 var errAllInUse = errors.New("all sessions to this share are in use")
 
 // lendHelpers lets an NFS session borrow more sessions on its own share from
-// this pool for a large RemoveAll, within MaxOpenPerKey.
+// this pool for a large RemoveAll.
 func (p *Pool) lendHelpers(c Client, src source.Source, creds Credentials) {
 	if nc, ok := c.(*nfsClient); ok {
-		nc.helpers = func(ctx context.Context) *Lease { return p.tryGet(ctx, src, creds) }
+		nc.helpers = func(ctx context.Context) (*Lease, func()) { return p.borrowHelper(ctx, src, creds) }
 	}
+}
+
+// borrowHelper is tryGet within MaxHelpers as well. done must be called
+// after the lease is released.
+func (p *Pool) borrowHelper(ctx context.Context, src source.Source, creds Credentials) (l *Lease, done func()) {
+	p.mu.Lock()
+	if p.helpersOut >= p.MaxHelpers {
+		p.mu.Unlock()
+		return nil, nil
+	}
+	p.helpersOut++
+	p.mu.Unlock()
+	done = func() {
+		p.mu.Lock()
+		p.helpersOut--
+		p.mu.Unlock()
+	}
+	if l = p.tryGet(ctx, src, creds); l == nil {
+		done()
+		return nil, nil
+	}
+	return l, done
 }
 
 // signal wakes one waiter; p.mu is held.

@@ -175,3 +175,30 @@ func TestTryGetAddsNothingToAnUnboundedPool(t *testing.T) {
 		t.Fatal("tryGet dialed in a pool without a bound")
 	}
 }
+
+func TestHelpersAreBoundedAcrossShares(t *testing.T) {
+	p, _, _ := newTestPool(16)
+	p.MaxHelpers = 2
+	defer p.Close()
+	ctx := context.Background()
+	other := testSrc
+	other.Export = "/other"
+	a, doneA := p.borrowHelper(ctx, testSrc, Credentials{})
+	b, doneB := p.borrowHelper(ctx, other, Credentials{})
+	if a == nil || b == nil {
+		t.Fatal("no helper while under MaxHelpers")
+	}
+	if l, _ := p.borrowHelper(ctx, testSrc, Credentials{}); l != nil {
+		t.Fatal("a third helper with MaxHelpers 2")
+	}
+	a.Release(nil)
+	doneA()
+	c, doneC := p.borrowHelper(ctx, other, Credentials{})
+	if c == nil {
+		t.Fatal("no helper after one was given back")
+	}
+	c.Release(nil)
+	doneC()
+	b.Release(nil)
+	doneB()
+}

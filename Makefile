@@ -4,7 +4,7 @@ GO ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: all build deps deps-vm demo test test-unit test-integration test-vm test-k8s bench lint cross fuzz clean
+.PHONY: all build deps deps-vm demo test test-unit test-integration test-vm test-k8s test-scale bench lint cross fuzz clean
 
 all: build
 
@@ -47,6 +47,12 @@ test-unit:
 test-integration: deps
 	$(GO) test -count=1 -v ./test/integration/ -ginkgo.no-color 2>&1 | tee /tmp/fileshare-integration.log | grep -E '^(=== RUN|--- |PASS|FAIL|ok|panic)|Ran [0-9]+ of|Passed|\[FAIL\]'; exit $${PIPESTATUS[0]}
 
+# DeleteVolume of one NFS directory with a million entries, within the
+# controller's manifest memory limit (test-integration runs 50,000). Slow:
+# several minutes.
+test-scale: deps
+	FILESHARE_SCALE_ENTRIES=1000000 $(GO) test -count=1 -v -timeout 3h ./test/integration/ -run 'TestDeleteVolumeOfALargeDirectoryStaysWithinTheMemoryLimit' -ginkgo.no-color
+
 # The whole integration suite again inside a qemu VM with a real Debian
 # kernel: kernel nfsd and Samba in the guest, real NFS and CIFS mounts, and
 # csi-sanity with no node-mount skips.
@@ -71,6 +77,7 @@ test-k8s: deps
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParseID -fuzztime 30s ./pkg/volume/
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 30s ./pkg/source/
+	$(GO) test -run '^$$' -fuzz FuzzReply -fuzztime 30s ./pkg/share/oncrpc/
 
 clean:
 	rm -rf bin

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"math/rand/v2"
 	"net"
@@ -13,13 +12,14 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
-	"time"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/source"
 	nfs "github.com/vmware/go-nfs-client/nfs"
 	"github.com/vmware/go-nfs-client/nfs/rpc"
-	"github.com/vmware/go-nfs-client/nfs/xdr"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/share/oncrpc"
 )
 
 // NFSv3 procedures (RFC 1813). go-nfs-client implements only some of them, and
@@ -45,60 +45,30 @@ const (
 	mountUmnt = 3
 
 	pmapPort = 111
-
-	// Without a deadline on the context, a call still gives up after this.
-	defaultCallTimeout = 30 * time.Second
 )
 
-// nfsClient is one MOUNT + NFS session. vmware's rpc.Client matches a reply
-// to the call that is waiting, so calls on one connection are serialized.
+// nfsClient is one MOUNT + NFS session. Calls on one connection are
+// serialized: a reply is matched to the one call that is waiting.
 type nfsClient struct {
 	mu     sync.Mutex
-	conn   *rpc.Client
+	conn   *oncrpc.Conn
 	auth   rpc.Auth
 	root   []byte
 	broken bool
 	desc   string // for messages: nfs://host/export
-	// nfsAddr is where more connections to the same server go (RemoveAll
-	// of a large tree spreads its RPCs over several); "" disables that.
-	nfsAddr string
+	// helpers lends more sessions on the same share for a large RemoveAll
+	// (see removeHelpers); nil when the session did not come from a pool.
+	helpers func(ctx context.Context) (l *Lease, done func())
 }
 
-// rpcDial runs fn, which dials without a context, so that the caller returns
-// at ctx's deadline; a connection that arrives later is closed.
-func rpcDial(ctx context.Context, fn func() (*rpc.Client, error)) (*rpc.Client, error) {
-	type result struct {
-		c   *rpc.Client
-		err error
-	}
-	ch := make(chan result, 1)
-	go func() {
-		defer func() {
-			if r := recover(); r != nil {
-				ch <- result{err: fmt.Errorf("rpc client panicked: %v", r)}
-			}
-		}()
-		c, err := fn()
-		ch <- result{c, err}
-	}()
-	select {
-	case r := <-ch:
-		return r.c, r.err
-	case <-ctx.Done():
-		go func() {
-			if r := <-ch; r.c != nil {
-				r.c.Close()
-			}
-		}()
-		return nil, ctx.Err()
-	}
-}
+// maxFH is the largest NFSv3 file handle (RFC 1813, NFS3_FHSIZE).
+const maxFH = 64
 
 // dialTCP connects from a reserved port when running as root, because NFS
 // servers by default ("secure" exports) refuse other source ports.
-func dialTCP(addr string) (*rpc.Client, error) {
+func dialTCP(ctx context.Context, addr string) (*oncrpc.Conn, error) {
 	if os.Geteuid() != 0 {
-		return rpc.DialTCP("tcp", nil, addr)
+		return oncrpc.Dial(ctx, nil, addr)
 	}
 	// Walk the whole reserved range from a random start: ports of recently
 	// closed sessions sit in TIME_WAIT, and random picks keep hitting them.
@@ -107,7 +77,7 @@ func dialTCP(addr string) (*rpc.Client, error) {
 	var lastErr error
 	for i := range count {
 		ldr := &net.TCPAddr{Port: first + (start+i)%count}
-		c, err := rpc.DialTCP("tcp", ldr, addr)
+		c, err := oncrpc.Dial(ctx, ldr, addr)
 		if err == nil {
 			return c, nil
 		}
@@ -126,7 +96,7 @@ func dialNFS(ctx context.Context, src source.Source) (Client, error) {
 	// root_squash the server maps this to its anonymous user.
 	c.auth = rpc.NewAuthUnix(hostname, 0, 0).Auth()
 
-	pm, err := rpcDial(ctx, func() (*rpc.Client, error) { return rpc.DialTCP("tcp", nil, src.HostPort(pmapPort)) })
+	pm, err := oncrpc.Dial(ctx, nil, src.HostPort(pmapPort))
 	if err != nil {
 		return nil, unavailable(src, "connect to the portmapper (rpcbind) on port 111", err)
 	}
@@ -140,7 +110,7 @@ func dialNFS(ctx context.Context, src source.Source) (Client, error) {
 		return nil, err
 	}
 
-	mnt, err := rpcDial(ctx, func() (*rpc.Client, error) { return dialTCP(net.JoinHostPort(src.Host, strconv.Itoa(mountPort))) })
+	mnt, err := dialTCP(ctx, net.JoinHostPort(src.Host, strconv.Itoa(mountPort)))
 	if err != nil {
 		return nil, unavailable(src, "connect to mountd", err)
 	}
@@ -151,8 +121,7 @@ func dialNFS(ctx context.Context, src source.Source) (Client, error) {
 	}
 	c.root = root
 
-	c.nfsAddr = net.JoinHostPort(src.Host, strconv.Itoa(nfsPort))
-	c.conn, err = rpcDial(ctx, func() (*rpc.Client, error) { return dialTCP(c.nfsAddr) })
+	c.conn, err = dialTCP(ctx, net.JoinHostPort(src.Host, strconv.Itoa(nfsPort)))
 	if err != nil {
 		return nil, unavailable(src, "connect to nfsd", err)
 	}
@@ -166,43 +135,20 @@ func unavailable(src source.Source, what string, err error) error {
 	return fmt.Errorf("%s: %s: %w: %w", src.String(), what, ErrUnavailable, err)
 }
 
-// guarded runs one RPC exchange on conn within ctx: the transport's deadline
-// is set from ctx, cancellation closes the connection, and the library's
-// panics on malformed replies become errors.
-func guarded(ctx context.Context, conn *rpc.Client, call any) (res io.ReadSeeker, err error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	timeout := defaultCallTimeout
-	if d, ok := ctx.Deadline(); ok {
-		timeout = time.Until(d)
-		if timeout <= 0 {
-			return nil, context.DeadlineExceeded
-		}
-	}
-	conn.SetTimeout(timeout)
-	stop := context.AfterFunc(ctx, func() { conn.Close() })
-	defer stop()
-	defer func() {
-		if r := recover(); r != nil {
-			res, err = nil, fmt.Errorf("%w: malformed RPC reply: %v", ErrUnavailable, r)
-		}
-	}()
-	res, err = conn.Call(call)
+// guarded runs one RPC exchange on conn within ctx. Anything but the
+// context ending means the server (or the path to it) misbehaved.
+func guarded(ctx context.Context, conn *oncrpc.Conn, call any) (*oncrpc.Reader, error) {
+	res, err := conn.Call(ctx, call)
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, fmt.Errorf("%w (%v)", ctx.Err(), err)
-		}
-		var ne net.Error
-		if errors.As(err, &ne) && ne.Timeout() {
-			return nil, fmt.Errorf("%w: %w", context.DeadlineExceeded, err)
+		if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+			return nil, err
 		}
 		return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
 	return res, nil
 }
 
-func getport(ctx context.Context, pm *rpc.Client, prog, vers uint32) (int, error) {
+func getport(ctx context.Context, pm *oncrpc.Conn, prog, vers uint32) (int, error) {
 	res, err := guarded(ctx, pm, &struct {
 		rpc.Header
 		rpc.Mapping
@@ -213,7 +159,7 @@ func getport(ctx context.Context, pm *rpc.Client, prog, vers uint32) (int, error
 	if err != nil {
 		return 0, fmt.Errorf("portmapper GETPORT(%d): %w", prog, err)
 	}
-	port, err := xdr.ReadUint32(res)
+	port, err := res.Uint32()
 	if err != nil {
 		return 0, fmt.Errorf("portmapper GETPORT(%d): %w: %w", prog, ErrUnavailable, err)
 	}
@@ -223,7 +169,7 @@ func getport(ctx context.Context, pm *rpc.Client, prog, vers uint32) (int, error
 	return int(port), nil
 }
 
-func mountExport(ctx context.Context, mnt *rpc.Client, auth rpc.Auth, export string) ([]byte, error) {
+func mountExport(ctx context.Context, mnt *oncrpc.Conn, auth rpc.Auth, export string) ([]byte, error) {
 	res, err := guarded(ctx, mnt, &struct {
 		rpc.Header
 		Dirpath string
@@ -231,13 +177,13 @@ func mountExport(ctx context.Context, mnt *rpc.Client, auth rpc.Auth, export str
 	if err != nil {
 		return nil, err
 	}
-	stat, err := xdr.ReadUint32(res)
+	stat, err := res.Uint32()
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
 	switch stat {
 	case 0:
-		return xdr.ReadOpaque(res)
+		return res.Opaque(maxFH)
 	case nfs.MNT3ErrNoEnt:
 		return nil, fmt.Errorf("the server has no export or directory %s: %w", export, fs.ErrNotExist)
 	case nfs.MNT3ErrAcces, nfs.MNT3ErrPerm:
@@ -254,7 +200,7 @@ func (c *nfsClient) header(proc uint32) rpc.Header {
 
 // call runs one NFS procedure and returns the reply positioned after a
 // successful nfsstat3, or the status as an error.
-func (c *nfsClient) call(ctx context.Context, args any) (io.ReadSeeker, error) {
+func (c *nfsClient) call(ctx context.Context, args any) (*oncrpc.Reader, error) {
 	if c.broken {
 		return nil, fmt.Errorf("%s: session is broken: %w", c.desc, ErrUnavailable)
 	}
@@ -263,7 +209,7 @@ func (c *nfsClient) call(ctx context.Context, args any) (io.ReadSeeker, error) {
 		c.broken = true
 		return nil, err
 	}
-	status, err := xdr.ReadUint32(res)
+	status, err := res.Uint32()
 	if err != nil {
 		c.broken = true
 		return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
@@ -296,13 +242,13 @@ func (c *nfsClient) lookup(ctx context.Context, dir []byte, name string) ([]byte
 	if err != nil {
 		return nil, nfs.Fattr{}, fmt.Errorf("lookup %s: %w", name, err)
 	}
-	fh, err := xdr.ReadOpaque(res)
+	fh, err := res.Opaque(maxFH)
 	if err != nil {
 		c.broken = true
 		return nil, nfs.Fattr{}, fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
 	var attr nfs.PostOpAttr
-	if err := xdr.Read(res, &attr); err != nil {
+	if err := res.Decode(&attr); err != nil {
 		c.broken = true
 		return nil, nfs.Fattr{}, fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
@@ -355,7 +301,7 @@ func (c *nfsClient) getattr(ctx context.Context, fh []byte) (nfs.Fattr, error) {
 		return nfs.Fattr{}, err
 	}
 	var attr nfs.Fattr
-	if err := xdr.Read(res, &attr); err != nil {
+	if err := res.Decode(&attr); err != nil {
 		c.broken = true
 		return nfs.Fattr{}, fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
@@ -406,9 +352,9 @@ func (c *nfsClient) Mkdir(ctx context.Context, rel string, perm fs.FileMode) err
 
 // createdHandle reads the post-op handle of a MKDIR or CREATE reply; a
 // server may leave it out, and then a LOOKUP finds it.
-func (c *nfsClient) createdHandle(ctx context.Context, res io.Reader, dir []byte, name string) ([]byte, error) {
+func (c *nfsClient) createdHandle(ctx context.Context, res *oncrpc.Reader, dir []byte, name string) ([]byte, error) {
 	var fh nfs.PostOpFH3
-	if err := xdr.Read(res, &fh); err != nil {
+	if err := res.Decode(&fh); err != nil {
 		c.broken = true
 		return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
@@ -512,18 +458,24 @@ func (c *nfsClient) List(ctx context.Context, rel string, max int) ([]string, er
 	if err != nil {
 		return nil, err
 	}
-	entries, err := c.readdirplus(ctx, fh)
-	if err != nil {
-		return nil, fmt.Errorf("list %s: %w", rel, err)
-	}
 	var names []string
-	for _, e := range entries {
-		if max > 0 && len(names) == max {
-			break
+	var cookie, verf uint64
+	for {
+		page, err := c.readdirplus(ctx, fh, cookie, verf)
+		if err != nil {
+			return nil, fmt.Errorf("list %s: %w", rel, err)
 		}
-		names = append(names, e.FileName)
+		for _, e := range page.entries {
+			if max > 0 && len(names) == max {
+				return names, nil
+			}
+			names = append(names, e.FileName)
+		}
+		if page.eof {
+			return names, nil
+		}
+		cookie, verf = page.cookie, page.verf
 	}
-	return names, nil
 }
 
 func (c *nfsClient) Remove(ctx context.Context, rel string) error {
@@ -569,96 +521,229 @@ func (c *nfsClient) RemoveAll(ctx context.Context, rel string, _ RemoveOptions) 
 	if err != nil {
 		return err
 	}
+	// LOOKUP does not follow a symlink and REMOVE removes the link itself,
+	// so a volume directory replaced by a link never leads elsewhere.
 	if attr.Type != nfs.NF3Dir {
 		return c.removeEntry(ctx, procRemove, dir, name)
 	}
-	if err := c.removeDir(ctx, dir, name, nfs.PostOpFH3{IsSet: true, FH: fh}, attr); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	h := &removeHelpers{borrow: c.helpers}
+	defer h.release()
+	if err := c.removeDir(ctx, dir, name, nfs.PostOpFH3{IsSet: true, FH: fh}, attr, h); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("remove %s: %w", rel, err)
 	}
 	return nil
 }
 
-// removeWorkers is how many connections a large RemoveAll spreads its RPCs
-// over. One NFS call at a time is bound by the round trip; the server and
-// the kernel client (rm -rf over a mount) overlap several. Measured in
+// removeWorkers is how many extra sessions a large RemoveAll spreads its
+// RPCs over. One NFS call at a time is bound by the round trip; the server
+// and the kernel client (rm -rf over a mount) overlap several. Measured in
 // docs/benchmarks.md.
 const removeWorkers = 8
 
-// emptyDir deletes everything inside the directory fh. A directory without
-// owner write and search permission is opened up first, so read-only trees
-// are deleted even when the server squashes root. A large directory is
-// emptied over up to removeWorkers extra connections, each taking whole
-// entries (a subdirectory's tree, or a file); the workers have no nfsAddr,
-// so they work alone below that. A server refusing more connections falls
-// back to this session alone.
-func (c *nfsClient) emptyDir(ctx context.Context, fh []byte, attr nfs.Fattr) error {
+// parallelMin is the smallest batch of entries worth handing to helpers.
+const parallelMin = 32
+
+// removeHelpers are the extra sessions of one RemoveAll. They are borrowed
+// from the pool the session came from, once, when the first large batch
+// shows up, and returned when the RemoveAll ends: so they count against the
+// pool's per-share bound, idle sessions are reused, and no directory, however
+// many there are, opens connections of its own. When the pool has none to
+// spare the work goes on, on the caller's session alone.
+type removeHelpers struct {
+	borrow  func(ctx context.Context) (*Lease, func()) // nil: none to borrow
+	tried   bool
+	leases  []*Lease
+	done    []func()
+	lastErr []error
+}
+
+func (h *removeHelpers) sessions(ctx context.Context) []*nfsClient {
+	if h == nil || h.borrow == nil {
+		return nil
+	}
+	if !h.tried {
+		h.tried = true
+		for range removeWorkers {
+			l, done := h.borrow(ctx)
+			if l == nil {
+				break
+			}
+			w, ok := l.Client.(*nfsClient)
+			if !ok {
+				l.Release(nil)
+				done()
+				break
+			}
+			if l.Reused {
+				// It may have died while idle; a dead helper would fail
+				// the whole deletion.
+				if err := w.null(ctx); err != nil {
+					l.Release(err)
+					done()
+					continue
+				}
+			}
+			h.leases = append(h.leases, l)
+			h.done = append(h.done, done)
+			h.lastErr = append(h.lastErr, nil)
+		}
+	}
+	out := make([]*nfsClient, len(h.leases))
+	for i, l := range h.leases {
+		out[i] = l.Client.(*nfsClient)
+	}
+	return out
+}
+
+func (h *removeHelpers) release() {
+	for i, l := range h.leases {
+		l.Release(h.lastErr[i])
+		h.done[i]()
+	}
+	h.leases, h.done = nil, nil
+}
+
+// null calls the NFS NULL procedure: the cheapest proof that a session works.
+func (c *nfsClient) null(ctx context.Context) error {
+	_, err := guarded(ctx, c.conn, &struct{ rpc.Header }{c.header(0)})
+	if err != nil {
+		c.broken = true
+	}
+	return err
+}
+
+// emptyDir deletes everything inside the directory fh, one READDIRPLUS
+// reply at a time, so memory stays one batch per directory level however
+// large the directory is. After a batch is deleted it reads again from the
+// start: cookies into a directory whose entries were just removed are not
+// reliable on every server. A directory without owner write and search
+// permission is opened up first, so read-only trees are deleted even when
+// the server squashes root. Large batches are spread over h's sessions.
+func (c *nfsClient) emptyDir(ctx context.Context, fh []byte, attr nfs.Fattr, h *removeHelpers) error {
 	if attr.FileMode&0o700 != 0o700 {
 		if err := c.setattr(ctx, fh, nfs.Sattr3{Mode: nfs.SetMode{SetIt: true, Mode: attr.FileMode&0o7777 | 0o700}}); err != nil {
 			return err
 		}
 	}
-	entries, err := c.readdirplus(ctx, fh)
-	if err != nil {
-		return err
+	var cookie, verf uint64
+	for {
+		page, err := c.readdirplus(ctx, fh, cookie, verf)
+		if err != nil {
+			return err
+		}
+		removed := 0
+		if len(page.entries) > 0 {
+			if removed, err = c.removeBatch(ctx, fh, page.entries, h); err != nil {
+				return err
+			}
+		}
+		if page.eof {
+			return nil
+		}
+		if removed > 0 {
+			cookie, verf = 0, 0
+		} else {
+			// Nothing was there to remove (only "." and "..", or entries
+			// already gone): move on, or this would read the same page again.
+			cookie, verf = page.cookie, page.verf
+		}
 	}
-	if len(entries) < 32 || c.nfsAddr == "" {
-		return c.removeEntries(ctx, fh, entries)
+}
+
+// removeBatch removes entries of the directory fh, each with everything
+// below it, and returns how many it removed (not counting ones already gone).
+func (c *nfsClient) removeBatch(ctx context.Context, fh []byte, entries []nfs.EntryPlus, h *removeHelpers) (int, error) {
+	if len(entries) >= parallelMin {
+		if ws := h.sessions(ctx); len(ws) > 0 {
+			return c.removeParallel(ctx, fh, entries, ws, h.lastErr)
+		}
 	}
+	removed := 0
+	for _, e := range entries {
+		ok, err := c.removeOne(ctx, fh, e, h)
+		if err != nil {
+			return removed, err
+		}
+		if ok {
+			removed++
+		}
+	}
+	return removed, nil
+}
+
+// removeParallel removes entries over this session and helpers, each taking
+// whole entries (a subdirectory's tree, or a file) and working alone below
+// them. lastErr[i] receives helper i's error.
+func (c *nfsClient) removeParallel(ctx context.Context, fh []byte, entries []nfs.EntryPlus, helpers []*nfsClient, lastErr []error) (int, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	jobs := make(chan nfs.EntryPlus)
+	var removed atomic.Int64
 	var wg sync.WaitGroup
-	started := 0
-	for range min(removeWorkers, len(entries)) {
-		conn, err := rpcDial(ctx, func() (*rpc.Client, error) { return dialTCP(c.nfsAddr) })
-		if err != nil {
-			break
+	work := func(w *nfsClient) error {
+		for e := range jobs {
+			ok, err := w.removeOne(ctx, fh, e, nil)
+			if err != nil {
+				cancel(err)
+				return err
+			}
+			if ok {
+				removed.Add(1)
+			}
 		}
-		started++
-		w := &nfsClient{conn: conn, auth: c.auth, root: c.root, desc: c.desc}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer w.Close()
-			for e := range jobs {
-				if err := w.removeEntries(ctx, fh, []nfs.EntryPlus{e}); err != nil {
-					cancel(err)
+		return nil
+	}
+	for i, w := range helpers {
+		wg.Go(func() {
+			if err := work(w); err != nil {
+				lastErr[i] = err
+				// Drain, so the feeder never waits on a worker that quit.
+				for range jobs {
 				}
 			}
-		}()
+		})
 	}
-	if started == 0 {
-		return c.removeEntries(ctx, fh, entries)
-	}
-	feed(ctx, jobs, entries)
-	wg.Wait()
-	return context.Cause(ctx)
-}
-
-// removeEntries removes the given entries of the directory fh, each with
-// everything below it.
-func (c *nfsClient) removeEntries(ctx context.Context, fh []byte, entries []nfs.EntryPlus) error {
-	for _, e := range entries {
-		var err error
-		if e.Attr.IsSet && e.Attr.Attr.Type == nfs.NF3Dir {
-			err = c.removeDir(ctx, fh, e.FileName, e.Handle, e.Attr.Attr)
-		} else {
-			err = c.removeEntry(ctx, procRemove, fh, e.FileName)
-			if isNFSStatus(err, nfs.NFS3ErrIsDir) || errors.Is(err, fs.ErrExist) || errors.Is(err, ErrNotEmpty) {
-				// READDIRPLUS gave no attributes and it is a directory.
-				err = c.removeDir(ctx, fh, e.FileName, nfs.PostOpFH3{}, nfs.Fattr{})
+	wg.Go(func() {
+		defer close(jobs)
+		for _, e := range entries {
+			select {
+			case jobs <- e:
+			case <-ctx.Done():
+				return
 			}
 		}
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
+	})
+	if err := work(c); err != nil {
+		for range jobs {
 		}
 	}
-	return nil
+	wg.Wait()
+	return int(removed.Load()), context.Cause(ctx)
+}
+
+// removeOne removes the entry e of the directory fh with everything below
+// it; false when it was already gone.
+func (c *nfsClient) removeOne(ctx context.Context, fh []byte, e nfs.EntryPlus, h *removeHelpers) (bool, error) {
+	var err error
+	if e.Attr.IsSet && e.Attr.Attr.Type == nfs.NF3Dir {
+		err = c.removeDir(ctx, fh, e.FileName, e.Handle, e.Attr.Attr, h)
+	} else {
+		// Also symlinks: REMOVE removes the link, never what it points to.
+		err = c.removeEntry(ctx, procRemove, fh, e.FileName)
+		if isNFSStatus(err, nfs.NFS3ErrIsDir) || errors.Is(err, fs.ErrExist) || errors.Is(err, ErrNotEmpty) {
+			// READDIRPLUS gave no attributes and it is a directory.
+			err = c.removeDir(ctx, fh, e.FileName, nfs.PostOpFH3{}, nfs.Fattr{}, h)
+		}
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 // removeDir empties and removes the directory name in parent. Entries created
 // while it runs make RMDIR fail with NOTEMPTY; it tries again a few times.
-func (c *nfsClient) removeDir(ctx context.Context, parent []byte, name string, handle nfs.PostOpFH3, attr nfs.Fattr) error {
+func (c *nfsClient) removeDir(ctx context.Context, parent []byte, name string, handle nfs.PostOpFH3, attr nfs.Fattr, h *removeHelpers) error {
 	fh := handle.FH
 	if !handle.IsSet || attr.Type != nfs.NF3Dir {
 		var err error
@@ -668,7 +753,7 @@ func (c *nfsClient) removeDir(ctx context.Context, parent []byte, name string, h
 	}
 	var err error
 	for range 3 {
-		if err = c.emptyDir(ctx, fh, attr); err != nil {
+		if err = c.emptyDir(ctx, fh, attr, h); err != nil {
 			return err
 		}
 		err = c.removeEntry(ctx, procRmdir, parent, name)
@@ -685,61 +770,63 @@ func isNFSStatus(err error, status uint32) bool {
 	return errors.As(err, &ne) && ne.ErrorNum == status
 }
 
-// readdirplus returns the directory's entries without "." and "..", in
-// batches as large as the server allows.
-func (c *nfsClient) readdirplus(ctx context.Context, fh []byte) ([]nfs.EntryPlus, error) {
-	var (
-		cookie uint64
-		verf   uint64
-		out    []nfs.EntryPlus
-	)
+// readdirPage is one READDIRPLUS reply.
+type readdirPage struct {
+	entries      []nfs.EntryPlus // without "." and ".."
+	cookie, verf uint64          // where the next page starts
+	eof          bool
+}
+
+// readdirplus reads one page of the directory fh from cookie, as large as
+// the server allows up to 64 KiB.
+func (c *nfsClient) readdirplus(ctx context.Context, fh []byte, cookie, verf uint64) (readdirPage, error) {
+	res, err := c.call(ctx, &struct {
+		rpc.Header
+		FH         []byte
+		Cookie     uint64
+		CookieVerf uint64
+		DirCount   uint32
+		MaxCount   uint32
+	}{c.header(procReaddirplus), fh, cookie, verf, 16384, 65536})
+	if err != nil {
+		return readdirPage{}, fmt.Errorf("readdirplus: %w", err)
+	}
+	var head struct {
+		DirAttr    nfs.PostOpAttr
+		CookieVerf uint64
+	}
+	if err := res.Decode(&head); err != nil {
+		c.broken = true
+		return readdirPage{}, fmt.Errorf("%w: %w", ErrUnavailable, err)
+	}
+	page := readdirPage{cookie: cookie, verf: head.CookieVerf}
 	for {
-		res, err := c.call(ctx, &struct {
-			rpc.Header
-			FH         []byte
-			Cookie     uint64
-			CookieVerf uint64
-			DirCount   uint32
-			MaxCount   uint32
-		}{c.header(procReaddirplus), fh, cookie, verf, 16384, 65536})
-		if err != nil {
-			return nil, fmt.Errorf("readdirplus: %w", err)
+		var item struct {
+			IsSet bool          `xdr:"union"`
+			Entry nfs.EntryPlus `xdr:"unioncase=1"`
 		}
-		var head struct {
-			DirAttr    nfs.PostOpAttr
-			CookieVerf uint64
-		}
-		if err := xdr.Read(res, &head); err != nil {
+		if err := res.Decode(&item); err != nil {
 			c.broken = true
-			return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
+			return readdirPage{}, fmt.Errorf("%w: %w", ErrUnavailable, err)
 		}
-		verf = head.CookieVerf
-		for {
-			var item struct {
-				IsSet bool          `xdr:"union"`
-				Entry nfs.EntryPlus `xdr:"unioncase=1"`
-			}
-			if err := xdr.Read(res, &item); err != nil {
-				c.broken = true
-				return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
-			}
-			if !item.IsSet {
-				break
-			}
-			cookie = item.Entry.Cookie
-			if item.Entry.FileName != "." && item.Entry.FileName != ".." {
-				out = append(out, item.Entry)
-			}
+		if !item.IsSet {
+			break
 		}
-		var eof bool
-		if err := xdr.Read(res, &eof); err != nil {
-			c.broken = true
-			return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
-		}
-		if eof {
-			return out, nil
+		page.cookie = item.Entry.Cookie
+		if item.Entry.FileName != "." && item.Entry.FileName != ".." {
+			page.entries = append(page.entries, item.Entry)
 		}
 	}
+	if err := res.Decode(&page.eof); err != nil {
+		c.broken = true
+		return readdirPage{}, fmt.Errorf("%w: %w", ErrUnavailable, err)
+	}
+	if !page.eof && page.cookie == cookie {
+		// No entry and not the end: asking again would loop forever.
+		c.broken = true
+		return readdirPage{}, fmt.Errorf("%w: READDIRPLUS returned no entries before the end of the directory", ErrUnavailable)
+	}
+	return page, nil
 }
 
 func (c *nfsClient) WriteFile(ctx context.Context, rel string, data []byte) error {
@@ -781,7 +868,7 @@ func (c *nfsClient) WriteFile(ctx context.Context, rel string, data []byte) erro
 			Wcc   nfs.WccData
 			Count uint32
 		}
-		if err := xdr.Read(res, &reply); err != nil || reply.Count == 0 {
+		if err := res.Decode(&reply); err != nil || reply.Count == 0 {
 			c.broken = true
 			return fmt.Errorf("write %s: short reply: %w", rel, ErrUnavailable)
 		}
@@ -814,7 +901,7 @@ func (c *nfsClient) ReadFile(ctx context.Context, rel string) ([]byte, error) {
 			EOF   bool
 			Data  []byte
 		}
-		if err := xdr.Read(res, &reply); err != nil {
+		if err := res.Decode(&reply); err != nil {
 			c.broken = true
 			return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
 		}
@@ -844,7 +931,7 @@ func (c *nfsClient) Capacity(ctx context.Context) (Capacity, error) {
 		TFiles, FFiles, AFiles uint64
 		Invarsec               uint32
 	}
-	if err := xdr.Read(res, &reply); err != nil {
+	if err := res.Decode(&reply); err != nil {
 		c.broken = true
 		return Capacity{}, fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"strings"
 	"sync"
 	"time"
@@ -23,15 +24,21 @@ type Pool struct {
 	// MaxOpenPerKey bounds the sessions to one share with one set of
 	// credentials. Zero means a new session for every call, closed after it.
 	MaxOpenPerKey int
-	IdleTimeout   time.Duration
+	// MaxHelpers bounds, across all shares, the extra sessions that large
+	// NFS deletions borrow to work in parallel. They count against
+	// MaxOpenPerKey too; this bound keeps many shares deleting at once from
+	// using up the reserved source ports. Zero: no helpers.
+	MaxHelpers  int
+	IdleTimeout time.Duration
 	// Dial opens a new session; tests may replace it.
 	Dial func(ctx context.Context, src source.Source, creds Credentials) (Client, error)
 
-	mu     sync.Mutex
-	keys   map[string]*keyState
-	closed bool
-	stop   chan struct{}
-	once   sync.Once
+	mu         sync.Mutex
+	keys       map[string]*keyState
+	helpersOut int
+	closed     bool
+	stop       chan struct{}
+	once       sync.Once
 }
 
 type keyState struct {
@@ -47,7 +54,7 @@ type idleClient struct {
 
 // NewPool returns a pool with sensible defaults.
 func NewPool() *Pool {
-	return &Pool{MaxOpenPerKey: 16, IdleTimeout: time.Minute, Dial: Dial}
+	return &Pool{MaxOpenPerKey: 16, MaxHelpers: 32, IdleTimeout: time.Minute, Dial: Dial}
 }
 
 // Lease is a session borrowed from the pool.
@@ -106,15 +113,29 @@ func (p *Pool) state(key string) *keyState {
 // Get returns an idle session for src and creds, dials a new one while fewer
 // than MaxOpenPerKey are open, or waits for one until ctx ends.
 func (p *Pool) Get(ctx context.Context, src source.Source, creds Credentials) (*Lease, error) {
-	return p.get(ctx, src, creds, true)
+	return p.get(ctx, src, creds, true, true)
 }
 
 // GetNew is Get without the idle sessions (after one proved dead).
 func (p *Pool) GetNew(ctx context.Context, src source.Source, creds Credentials) (*Lease, error) {
-	return p.get(ctx, src, creds, false)
+	return p.get(ctx, src, creds, false, true)
 }
 
-func (p *Pool) get(ctx context.Context, src source.Source, creds Credentials, reuse bool) (*Lease, error) {
+// tryGet is Get that never waits for a session to be released: it returns
+// nil when MaxOpenPerKey are in use, and when the pool has no bound (then
+// it must not add sessions of its own) or dialing fails.
+func (p *Pool) tryGet(ctx context.Context, src source.Source, creds Credentials) *Lease {
+	if p.MaxOpenPerKey <= 0 {
+		return nil
+	}
+	l, err := p.get(ctx, src, creds, true, false)
+	if err != nil {
+		return nil
+	}
+	return l
+}
+
+func (p *Pool) get(ctx context.Context, src source.Source, creds Credentials, reuse, wait bool) (*Lease, error) {
 	p.once.Do(p.start)
 	key := poolKey(src, creds)
 	for {
@@ -146,7 +167,12 @@ func (p *Pool) get(ctx context.Context, src source.Source, creds Credentials, re
 				p.mu.Unlock()
 				return nil, err
 			}
+			p.lendHelpers(c, src, creds)
 			return &Lease{Client: c, pool: p, key: key}, nil
+		}
+		if !wait {
+			p.mu.Unlock()
+			return nil, errAllInUse
 		}
 		free := ks.free
 		p.mu.Unlock()
@@ -156,6 +182,38 @@ func (p *Pool) get(ctx context.Context, src source.Source, creds Credentials, re
 			return nil, ctx.Err()
 		}
 	}
+}
+
+var errAllInUse = errors.New("all sessions to this share are in use")
+
+// lendHelpers lets an NFS session borrow more sessions on its own share from
+// this pool for a large RemoveAll.
+func (p *Pool) lendHelpers(c Client, src source.Source, creds Credentials) {
+	if nc, ok := c.(*nfsClient); ok {
+		nc.helpers = func(ctx context.Context) (*Lease, func()) { return p.borrowHelper(ctx, src, creds) }
+	}
+}
+
+// borrowHelper is tryGet within MaxHelpers as well. done must be called
+// after the lease is released.
+func (p *Pool) borrowHelper(ctx context.Context, src source.Source, creds Credentials) (l *Lease, done func()) {
+	p.mu.Lock()
+	if p.helpersOut >= p.MaxHelpers {
+		p.mu.Unlock()
+		return nil, nil
+	}
+	p.helpersOut++
+	p.mu.Unlock()
+	done = func() {
+		p.mu.Lock()
+		p.helpersOut--
+		p.mu.Unlock()
+	}
+	if l = p.tryGet(ctx, src, creds); l == nil {
+		done()
+		return nil, nil
+	}
+	return l, done
 }
 
 // signal wakes one waiter; p.mu is held.

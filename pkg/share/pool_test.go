@@ -141,3 +141,65 @@ func TestPoolZeroMeansSessionPerCall(t *testing.T) {
 		t.Fatalf("dialed %d closed %d, want 3 and 3", dialed.Load(), closed.Load())
 	}
 }
+
+func TestTryGetNeverWaitsAndStaysWithinTheBound(t *testing.T) {
+	p, dialed, _ := newTestPool(3)
+	defer p.Close()
+	ctx := context.Background()
+	held, err := p.Get(ctx, testSrc, Credentials{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := p.tryGet(ctx, testSrc, Credentials{}), p.tryGet(ctx, testSrc, Credentials{})
+	if a == nil || b == nil {
+		t.Fatal("tryGet returned nil while under the bound")
+	}
+	// At the bound: nil at once, not a wait (the context never ends).
+	if l := p.tryGet(ctx, testSrc, Credentials{}); l != nil {
+		t.Fatal("tryGet dialed a fourth session with MaxOpenPerKey 3")
+	}
+	a.Release(nil)
+	if l := p.tryGet(ctx, testSrc, Credentials{}); l == nil || !l.Reused {
+		t.Fatalf("tryGet did not reuse the idle session: %+v", l)
+	}
+	if dialed.Load() != 3 {
+		t.Fatalf("%d sessions dialed, want 3", dialed.Load())
+	}
+	b.Release(nil)
+	held.Release(nil)
+}
+
+func TestTryGetAddsNothingToAnUnboundedPool(t *testing.T) {
+	p, dialed, _ := newTestPool(0)
+	defer p.Close()
+	if l := p.tryGet(context.Background(), testSrc, Credentials{}); l != nil || dialed.Load() != 0 {
+		t.Fatal("tryGet dialed in a pool without a bound")
+	}
+}
+
+func TestHelpersAreBoundedAcrossShares(t *testing.T) {
+	p, _, _ := newTestPool(16)
+	p.MaxHelpers = 2
+	defer p.Close()
+	ctx := context.Background()
+	other := testSrc
+	other.Export = "/other"
+	a, doneA := p.borrowHelper(ctx, testSrc, Credentials{})
+	b, doneB := p.borrowHelper(ctx, other, Credentials{})
+	if a == nil || b == nil {
+		t.Fatal("no helper while under MaxHelpers")
+	}
+	if l, _ := p.borrowHelper(ctx, testSrc, Credentials{}); l != nil {
+		t.Fatal("a third helper with MaxHelpers 2")
+	}
+	a.Release(nil)
+	doneA()
+	c, doneC := p.borrowHelper(ctx, other, Credentials{})
+	if c == nil {
+		t.Fatal("no helper after one was given back")
+	}
+	c.Release(nil)
+	doneC()
+	b.Release(nil)
+	doneB()
+}

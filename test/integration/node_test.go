@@ -662,7 +662,7 @@ func TestNodeHungMountNeitherPilesUpThreadsNorHoldsTheLock(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(target, "before"), []byte("1"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	pid := env.driver.Process.Pid
+	pid := env.driver.Pid()
 	before := threadsOf(t, pid)
 	if err := env.nfs.Down(); err != nil {
 		t.Fatal(err)

@@ -62,7 +62,7 @@ func controllerMemoryLimit(t *testing.T) int64 {
 // /proc/PID/status, in bytes.
 func driverStatus(t *testing.T, field string) int64 {
 	t.Helper()
-	f, err := os.Open(fmt.Sprintf("/proc/%d/status", env.driver.Process.Pid))
+	f, err := os.Open(fmt.Sprintf("/proc/%d/status", env.driver.Pid()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func driverStatus(t *testing.T, field string) int64 {
 // clear_refs value 5), so a peak belongs to what runs after it.
 func resetPeakRSS(t *testing.T) {
 	t.Helper()
-	if err := os.WriteFile(fmt.Sprintf("/proc/%d/clear_refs", env.driver.Process.Pid), []byte("5"), 0); err != nil {
+	if err := os.WriteFile(fmt.Sprintf("/proc/%d/clear_refs", env.driver.Pid()), []byte("5"), 0); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -94,7 +94,7 @@ func resetPeakRSS(t *testing.T) {
 // 2049: its socket inodes (/proc/PID/fd) that /proc/PID/net/tcp{,6} shows
 // with that remote port.
 func nfsConnections(t *testing.T) int {
-	pid := env.driver.Process.Pid
+	pid := env.driver.Pid()
 	fds, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
 	if err != nil {
 		t.Error(err)

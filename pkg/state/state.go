@@ -106,11 +106,11 @@ func key(p string) string {
 	return hex.EncodeToString(sum[:16])
 }
 
-func recordPath(p string) string  { return volumesDir + "/" + key(p) + ".json" }
+func recordPath(p string) string { return volumesDir + "/" + key(p) + ".json" }
 
 // RecordPath is where the record of the volume directory p (from the share
 // root) lives, for tools that lay out many volumes at once (benchmarks).
-func RecordPath(p string) string { return recordPath(p) }
+func RecordPath(p string) string  { return recordPath(p) }
 func archivePath(p string) string { return archivesDir + "/" + key(p) + ".json" }
 func holdDir(p string) string     { return holdsDir + "/" + key(p) }
 

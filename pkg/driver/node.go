@@ -2,14 +2,10 @@ package driver
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 
 	"github.com/container-storage-interface/spec/lib/go/csi"
 	"google.golang.org/grpc/codes"
@@ -18,6 +14,7 @@ import (
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/mounter"
 	"github.com/fileshare-csi/fileshare-csi/pkg/source"
+	"github.com/fileshare-csi/fileshare-csi/pkg/state"
 	"github.com/fileshare-csi/fileshare-csi/pkg/volume"
 )
 
@@ -76,37 +73,12 @@ func isReadOnlyMode(c *csi.VolumeCapability) bool {
 	return false
 }
 
-// stagedVolume is kept on disk for each staged volume so a broken mount can be
-// remounted at publish or stats time, after a plugin restart too. It holds
-// the SMB credentials, so the file is root-only.
-type stagedVolume struct {
-	Request mounter.StageRequest `json:"request"`
-}
-
-// publishedVolume remembers how a target was published, to bind it again.
-type publishedVolume struct {
-	VolumeID     string `json:"volumeID"`
-	StagingPath  string `json:"stagingPath"`
-	TargetPath   string `json:"targetPath"`
-	ReadOnly     bool   `json:"readOnly"`
-	SingleWriter bool   `json:"singleWriter"`
-}
-
 // otherPublication finds a target, other than target, where the volume is
 // published, from the records publish leaves on disk (so it holds across
 // plugin restarts).
-func (d *Driver) otherPublication(ctx context.Context, volumeID, target string) (publishedVolume, bool) {
-	if d.cfg.StateDir == "" {
-		return publishedVolume{}, false
-	}
-	files, _ := filepath.Glob(filepath.Join(d.cfg.StateDir, "published-*.json"))
-	for _, f := range files {
-		var p publishedVolume
-		b, err := os.ReadFile(f)
-		if err != nil || json.Unmarshal(b, &p) != nil {
-			continue
-		}
-		if p.VolumeID != volumeID || p.TargetPath == target {
+func (d *Driver) otherPublication(ctx context.Context, volumeID, target string) (state.Published, bool) {
+	for _, p := range d.nodeState().PublishedOf(volumeID) {
+		if p.TargetPath == target {
 			continue
 		}
 		if err := d.cfg.Mounter.Check(ctx, p.TargetPath); errors.Is(err, mounter.ErrNotMounted) {
@@ -114,49 +86,10 @@ func (d *Driver) otherPublication(ctx context.Context, volumeID, target string) 
 		}
 		return p, true
 	}
-	return publishedVolume{}, false
+	return state.Published{}, false
 }
 
-func (d *Driver) statePath(kind, path string) string {
-	sum := sha256.Sum256([]byte(path))
-	return filepath.Join(d.cfg.StateDir, kind+"-"+hex.EncodeToString(sum[:16])+".json")
-}
-
-func (d *Driver) saveState(kind, path string, v any) error {
-	if d.cfg.StateDir == "" {
-		return nil
-	}
-	if err := os.MkdirAll(d.cfg.StateDir, 0o700); err != nil {
-		return fmt.Errorf("create state dir: %w", err)
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	p := d.statePath(kind, path)
-	tmp := p + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o600); err != nil {
-		return fmt.Errorf("save node state: %w", err)
-	}
-	return os.Rename(tmp, p)
-}
-
-func (d *Driver) loadState(kind, path string, v any) error {
-	if d.cfg.StateDir == "" {
-		return os.ErrNotExist
-	}
-	b, err := os.ReadFile(d.statePath(kind, path))
-	if err != nil {
-		return err
-	}
-	return json.Unmarshal(b, v)
-}
-
-func (d *Driver) removeState(kind, path string) {
-	if d.cfg.StateDir != "" {
-		_ = os.Remove(d.statePath(kind, path))
-	}
-}
+func (d *Driver) nodeState() state.NodeStore { return state.NodeStore{Dir: d.cfg.StateDir} }
 
 func mountStatus(err error) error {
 	switch {
@@ -219,7 +152,7 @@ func (d *Driver) NodeStageVolume(ctx context.Context, req *csi.NodeStageVolumeRe
 	if err := d.cfg.Mounter.Stage(ctx, sr); err != nil {
 		return nil, mountStatus(err)
 	}
-	if err := d.saveState("staged", sr.StagingPath, stagedVolume{Request: sr}); err != nil {
+	if err := d.nodeState().SaveStaged(sr.StagingPath, state.Staged{Request: sr}); err != nil {
 		klog.FromContext(ctx).Error(err, "cannot save staging state; a broken mount will need a new stage to recover")
 	}
 	return &csi.NodeStageVolumeResponse{}, nil
@@ -240,15 +173,15 @@ func (d *Driver) NodeUnstageVolume(ctx context.Context, req *csi.NodeUnstageVolu
 	if err := d.cfg.Mounter.Unstage(ctx, req.GetStagingTargetPath()); err != nil {
 		return nil, mountStatus(err)
 	}
-	d.removeState("staged", req.GetStagingTargetPath())
+	d.nodeState().DropStaged(req.GetStagingTargetPath())
 	return &csi.NodeUnstageVolumeResponse{}, nil
 }
 
 // repairStaging remounts a staged volume whose mount broke (the server
 // restarted and the handle went stale, or the connection is gone).
 func (d *Driver) repairStaging(ctx context.Context, stagingPath string) error {
-	var st stagedVolume
-	if err := d.loadState("staged", stagingPath, &st); err != nil {
+	st, err := d.nodeState().Staged(stagingPath)
+	if err != nil {
 		return fmt.Errorf("no record of how %s was staged, cannot remount it: %w", stagingPath, err)
 	}
 	klog.FromContext(ctx).Info("remounting broken staged volume", "path", stagingPath)
@@ -296,8 +229,8 @@ func (d *Driver) NodePublishVolume(ctx context.Context, req *csi.NodePublishVolu
 	if err := d.cfg.Mounter.Publish(ctx, staging, req.GetTargetPath(), readOnly); err != nil {
 		return nil, mountStatus(err)
 	}
-	rec := publishedVolume{VolumeID: req.GetVolumeId(), StagingPath: staging, TargetPath: req.GetTargetPath(), ReadOnly: readOnly, SingleWriter: singleWriter}
-	if err := d.saveState("published", req.GetTargetPath(), rec); err != nil {
+	rec := state.Published{VolumeID: req.GetVolumeId(), StagingPath: staging, TargetPath: req.GetTargetPath(), ReadOnly: readOnly, SingleWriter: singleWriter}
+	if err := d.nodeState().SavePublished(rec); err != nil {
 		klog.FromContext(ctx).Error(err, "cannot save publish state")
 	}
 	return &csi.NodePublishVolumeResponse{}, nil
@@ -318,15 +251,14 @@ func (d *Driver) NodeUnpublishVolume(ctx context.Context, req *csi.NodeUnpublish
 	if err := d.cfg.Mounter.Unpublish(ctx, req.GetTargetPath()); err != nil {
 		return nil, mountStatus(err)
 	}
-	d.removeState("published", req.GetTargetPath())
+	d.nodeState().DropPublished(req.GetTargetPath())
 	return &csi.NodeUnpublishVolumeResponse{}, nil
 }
 
 // repairPath brings a broken volume path back: the staging mount is
 // remounted, and a published path is bound to it again.
 func (d *Driver) repairPath(ctx context.Context, path, stagingHint string) error {
-	var pub publishedVolume
-	if err := d.loadState("published", path, &pub); err == nil {
+	if pub, err := d.nodeState().Published(path); err == nil {
 		switch cerr := d.cfg.Mounter.Check(ctx, pub.StagingPath); {
 		case errors.Is(cerr, mounter.ErrBroken):
 			if err := d.repairStaging(ctx, pub.StagingPath); err != nil {

@@ -20,6 +20,7 @@ import (
 	mount "k8s.io/mount-utils"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/mounter"
+	"github.com/fileshare-csi/fileshare-csi/pkg/state"
 )
 
 // networkMount records what the node asked mount(8) to do. It stands in for
@@ -211,7 +212,7 @@ func TestNodeStatsOfAHungMountAnswerUnavailableWithoutRemounting(t *testing.T) {
 		t.Fatal(err)
 	}
 	target := t.TempDir()
-	if err := d.saveState("published", target, publishedVolume{VolumeID: "v", StagingPath: t.TempDir(), TargetPath: target}); err != nil {
+	if err := d.nodeState().SavePublished(state.Published{VolumeID: "v", StagingPath: t.TempDir(), TargetPath: target}); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
@@ -263,7 +264,7 @@ func newHungNodeUnderTest(t *testing.T) (d *Driver, fake *mount.FakeMounter, sta
 	}
 	_ = fake.Mount("10.0.0.5:/export/v", staging, "nfs", nil)
 	_ = fake.Mount(staging, target, "", []string{"bind"})
-	if err := d.saveState("published", target, publishedVolume{VolumeID: "v", StagingPath: staging, TargetPath: target}); err != nil {
+	if err := d.nodeState().SavePublished(state.Published{VolumeID: "v", StagingPath: staging, TargetPath: target}); err != nil {
 		t.Fatal(err)
 	}
 	fake.ResetLog()
@@ -396,7 +397,7 @@ func TestNodeStatsDeniedToThePluginLeaveTheMountAlone(t *testing.T) {
 			}
 			_ = fake.Mount("10.0.0.5:/export/v", staging, "nfs", nil)
 			_ = fake.Mount(staging, target, "", []string{"bind"})
-			if err := d.saveState("published", target, publishedVolume{VolumeID: "v", StagingPath: staging, TargetPath: target}); err != nil {
+			if err := d.nodeState().SavePublished(state.Published{VolumeID: "v", StagingPath: staging, TargetPath: target}); err != nil {
 				t.Fatal(err)
 			}
 			fake.ResetLog()

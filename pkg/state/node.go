@@ -1,0 +1,136 @@
+package state
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/mounter"
+)
+
+// NodeStore keeps the node plugin's records in a local, root-only
+// directory: how each volume was staged, so a broken mount can be remounted
+// at publish or stats time even after a plugin restart, and how each target
+// was published, to bind it again and to know who else has the volume.
+// Staged records hold SMB credentials: files are 0600 in a 0700 directory.
+//
+// Error contract: the getters return an error wrapping fs.ErrNotExist when
+// there is no record, or when the store is disabled (Dir ""); any other
+// error is the local file system's, or a corrupt record. Records are
+// replaced by a rename, so a crash leaves the old one or the new one.
+type NodeStore struct {
+	Dir string
+}
+
+// Staged is how one volume was staged.
+type Staged struct {
+	Request mounter.StageRequest `json:"request"`
+}
+
+// Published is how one target was published.
+type Published struct {
+	VolumeID     string `json:"volumeID"`
+	StagingPath  string `json:"stagingPath"`
+	TargetPath   string `json:"targetPath"`
+	ReadOnly     bool   `json:"readOnly"`
+	SingleWriter bool   `json:"singleWriter"`
+}
+
+const (
+	kindStaged    = "staged"
+	kindPublished = "published"
+)
+
+func (n NodeStore) path(kind, p string) string {
+	sum := sha256.Sum256([]byte(p))
+	return filepath.Join(n.Dir, kind+"-"+hex.EncodeToString(sum[:16])+".json")
+}
+
+func (n NodeStore) save(kind, p string, v any) error {
+	if n.Dir == "" {
+		return nil
+	}
+	if err := os.MkdirAll(n.Dir, 0o700); err != nil {
+		return fmt.Errorf("create node state dir: %w", err)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	f := n.path(kind, p)
+	if err := os.WriteFile(f+".tmp", b, 0o600); err != nil {
+		return fmt.Errorf("save node state: %w", err)
+	}
+	return os.Rename(f+".tmp", f)
+}
+
+func (n NodeStore) load(kind, p string, v any) error {
+	if n.Dir == "" {
+		return fmt.Errorf("no node state dir: %w", fs.ErrNotExist)
+	}
+	b, err := os.ReadFile(n.path(kind, p))
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("node record for %s is corrupt: %w", p, err)
+	}
+	return nil
+}
+
+func (n NodeStore) drop(kind, p string) {
+	if n.Dir != "" {
+		_ = os.Remove(n.path(kind, p))
+	}
+}
+
+// SaveStaged records how the volume at stagingPath was staged.
+func (n NodeStore) SaveStaged(stagingPath string, s Staged) error {
+	return n.save(kindStaged, stagingPath, s)
+}
+
+// Staged returns how the volume at stagingPath was staged.
+func (n NodeStore) Staged(stagingPath string) (Staged, error) {
+	var s Staged
+	return s, n.load(kindStaged, stagingPath, &s)
+}
+
+// DropStaged forgets the staging at stagingPath.
+func (n NodeStore) DropStaged(stagingPath string) { n.drop(kindStaged, stagingPath) }
+
+// SavePublished records a publication.
+func (n NodeStore) SavePublished(p Published) error {
+	return n.save(kindPublished, p.TargetPath, p)
+}
+
+// Published returns how target was published.
+func (n NodeStore) Published(target string) (Published, error) {
+	var p Published
+	return p, n.load(kindPublished, target, &p)
+}
+
+// DropPublished forgets the publication at target.
+func (n NodeStore) DropPublished(target string) { n.drop(kindPublished, target) }
+
+// PublishedOf lists the recorded publications of a volume. Unreadable
+// records are skipped: they name no target this call could check.
+func (n NodeStore) PublishedOf(volumeID string) []Published {
+	if n.Dir == "" {
+		return nil
+	}
+	files, _ := filepath.Glob(filepath.Join(n.Dir, kindPublished+"-*.json"))
+	var out []Published
+	for _, f := range files {
+		var p Published
+		b, err := os.ReadFile(f)
+		if err != nil || json.Unmarshal(b, &p) != nil || p.VolumeID != volumeID {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}

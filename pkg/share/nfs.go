@@ -396,6 +396,17 @@ func (c *nfsClient) setattr(ctx context.Context, fh []byte, attr nfs.Sattr3) err
 func (c *nfsClient) Rename(ctx context.Context, from, to string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	return c.rename(ctx, from, to, false)
+}
+
+// Replace is RENAME, which replaces an existing target atomically.
+func (c *nfsClient) Replace(ctx context.Context, from, to string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.rename(ctx, from, to, true)
+}
+
+func (c *nfsClient) rename(ctx context.Context, from, to string, replace bool) error {
 	fromDir, fromName, err := c.resolveParent(ctx, from)
 	if err != nil {
 		return err
@@ -407,12 +418,14 @@ func (c *nfsClient) Rename(ctx context.Context, from, to string) error {
 	if fromName == "" || toName == "" {
 		return fmt.Errorf("rename of the share root: %w", fs.ErrPermission)
 	}
-	// RENAME replaces an existing target (an empty directory, or a file);
-	// refuse instead, so an older archive is never overwritten.
-	if _, _, err := c.lookup(ctx, toDir, toName); err == nil {
-		return fmt.Errorf("rename %s to %s: %w", from, to, fs.ErrExist)
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return err
+	if !replace {
+		// RENAME replaces an existing target (an empty directory, or a
+		// file); refuse instead, so an older archive is never overwritten.
+		if _, _, err := c.lookup(ctx, toDir, toName); err == nil {
+			return fmt.Errorf("rename %s to %s: %w", from, to, fs.ErrExist)
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
 	}
 	_, err = c.call(ctx, &struct {
 		rpc.Header
@@ -421,32 +434,6 @@ func (c *nfsClient) Rename(ctx context.Context, from, to string) error {
 	}{c.header(procRename), nfs.Diropargs3{FH: fromDir, Filename: fromName}, nfs.Diropargs3{FH: toDir, Filename: toName}})
 	if err != nil {
 		return fmt.Errorf("rename %s to %s: %w", from, to, err)
-	}
-	return nil
-}
-
-// Replace is RENAME, which replaces an existing target atomically.
-func (c *nfsClient) Replace(ctx context.Context, from, to string) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	fromDir, fromName, err := c.resolveParent(ctx, from)
-	if err != nil {
-		return err
-	}
-	toDir, toName, err := c.resolveParent(ctx, to)
-	if err != nil {
-		return err
-	}
-	if fromName == "" || toName == "" {
-		return fmt.Errorf("replace of the share root: %w", fs.ErrPermission)
-	}
-	_, err = c.call(ctx, &struct {
-		rpc.Header
-		From nfs.Diropargs3
-		To   nfs.Diropargs3
-	}{c.header(procRename), nfs.Diropargs3{FH: fromDir, Filename: fromName}, nfs.Diropargs3{FH: toDir, Filename: toName}})
-	if err != nil {
-		return fmt.Errorf("replace %s with %s: %w", to, from, err)
 	}
 	return nil
 }

@@ -155,13 +155,16 @@ func requestedBytes(r *csi.CapacityRange) (int64, error) {
 
 // where says which session a volume is reached through and its directory's
 // path from that session's root. An SMB session is rooted at the share, not
-// the class's base, so that classes whose bases overlap (smb://h/s with base
-// x/y, smb://h/s/x with base y) see one directory as one, in the records, the
-// nesting checks and the locks.
+// the class's base, and an NFS session at the export the class's path lies
+// in (the NFS client finds it), so that classes whose bases overlap
+// (smb://h/s with base x/y and smb://h/s/x with base y; nfs://h/export and
+// nfs://h/export/x) see one directory as one, in the records, the nesting
+// checks and the locks.
 type where struct {
-	root   source.Source
-	path   string // from root
-	base   string // the class's base, from root ("" for NFS)
+	root   source.Source // what the session is dialed with
+	canon  string        // the session root's canonical name, for locks
+	path   string        // from the session's root
+	base   string        // the class's base, from the session's root
 	subDir string
 }
 
@@ -172,32 +175,56 @@ func locate(vol volume.Volume) where {
 		w.base = vol.Source.Base
 		w.path = path.Join(vol.Source.Base, vol.SubDir)
 	}
+	w.canon = w.root.String()
 	return w
 }
 
-// lockKey covers every directory that can nest with w.path: all of them
-// share its first component below the root.
-func (w where) lockKey() string {
-	first, _, _ := strings.Cut(w.path, "/")
-	return w.root.String() + "#" + first
+// under places w below prefix, the path from the session's root to the
+// source's own directory, once the session says what it is.
+func (w where) under(prefix string) where {
+	if prefix == "" {
+		return w
+	}
+	w.base = path.Join(prefix, w.base)
+	w.path = path.Join(prefix, w.path)
+	if w.root.Protocol == source.NFS {
+		root := w.root
+		root.Export = strings.TrimSuffix(strings.TrimSuffix(root.Export, "/"), "/"+prefix)
+		w.canon = root.String()
+	}
+	return w
 }
 
+// lock takes the lock that covers every directory that can nest with
+// w.path: all of them share its first component below the session's root.
 func (d *Driver) lock(ctx context.Context, w where) (func(), error) {
-	unlock, err := d.volumeLocks.Lock(ctx, w.lockKey())
+	first, _, _ := strings.Cut(w.path, "/")
+	unlock, err := d.volumeLocks.Lock(ctx, w.canon+"#"+first)
 	if err != nil {
 		return nil, status.Error(codes.Aborted, "timed out waiting for another operation on this volume or one beside it")
 	}
 	return unlock, nil
 }
 
-// withStore runs fn on the state store of w's share, through a pooled
-// session. fn returns store or share errors; the caller maps them once.
-func (d *Driver) withStore(ctx context.Context, w where, creds share.Credentials, fn func(*state.Store) error) error {
+// withStore runs fn on the state store of the volume's share, through a
+// pooled session, holding the volume's lock when locked is set (taken once
+// the session says where the volume lies). fn returns store or share
+// errors; the caller maps them once.
+func (d *Driver) withStore(ctx context.Context, vol volume.Volume, creds share.Credentials, locked bool, fn func(*state.Store, where) error) error {
 	logger := klog.FromContext(ctx)
-	return d.withShare(ctx, w.root, creds, func(c share.Client) error {
+	w0 := locate(vol)
+	return d.withShare(ctx, w0.root, creds, func(c share.Client) error {
+		w := w0.under(c.Prefix())
+		if locked {
+			unlock, err := d.lock(ctx, w)
+			if err != nil {
+				return err
+			}
+			defer unlock()
+		}
 		st := state.New(c)
 		st.Log = func(msg string, kv ...any) { logger.Info(msg, kv...) }
-		return fn(st)
+		return fn(st, w)
 	})
 }
 
@@ -223,19 +250,15 @@ func (d *Driver) CreateVolume(ctx context.Context, req *csi.CreateVolumeRequest)
 		return nil, status.Errorf(codes.ResourceExhausted, "NFS volumes can only be used on Linux nodes, and the requested topology has none (%s)", TopologyKeyOS)
 	}
 	vol := volume.Volume{Source: params.Source, SubDir: params.SubDir, OnDelete: params.OnDelete}
-	w := locate(vol)
-	// Refused before anything is created, so no error leaves a directory.
-	if err := state.CheckPath(w.path); err != nil {
+	// Refused before anything is dialed or created, so no error leaves a
+	// directory behind.
+	if err := state.CheckPath(locate(vol).path); err != nil {
 		return nil, toStatus(err)
 	}
-	unlock, err := d.lock(ctx, w)
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
-
 	var rec state.Record
-	err = d.withStore(ctx, w, credentialsFrom(req.GetSecrets()), func(st *state.Store) error {
+	var w where
+	err = d.withStore(ctx, vol, credentialsFrom(req.GetSecrets()), true, func(st *state.Store, at where) error {
+		w = at
 		var err error
 		rec, err = st.Create(ctx, state.CreateRequest{
 			Path: w.path, Name: req.GetName(), CapacityBytes: size,
@@ -302,13 +325,7 @@ func (d *Driver) DeleteVolume(ctx context.Context, req *csi.DeleteVolumeRequest)
 		logger.Info("DeleteVolume of an ID this driver never issued: nothing to delete", "reason", err.Error())
 		return &csi.DeleteVolumeResponse{}, nil
 	}
-	w := locate(vol)
-	unlock, err := d.lock(ctx, w)
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
-	err = d.withStore(ctx, w, credentialsFrom(req.GetSecrets()), func(st *state.Store) error {
+	err = d.withStore(ctx, vol, credentialsFrom(req.GetSecrets()), true, func(st *state.Store, w where) error {
 		rec, err := lookup(ctx, st, vol, w)
 		if errors.Is(err, state.ErrNotFound) && vol.UID != "" {
 			// Moved to the quarantine by an earlier call cut short?
@@ -373,8 +390,7 @@ func (d *Driver) ValidateVolumeCapabilities(ctx context.Context, req *csi.Valida
 	if err != nil {
 		return nil, err
 	}
-	w := locate(vol)
-	err = d.withStore(ctx, w, credentialsFrom(req.GetSecrets()), func(st *state.Store) error {
+	err = d.withStore(ctx, vol, credentialsFrom(req.GetSecrets()), false, func(st *state.Store, w where) error {
 		return checkVolume(ctx, st, vol, w)
 	})
 	if err != nil {
@@ -427,6 +443,7 @@ func (d *Driver) ControllerGetVolume(ctx context.Context, req *csi.ControllerGet
 		return resp, nil
 	}
 	st := state.New(lease.Client)
+	w = w.under(lease.Prefix())
 	rec, err := lookup(ctx, st, vol, w)
 	if err == nil {
 		err = st.CheckDir(ctx, w.path)
@@ -448,7 +465,7 @@ func (d *Driver) ControllerGetVolumeHealth(ctx context.Context, req *csi.Control
 	}
 	w := locate(vol)
 	health := &csi.VolumeHealth{VolumeId: req.GetVolumeId()}
-	check := func(st *state.Store) error {
+	check := func(st *state.Store, w where) error {
 		if _, err := lookup(ctx, st, vol, w); err != nil {
 			return err
 		}
@@ -461,10 +478,10 @@ func (d *Driver) ControllerGetVolumeHealth(ctx context.Context, req *csi.Control
 		if lease == nil {
 			return &csi.ControllerGetVolumeHealthResponse{VolumeHealth: health}, nil
 		}
-		err = check(state.New(lease.Client))
+		err = check(state.New(lease.Client), w.under(lease.Prefix()))
 		lease.Release(err)
 	} else {
-		err = d.withStore(ctx, w, credentialsFrom(req.GetSecrets()), check)
+		err = d.withStore(ctx, vol, credentialsFrom(req.GetSecrets()), false, check)
 	}
 	switch {
 	case err == nil:
@@ -539,13 +556,7 @@ func (d *Driver) ControllerExpandVolume(ctx context.Context, req *csi.Controller
 	if err != nil {
 		return nil, err
 	}
-	w := locate(vol)
-	unlock, err := d.lock(ctx, w)
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
-	err = d.withStore(ctx, w, credentialsFrom(req.GetSecrets()), func(st *state.Store) error {
+	err = d.withStore(ctx, vol, credentialsFrom(req.GetSecrets()), true, func(st *state.Store, w where) error {
 		if err := checkVolume(ctx, st, vol, w); err != nil {
 			return err
 		}

@@ -10,6 +10,7 @@ import (
 	"net"
 	"os"
 	"strconv"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -56,6 +57,9 @@ type nfsClient struct {
 	root   []byte
 	broken bool
 	desc   string // for messages: nfs://host/export
+	// prefix is the source's path below the export the session is rooted
+	// at ("" when the source names the export itself).
+	prefix string
 	// helpers lends more sessions on the same share for a large RemoveAll
 	// (see removeHelpers); nil when the session did not come from a pool.
 	helpers func(ctx context.Context) (l *Lease, done func())
@@ -114,12 +118,28 @@ func dialNFS(ctx context.Context, src source.Source) (Client, error) {
 	if err != nil {
 		return nil, unavailable(src, "connect to mountd", err)
 	}
-	root, err := mountExport(ctx, mnt, c.auth, src.Export)
+	// Root the session at the export the source lies in, not at the
+	// source's own path, so classes naming /export and /export/x share one
+	// metadata directory and see each other's volumes.
+	export := src.Export
+	if exports, err := exportList(ctx, mnt); err == nil {
+		export = exportOf(src.Export, exports)
+	} else if !IsAnswer(err) && !errors.Is(err, ErrUnavailable) {
+		mnt.Close()
+		return nil, fmt.Errorf("%s: EXPORT: %w", c.desc, err)
+	}
+	root, err := mountExport(ctx, mnt, c.auth, export)
+	if err != nil && export != src.Export && IsAnswer(err) {
+		// The export's root is closed to us: the source's own path may not be.
+		export = src.Export
+		root, err = mountExport(ctx, mnt, c.auth, export)
+	}
 	mnt.Close()
 	if err != nil {
-		return nil, fmt.Errorf("%s: MOUNT %s: %w", c.desc, src.Export, err)
+		return nil, fmt.Errorf("%s: MOUNT %s: %w", c.desc, export, err)
 	}
 	c.root = root
+	c.prefix = strings.Trim(strings.TrimPrefix(src.Export, export), "/")
 
 	c.conn, err = dialTCP(ctx, net.JoinHostPort(src.Host, strconv.Itoa(nfsPort)))
 	if err != nil {
@@ -193,6 +213,72 @@ func mountExport(ctx context.Context, mnt *oncrpc.Conn, auth rpc.Auth, export st
 	}
 	return nil, fmt.Errorf("MOUNT %s failed with status %d", export, stat)
 }
+
+// mountExportList is MOUNTPROC3_EXPORT.
+const mountExportList = 5
+
+// exportList asks mountd for the exported directories. A server that hides
+// the list answers an empty one; callers then use the source's path.
+func exportList(ctx context.Context, mnt *oncrpc.Conn) ([]string, error) {
+	res, err := guarded(ctx, mnt, &struct{ rpc.Header }{rpc.Header{Rpcvers: 2, Prog: mountProg, Vers: mountVers, Proc: mountExportList, Cred: rpc.AuthNull, Verf: rpc.AuthNull}})
+	if err != nil {
+		return nil, err
+	}
+	var dirs []string
+	for {
+		more, err := res.Uint32()
+		if err != nil {
+			return nil, fmt.Errorf("%w: export list: %w", ErrUnavailable, err)
+		}
+		if more == 0 {
+			return dirs, nil
+		}
+		dir, err := res.Opaque(1024) // MNTPATHLEN
+		if err != nil {
+			return nil, fmt.Errorf("%w: export list: %w", ErrUnavailable, err)
+		}
+		dirs = append(dirs, string(dir))
+		for {
+			more, err := res.Uint32()
+			if err != nil {
+				return nil, fmt.Errorf("%w: export list: %w", ErrUnavailable, err)
+			}
+			if more == 0 {
+				break
+			}
+			if _, err := res.Opaque(255); err != nil { // MNTNAMLEN
+				return nil, fmt.Errorf("%w: export list: %w", ErrUnavailable, err)
+			}
+		}
+	}
+}
+
+// exportOf returns the longest exported directory that p lies in, or p
+// itself when none does. The longest, so a nested export (another file
+// system, often) keeps its own metadata.
+func exportOf(p string, exports []string) string {
+	best := ""
+	for _, e := range exports {
+		e = "/" + strings.Trim(e, "/")
+		if e == "/" {
+			e = ""
+		}
+		if (p == e || strings.HasPrefix(p, e+"/")) && len(e) >= len(best) {
+			best = e
+		}
+	}
+	if best == "" && !slices.Contains(exports, "/") {
+		return p
+	}
+	if best == "" {
+		return "/"
+	}
+	return best
+}
+
+// Prefix is the path from the session's root (the export) to the source's
+// own directory.
+func (c *nfsClient) Prefix() string { return c.prefix }
 
 func (c *nfsClient) header(proc uint32) rpc.Header {
 	return rpc.Header{Rpcvers: 2, Prog: nfs.Nfs3Prog, Vers: nfs.Nfs3Vers, Proc: proc, Cred: c.auth, Verf: rpc.AuthNull}

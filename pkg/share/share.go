@@ -94,6 +94,10 @@ type Client interface {
 	// Remove deletes one file.
 	Remove(ctx context.Context, rel string) error
 	Capacity(ctx context.Context) (Capacity, error)
+	// Prefix is the path from the session's root to the source's own
+	// directory. An NFS session is rooted at the export the source lies in,
+	// so two sources inside one export see the same paths.
+	Prefix() string
 	Close() error
 }
 

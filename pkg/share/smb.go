@@ -186,6 +186,9 @@ func (c *smbClient) wrap(ctx context.Context, op, rel string, err error) error {
 	return fmt.Errorf("%s %s: %w", op, rel, err)
 }
 
+// Prefix is empty: an SMB session is rooted at its source's base.
+func (c *smbClient) Prefix() string { return "" }
+
 // Broken reports whether a transport failure or a cut deadline happened on
 // the session.
 func (c *smbClient) Broken() bool { return c.broken.Load() }

@@ -332,7 +332,12 @@ func (e *env) scalingRows() error {
 	defer d.stop()
 	ctrl := csi.NewControllerClient(d.conn)
 	base := filepath.Join(p.base, "scale")
-	_ = os.MkdirAll(filepath.Join(base, state.Dir, "volumes"), 0o777)
+	// Records live at the export's root, keyed by the path from there.
+	rel, err := filepath.Rel(e.nfs.Data, base)
+	if err != nil {
+		return err
+	}
+	_ = os.MkdirAll(filepath.Join(e.nfs.Data, state.Dir, "volumes"), 0o777)
 	existing := 0
 	for _, count := range []int{1, 1000, 10000} {
 		for ; existing < count; existing++ {
@@ -340,10 +345,10 @@ func (e *env) scalingRows() error {
 			if err := os.Mkdir(filepath.Join(base, name), 0o777); err != nil {
 				return err
 			}
-			// As CreateVolume leaves them: the NFS class's root is its
-			// export path, so the record is keyed by the name alone.
-			rec := fmt.Sprintf(`{"uid":"%016x","name":%q,"path":%q,"capacityBytes":0}`, existing, name, name)
-			if err := os.WriteFile(filepath.Join(base, filepath.FromSlash(state.RecordPath(name))), []byte(rec), 0o644); err != nil {
+			// As CreateVolume leaves them.
+			p := filepath.ToSlash(filepath.Join(rel, name))
+			rec := fmt.Sprintf(`{"uid":"%016x","name":%q,"path":%q,"capacityBytes":0}`, existing, name, p)
+			if err := os.WriteFile(filepath.Join(e.nfs.Data, filepath.FromSlash(state.RecordPath(p))), []byte(rec), 0o644); err != nil {
 				return err
 			}
 		}

@@ -246,6 +246,31 @@ func TestOverlappingBasesAreOneDirectory(t *testing.T) {
 	deleteVol(t, c, v.GetVolumeId(), smbSecrets())
 }
 
+// nfs://h/export with subDir top/y/vol and nfs://h/export/top with subDir
+// y/vol are one directory too: the session is rooted at the export.
+func TestOverlappingNFSExportPathsAreOneDirectory(t *testing.T) {
+	c := controller(t)
+	ctx := context.Background()
+	top := "overlap-nfs"
+	if err := os.MkdirAll(filepath.Join(env.nfs.Data, top, "y"), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	deep := map[string]string{"source": nfsSource(top + "/y")}
+	shallow := map[string]string{"source": nfsSource(top)}
+	v := create(t, c, "pvc-a", withParams(deep, "subDir", "vol"), nil)
+	writeFile(t, filepath.Join(env.nfs.Data, top, "y", "vol", "a"), "a")
+	_, err := c.CreateVolume(ctx, &csi.CreateVolumeRequest{Name: "pvc-b", Parameters: withParams(shallow, "subDir", "y/vol"), VolumeCapabilities: []*csi.VolumeCapability{mountCap}})
+	wantCode(t, "same directory through an overlapping export path", err, codes.AlreadyExists)
+	_, err = c.CreateVolume(ctx, &csi.CreateVolumeRequest{Name: "pvc-c", Parameters: withParams(shallow, "subDir", "y"), VolumeCapabilities: []*csi.VolumeCapability{mountCap}})
+	wantCode(t, "parent through an overlapping export path", err, codes.AlreadyExists)
+	mustRead(t, filepath.Join(env.nfs.Data, top, "y", "vol", "a"), "a")
+	// The volume answers through either class's ID form, and deletes.
+	deleteVol(t, c, v.GetVolumeId(), nil)
+	if _, err := os.Stat(filepath.Join(env.nfs.Data, top, "y", "vol")); !os.IsNotExist(err) {
+		t.Errorf("delete left the directory: %v", err)
+	}
+}
+
 // A claim whose subDir resolves to an archive's name never gets it.
 func TestArchivesAreNeverAdopted(t *testing.T) {
 	c := controller(t)
@@ -316,7 +341,8 @@ func TestFailedCreateLeavesNoOrphan(t *testing.T) {
 	protocols(t, func(t *testing.T, params, secrets map[string]string, base string) {
 		ctx := context.Background()
 		// The record directory is a file: the record cannot be written.
-		meta := filepath.Join(base, ".fileshare-csi")
+		// Records live at the root of the SMB share or the NFS export.
+		meta := filepath.Join(env.nfs.Data, ".fileshare-csi")
 		if strings.HasSuffix(t.Name(), "smb") {
 			meta = filepath.Join(env.samba.Data, ".fileshare-csi")
 		}
@@ -397,7 +423,8 @@ func TestDeleteRacingAWriter(t *testing.T) {
 		if _, err := os.Lstat(dir); !os.IsNotExist(err) {
 			t.Errorf("volume directory still in place: %v", err)
 		}
-		meta := filepath.Join(base, ".fileshare-csi")
+		// Records live at the root of the SMB share or the NFS export.
+		meta := filepath.Join(env.nfs.Data, ".fileshare-csi")
 		if strings.HasSuffix(t.Name(), "smb") {
 			meta = filepath.Join(env.samba.Data, ".fileshare-csi")
 		}

@@ -40,8 +40,14 @@ func scaleEntries(t *testing.T) int {
 // as the test VM runs the test binary elsewhere (with the host's files).
 func controllerMemoryLimit(t *testing.T) int64 {
 	t.Helper()
-	_, self, _, _ := runtime.Caller(0)
-	b, err := os.ReadFile(filepath.Join(filepath.Dir(self), "../../manifests/base/controller.yaml"))
+	// In the test VM the repository may not be visible (its /tmp is its
+	// own): test/vm/test.sh hands the manifests over.
+	dir := os.Getenv("FILESHARE_MANIFESTS")
+	if dir == "" {
+		_, self, _, _ := runtime.Caller(0)
+		dir = filepath.Join(filepath.Dir(self), "../../manifests")
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "base/controller.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}

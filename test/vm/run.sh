@@ -35,7 +35,7 @@ rm -f "$results/exit-code"
 # Everything the guest should see of the environment.
 {
   printf 'export REPO=%q\n' "$repo"
-  for v in FILESHARE_DRIVER_BINARY FILESHARE_TEST_FLAGS GOFLAGS; do
+  for v in FILESHARE_DRIVER_BINARY FILESHARE_MANIFESTS FILESHARE_TEST_FLAGS GOFLAGS; do
     [ -n "${!v:-}" ] && printf 'export %s=%q\n' "$v" "${!v}"
   done
 } > "$results/env.sh"

@@ -12,7 +12,10 @@ go build -o "$results/bin/fileshare-csi" ./cmd/fileshare-csi
 go test -c -o "$results/bin/integration.test" ./test/integration
 echo "booting the test VM (kernel $(ls /lib/modules | sort -V | tail -1)); log: $results/integration.log"
 set +e
-FILESHARE_DRIVER_BINARY=/results/bin/fileshare-csi \
+# The guest's /tmp is its own: a repository under /tmp is not there, so
+# what the tests read from it travels through the results share.
+cp -r manifests "$results/manifests"
+FILESHARE_DRIVER_BINARY=/results/bin/fileshare-csi FILESHARE_MANIFESTS=/results/manifests \
   "$repo/test/vm/run.sh" "$results" sh -c \
   'cd /results && exec /results/bin/integration.test -test.v -test.timeout 13m -ginkgo.no-color ${FILESHARE_TEST_FLAGS:-} > /results/integration.log 2>&1'
 rc=$?

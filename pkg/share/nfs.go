@@ -255,7 +255,10 @@ func exportList(ctx context.Context, mnt *oncrpc.Conn) ([]string, error) {
 
 // exportOf returns the longest exported directory that p lies in, or p
 // itself when none does. The longest, so a nested export (another file
-// system, often) keeps its own metadata.
+// system, often) keeps its own metadata. The choice follows the server's
+// exports: a new export added later between an export and existing volumes
+// moves where their records are looked up, and they are then not found
+// (nothing is deleted) until the records are moved with them.
 func exportOf(p string, exports []string) string {
 	best := ""
 	for _, e := range exports {

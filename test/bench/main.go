@@ -338,6 +338,7 @@ func (e *env) scalingRows() error {
 		return err
 	}
 	_ = os.MkdirAll(filepath.Join(e.nfs.Data, state.Dir, "volumes"), 0o777)
+	_ = os.MkdirAll(base, 0o777)
 	existing := 0
 	for _, count := range []int{1, 1000, 10000} {
 		for ; existing < count; existing++ {

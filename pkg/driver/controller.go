@@ -195,13 +195,14 @@ func (w where) under(prefix string) where {
 	return w
 }
 
-// lock takes the lock that covers every directory that can nest with
-// w.path: all of them share its first component below the session's root.
+// lock holds w.path exclusively and its ancestors shared, below the
+// session's canonical root: an operation excludes every operation on a
+// directory that could nest with its own, and volumes side by side (the
+// usual case, all below one base) proceed together.
 func (d *Driver) lock(ctx context.Context, w where) (func(), error) {
-	first, _, _ := strings.Cut(w.path, "/")
-	unlock, err := d.volumeLocks.Lock(ctx, w.canon+"#"+first)
+	unlock, err := d.volumeLocks.Lock(ctx, w.canon, w.path)
 	if err != nil {
-		return nil, status.Error(codes.Aborted, "timed out waiting for another operation on this volume or one beside it")
+		return nil, status.Error(codes.Aborted, "timed out waiting for another operation on this volume or one that nests with it")
 	}
 	return unlock, nil
 }

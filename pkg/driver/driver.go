@@ -48,7 +48,7 @@ type Driver struct {
 	csi.UnimplementedNodeServer
 
 	cfg         Config
-	volumeLocks keylock.Keyed
+	volumeLocks keylock.Tree
 	nodeLocks   tryLocks
 }
 

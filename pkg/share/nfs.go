@@ -60,6 +60,9 @@ type nfsClient struct {
 	// prefix is the source's path below the export the session is rooted
 	// at ("" when the source names the export itself).
 	prefix string
+	// dirs keeps the handles of the driver's metadata directories (see
+	// keepHandle), by path from the root.
+	dirs map[string][]byte
 	// helpers lends more sessions on the same share for a large RemoveAll
 	// (see removeHelpers); nil when the session did not come from a pool.
 	helpers func(ctx context.Context) (l *Lease, done func())
@@ -304,6 +307,10 @@ func (c *nfsClient) call(ctx context.Context, args any) (*oncrpc.Reader, error) 
 		return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
 	if status != 0 {
+		if status == nfs.NFS3ErrStale {
+			// A kept handle may be the stale one: look them up again.
+			c.dirs = nil
+		}
 		return nil, statusError(status)
 	}
 	return res, nil
@@ -351,15 +358,40 @@ func (c *nfsClient) resolveParent(ctx context.Context, rel string) ([]byte, stri
 	if len(parts) == 0 {
 		return nil, "", nil
 	}
-	dir := c.root
-	for _, p := range parts[:len(parts)-1] {
-		fh, _, err := c.lookup(ctx, dir, p)
+	dir, start := c.root, 0
+	for i := len(parts) - 1; i >= 1; i-- {
+		if fh, ok := c.dirs[strings.Join(parts[:i], "/")]; ok {
+			dir, start = fh, i
+			break
+		}
+	}
+	for i := start; i < len(parts)-1; i++ {
+		fh, _, err := c.lookup(ctx, dir, parts[i])
 		if err != nil {
 			return nil, "", err
 		}
 		dir = fh
+		if p := strings.Join(parts[:i+1], "/"); keepHandle(p) {
+			if c.dirs == nil {
+				c.dirs = map[string][]byte{}
+			}
+			c.dirs[p] = fh
+		}
 	}
 	return dir, parts[len(parts)-1], nil
+}
+
+// keepHandle says which directory handles a session keeps instead of
+// looking them up on every call: the driver's own metadata directories,
+// which it makes and never renames or removes. Never a volume's, nor the
+// quarantine's, whose handles a rename or delete would make point elsewhere.
+func keepHandle(p string) bool {
+	const meta = ".fileshare-csi"
+	if p == meta {
+		return true
+	}
+	rest, ok := strings.CutPrefix(p, meta+"/")
+	return ok && !strings.HasPrefix(rest, "deleting") && strings.Count(rest, "/") <= 1
 }
 
 func (c *nfsClient) resolve(ctx context.Context, rel string) ([]byte, error) {
@@ -400,13 +432,21 @@ func (c *nfsClient) getattr(ctx context.Context, fh []byte) (nfs.Fattr, error) {
 func (c *nfsClient) Stat(ctx context.Context, rel string) (FileInfo, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	fh, err := c.resolve(ctx, rel)
+	dir, name, err := c.resolveParent(ctx, rel)
 	if err != nil {
 		return FileInfo{}, err
 	}
-	attr, err := c.getattr(ctx, fh)
-	if err != nil {
-		return FileInfo{}, fmt.Errorf("getattr %s: %w", rel, err)
+	fh, attr := c.root, nfs.Fattr{}
+	if name != "" {
+		if fh, attr, err = c.lookup(ctx, dir, name); err != nil {
+			return FileInfo{}, err
+		}
+	}
+	if attr.Type == 0 {
+		// LOOKUP's reply may leave the attributes out (or this is the root).
+		if attr, err = c.getattr(ctx, fh); err != nil {
+			return FileInfo{}, fmt.Errorf("getattr %s: %w", rel, err)
+		}
 	}
 	return FileInfo{IsDir: attr.Type == nfs.NF3Dir, IsLink: attr.Type == nfs.NF3Lnk, Mode: fs.FileMode(attr.FileMode & 0o777), ID: attr.Fileid}, nil
 }

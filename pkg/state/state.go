@@ -7,8 +7,8 @@
 // Layout, below the share's root (the SMB share, or the NFS export):
 //
 //	.fileshare-csi/volumes/<key>.json   one record per volume directory
-//	.fileshare-csi/holds/<key>/<key2>   the volume <key2> lies below the directory <key>
-//	.fileshare-csi/roots/<id>           a volume root's server file ID
+//	.fileshare-csi/holds/<key>/<key2>   the volume <key2> lies below the directory <key> (empty)
+//	.fileshare-csi/roots/<id>           a volume root's server file ID (empty)
 //	.fileshare-csi/archives/<key>.json  the directory <key> is an archive
 //	.fileshare-csi/deleting/<uid>       a volume being deleted
 //	BASE/.fileshare-csi/<escaped>.json  records of v1 volumes (no UID)
@@ -308,7 +308,7 @@ func (s *Store) Create(ctx context.Context, req CreateRequest) (Record, error) {
 	}
 	rec.RootID = fi.ID
 	if fi.ID != 0 {
-		if err := s.writeMarker(ctx, rootsDir+"/"+strconv.FormatUint(fi.ID, 10), key(p)); err != nil {
+		if err := s.writeMarker(ctx, rootsDir+"/"+strconv.FormatUint(fi.ID, 10)); err != nil {
 			return undo(err)
 		}
 	}
@@ -347,7 +347,7 @@ func (s *Store) ensureDir(ctx context.Context, rec Record, perm fs.FileMode) (Re
 		}
 		rec.RootID = fi.ID
 		if fi.ID != 0 {
-			if err := s.writeMarker(ctx, rootsDir+"/"+strconv.FormatUint(fi.ID, 10), key(rec.Path)); err != nil {
+			if err := s.writeMarker(ctx, rootsDir+"/"+strconv.FormatUint(fi.ID, 10)); err != nil {
 				return Record{}, err
 			}
 		}
@@ -358,13 +358,15 @@ func (s *Store) ensureDir(ctx context.Context, rec Record, perm fs.FileMode) (Re
 	return rec, nil
 }
 
-func (s *Store) writeMarker(ctx context.Context, p, content string) error {
-	err := s.c.WriteFile(ctx, p, []byte(content))
+// writeMarker makes an empty file: its name is all it says, and an empty
+// file costs the server no data write to stable storage.
+func (s *Store) writeMarker(ctx context.Context, p string) error {
+	err := s.c.WriteFile(ctx, p, nil)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err = share.MkdirAll(ctx, s.c, path.Dir(p), 0o755); err != nil {
 			return fmt.Errorf("create %s: %w", path.Dir(p), err)
 		}
-		err = s.c.WriteFile(ctx, p, []byte(content))
+		err = s.c.WriteFile(ctx, p, nil)
 	}
 	if err != nil {
 		return fmt.Errorf("write %s: %w", p, err)
@@ -443,23 +445,17 @@ func (s *Store) checkNoHolds(ctx context.Context, p string) error {
 		return err
 	}
 	for _, n := range names {
-		hp := holdDir(p) + "/" + n
-		b, err := s.c.ReadFile(ctx, hp)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		below := string(b)
-		r, err := s.record(ctx, below)
+		// A hold is named by the key of the volume below: its record says
+		// which volume that is.
+		var r Record
+		err := s.readJSON(ctx, volumesDir+"/"+n+".json", &r)
 		if err == nil {
-			return fmt.Errorf("directory %s would hold volume %q (%s); give the classes on this share subDir templates that cannot nest: %w", p, r.Name, below, ErrConflict)
+			return fmt.Errorf("directory %s would hold volume %q (%s); give the classes on this share subDir templates that cannot nest: %w", p, r.Name, r.Path, ErrConflict)
 		}
 		if !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
-		if err := s.removeFile(ctx, hp); err != nil {
+		if err := s.removeFile(ctx, holdDir(p)+"/"+n); err != nil {
 			return err
 		}
 	}
@@ -472,7 +468,7 @@ func (s *Store) checkNoHolds(ctx context.Context, p string) error {
 
 func (s *Store) addHolds(ctx context.Context, p string, rec Record) error {
 	for _, a := range ancestors(p) {
-		if err := s.writeMarker(ctx, holdDir(a)+"/"+key(p), p); err != nil {
+		if err := s.writeMarker(ctx, holdDir(a)+"/"+key(p)); err != nil {
 			return err
 		}
 	}

@@ -20,6 +20,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -703,8 +704,10 @@ spec:
 			t.Errorf("%s: PV %s has driver %q, handle %q; want fileshare.csi.dev and v2#...", c.claim, v.Metadata.Name, v.Spec.CSI.Driver, v.Spec.CSI.VolumeHandle)
 		}
 		wantSub := testNS + "/" + c.claim
-		if !strings.HasSuffix(v.Spec.CSI.VolumeHandle, "#"+strings.ReplaceAll(wantSub, "%", "%25")+"#"+c.onDelete) {
-			t.Errorf("%s: volume handle %q does not end in #%s#%s", c.claim, v.Spec.CSI.VolumeHandle, wantSub, c.onDelete)
+		// ...#<subDir>#<onDelete>#<uid of this creation>
+		handleTail := regexp.MustCompile("#" + regexp.QuoteMeta(strings.ReplaceAll(wantSub, "%", "%25")) + "#" + c.onDelete + "#[0-9a-f]{16}$")
+		if !handleTail.MatchString(v.Spec.CSI.VolumeHandle) {
+			t.Errorf("%s: volume handle %q does not end in #%s#%s#<16 hex digits>", c.claim, v.Spec.CSI.VolumeHandle, wantSub, c.onDelete)
 		}
 		if got := v.Spec.CSI.VolumeAttributes["subDir"]; got != wantSub {
 			t.Errorf("%s: volumeAttributes subDir = %q, want %q", c.claim, got, wantSub)

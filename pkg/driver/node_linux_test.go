@@ -256,6 +256,14 @@ func newHungNodeUnderTest(t *testing.T) (d *Driver, fake *mount.FakeMounter, sta
 	if err != nil {
 		t.Fatal(err)
 	}
+	staging, target = publishedVolume(t, d, fake)
+	return d, fake, staging, target, probes
+}
+
+// publishedVolume puts a staged NFS volume and its publication in the fake
+// mount table and in the node's records, as a stage and a publish would.
+func publishedVolume(t *testing.T, d *Driver, fake *mount.FakeMounter) (staging, target string) {
+	t.Helper()
 	staging, target = filepath.Join(t.TempDir(), "staging"), filepath.Join(t.TempDir(), "target")
 	for _, p := range []string{staging, target} {
 		if err := os.Mkdir(p, 0o750); err != nil {
@@ -268,7 +276,7 @@ func newHungNodeUnderTest(t *testing.T) (d *Driver, fake *mount.FakeMounter, sta
 		t.Fatal(err)
 	}
 	fake.ResetLog()
-	return d, fake, staging, target, probes
+	return staging, target
 }
 
 // returnsWithin runs call and fails the test if it has not returned long
@@ -389,18 +397,7 @@ func TestNodeStatsDeniedToThePluginLeaveTheMountAlone(t *testing.T) {
 	for _, denial := range []syscall.Errno{syscall.EACCES, syscall.EPERM} {
 		t.Run(denial.Error(), func(t *testing.T) {
 			d, fake, calls := newNodeUnderTest(t)
-			staging, target := filepath.Join(t.TempDir(), "s"), filepath.Join(t.TempDir(), "t")
-			for _, p := range []string{staging, target} {
-				if err := os.Mkdir(p, 0o750); err != nil {
-					t.Fatal(err)
-				}
-			}
-			_ = fake.Mount("10.0.0.5:/export/v", staging, "nfs", nil)
-			_ = fake.Mount(staging, target, "", []string{"bind"})
-			if err := d.nodeState().SavePublished(state.Published{VolumeID: "v", StagingPath: staging, TargetPath: target}); err != nil {
-				t.Fatal(err)
-			}
-			fake.ResetLog()
+			staging, target := publishedVolume(t, d, fake)
 			fake.MountCheckErrors = map[string]error{target: &os.PathError{Op: "stat", Path: target, Err: denial}}
 			_, err := d.NodeGetVolumeStats(context.Background(), &csi.NodeGetVolumeStatsRequest{VolumeId: "v", VolumePath: target, StagingTargetPath: staging})
 			if status.Code(err) != codes.PermissionDenied || !strings.Contains(err.Error(), "root-squashed") {

@@ -617,7 +617,7 @@ func (c *nfsClient) removeEntry(ctx context.Context, proc uint32, dir []byte, na
 
 // RemoveAll needs no foreign markers: NFS shows a link as a link, and the
 // walk removes it with REMOVE, which never follows it.
-func (c *nfsClient) RemoveAll(ctx context.Context, rel string, _ RemoveOptions) error {
+func (c *nfsClient) RemoveAll(ctx context.Context, rel string, opts RemoveOptions) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	dir, name, err := c.resolveParent(ctx, rel)
@@ -641,6 +641,9 @@ func (c *nfsClient) RemoveAll(ctx context.Context, rel string, _ RemoveOptions) 
 	// so a volume directory replaced by a link never leads elsewhere.
 	if attr.Type != nfs.NF3Dir {
 		return c.removeEntry(ctx, procRemove, dir, name)
+	}
+	if opts.RootID != 0 && attr.Fileid != 0 && attr.Fileid != opts.RootID {
+		return fmt.Errorf("remove %s: it is no longer the directory that was checked: left alone: %w", rel, ErrLeftBehind)
 	}
 	h := &removeHelpers{borrow: c.helpers}
 	defer h.release()

@@ -63,6 +63,10 @@ type RemoveOptions struct {
 	// by default) shows a link to another volume as that volume's directory,
 	// with its ID: the marker is how the walk recognises it.
 	Foreign string
+	// RootID, when not 0, is the file ID rel must have: the walk does not
+	// enter a directory that is not the one its caller checked (a link swapped
+	// in for it since).
+	RootID uint64
 }
 
 // Client is one session on a share, rooted at the source's base directory.

@@ -74,6 +74,9 @@ func (c *smbClient) RemoveAll(ctx context.Context, rel string, opts RemoveOption
 	if err != nil {
 		return c.wrap(ctx, "stat", rel, ignoreMissing(err))
 	}
+	if opts.RootID != 0 && id != 0 && id != opts.RootID {
+		return fmt.Errorf("remove %s: it is no longer the directory that was checked (a link swapped in?): left alone: %w", rel, ErrLeftBehind)
+	}
 	if foreign, err := w.isForeign(sh, id); err != nil {
 		return c.wrap(ctx, "stat", rel, err)
 	} else if foreign {

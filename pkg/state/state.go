@@ -377,12 +377,14 @@ func (s *Store) writeMarker(ctx context.Context, p string) error {
 // makeDir creates p and its missing parents; created is false when p was
 // already there and is adopted (after the checks that it may be).
 func (s *Store) makeDir(ctx context.Context, p string, perm fs.FileMode) (created bool, err error) {
-	if parent := path.Dir(p); parent != "." {
+	// The parents are usually there already (the base): one MKDIR says so.
+	err = s.c.Mkdir(ctx, p, perm)
+	if parent := path.Dir(p); errors.Is(err, fs.ErrNotExist) && parent != "." {
 		if err := share.MkdirAll(ctx, s.c, parent, perm); err != nil {
 			return false, fmt.Errorf("create parent directories of %s: %w", p, err)
 		}
+		err = s.c.Mkdir(ctx, p, perm)
 	}
-	err = s.c.Mkdir(ctx, p, perm)
 	if err == nil {
 		return true, nil
 	}
@@ -650,6 +652,8 @@ func (s *Store) DeleteVolume(ctx context.Context, rec Record) error {
 			return err
 		}
 	}
+	// purge looks again at what the quarantine holds: the path may have
+	// been swapped for a link between the look above and the move.
 	if err := s.purge(ctx, Quarantine(rec.UID), rec.RootID); err != nil {
 		return err
 	}
@@ -703,7 +707,7 @@ func (s *Store) purge(ctx context.Context, q string, rootID uint64) error {
 		s.logf("the volume's path led to a directory that is not the volume's own (a link the server resolves); left it alone", "path", q)
 		return nil
 	}
-	err = s.removeTree(ctx, q)
+	err = s.removeTree(ctx, q, rootID)
 	if errors.Is(err, share.ErrLeftBehind) && !errors.Is(err, share.ErrUnavailable) && ctx.Err() == nil {
 		if _, serr := s.c.Stat(ctx, q); serr == nil {
 			s.logf("deleted what the volume held; entries the server will not let the driver remove stay in the quarantine for an administrator", "path", q, "reason", err.Error())
@@ -713,8 +717,8 @@ func (s *Store) purge(ctx context.Context, q string, rootID uint64) error {
 	return err
 }
 
-func (s *Store) removeTree(ctx context.Context, p string) error {
-	return s.c.RemoveAll(ctx, p, share.RemoveOptions{Foreign: rootsDir})
+func (s *Store) removeTree(ctx context.Context, p string, rootID uint64) error {
+	return s.c.RemoveAll(ctx, p, share.RemoveOptions{Foreign: rootsDir, RootID: rootID})
 }
 
 // Resume finishes the delete of the volume with this UID when an earlier

@@ -466,12 +466,7 @@ func (d *Driver) ControllerGetVolumeHealth(ctx context.Context, req *csi.Control
 	}
 	w := locate(vol)
 	health := &csi.VolumeHealth{VolumeId: req.GetVolumeId()}
-	check := func(st *state.Store, w where) error {
-		if _, err := lookup(ctx, st, vol, w); err != nil {
-			return err
-		}
-		return st.CheckDir(ctx, w.path)
-	}
+	check := func(st *state.Store, w where) error { return checkVolume(ctx, st, vol, w) }
 	if vol.Source.Protocol == source.SMB && req.GetSecrets()["username"] == "" {
 		// No credentials: look through a session a call with secrets left
 		// open, or report nothing known rather than a login failure.
@@ -558,7 +553,9 @@ func (d *Driver) ControllerExpandVolume(ctx context.Context, req *csi.Controller
 		return nil, err
 	}
 	err = d.withStore(ctx, vol, credentialsFrom(req.GetSecrets()), true, func(st *state.Store, w where) error {
-		if err := checkVolume(ctx, st, vol, w); err != nil {
+		// Expand reads the record and answers ErrNotFound for an ID that
+		// matches none; the directory is looked at here.
+		if err := st.CheckDir(ctx, w.path); err != nil {
 			return err
 		}
 		var err error

@@ -114,6 +114,9 @@ func RecordPath(p string) string  { return recordPath(p) }
 func archivePath(p string) string { return archivesDir + "/" + key(p) + ".json" }
 func holdDir(p string) string     { return holdsDir + "/" + key(p) }
 
+// rootMarker names the marker of a volume root's file ID.
+func rootMarker(id uint64) string { return rootsDir + "/" + strconv.FormatUint(id, 10) }
+
 // Quarantine is where the volume with this UID is moved while it is deleted.
 func Quarantine(uid string) string { return deletingDir + "/" + uid }
 
@@ -180,16 +183,8 @@ func (s *Store) writeJSON(ctx context.Context, p string, v any) error {
 		return err
 	}
 	tmp := path.Dir(p) + "/.tmp-" + suffix
-	if err := s.c.WriteFile(ctx, tmp, b); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			if err := share.MkdirAll(ctx, s.c, path.Dir(p), 0o755); err != nil {
-				return fmt.Errorf("create %s: %w", path.Dir(p), err)
-			}
-			err = s.c.WriteFile(ctx, tmp, b)
-		}
-		if err != nil {
-			return fmt.Errorf("write %s: %w", p, err)
-		}
+	if err := s.writeFile(ctx, tmp, b); err != nil {
+		return err
 	}
 	if err := s.c.Replace(ctx, tmp, p); err != nil {
 		_ = s.c.Remove(ctx, tmp)
@@ -302,23 +297,36 @@ func (s *Store) Create(ctx context.Context, req CreateRequest) (Record, error) {
 		s.dropHolds(ctx, p)
 		return Record{}, cause
 	}
-	fi, err := s.c.Stat(ctx, p)
-	if err != nil {
-		return undo(err)
-	}
-	rec.RootID = fi.ID
-	if fi.ID != 0 {
-		if err := s.writeMarker(ctx, rootsDir+"/"+strconv.FormatUint(fi.ID, 10)); err != nil {
-			return undo(err)
-		}
-	}
-	if err := s.writeJSON(ctx, recordPath(p), rec); err != nil {
-		if fi.ID != 0 {
-			_ = s.removeFile(ctx, rootsDir+"/"+strconv.FormatUint(fi.ID, 10))
-		}
+	if err := s.markRoot(ctx, &rec); err != nil {
 		return undo(err)
 	}
 	return rec, nil
+}
+
+// markRoot records the file ID the volume's directory has now, and marks
+// it among the volume roots, then writes the record. A record that cannot
+// be written takes the mark back with it.
+func (s *Store) markRoot(ctx context.Context, rec *Record) error {
+	fi, err := s.c.Stat(ctx, rec.Path)
+	if err != nil {
+		return err
+	}
+	if rec.RootID != 0 && rec.RootID != fi.ID {
+		_ = s.removeFile(ctx, rootMarker(rec.RootID))
+	}
+	rec.RootID = fi.ID
+	if fi.ID != 0 {
+		if err := s.writeMarker(ctx, rootMarker(fi.ID)); err != nil {
+			return err
+		}
+	}
+	if err := s.writeJSON(ctx, recordPath(rec.Path), *rec); err != nil {
+		if fi.ID != 0 {
+			_ = s.removeFile(ctx, rootMarker(fi.ID))
+		}
+		return err
+	}
+	return nil
 }
 
 // ensureDir answers a repeated CreateVolume: the volume's directory must be
@@ -337,23 +345,8 @@ func (s *Store) ensureDir(ctx context.Context, rec Record, perm fs.FileMode) (Re
 	if _, err := s.makeDir(ctx, rec.Path, perm); err != nil {
 		return Record{}, err
 	}
-	fi, err := s.c.Stat(ctx, rec.Path)
-	if err != nil {
+	if err := s.markRoot(ctx, &rec); err != nil {
 		return Record{}, err
-	}
-	if fi.ID != rec.RootID {
-		if rec.RootID != 0 {
-			_ = s.removeFile(ctx, rootsDir+"/"+strconv.FormatUint(rec.RootID, 10))
-		}
-		rec.RootID = fi.ID
-		if fi.ID != 0 {
-			if err := s.writeMarker(ctx, rootsDir+"/"+strconv.FormatUint(fi.ID, 10)); err != nil {
-				return Record{}, err
-			}
-		}
-		if err := s.writeJSON(ctx, recordPath(rec.Path), rec); err != nil {
-			return Record{}, err
-		}
 	}
 	return rec, nil
 }
@@ -361,12 +354,18 @@ func (s *Store) ensureDir(ctx context.Context, rec Record, perm fs.FileMode) (Re
 // writeMarker makes an empty file: its name is all it says, and an empty
 // file costs the server no data write to stable storage.
 func (s *Store) writeMarker(ctx context.Context, p string) error {
-	err := s.c.WriteFile(ctx, p, nil)
+	return s.writeFile(ctx, p, nil)
+}
+
+// writeFile writes p, making its directory when it is not there yet (the
+// metadata directories are made on first use).
+func (s *Store) writeFile(ctx context.Context, p string, data []byte) error {
+	err := s.c.WriteFile(ctx, p, data)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err = share.MkdirAll(ctx, s.c, path.Dir(p), 0o755); err != nil {
 			return fmt.Errorf("create %s: %w", path.Dir(p), err)
 		}
-		err = s.c.WriteFile(ctx, p, nil)
+		err = s.c.WriteFile(ctx, p, data)
 	}
 	if err != nil {
 		return fmt.Errorf("write %s: %w", p, err)
@@ -414,7 +413,7 @@ func (s *Store) checkAdoptable(ctx context.Context, p string) error {
 		return err
 	}
 	if fi.ID != 0 {
-		if _, err := s.c.Stat(ctx, rootsDir+"/"+strconv.FormatUint(fi.ID, 10)); err == nil {
+		if _, err := s.c.Stat(ctx, rootMarker(fi.ID)); err == nil {
 			return fmt.Errorf("%s is another volume's directory (a link to it, or a second name): %w", p, ErrConflict)
 		}
 	}
@@ -531,7 +530,7 @@ func (s *Store) Forget(ctx context.Context, rec Record) error {
 
 func (s *Store) dropRecord(ctx context.Context, rec Record) error {
 	if rec.RootID != 0 {
-		if err := s.removeFile(ctx, rootsDir+"/"+strconv.FormatUint(rec.RootID, 10)); err != nil {
+		if err := s.removeFile(ctx, rootMarker(rec.RootID)); err != nil {
 			return err
 		}
 	}
@@ -648,7 +647,7 @@ func (s *Store) DeleteVolume(ctx context.Context, rec Record) error {
 	}
 	if rec.RootID != 0 {
 		// Our own root must not look foreign to the walk below.
-		if err := s.removeFile(ctx, rootsDir+"/"+strconv.FormatUint(rec.RootID, 10)); err != nil {
+		if err := s.removeFile(ctx, rootMarker(rec.RootID)); err != nil {
 			return err
 		}
 	}
@@ -657,7 +656,9 @@ func (s *Store) DeleteVolume(ctx context.Context, rec Record) error {
 	if err := s.purge(ctx, Quarantine(rec.UID), rec.RootID); err != nil {
 		return err
 	}
-	return s.dropRecord(ctx, rec)
+	done := rec
+	done.RootID = 0 // its mark went above
+	return s.dropRecord(ctx, done)
 }
 
 func (s *Store) moveToQuarantine(ctx context.Context, rec Record, fi share.FileInfo, own bool) error {
@@ -783,7 +784,7 @@ func (s *Store) DeleteLegacy(ctx context.Context, base, subDir string, rec Recor
 			}
 		default:
 			if fi.ID != 0 {
-				if _, serr := s.c.Stat(ctx, rootsDir+"/"+strconv.FormatUint(fi.ID, 10)); serr == nil {
+				if _, serr := s.c.Stat(ctx, rootMarker(fi.ID)); serr == nil {
 					return fmt.Errorf("%s now leads to another volume's directory; not deleting it: %w", rec.Path, ErrConflict)
 				}
 			}

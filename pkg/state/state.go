@@ -818,10 +818,8 @@ func (s *Store) ExpandLegacy(ctx context.Context, base, subDir string, size int6
 	if size <= rec.CapacityBytes {
 		return rec.CapacityBytes, nil
 	}
-	var raw Record
-	if err := s.readJSON(ctx, LegacyRecordPath(base, subDir), &raw); err != nil {
-		return 0, err
-	}
-	raw.CapacityBytes = size
-	return size, s.writeJSON(ctx, LegacyRecordPath(base, subDir), raw)
+	// Back in the v1 form: v1 records carry no path.
+	rec.Path = ""
+	rec.CapacityBytes = size
+	return size, s.writeJSON(ctx, LegacyRecordPath(base, subDir), rec)
 }

@@ -486,10 +486,23 @@ func (l *Linux) check(path string) (Stats, error) {
 // may read, on a mount that works for the pod.
 var brokenForGood = []error{unix.ESTALE, unix.ENOTCONN, unix.EIO, unix.EHOSTDOWN, unix.ENODEV}
 
+// notAnswering are the errors a mount answers with while its server is
+// unreachable and the kernel keeps trying: the CIFS client answers EAGAIN
+// while it reconnects to a server that went away. Like a hard NFS mount that
+// blocks, such a mount recovers by itself when the server is back, so it is
+// reported as not responding and never torn down.
+var notAnswering = []error{unix.EAGAIN, unix.ETIMEDOUT, unix.ECONNREFUSED, unix.ECONNRESET, unix.EHOSTUNREACH, unix.ENETUNREACH}
+
 // classify wraps an error of a probe of path: ErrBroken for the errors in
-// brokenForGood; anything else (EACCES, EPERM, ...) says the mount answered
-// and is reported as it is, so nobody unmounts it.
+// brokenForGood, ErrNotResponding for those in notAnswering; anything else
+// (EACCES, EPERM, ...) says the mount answered and is reported as it is, so
+// nobody unmounts it.
 func classify(path, op string, err error) error {
+	for _, e := range notAnswering {
+		if errors.Is(err, e) {
+			return fmt.Errorf("mount at %s: %w: %s: %w", path, ErrNotResponding, op, err)
+		}
+	}
 	for _, b := range brokenForGood {
 		if errors.Is(err, b) {
 			return fmt.Errorf("mount at %s: %w: %s: %w", path, ErrBroken, op, err)

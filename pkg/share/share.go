@@ -67,6 +67,11 @@ type RemoveOptions struct {
 	// enter a directory that is not the one its caller checked (a link swapped
 	// in for it since).
 	RootID uint64
+	// Protect names directories below the base that the walk never enters
+	// or removes, wherever a link the server resolves makes them appear
+	// (the driver's metadata directories). The directories above rel are
+	// never entered either, without being named here.
+	Protect []string
 }
 
 // Client is one session on a share, rooted at the source's base directory.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"strconv"
 	"strings"
 	"sync"
@@ -41,10 +42,17 @@ const smbPasses = 5
 type smbWalk struct {
 	c       *smbClient
 	foreign string // directory of foreign-ID markers, full path; "" for none
+	rel     string // the walk's top directory
+	protect []string
 
 	mu      sync.Mutex
 	known   map[uint64]bool // ID -> foreign
 	skipped int             // directories left alone because they are not ours
+	// fenced holds the IDs of the directories above the top (a link such as
+	// "../../.." leads back up there, to the share's root and every volume
+	// in it) and of the protected ones; it is read on the first
+	// subdirectory met, so a walk of files alone costs no lookups.
+	fenced map[uint64]bool
 }
 
 func (c *smbClient) RemoveAll(ctx context.Context, rel string, opts RemoveOptions) error {
@@ -66,7 +74,7 @@ func (c *smbClient) RemoveAll(ctx context.Context, rel string, opts RemoveOption
 		// A file, or a link the server shows as one: remove the name only.
 		return c.wrap(ctx, "remove", rel, ignoreMissing(c.removeOne(sh, p)))
 	}
-	w := &smbWalk{c: c, known: map[uint64]bool{}}
+	w := &smbWalk{c: c, known: map[uint64]bool{}, rel: rel, protect: opts.Protect}
 	if opts.Foreign != "" {
 		w.foreign = c.full(opts.Foreign)
 	}
@@ -93,6 +101,37 @@ func ignoreMissing(err error) error {
 		return nil
 	}
 	return err
+}
+
+// isFenced answers whether the directory with this ID lies above the walk's
+// top or is a protected one.
+func (w *smbWalk) isFenced(sh *smb2.Share, id uint64) (bool, error) {
+	if id == 0 {
+		return false, nil
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.fenced == nil {
+		fenced := map[uint64]bool{}
+		dirs := append([]string{""}, w.protect...)
+		for d := path.Dir(strings.Trim(w.rel, "/")); d != "." && d != "/"; d = path.Dir(d) {
+			dirs = append(dirs, d)
+		}
+		for _, d := range dirs {
+			fid, err := fileID(sh, w.c.full(d))
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			if err != nil {
+				return false, fmt.Errorf("look up %q, which a delete must never enter: %w", d, err)
+			}
+			if fid != 0 {
+				fenced[fid] = true
+			}
+		}
+		w.fenced = fenced
+	}
+	return w.fenced[id], nil
 }
 
 // isForeign answers whether the directory with this ID must not be entered:
@@ -246,6 +285,13 @@ func (w *smbWalk) removeEntry(ctx context.Context, sh *smb2.Share, p string, e o
 		if id != 0 && a == id {
 			leave = true
 		}
+	}
+	if !leave {
+		f, err := w.isFenced(sh, id)
+		if err != nil {
+			return err
+		}
+		leave = f
 	}
 	if !leave {
 		f, err := w.isForeign(sh, id)

@@ -58,6 +58,9 @@ var (
 // Dir is the metadata directory below the share's root.
 const Dir = volume.MetadataDir
 
+// metadataDirs are never entered by a delete, whatever link leads there.
+var metadataDirs = []string{Dir, volumesDir, holdsDir, rootsDir, archivesDir, deletingDir}
+
 const (
 	volumesDir  = Dir + "/volumes"
 	holdsDir    = Dir + "/holds"
@@ -571,7 +574,15 @@ func (s *Store) ArchiveVolume(ctx context.Context, rec Record) (string, error) {
 			return "", err
 		}
 	}
-	return to, s.dropRecord(ctx, rec)
+	done := rec
+	if to != "" {
+		// The archive keeps the root's mark (a rename keeps the file ID):
+		// no delete walk enters it through a link the server resolves.
+		// Whoever removes the archive by hand leaves the mark behind; a
+		// stale mark only makes a later delete leave a directory alone.
+		done.RootID = 0
+	}
+	return to, s.dropRecord(ctx, done)
 }
 
 func (s *Store) archive(ctx context.Context, rec Record) (string, error) {
@@ -719,7 +730,7 @@ func (s *Store) purge(ctx context.Context, q string, rootID uint64) error {
 }
 
 func (s *Store) removeTree(ctx context.Context, p string, rootID uint64) error {
-	return s.c.RemoveAll(ctx, p, share.RemoveOptions{Foreign: rootsDir, RootID: rootID})
+	return s.c.RemoveAll(ctx, p, share.RemoveOptions{Foreign: rootsDir, RootID: rootID, Protect: metadataDirs})
 }
 
 // Resume finishes the delete of the volume with this UID when an earlier

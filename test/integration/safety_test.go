@@ -23,8 +23,13 @@ import (
 // the real servers' disks directly, the way a pod on another node (or a
 // process on the file server) would.
 
+// writeFile writes p as a tenant's pod would leave it: every directory it
+// makes and the file are writable by the share's user, so the server's
+// permissions never stand in for the driver's own guards in a test.
 func writeFile(t *testing.T, p, content string) {
 	t.Helper()
+	old := syscall.Umask(0)
+	defer syscall.Umask(old)
 	if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
 		t.Fatal(err)
 	}
@@ -166,6 +171,72 @@ func TestDeleteNeverFollowsLinks(t *testing.T) {
 		mustRead(t, filepath.Join(tdir, "keep"), "third")
 		mustRead(t, filepath.Join(moved, "top"), "victim top")
 		deleteVol(t, c, third.GetVolumeId(), secrets)
+	})
+}
+
+// Links that lead back up the tree (to the share's root, the driver's
+// metadata, an archive) are never entered, whichever order the server lists
+// them in: a server that resolves links for its clients (Samba) shows them
+// as those directories, and a walk that went in would delete every volume's
+// records, the archives and whatever else the share holds.
+func TestDeleteNeverClimbsOutOfItsVolume(t *testing.T) {
+	c := controller(t)
+	protocols(t, func(t *testing.T, params, secrets map[string]string, base string) {
+		ctx := context.Background()
+		root := filepath.Dir(base) // the share's (export's) root
+		bystander := filepath.Join(root, "bystander-"+filepath.Base(base))
+		writeFile(t, filepath.Join(bystander, "data", "file"), "not a volume")
+		victim := create(t, c, "victim", params, secrets)
+		writeFile(t, filepath.Join(base, "victim", "data", "deep"), "victim deep")
+		archived := create(t, c, "kept", withParams(params, "onDelete", "archive"), secrets)
+		writeFile(t, filepath.Join(base, "kept", "data", "deep"), "archived deep")
+		deleteVol(t, c, archived.GetVolumeId(), secrets)
+		archive := filepath.Join(base, "archived-kept")
+		mustRead(t, filepath.Join(archive, "data", "deep"), "archived deep")
+		meta := filepath.Join(root, ".fileshare-csi")
+		roots, err := os.ReadDir(filepath.Join(meta, "roots"))
+		if err != nil {
+			t.Fatal(err)
+		}
+
+		attacker := create(t, c, "attacker", params, secrets)
+		adir := filepath.Join(base, "attacker")
+		for name, target := range map[string]string{
+			// Seen from the quarantine (.fileshare-csi/deleting/<uid>),
+			// where the delete moves the volume first.
+			"up-to-metadata":   "../..",
+			"up-to-share-root": "../../..",
+			"share-root":       root,
+			"metadata":         meta,
+			"records":          filepath.Join(meta, "volumes"),
+			"roots":            filepath.Join(meta, "roots"),
+			"archive":          archive,
+		} {
+			if err := os.Symlink(target, filepath.Join(adir, name)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		writeFile(t, filepath.Join(adir, "sub", "own"), "the attacker's own")
+		deleteVol(t, c, attacker.GetVolumeId(), secrets)
+
+		if _, err := os.Lstat(adir); !os.IsNotExist(err) {
+			t.Errorf("the attacker's volume is still in its place: %v", err)
+		}
+		mustRead(t, filepath.Join(bystander, "data", "file"), "not a volume")
+		mustRead(t, filepath.Join(base, "victim", "data", "deep"), "victim deep")
+		mustRead(t, filepath.Join(archive, "data", "deep"), "archived deep")
+		after, err := os.ReadDir(filepath.Join(meta, "roots"))
+		if err != nil || len(after) != len(roots) {
+			t.Errorf("volume root marks: %d before the attacker's volume, %d after its delete (%v)", len(roots), len(after), err)
+		}
+		// The victim's record survived: its ID still answers.
+		if _, err := c.ValidateVolumeCapabilities(ctx, &csi.ValidateVolumeCapabilitiesRequest{VolumeId: victim.GetVolumeId(), VolumeCapabilities: []*csi.VolumeCapability{mountCap}, Secrets: secrets}); err != nil {
+			t.Errorf("the victim's volume no longer answers: %v", err)
+		}
+		deleteVol(t, c, victim.GetVolumeId(), secrets)
+		if _, err := os.Lstat(filepath.Join(base, "victim")); !os.IsNotExist(err) {
+			t.Errorf("the victim's own delete left its directory: %v", err)
+		}
 	})
 }
 

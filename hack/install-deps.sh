@@ -28,6 +28,13 @@ if [ "${1:-}" = k8s ]; then
   command -v etcd >/dev/null || need+=(etcd-server)
   command -v openssl >/dev/null || need+=(openssl)
 fi
+if [ "${1:-}" = node ]; then
+  # make test-node: qemu hands the guest's apiserver connections to socat on
+  # the host; the guest (which runs on the host's root file system) needs
+  # iptables for the one Service address and the pods' masquerade.
+  command -v socat >/dev/null || need+=(socat)
+  command -v iptables >/dev/null || need+=(iptables)
+fi
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then echo "need root to install: ${need[*]}" >&2; exit 1; fi
   export DEBIAN_FRONTEND=noninteractive

@@ -11,23 +11,17 @@ package k8s
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/fileshare-csi/fileshare-csi/test/cluster"
 	"github.com/fileshare-csi/fileshare-csi/test/localservers"
 )
 
@@ -39,13 +33,28 @@ const (
 
 var env struct {
 	repo, work string
-	bins       []string
-	kubectl    string
-	adminKC    string // kubeconfig with the admin token
-	procs      []*proc
-	recorded   map[int]bool // pids of the servers' processes, in WORK/pids
-	mu         sync.Mutex
+	h          *cluster.Harness
 }
+
+type proc = cluster.Proc
+
+func start(t *testing.T, name, bin string, args ...string) *proc {
+	t.Helper()
+	return env.h.Start(t, name, bin, args...)
+}
+func findBin(t *testing.T, name string) string             { t.Helper(); return env.h.FindBin(t, name) }
+func kubectl(stdin string, args ...string) (string, error) { return env.h.Kubectl(stdin, args...) }
+func mustKubectl(t *testing.T, stdin string, args ...string) string {
+	t.Helper()
+	return env.h.MustKubectl(t, stdin, args...)
+}
+func getJSON(args []string, v any) error { return env.h.GetJSON(args, v) }
+
+var (
+	freePort  = cluster.FreePort
+	listening = cluster.Listening
+	waitFor   = cluster.WaitFor
+)
 
 func TestMain(m *testing.M) {
 	if os.Getenv(envBin) == "" {
@@ -57,332 +66,6 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	os.Exit(m.Run())
-}
-
-// proc is one daemon started by the test, in its own process group so that
-// stopping it takes its children too, and killed by the kernel should the
-// test process die first.
-type proc struct {
-	name, log string
-	cmd       *exec.Cmd
-	done      chan struct{}
-}
-
-func start(t *testing.T, name, bin string, args ...string) *proc {
-	t.Helper()
-	p := &proc{name: name, log: filepath.Join(env.work, name+".log"), done: make(chan struct{})}
-	f, err := os.Create(p.log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.cmd = exec.Command(bin, args...)
-	p.cmd.Stdout, p.cmd.Stderr = f, f
-	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if err := p.cmd.Start(); err != nil {
-		t.Fatalf("start %s: %v", name, err)
-	}
-	go func() { _ = p.cmd.Wait(); f.Close(); close(p.done) }()
-	env.mu.Lock()
-	env.procs = append(env.procs, p)
-	env.mu.Unlock()
-	// run.sh's exit trap kills whatever is left in this list.
-	pf, err := os.OpenFile(filepath.Join(env.work, "pids"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
-	if err == nil {
-		fmt.Fprintf(pf, "%d %s\n", p.cmd.Process.Pid, filepath.Base(bin))
-		pf.Close()
-	}
-	t.Logf("started %s (pid %d)", name, p.cmd.Process.Pid)
-	return p
-}
-
-// recordChildren adds the test's own child processes (the servers
-// test/localservers starts) to WORK/pids for run.sh's exit trap. They die
-// with the test through their parent-death signal, except rpcbind: it
-// switches to its own user, which clears that signal.
-func recordChildren() {
-	entries, _ := os.ReadDir("/proc")
-	me := os.Getpid()
-	env.mu.Lock()
-	defer env.mu.Unlock()
-	pf, err := os.OpenFile(filepath.Join(env.work, "pids"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
-	if err != nil {
-		return
-	}
-	defer pf.Close()
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid ...; comm may contain spaces.
-		open, end := bytes.IndexByte(b, '('), bytes.LastIndexByte(b, ')')
-		if open < 0 || end < open {
-			continue
-		}
-		fields := strings.Fields(string(b[end+1:]))
-		if len(fields) < 2 || fields[1] != strconv.Itoa(me) {
-			continue
-		}
-		known := false
-		for _, p := range env.procs {
-			known = known || p.cmd.Process.Pid == pid
-		}
-		if !known && !env.recorded[pid] {
-			if env.recorded == nil {
-				env.recorded = map[int]bool{}
-			}
-			env.recorded[pid] = true
-			fmt.Fprintf(pf, "%d %s\n", pid, string(b[open+1:end]))
-		}
-	}
-}
-
-func (p *proc) running() bool {
-	select {
-	case <-p.done:
-		return false
-	default:
-		return true
-	}
-}
-
-// stop sends SIGTERM to the process group, and SIGKILL after grace.
-func (p *proc) stop(grace time.Duration) {
-	if p == nil || p.cmd.Process == nil {
-		return
-	}
-	pgid := p.cmd.Process.Pid
-	_ = syscall.Kill(-pgid, syscall.SIGTERM)
-	select {
-	case <-p.done:
-	case <-time.After(grace):
-		_ = syscall.Kill(-pgid, syscall.SIGKILL)
-		<-p.done
-	}
-	_ = syscall.Kill(-pgid, syscall.SIGKILL) // children that outlived the leader
-}
-
-func (p *proc) tail() string {
-	b, _ := os.ReadFile(p.log)
-	if len(b) > 6000 {
-		b = b[len(b)-6000:]
-	}
-	return string(b)
-}
-
-func findBin(t *testing.T, name string) string {
-	t.Helper()
-	for _, d := range env.bins {
-		if p := filepath.Join(d, name); isExec(p) {
-			return p
-		}
-	}
-	if p, err := exec.LookPath(name); err == nil {
-		return p
-	}
-	t.Fatalf("%s not found in %s or PATH", name, strings.Join(env.bins, ":"))
-	return ""
-}
-
-func isExec(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0
-}
-
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
-func listening(addr string) bool {
-	c, err := net.DialTimeout("tcp", addr, 500*time.Millisecond)
-	if err != nil {
-		return false
-	}
-	c.Close()
-	return true
-}
-
-// kubectl runs kubectl with the admin kubeconfig.
-func kubectl(stdin string, args ...string) (string, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, env.kubectl, append([]string{"--kubeconfig", env.adminKC}, args...)...)
-	if stdin != "" {
-		cmd.Stdin = strings.NewReader(stdin)
-	}
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	if err != nil {
-		return out.String(), fmt.Errorf("kubectl %s: %w\n%s%s", strings.Join(args, " "), err, out.String(), errb.String())
-	}
-	return out.String(), nil
-}
-
-func mustKubectl(t *testing.T, stdin string, args ...string) string {
-	t.Helper()
-	out, err := kubectl(stdin, args...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-// getJSON decodes `kubectl get ... -o json` into v.
-func getJSON(args []string, v any) error {
-	out, err := kubectl("", append(append([]string{"get"}, args...), "-o", "json")...)
-	if err != nil {
-		return err
-	}
-	return json.Unmarshal([]byte(out), v)
-}
-
-// waitFor polls cond until it returns true or the timeout passes.
-func waitFor(t *testing.T, what string, timeout time.Duration, cond func() (bool, error)) {
-	t.Helper()
-	deadline := time.Now().Add(timeout)
-	var lastErr error
-	for {
-		ok, err := cond()
-		if ok {
-			return
-		}
-		lastErr = err
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %s waiting for %s (last error: %v)", timeout, what, lastErr)
-		}
-		time.Sleep(250 * time.Millisecond)
-	}
-}
-
-func writeKubeconfig(t *testing.T, path, server, ca, token string) {
-	t.Helper()
-	kc := fmt.Sprintf(`apiVersion: v1
-kind: Config
-clusters:
-- name: local
-  cluster:
-    server: %s
-    certificate-authority: %s
-users:
-- name: user
-  user:
-    token: %s
-contexts:
-- name: local
-  context: {cluster: local, user: user}
-current-context: local
-`, server, ca, token)
-	if err := os.WriteFile(path, []byte(kc), 0o600); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// controlPlane starts etcd, kube-apiserver and kube-controller-manager.
-type controlPlane struct {
-	etcd, apiserver, kcm *proc
-	server               string
-}
-
-func startControlPlane(t *testing.T) *controlPlane {
-	t.Helper()
-	cp := &controlPlane{}
-	dir := filepath.Join(env.work, "cp")
-	certs := filepath.Join(dir, "certs")
-	for _, d := range []string{dir, certs} {
-		if err := os.MkdirAll(d, 0o700); err != nil {
-			t.Fatal(err)
-		}
-	}
-	saKey, saPub := filepath.Join(dir, "sa.key"), filepath.Join(dir, "sa.pub")
-	for _, c := range [][]string{{"genrsa", "-out", saKey, "2048"}, {"rsa", "-in", saKey, "-pubout", "-out", saPub}} {
-		if out, err := exec.Command("openssl", c...).CombinedOutput(); err != nil {
-			t.Fatalf("openssl %v: %v\n%s", c, err, out)
-		}
-	}
-	b := make([]byte, 16)
-	_, _ = rand.Read(b)
-	adminToken := hex.EncodeToString(b)
-	tokens := filepath.Join(dir, "tokens.csv")
-	if err := os.WriteFile(tokens, []byte(adminToken+`,admin,admin-uid,"system:masters"`+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-
-	clientPort, peerPort, metricsPort := freePort(t), freePort(t), freePort(t)
-	etcdURL := fmt.Sprintf("http://127.0.0.1:%d", clientPort)
-	peerURL := fmt.Sprintf("http://127.0.0.1:%d", peerPort)
-	cp.etcd = start(t, "etcd", findBin(t, "etcd"),
-		"--name", "test", "--data-dir", filepath.Join(dir, "etcd"),
-		"--listen-client-urls", etcdURL, "--advertise-client-urls", etcdURL,
-		"--listen-peer-urls", peerURL, "--initial-advertise-peer-urls", peerURL,
-		"--initial-cluster", "test="+peerURL,
-		"--listen-metrics-urls", fmt.Sprintf("http://127.0.0.1:%d", metricsPort),
-		"--unsafe-no-fsync")
-	waitFor(t, "etcd to listen", 30*time.Second, func() (bool, error) {
-		if !cp.etcd.running() {
-			t.Fatalf("etcd exited:\n%s", cp.etcd.tail())
-		}
-		return listening(fmt.Sprintf("127.0.0.1:%d", clientPort)), nil
-	})
-
-	apiPort := freePort(t)
-	cp.server = fmt.Sprintf("https://127.0.0.1:%d", apiPort)
-	cp.apiserver = start(t, "kube-apiserver", findBin(t, "kube-apiserver"),
-		"--etcd-servers="+etcdURL,
-		"--bind-address=127.0.0.1", "--advertise-address=127.0.0.1",
-		"--secure-port="+strconv.Itoa(apiPort), "--cert-dir="+certs,
-		"--service-account-issuer=https://kubernetes.default.svc",
-		"--service-account-key-file="+saPub, "--service-account-signing-key-file="+saKey,
-		"--service-cluster-ip-range=10.0.0.0/24",
-		"--token-auth-file="+tokens, "--authorization-mode=RBAC",
-		"--endpoint-reconciler-type=none",
-		// As on every real cluster: the node DaemonSet is privileged.
-		"--allow-privileged=true",
-		"--v=1")
-	env.adminKC = filepath.Join(dir, "admin.kubeconfig")
-	ca := filepath.Join(certs, "apiserver.crt")
-	writeKubeconfig(t, env.adminKC, cp.server, ca, adminToken)
-	waitFor(t, "kube-apiserver to be ready", 60*time.Second, func() (bool, error) {
-		if !cp.apiserver.running() {
-			t.Fatalf("kube-apiserver exited:\n%s", cp.apiserver.tail())
-		}
-		if _, err := os.Stat(ca); err != nil {
-			return false, err
-		}
-		out, err := kubectl("", "get", "--raw", "/readyz")
-		return err == nil && strings.TrimSpace(out) == "ok", err
-	})
-	// The RBAC bootstrap policy must be in place before anything relies on it.
-	waitFor(t, "the bootstrap ClusterRoles", 30*time.Second, func() (bool, error) {
-		_, err := kubectl("", "get", "clusterrole", "system:kube-controller-manager")
-		return err == nil, err
-	})
-
-	cp.kcm = start(t, "kube-controller-manager", findBin(t, "kube-controller-manager"),
-		"--kubeconfig="+env.adminKC,
-		"--bind-address=127.0.0.1", "--secure-port="+strconv.Itoa(freePort(t)),
-		"--leader-elect=false",
-		"--service-account-private-key-file="+saKey, "--root-ca-file="+ca,
-		"--v=1")
-	return cp
-}
-
-// stop takes the clients down before the apiserver: with watches open it
-// ignores SIGTERM for a long time.
-func (cp *controlPlane) stop() {
-	cp.kcm.stop(10 * time.Second)
-	cp.apiserver.stop(15 * time.Second)
-	cp.etcd.stop(10 * time.Second)
 }
 
 // overlays lists every kustomization under manifests/.
@@ -481,34 +164,32 @@ func TestQuickstartOnARealControlPlane(t *testing.T) {
 	if env.work == "" {
 		env.work = t.TempDir()
 	}
-	env.bins = filepath.SplitList(os.Getenv(envBin))
 	wd, _ := os.Getwd()
 	env.repo = filepath.Clean(filepath.Join(wd, "..", ".."))
-	env.kubectl = findBin(t, "kubectl")
+	env.h = &cluster.Harness{Repo: env.repo, Work: env.work, Bins: filepath.SplitList(os.Getenv(envBin))}
+	env.h.KubectlBin = findBin(t, "kubectl")
 
 	// Everything started is stopped on the way out, clients first.
-	var cp *controlPlane
+	var cp *cluster.ControlPlane
 	var provisioner, controller *proc
 	var servers []interface{ Stop() }
 	t.Cleanup(func() {
-		provisioner.stop(10 * time.Second)
+		provisioner.Stop(10 * time.Second)
 		if cp != nil {
-			cp.stop()
+			cp.Stop()
 		}
-		controller.stop(10 * time.Second)
+		controller.Stop(10 * time.Second)
 		for i := len(servers) - 1; i >= 0; i-- {
 			servers[i].Stop()
 		}
-		env.mu.Lock()
-		defer env.mu.Unlock()
-		for _, p := range env.procs {
-			if p.running() {
-				t.Errorf("%s (pid %d) is still running after teardown", p.name, p.cmd.Process.Pid)
+		for _, p := range env.h.Procs() {
+			if p.Running() {
+				t.Errorf("%s is still running after teardown", p.Name)
 			}
 		}
 		if t.Failed() {
-			for _, p := range env.procs {
-				t.Logf("---- %s log (tail) ----\n%s", p.name, p.tail())
+			for _, p := range env.h.Procs() {
+				t.Logf("---- %s log (tail) ----\n%s", p.Name, p.Tail())
 			}
 		}
 	})
@@ -525,8 +206,8 @@ func TestQuickstartOnARealControlPlane(t *testing.T) {
 	}
 	step("built the driver")
 
-	cp = startControlPlane(t)
-	step("control plane up at %s", cp.server)
+	cp = env.h.StartControlPlane(t, cluster.ControlPlaneOptions{})
+	step("control plane up at %s", cp.Server)
 	out := mustKubectl(t, "", "version", "-o", "json")
 	if !strings.Contains(out, `"gitVersion": "v1.`) {
 		t.Fatalf("kubectl version: %s", out)
@@ -590,7 +271,7 @@ spec:
 		t.Fatal(err)
 	}
 	servers = append(servers, samba)
-	recordChildren()
+	env.h.RecordChildren()
 	waitFor(t, "127.0.0.1:2049 to be free (another NFS test is running)", 10*time.Minute, func() (bool, error) {
 		return !listening("127.0.0.1:2049"), nil
 	})
@@ -599,7 +280,7 @@ spec:
 		t.Fatal(err)
 	}
 	servers = append(servers, ganesha)
-	recordChildren()
+	env.h.RecordChildren()
 	step("Samba on 127.0.0.1:%d and NFS-Ganesha on 127.0.0.1:2049", smbPort)
 
 	// Our controller, as the Deployment runs it, on a unix socket.
@@ -609,8 +290,8 @@ spec:
 	}
 	controller = start(t, "fileshare-csi-controller", driverBin, controllerArgs(t, sock)...)
 	waitFor(t, "the controller's socket", 20*time.Second, func() (bool, error) {
-		if !controller.running() {
-			t.Fatalf("controller exited:\n%s", controller.tail())
+		if !controller.Running() {
+			t.Fatalf("controller exited:\n%s", controller.Tail())
 		}
 		_, err := os.Stat(sock)
 		return err == nil, err
@@ -620,12 +301,12 @@ spec:
 	// Deployment's ServiceAccount: the RBAC in manifests/base is what it gets.
 	token := strings.TrimSpace(mustKubectl(t, "", "-n", "fileshare-csi", "create", "token", "fileshare-csi-controller", "--duration=1h"))
 	saKC := filepath.Join(env.work, "cp", "controller-sa.kubeconfig")
-	writeKubeconfig(t, saKC, cp.server, filepath.Join(env.work, "cp", "certs", "apiserver.crt"), token)
+	cluster.WriteKubeconfig(t, saKC, cp.Server, cp.CA, token, "")
 	provArgs, healthAddr := provisionerArgs(t, sock, saKC)
 	provisioner = start(t, "csi-provisioner", findBin(t, "csi-provisioner"), provArgs...)
 	waitFor(t, "csi-provisioner to lead (its Lease in fileshare-csi)", 60*time.Second, func() (bool, error) {
-		if !provisioner.running() {
-			t.Fatalf("csi-provisioner exited:\n%s", provisioner.tail())
+		if !provisioner.Running() {
+			t.Fatalf("csi-provisioner exited:\n%s", provisioner.Tail())
 		}
 		var lease struct {
 			Spec struct {
@@ -781,7 +462,7 @@ spec:
 
 	// The provisioner ran as the manifests' ServiceAccount: nothing it needed
 	// was forbidden.
-	if b, _ := os.ReadFile(provisioner.log); bytes.Contains(b, []byte("forbidden")) {
+	if b, _ := os.ReadFile(provisioner.Log); bytes.Contains(b, []byte("forbidden")) {
 		var lines []string
 		for _, l := range strings.Split(string(b), "\n") {
 			if strings.Contains(l, "forbidden") {

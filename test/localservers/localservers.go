@@ -109,10 +109,34 @@ func (s *Server) Log() string {
 	return string(b)
 }
 
+// Option widens where a server is reachable from.
+type Option func(*options)
+
+type options struct {
+	networks []string // beside loopback, in CIDR notation: 10.0.2.15/24
+}
+
+// Reachable also serves the network of addr (CIDR notation, the server
+// machine's own address on it: "10.0.2.15/24"): the test VM's cluster
+// serves its pods and node from there. Without it a server answers on
+// loopback only.
+func Reachable(addr string) Option {
+	return func(o *options) { o.networks = append(o.networks, addr) }
+}
+
+func collect(opts []Option) options {
+	var o options
+	for _, f := range opts {
+		f(&o)
+	}
+	return o
+}
+
 // StartSamba runs smbd on 127.0.0.1:port with one share, "share", writable by
 // SMBUser. The Unix user is created if missing because smbd maps every SMB
 // user to one.
-func StartSamba(ctx context.Context, dir string, port int) (*Server, error) {
+func StartSamba(ctx context.Context, dir string, port int, opts ...Option) (*Server, error) {
+	o := collect(opts)
 	if _, err := exec.LookPath("smbd"); err != nil {
 		return nil, fmt.Errorf("smbd not installed (apt-get install samba): %w", err)
 	}
@@ -136,9 +160,9 @@ func StartSamba(ctx context.Context, dir string, port int) (*Server, error) {
 	s.LogPath = filepath.Join(dir, "log.smbd")
 	cfg := fmt.Sprintf(`[global]
   server role = standalone server
-  interfaces = lo
+  interfaces = %[7]s
   bind interfaces only = yes
-  smb ports = %d
+  smb ports = %[1]d
   map to guest = never
   state directory = %[2]s
   cache directory = %[2]s
@@ -158,7 +182,7 @@ func StartSamba(ctx context.Context, dir string, port int) (*Server, error) {
   valid users = %[6]s
   create mask = 0777
   directory mask = 0777
-`, port, state, dir, SMBShare, s.Data, SMBUser)
+`, port, state, dir, SMBShare, s.Data, SMBUser, strings.Join(append([]string{"lo"}, o.networks...), " "))
 	if err := os.WriteFile(conf, []byte(cfg), 0o644); err != nil {
 		return nil, err
 	}
@@ -335,7 +359,8 @@ func waitTCP(ctx context.Context, addr string, cmd *exec.Cmd) error {
 // NFSv4.x) on this machine's loopback. It needs a kernel with nfsd, which
 // the test VM has; the grace period is cut to the minimum so NFSv4 clients
 // are not held up for 90 s after every start.
-func StartKernelNFS(ctx context.Context, dir string) (*Server, error) {
+func StartKernelNFS(ctx context.Context, dir string, opts ...Option) (*Server, error) {
+	o := collect(opts)
 	for _, tool := range []string{"rpc.nfsd", "rpc.mountd", "exportfs", "rpcbind"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			return nil, fmt.Errorf("%s not installed (apt-get install nfs-kernel-server rpcbind): %w", tool, err)
@@ -390,9 +415,20 @@ func StartKernelNFS(ctx context.Context, dir string) (*Server, error) {
 		_ = os.WriteFile("/proc/fs/nfsd/"+f, []byte("10\n"), 0o644)
 	}
 	// fsid: the export may live on tmpfs, which has no UUID for nfsd to use.
-	if err := run("exportfs", "-o", "rw,no_root_squash,insecure,no_subtree_check,fsid=1", "127.0.0.1:"+s.Data); err != nil {
-		s.Stop()
-		return nil, err
+	clients := []string{"127.0.0.1"}
+	for _, n := range o.networks {
+		_, ipnet, err := net.ParseCIDR(n)
+		if err != nil {
+			s.Stop()
+			return nil, fmt.Errorf("network %q: %w", n, err)
+		}
+		clients = append(clients, ipnet.String())
+	}
+	for _, c := range clients {
+		if err := run("exportfs", "-o", "rw,no_root_squash,insecure,no_subtree_check,fsid=1", c+":"+s.Data); err != nil {
+			s.Stop()
+			return nil, err
+		}
 	}
 	mountd := exec.Command("rpc.mountd", "--foreground")
 	mountd.Stdout, mountd.Stderr = logf, logf

@@ -12,6 +12,9 @@
 # repository is under /tmp (the guest's /tmp is its own): put what the
 # command needs in RESULTS_DIR.
 # VM_TIMEOUT (seconds, default 900) bounds the whole boot-and-run.
+# VM_NIC, when set, is qemu's -nic argument (default: no network card); the
+# cluster test (test/node) gives the guest a restricted user network that
+# reaches only what it forwards.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
@@ -35,7 +38,7 @@ rm -f "$results/exit-code"
 # Everything the guest should see of the environment.
 {
   printf 'export REPO=%q\n' "$repo"
-  for v in FILESHARE_DRIVER_BINARY FILESHARE_MANIFESTS FILESHARE_TEST_FLAGS GOFLAGS; do
+  for v in FILESHARE_DRIVER_BINARY FILESHARE_MANIFESTS FILESHARE_TEST_FLAGS GOFLAGS ${VM_ENV:-}; do
     [ -n "${!v:-}" ] && printf 'export %s=%q\n' "$v" "${!v}"
   done
 } > "$results/env.sh"
@@ -44,7 +47,7 @@ timeout_s="${VM_TIMEOUT:-900}"
 set +e
 timeout --kill-after=10 "$timeout_s" qemu-system-x86_64 \
   -accel tcg,thread=multi -cpu max -smp 2 -m "${VM_MEMORY:-3072}" \
-  -nographic -no-reboot -nic none \
+  -nographic -no-reboot -nic "${VM_NIC:-none}" \
   -kernel "$kernel" -initrd "$initrd" \
   -append "console=ttyS0 panic=-1 quiet loglevel=3 fscsi.guest=/results/guest.sh" \
   -virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap" \

@@ -1,0 +1,329 @@
+//go:build linux
+
+package node
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fileshare-csi/fileshare-csi/test/cluster"
+	"github.com/fileshare-csi/fileshare-csi/test/localservers"
+)
+
+func TestMain(m *testing.M) {
+	if os.Getenv(envBin) == "" {
+		fmt.Println("skipping: run `make test-node` (it builds the kubelet, the images and the e2e suite and sets " + envBin + ")")
+		os.Exit(0)
+	}
+	if os.Geteuid() != 0 {
+		fmt.Fprintln(os.Stderr, "test-node starts a control plane and a VM and needs root")
+		os.Exit(1)
+	}
+	os.Exit(m.Run())
+}
+
+const testNS = "team-a"
+
+// A class as the examples define it, with the test VM's servers put in.
+type class struct {
+	name, proto string
+	server      string // directory on the server that holds the class's volumes
+	onDelete    string // as the example says
+}
+
+func kubectl(t *testing.T, stdin string, args ...string) string {
+	t.Helper()
+	return env.h.MustKubectl(t, stdin, args...)
+}
+
+// TestNode installs the driver on the VM's node the way a user does and
+// runs claims and pods on both protocols, then Kubernetes' storage e2e
+// suite, then uninstalls it and checks that the node is clean.
+func TestNode(t *testing.T) {
+	bootCluster(t)
+	classes := install(t)
+	t.Run("ClaimsAndPods", func(t *testing.T) { claimsAndPods(t, classes) })
+	if !t.Failed() {
+		t.Run("E2E", func(t *testing.T) { runE2E(t) })
+	}
+	t.Run("Uninstall", func(t *testing.T) { uninstall(t) })
+}
+
+// install applies the quickstart through the test overlay and the example
+// classes with the VM's servers and credentials in them, and waits until
+// the controller and the node plugin run and the kubelet has registered
+// the driver.
+func install(t *testing.T) []class {
+	t.Helper()
+	start := time.Now()
+	kubectl(t, "", "apply", "-k", filepath.Join(env.repo, "test/node/overlay"))
+	servers := map[string]string{}
+	for _, p := range []string{"nfs", "smb"} {
+		// guestd's servers: /tmp/fileshare-node/{nfsd/export,samba/share}
+		out := mustGuest(t, "sh", "-c", fmt.Sprintf("d=$(ls -d /tmp/fileshare-node/%s/%s); mkdir -p $d/k8s && chmod 0777 $d/k8s && echo $d", map[string]string{"nfs": "nfsd", "smb": "samba"}[p], map[string]string{"nfs": "export", "smb": "share"}[p]))
+		servers[p] = strings.TrimSpace(out)
+	}
+	nfsClass := replaceAll(t, readRepoFile(t, "manifests/examples/storageclass-nfs.yaml"),
+		"nfs://nfs-server.example.com/export/k8s", "nfs://"+guestIP+servers["nfs"]+"/k8s")
+	smbClass := replaceAll(t, readRepoFile(t, "manifests/examples/storageclass-smb.yaml"),
+		"smb://fileserver.example.com/share/k8s", "smb://"+guestIP+"/"+localservers.SMBShare+"/k8s",
+		"username: k8s-volumes", "username: "+localservers.SMBUser,
+		"password: change-me", "password: "+localservers.SMBPassword)
+	kubectl(t, nfsClass, "apply", "-f", "-")
+	kubectl(t, smbClass, "apply", "-f", "-")
+	for _, w := range [][]string{
+		{"deployment/fileshare-csi-controller"},
+		{"daemonset/fileshare-csi-node"},
+	} {
+		if out, err := env.h.KubectlTimeout(10*time.Minute, "", "-n", "fileshare-csi", "rollout", "status", w[0], "--timeout=9m"); err != nil {
+			describe(t, "fileshare-csi", "pods")
+			t.Fatalf("%s did not roll out: %v\n%s", w[0], err, out)
+		}
+	}
+	cluster.WaitFor(t, "the kubelet to register fileshare.csi.dev (CSINode)", 3*time.Minute, func() (bool, error) {
+		out, err := env.h.Kubectl("", "get", "csinode", nodeName, "-o", "jsonpath={.spec.drivers[*].name}")
+		return strings.Contains(out, "fileshare.csi.dev"), err
+	})
+	t.Logf("driver installed and registered in %s", time.Since(start).Round(time.Second))
+	kubectl(t, "", "create", "namespace", testNS)
+	return []class{
+		{name: "fileshare-nfs", proto: "nfs", server: servers["nfs"] + "/k8s", onDelete: "delete"},
+		{name: "fileshare-smb", proto: "smb", server: servers["smb"] + "/k8s", onDelete: "archive"},
+	}
+}
+
+func describe(t *testing.T, ns, what string) {
+	out, _ := env.h.Kubectl("", "-n", ns, "describe", what)
+	t.Logf("---- kubectl describe %s ----\n%s", what, out)
+}
+
+func readRepoFile(t *testing.T, rel string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(env.repo, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// replaceAll replaces each old with its new, and fails when an old is not
+// there: the example changed and the test must follow.
+func replaceAll(t *testing.T, s string, pairs ...string) string {
+	t.Helper()
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if !strings.Contains(s, pairs[i]) {
+			t.Fatalf("%q is no longer in the example", pairs[i])
+		}
+		s = strings.ReplaceAll(s, pairs[i], pairs[i+1])
+	}
+	return s
+}
+
+func claimYAML(name, class string) string {
+	return fmt.Sprintf(`apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: %s, namespace: %s}
+spec:
+  accessModes: [ReadWriteMany]
+  storageClassName: %s
+  resources: {requests: {storage: 1Gi}}
+`, name, testNS, class)
+}
+
+// podYAML is a busybox pod with the claim at /data running script; uid 0
+// means the image's user.
+func podYAML(name, claim, script string, uid, fsGroup int) string {
+	sc := ""
+	if uid != 0 {
+		sc = fmt.Sprintf("\n  securityContext: {runAsUser: %d, runAsGroup: %d, fsGroup: %d}", uid, uid, fsGroup)
+	}
+	return fmt.Sprintf(`apiVersion: v1
+kind: Pod
+metadata: {name: %s, namespace: %s}
+spec:%s
+  terminationGracePeriodSeconds: 1
+  containers:
+  - name: c
+    image: busybox:1.36
+    command: ["sh", "-c", %q]
+    volumeMounts: [{name: v, mountPath: /data}]
+  volumes:
+  - name: v
+    persistentVolumeClaim: {claimName: %s}
+`, name, testNS, sc, script, claim)
+}
+
+func waitPodRunning(t *testing.T, name string) {
+	t.Helper()
+	cluster.WaitFor(t, "pod "+name+" to run", 5*time.Minute, func() (bool, error) {
+		out, err := env.h.Kubectl("", "-n", testNS, "get", "pod", name, "-o", "jsonpath={.status.phase}")
+		if strings.TrimSpace(out) == "Failed" {
+			describe(t, testNS, "pod/"+name)
+			t.Fatalf("pod %s failed", name)
+		}
+		return strings.TrimSpace(out) == "Running", err
+	})
+}
+
+func podExec(t *testing.T, pod string, argv ...string) (string, error) {
+	return env.h.Kubectl("", append([]string{"-n", testNS, "exec", pod, "--"}, argv...)...)
+}
+
+func mustExec(t *testing.T, pod string, argv ...string) string {
+	t.Helper()
+	out, err := podExec(t, pod, argv...)
+	if err != nil {
+		t.Fatalf("exec in %s: %v", pod, err)
+	}
+	return out
+}
+
+func claimsAndPods(t *testing.T, classes []class) {
+	for _, c := range classes {
+		claim := c.proto + "-rwx"
+		kubectl(t, claimYAML(claim, c.name), "apply", "-f", "-")
+		cluster.WaitFor(t, "claim "+claim+" to be Bound", 3*time.Minute, func() (bool, error) {
+			out, err := env.h.Kubectl("", "-n", testNS, "get", "pvc", claim, "-o", "jsonpath={.status.phase}")
+			return strings.TrimSpace(out) == "Bound", err
+		})
+	}
+	for _, c := range classes {
+		claim := c.proto + "-rwx"
+		t.Run(c.proto, func(t *testing.T) {
+			// One pod writes, a second pod reads the same RWX volume.
+			writer, reader := c.proto+"-writer", c.proto+"-reader"
+			kubectl(t, podYAML(writer, claim, "echo written-by-"+writer+" > /data/hello && exec sleep 3600", 0, 0), "apply", "-f", "-")
+			waitPodRunning(t, writer)
+			kubectl(t, podYAML(reader, claim, "exec sleep 3600", 0, 0), "apply", "-f", "-")
+			waitPodRunning(t, reader)
+			if got := strings.TrimSpace(mustExec(t, reader, "cat", "/data/hello")); got != "written-by-"+writer {
+				t.Errorf("the reader sees %q", got)
+			}
+			// The file is on the server, in the claim's directory.
+			dir := c.server + "/" + testNS + "/" + claim
+			if got := strings.TrimSpace(mustGuest(t, "cat", dir+"/hello")); got != "written-by-"+writer {
+				t.Errorf("the server has %q in %s/hello", got, dir)
+			}
+
+			// A non-root pod with an fsGroup writes, and the volume's root
+			// carries the group (delegated to the driver: no recursive chown).
+			fsg := c.proto + "-fsgroup"
+			kubectl(t, podYAML(fsg, claim, "exec sleep 3600", 1000, 4242), "apply", "-f", "-")
+			waitPodRunning(t, fsg)
+			mustExec(t, fsg, "sh", "-c", "echo by-1000 > /data/by-1000")
+			if got := strings.TrimSpace(mustExec(t, fsg, "stat", "-c", "%g", "/data")); got != "4242" {
+				t.Errorf("the volume's root has group %s in the fsGroup pod, want 4242", got)
+			}
+			if got := strings.TrimSpace(mustExec(t, fsg, "id", "-G")); !strings.Contains(" "+got+" ", " 4242 ") {
+				t.Errorf("the fsGroup pod's groups: %s", got)
+			}
+
+			// The node plugin restarts under a running pod: the pod's I/O
+			// goes on, and the new plugin answers the kubelet's stats.
+			restartNodePlugin(t, claim)
+			mustExec(t, writer, "sh", "-c", "echo after-restart > /data/after && cat /data/hello")
+			if got := strings.TrimSpace(mustExec(t, reader, "cat", "/data/after")); got != "after-restart" {
+				t.Errorf("after the plugin's restart the reader sees %q", got)
+			}
+			kubectl(t, "", "-n", testNS, "delete", "pod", writer, reader, fsg, "--wait=true", "--timeout=3m")
+		})
+	}
+	// Deleting the claims removes or archives the directories as each
+	// class says.
+	for _, c := range classes {
+		claim := c.proto + "-rwx"
+		pv := strings.TrimSpace(kubectl(t, "", "-n", testNS, "get", "pvc", claim, "-o", "jsonpath={.spec.volumeName}"))
+		kubectl(t, "", "-n", testNS, "delete", "pvc", claim, "--wait=true", "--timeout=3m")
+		cluster.WaitFor(t, "PV "+pv+" to go", 3*time.Minute, func() (bool, error) {
+			_, err := env.h.Kubectl("", "get", "pv", pv)
+			return err != nil && strings.Contains(err.Error(), "NotFound"), nil
+		})
+		listing := mustGuest(t, "ls", "-a", c.server+"/"+testNS)
+		switch c.onDelete {
+		case "delete":
+			if regexp.MustCompile(`(?m)^` + claim + `$`).MatchString(listing) {
+				t.Errorf("%s: the deleted claim's directory is still there: %s", c.name, listing)
+			}
+		case "archive":
+			if !regexp.MustCompile(`(?m)^archived-` + claim).MatchString(listing) || regexp.MustCompile(`(?m)^`+claim+`$`).MatchString(listing) {
+				t.Errorf("%s: want the claim's directory archived: %s", c.name, listing)
+			}
+		}
+	}
+}
+
+// restartNodePlugin deletes the node plugin's pod, waits for its
+// replacement, and for the kubelet to get the volume's stats from it.
+func restartNodePlugin(t *testing.T, claim string) {
+	t.Helper()
+	sel := "app.kubernetes.io/name=fileshare-csi,app.kubernetes.io/component=node"
+	old := strings.TrimSpace(kubectl(t, "", "-n", "fileshare-csi", "get", "pods", "-l", sel, "-o", "jsonpath={.items[0].metadata.name}"))
+	kubectl(t, "", "-n", "fileshare-csi", "delete", "pod", old, "--wait=true", "--timeout=2m")
+	var pod string
+	cluster.WaitFor(t, "a new node plugin pod to be Ready", 5*time.Minute, func() (bool, error) {
+		out, err := env.h.Kubectl("", "-n", "fileshare-csi", "get", "pods", "-l", sel, "-o",
+			`jsonpath={range .items[*]}{.metadata.name} {.status.conditions[?(@.type=="Ready")].status}{"\n"}{end}`)
+		for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+			f := strings.Fields(l)
+			if len(f) == 2 && f[0] != old && f[1] == "True" {
+				pod = f[0]
+				return true, nil
+			}
+		}
+		return false, err
+	})
+	pv := strings.TrimSpace(kubectl(t, "", "-n", testNS, "get", "pvc", claim, "-o", "jsonpath={.spec.volumeName}"))
+	handle := strings.TrimSpace(kubectl(t, "", "get", "pv", pv, "-o", "jsonpath={.spec.csi.volumeHandle}"))
+	// The kubelet asks every volumeStatsAggPeriod (10 s here).
+	cluster.WaitFor(t, "the restarted plugin to answer NodeGetVolumeStats for "+claim, 3*time.Minute, func() (bool, error) {
+		logs, err := env.h.Kubectl("", "-n", "fileshare-csi", "logs", pod, "-c", "fileshare-csi")
+		for _, l := range strings.Split(logs, "\n") {
+			if strings.Contains(l, "call done") && strings.Contains(l, "NodeGetVolumeStats") && strings.Contains(l, handle) {
+				return true, nil
+			}
+		}
+		return false, err
+	})
+	metrics, err := env.h.Kubectl("", "get", "--raw", "/api/v1/nodes/"+nodeName+"/proxy/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf(`kubelet_volume_stats_capacity_bytes{namespace="%s",persistentvolumeclaim="%s"}`, testNS, claim)
+	if !strings.Contains(metrics, want) {
+		t.Errorf("the kubelet has no stats for %s after the plugin's restart", claim)
+	}
+	abnormal := fmt.Sprintf(`kubelet_volume_stats_health_status_abnormal{namespace="%s",persistentvolumeclaim="%s"} 0`, testNS, claim)
+	if !strings.Contains(metrics, abnormal) {
+		t.Errorf("the kubelet does not report %s healthy after the plugin's restart (want %s)", claim, abnormal)
+	}
+}
+
+// uninstall removes everything with `kubectl delete -k` and checks that
+// the node holds no mount of ours afterwards.
+func uninstall(t *testing.T) {
+	kubectl(t, "", "delete", "namespace", testNS, "--wait=true", "--timeout=5m")
+	out, err := env.h.KubectlTimeout(6*time.Minute, "", "delete", "-k", filepath.Join(env.repo, "test/node/overlay"), "--wait=true", "--timeout=5m")
+	if err != nil {
+		t.Fatalf("kubectl delete -k: %v\n%s", err, out)
+	}
+	kubectl(t, "", "delete", "storageclass", "fileshare-nfs", "fileshare-smb", "--ignore-not-found")
+	cluster.WaitFor(t, "the node plugin's pods to go", 3*time.Minute, func() (bool, error) {
+		out, err := env.h.Kubectl("", "get", "pods", "-A", "-l", "app.kubernetes.io/name=fileshare-csi", "-o", "name")
+		return err == nil && strings.TrimSpace(out) == "", err
+	})
+	mounts := mustGuest(t, "cat", "/proc/mounts")
+	for _, l := range strings.Split(mounts, "\n") {
+		f := strings.Fields(l)
+		if len(f) < 3 {
+			continue
+		}
+		if f[2] == "nfs" || f[2] == "nfs4" || f[2] == "cifs" || strings.Contains(f[1], "fileshare.csi.dev") {
+			t.Errorf("left on the node after uninstall: %s", l)
+		}
+	}
+}

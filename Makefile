@@ -41,7 +41,7 @@ cross:
 	GOOS=freebsd GOARCH=amd64 $(GO) build ./...
 
 test-unit:
-	$(GO) test -count=1 ./pkg/...
+	$(GO) test -count=1 ./pkg/... ./hack/...
 
 # Needs root and the servers from `make deps`.
 test-integration: deps
@@ -73,6 +73,37 @@ bench: deps
 .PHONY: test-k8s
 test-k8s: deps
 	./test/k8s/run.sh
+
+# The controller and node images for linux/amd64, arm64 and arm/v7, without a
+# container engine: bin/images/fileshare-csi-{node,controller}-linux-<arch>.tar
+# (for ctr/kind/k3s/microk8s image import) and a multi-platform OCI layout in
+# bin/images/oci/. ARCHES=amd64 builds one; PUSH=registry/prefix pushes.
+# images-lock re-pins the node image's Debian packages (after a security
+# update).
+ARCHES ?= amd64,arm64,arm/v7
+TAG ?= v0.1.0
+.PHONY: images images-lock
+images:
+	$(GO) run ./hack/images build -arches $(ARCHES) -tag $(TAG) $(if $(PUSH),-push $(PUSH))
+
+images-lock:
+	$(GO) run ./hack/images lock
+
+# The driver on a real one-node cluster: the control plane on the host
+# loopback, containerd and the kubelet in the test VM, the driver installed
+# from its own images (make images) with the quickstart manifests; claims and
+# pods on both protocols, a node-plugin restart, a curated set of Kubernetes'
+# external storage e2e specs per class, and an uninstall that leaves the node
+# clean. Builds the kubelet, kube-scheduler, agnhost and the e2e suite once
+# from the Go module proxy (cached with the other Kubernetes binaries).
+.PHONY: test-node test-e2e
+test-node: deps deps-vm
+	./test/node/run.sh
+
+# Every spec of the external storage suite for every class; rewrites
+# docs/conformance.md. Long: about a minute per spec under emulation.
+test-e2e: deps deps-vm
+	FILESHARE_E2E=full ./test/node/run.sh
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParseID -fuzztime 30s ./pkg/volume/

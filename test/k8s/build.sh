@@ -144,10 +144,79 @@ setup_provisioner() {
   chmod u+w "$work/go.sum"
 }
 
+# build_e2e VERSION: the external storage e2e suite as a test binary,
+# e2e.test, from a scratch test package that imports only what the suite
+# needs (the whole k8s e2e binary would take far longer to build).
+build_e2e() {
+  local version=$1 dir="$K8S_CACHE/kubernetes-e2e-$1-$RECIPE"
+  if [ -x "$dir/bin/e2e.test" ]; then
+    log "e2e.test $version: cached in $dir/bin"
+    echo "BIN $dir/bin"
+    return 0
+  fi
+  mkdir -p "$dir/bin"
+  setup_kubernetes "$dir" "$version"
+  cat >"$dir/e2e_test.go" <<'GO'
+// Package e2e runs Kubernetes' external storage suite (the -storage.testdriver
+// flag) and nothing else.
+package e2e
+
+import (
+	"flag"
+	"os"
+	"testing"
+
+	"github.com/onsi/ginkgo/v2"
+	"github.com/onsi/gomega"
+
+	"k8s.io/kubernetes/test/e2e/framework"
+	"k8s.io/kubernetes/test/e2e/framework/config"
+	"k8s.io/kubernetes/test/e2e/framework/testfiles"
+	_ "k8s.io/kubernetes/test/e2e/storage/external"
+)
+
+func TestMain(m *testing.M) {
+	config.CopyFlags(config.Flags, flag.CommandLine)
+	framework.RegisterCommonFlags(flag.CommandLine)
+	framework.RegisterClusterFlags(flag.CommandLine)
+	flag.Parse()
+	framework.AfterReadingAllFlags(&framework.TestContext)
+	// The suite reads manifests through file sources; without one every
+	// spec fails with "no file sources registered".
+	testfiles.AddFileSource(testfiles.RootFileSource{Root: "/"})
+	os.Exit(m.Run())
+}
+
+func TestE2E(t *testing.T) {
+	gomega.RegisterFailHandler(framework.Fail)
+	suiteConfig, reporterConfig := framework.CreateGinkgoConfig()
+	ginkgo.RunSpecs(t, "fileshare-csi external storage", suiteConfig, reporterConfig)
+}
+GO
+  log "e2e.test $version: go mod tidy (downloads the dependencies)"
+  (cd "$dir" && retry 3 "${NICE[@]}" "$GO" mod tidy) >&2
+  local start=$SECONDS
+  log "e2e.test $version: building (slow)"
+  (cd "$dir" && retry 2 "${NICE[@]}" "$GO" test -c -trimpath -o bin/e2e.test.new .) >&2
+  mv "$dir/bin/e2e.test.new" "$dir/bin/e2e.test"
+  log "e2e.test $version: built in $((SECONDS - start)) s"
+  echo "BIN $dir/bin"
+}
+
 minor=${KUBE_VERSION#v1.}; minor=${minor%%.*}
 build_component kubernetes "$KUBE_VERSION" setup_kubernetes \
   "k8s.io/kubernetes/cmd/kube-controller-manager k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kubectl" \
   "-s -w -X k8s.io/component-base/version.gitVersion=$KUBE_VERSION -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=$minor -X k8s.io/component-base/version.gitTreeState=clean"
+
+# make test-node also needs a node and the e2e suite (NODE=1): the kubelet,
+# kube-scheduler and agnhost (the e2e suite's helper image) in a scratch
+# module of their own, so the control plane's cached binaries stay valid.
+if [ -n "${NODE:-}" ]; then
+  build_component kubernetes-node "$KUBE_VERSION" setup_kubernetes \
+    "k8s.io/kubernetes/cmd/kubelet k8s.io/kubernetes/cmd/kube-scheduler k8s.io/kubernetes/test/images/agnhost" \
+    "-s -w -X k8s.io/component-base/version.gitVersion=$KUBE_VERSION -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=$minor -X k8s.io/component-base/version.gitTreeState=clean"
+  build_e2e "$KUBE_VERSION"
+fi
 
 pmod=$(provisioner_module "$PROVISIONER_VERSION")
 build_component external-provisioner "$PROVISIONER_VERSION" setup_provisioner \

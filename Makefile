@@ -26,7 +26,12 @@ demo: deps
 
 test: lint cross test-unit test-integration test-vm test-k8s
 
+# actionlint checks the release workflow; built from the Go module proxy.
+ACTIONLINT_VERSION ?= v1.7.12
+ACTIONLINT = $(shell $(GO) env GOPATH)/bin/actionlint
 lint:
+	@test -x $(ACTIONLINT) || $(GO) install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)
+	$(ACTIONLINT) .github/workflows/*.yml
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	GOOS=windows $(GO) vet ./...

@@ -114,6 +114,7 @@ type Option func(*options)
 
 type options struct {
 	networks []string // beside loopback, in CIDR notation: 10.0.2.15/24
+	clients  []string // more NFS clients, in CIDR notation
 }
 
 // Reachable also serves the network of addr (CIDR notation, the server
@@ -122,6 +123,13 @@ type options struct {
 // loopback only.
 func Reachable(addr string) Option {
 	return func(o *options) { o.networks = append(o.networks, addr) }
+}
+
+// NFSClients also exports to the network cidr, without serving on it: the
+// test cluster's pods reach the VM's address from their own network, which
+// no masquerade rewrites for a local destination.
+func NFSClients(cidr string) Option {
+	return func(o *options) { o.clients = append(o.clients, cidr) }
 }
 
 func collect(opts []Option) options {
@@ -416,7 +424,7 @@ func StartKernelNFS(ctx context.Context, dir string, opts ...Option) (*Server, e
 	}
 	// fsid: the export may live on tmpfs, which has no UUID for nfsd to use.
 	clients := []string{"127.0.0.1"}
-	for _, n := range o.networks {
+	for _, n := range append(append([]string(nil), o.networks...), o.clients...) {
 		_, ipnet, err := net.ParseCIDR(n)
 		if err != nil {
 			s.Stop()

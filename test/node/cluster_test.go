@@ -59,8 +59,10 @@ const (
 	e2ePause     = "registry.k8s.io/pause:3.10.1"
 )
 
-// busyboxImages: the e2e suite's, and the one manifests/examples use.
-var busyboxImages = []string{"registry.k8s.io/e2e-test-images/busybox:1.37.0-1", "busybox:1.36"}
+// busyboxImages: the e2e suite's busybox, the one manifests/examples use,
+// and jessie-dnsutils, which the suite's volume specs run shell commands in
+// (sh, dd, md5sum, mount: busybox has them all).
+var busyboxImages = []string{"registry.k8s.io/e2e-test-images/busybox:1.37.0-1", "busybox:1.36", "registry.k8s.io/e2e-test-images/jessie-dnsutils:1.7"}
 
 var env struct {
 	repo, work, results string
@@ -158,6 +160,7 @@ func bootCluster(t *testing.T) {
 	images := buildImages(t)
 	guestd := filepath.Join(env.results, "bin", "guestd")
 	goBuild(t, guestd, "./test/node/guestd")
+	goBuild(t, filepath.Join(env.results, "bin", "csicall"), "./test/node/csicall")
 
 	env.kubeletPort = cluster.FreePort(t)
 	controlPort := cluster.FreePort(t)
@@ -198,7 +201,7 @@ func bootCluster(t *testing.T) {
 	env.vmDone = make(chan error, 1)
 	go func() { env.vmDone <- env.vm.Wait(); vmLog.Close() }()
 	if pf, err := os.OpenFile(filepath.Join(env.work, "pids"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
-		fmt.Fprintf(pf, "%d qemu-system-x86_64\n", env.vm.Process.Pid)
+		fmt.Fprintf(pf, "%d run.sh\n", env.vm.Process.Pid)
 		pf.Close()
 	}
 	t.Cleanup(stopVM(t))
@@ -234,6 +237,8 @@ func stopVM(t *testing.T) func() {
 		select {
 		case <-env.vmDone:
 		case <-time.After(2 * time.Minute):
+			// qemu runs under timeout(1) in a process group of its own.
+			_ = exec.Command("pkill", "-KILL", "-f", "qemu-system-x86_64 .*path="+env.results).Run()
 			_ = syscall.Kill(-env.vm.Process.Pid, syscall.SIGKILL)
 			<-env.vmDone
 		}

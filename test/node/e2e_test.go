@@ -225,7 +225,7 @@ func runSuite(t *testing.T, e2e, class, focus, skip, report string) []specResult
 		"-ginkgo.skip=" + skip,
 		"-ginkgo.no-color", "-ginkgo.v", "-ginkgo.timeout=100m",
 		"-report-dir=" + report,
-		"-provider=local",
+		"-provider=skeleton",
 		"-node-os-distro=debian",
 		// No system pods in this cluster to wait for.
 		"-minStartupPods=0",

@@ -3,10 +3,14 @@
 package node
 
 import (
+	"crypto/tls"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -36,9 +40,15 @@ type class struct {
 	onDelete    string // as the example says
 }
 
+// kubectl runs kubectl with time for the --wait and --timeout the calls
+// here pass (up to 5 minutes).
 func kubectl(t *testing.T, stdin string, args ...string) string {
 	t.Helper()
-	return env.h.MustKubectl(t, stdin, args...)
+	out, err := env.h.KubectlTimeout(6*time.Minute, stdin, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 // TestNode installs the driver on the VM's node the way a user does and
@@ -48,9 +58,7 @@ func TestNode(t *testing.T) {
 	bootCluster(t)
 	classes := install(t)
 	t.Run("ClaimsAndPods", func(t *testing.T) { claimsAndPods(t, classes) })
-	if !t.Failed() {
-		t.Run("E2E", func(t *testing.T) { runE2E(t) })
-	}
+	t.Run("E2E", func(t *testing.T) { runE2E(t) })
 	t.Run("Uninstall", func(t *testing.T) { uninstall(t) })
 }
 
@@ -185,12 +193,17 @@ func mustExec(t *testing.T, pod string, argv ...string) string {
 
 func claimsAndPods(t *testing.T, classes []class) {
 	for _, c := range classes {
-		claim := c.proto + "-rwx"
-		kubectl(t, claimYAML(claim, c.name), "apply", "-f", "-")
-		cluster.WaitFor(t, "claim "+claim+" to be Bound", 3*time.Minute, func() (bool, error) {
-			out, err := env.h.Kubectl("", "-n", testNS, "get", "pvc", claim, "-o", "jsonpath={.status.phase}")
-			return strings.TrimSpace(out) == "Bound", err
-		})
+		for _, claim := range []string{c.proto + "-rwx", c.proto + "-fsg"} {
+			kubectl(t, claimYAML(claim, c.name), "apply", "-f", "-")
+		}
+	}
+	for _, c := range classes {
+		for _, claim := range []string{c.proto + "-rwx", c.proto + "-fsg"} {
+			cluster.WaitFor(t, "claim "+claim+" to be Bound", 3*time.Minute, func() (bool, error) {
+				out, err := env.h.Kubectl("", "-n", testNS, "get", "pvc", claim, "-o", "jsonpath={.status.phase}")
+				return strings.TrimSpace(out) == "Bound", err
+			})
+		}
 	}
 	for _, c := range classes {
 		claim := c.proto + "-rwx"
@@ -211,9 +224,11 @@ func claimsAndPods(t *testing.T, classes []class) {
 			}
 
 			// A non-root pod with an fsGroup writes, and the volume's root
-			// carries the group (delegated to the driver: no recursive chown).
+			// carries the group (delegated to the driver: no recursive
+			// chown). Its own claim: the group is applied when the volume is
+			// staged on the node, which the first pod using it does.
 			fsg := c.proto + "-fsgroup"
-			kubectl(t, podYAML(fsg, claim, "exec sleep 3600", 1000, 4242), "apply", "-f", "-")
+			kubectl(t, podYAML(fsg, c.proto+"-fsg", "exec sleep 3600", 1000, 4242), "apply", "-f", "-")
 			waitPodRunning(t, fsg)
 			mustExec(t, fsg, "sh", "-c", "echo by-1000 > /data/by-1000")
 			if got := strings.TrimSpace(mustExec(t, fsg, "stat", "-c", "%g", "/data")); got != "4242" {
@@ -231,6 +246,7 @@ func claimsAndPods(t *testing.T, classes []class) {
 				t.Errorf("after the plugin's restart the reader sees %q", got)
 			}
 			kubectl(t, "", "-n", testNS, "delete", "pod", writer, reader, fsg, "--wait=true", "--timeout=3m")
+			kubectl(t, "", "-n", testNS, "delete", "pvc", c.proto+"-fsg", "--wait=true", "--timeout=3m")
 		})
 	}
 	// Deleting the claims removes or archives the directories as each
@@ -250,28 +266,31 @@ func claimsAndPods(t *testing.T, classes []class) {
 				t.Errorf("%s: the deleted claim's directory is still there: %s", c.name, listing)
 			}
 		case "archive":
-			if !regexp.MustCompile(`(?m)^archived-` + claim).MatchString(listing) || regexp.MustCompile(`(?m)^`+claim+`$`).MatchString(listing) {
+			if !regexp.MustCompile(`(?m)^archived-`+claim).MatchString(listing) || regexp.MustCompile(`(?m)^`+claim+`$`).MatchString(listing) {
 				t.Errorf("%s: want the claim's directory archived: %s", c.name, listing)
 			}
 		}
 	}
 }
 
-// restartNodePlugin deletes the node plugin's pod, waits for its
-// replacement, and for the kubelet to get the volume's stats from it.
+// restartNodePlugin deletes the node plugin's pod under the running pods,
+// waits for its replacement, and checks that the new plugin answers stats
+// and health for the volume, to the test and to the kubelet.
 func restartNodePlugin(t *testing.T, claim string) {
 	t.Helper()
 	sel := "app.kubernetes.io/name=fileshare-csi,app.kubernetes.io/component=node"
 	old := strings.TrimSpace(kubectl(t, "", "-n", "fileshare-csi", "get", "pods", "-l", sel, "-o", "jsonpath={.items[0].metadata.name}"))
+	before, err := kubeletStatsCalls()
+	if err != nil {
+		t.Fatal(err)
+	}
 	kubectl(t, "", "-n", "fileshare-csi", "delete", "pod", old, "--wait=true", "--timeout=2m")
-	var pod string
 	cluster.WaitFor(t, "a new node plugin pod to be Ready", 5*time.Minute, func() (bool, error) {
 		out, err := env.h.Kubectl("", "-n", "fileshare-csi", "get", "pods", "-l", sel, "-o",
 			`jsonpath={range .items[*]}{.metadata.name} {.status.conditions[?(@.type=="Ready")].status}{"\n"}{end}`)
 		for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
 			f := strings.Fields(l)
 			if len(f) == 2 && f[0] != old && f[1] == "True" {
-				pod = f[0]
 				return true, nil
 			}
 		}
@@ -279,51 +298,116 @@ func restartNodePlugin(t *testing.T, claim string) {
 	})
 	pv := strings.TrimSpace(kubectl(t, "", "-n", testNS, "get", "pvc", claim, "-o", "jsonpath={.spec.volumeName}"))
 	handle := strings.TrimSpace(kubectl(t, "", "get", "pv", pv, "-o", "jsonpath={.spec.csi.volumeHandle}"))
-	// The kubelet asks every volumeStatsAggPeriod (10 s here).
-	cluster.WaitFor(t, "the restarted plugin to answer NodeGetVolumeStats for "+claim, 3*time.Minute, func() (bool, error) {
-		logs, err := env.h.Kubectl("", "-n", "fileshare-csi", "logs", pod, "-c", "fileshare-csi")
-		for _, l := range strings.Split(logs, "\n") {
-			if strings.Contains(l, "call done") && strings.Contains(l, "NodeGetVolumeStats") && strings.Contains(l, handle) {
-				return true, nil
-			}
+	uid := strings.TrimSpace(kubectl(t, "", "-n", testNS, "get", "pod", writerOf(claim), "-o", "jsonpath={.metadata.uid}"))
+	target := "/var/lib/kubelet/pods/" + uid + "/volumes/kubernetes.io~csi/" + pv + "/mount"
+	// The new plugin answers stats and health for the volume a pod kept
+	// using, asked on its socket as the kubelet asks.
+	cluster.WaitFor(t, "the restarted plugin to answer stats and health for "+claim, 2*time.Minute, func() (bool, error) {
+		out, code, err := guestExec("/results/bin/csicall", "-volume-id", handle, "-path", target)
+		if err == nil && code != 0 {
+			err = fmt.Errorf("csicall: exit %d: %s", code, out)
 		}
-		return false, err
+		return err == nil && strings.Contains(out, `"healthy":true`), err
 	})
-	metrics, err := env.h.Kubectl("", "get", "--raw", "/api/v1/nodes/"+nodeName+"/proxy/metrics")
+	// And the kubelet gets them from the new plugin (it asks every 10 s
+	// here): its count of successful NodeGetVolumeStats calls goes up after
+	// the restart, and only the new plugin can have answered those.
+	cluster.WaitFor(t, "the kubelet's stats calls to the restarted plugin to succeed", 2*time.Minute, func() (bool, error) {
+		n, err := kubeletStatsCalls()
+		return n > before, err
+	})
+}
+
+// writerOf is the pod that writes to a claim in claimsAndPods.
+func writerOf(claim string) string {
+	proto, _, _ := strings.Cut(claim, "-")
+	return proto + "-writer"
+}
+
+// kubeletStatsCalls is how many of the kubelet's NodeGetVolumeStats calls
+// to the driver succeeded so far (its csi_operations_seconds metric).
+func kubeletStatsCalls() (int, error) {
+	m, err := kubeletMetrics()
 	if err != nil {
-		t.Fatal(err)
+		return 0, err
 	}
-	want := fmt.Sprintf(`kubelet_volume_stats_capacity_bytes{namespace="%s",persistentvolumeclaim="%s"}`, testNS, claim)
-	if !strings.Contains(metrics, want) {
-		t.Errorf("the kubelet has no stats for %s after the plugin's restart", claim)
+	re := regexp.MustCompile(`(?m)^csi_operations_seconds_count\{driver_name="fileshare.csi.dev",grpc_status_code="OK",method_name="/csi.v1.Node/NodeGetVolumeStats"[^}]*\} (\d+)`)
+	total := 0
+	for _, mm := range re.FindAllStringSubmatch(m, -1) {
+		n, _ := strconv.Atoi(mm[1])
+		total += n
 	}
-	abnormal := fmt.Sprintf(`kubelet_volume_stats_health_status_abnormal{namespace="%s",persistentvolumeclaim="%s"} 0`, testNS, claim)
-	if !strings.Contains(metrics, abnormal) {
-		t.Errorf("the kubelet does not report %s healthy after the plugin's restart (want %s)", claim, abnormal)
+	return total, nil
+}
+
+// kubeletMetrics reads the kubelet's /metrics through the VM's forwarded
+// port (the apiserver will not proxy to a node called localhost).
+func kubeletMetrics() (string, error) {
+	c := http.Client{Timeout: 20 * time.Second, Transport: &http.Transport{
+		// The kubelet's own self-signed serving certificate; the test
+		// cluster's kubelet allows anonymous reads.
+		TLSClientConfig: &tls.Config{InsecureSkipVerify: true}, //nolint:gosec
+	}}
+	resp, err := c.Get(fmt.Sprintf("https://127.0.0.1:%d/metrics", env.kubeletPort))
+	if err != nil {
+		return "", err
 	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return string(b), err
 }
 
 // uninstall removes everything with `kubectl delete -k` and checks that
-// the node holds no mount of ours afterwards.
+// the node holds no mount of ours afterwards. As a user must, it first
+// deletes the workloads and their claims and lets the kubelet unmount them:
+// a node plugin removed before that can no longer unmount anything.
 func uninstall(t *testing.T) {
 	kubectl(t, "", "delete", "namespace", testNS, "--wait=true", "--timeout=5m")
+	cluster.WaitFor(t, "every PersistentVolume of the driver to be deleted", 5*time.Minute, func() (bool, error) {
+		out, err := env.h.Kubectl("", "get", "pv", "-o", "jsonpath={range .items[*]}{.spec.csi.driver}{\"\\n\"}{end}")
+		return err == nil && !strings.Contains(out, "fileshare.csi.dev"), err
+	})
+	cluster.WaitFor(t, "the kubelet to unmount every volume", 5*time.Minute, func() (bool, error) {
+		left, err := ourMounts()
+		return err == nil && len(left) == 0, err
+	})
 	out, err := env.h.KubectlTimeout(6*time.Minute, "", "delete", "-k", filepath.Join(env.repo, "test/node/overlay"), "--wait=true", "--timeout=5m")
 	if err != nil {
 		t.Fatalf("kubectl delete -k: %v\n%s", err, out)
 	}
-	kubectl(t, "", "delete", "storageclass", "fileshare-nfs", "fileshare-smb", "--ignore-not-found")
-	cluster.WaitFor(t, "the node plugin's pods to go", 3*time.Minute, func() (bool, error) {
+	kubectl(t, "", "delete", "storageclass", "--all", "--ignore-not-found")
+	cluster.WaitFor(t, "the driver's pods to go", 3*time.Minute, func() (bool, error) {
 		out, err := env.h.Kubectl("", "get", "pods", "-A", "-l", "app.kubernetes.io/name=fileshare-csi", "-o", "name")
 		return err == nil && strings.TrimSpace(out) == "", err
 	})
-	mounts := mustGuest(t, "cat", "/proc/mounts")
-	for _, l := range strings.Split(mounts, "\n") {
+	if out, err := env.h.Kubectl("", "get", "csidriver,namespace/fileshare-csi", "--ignore-not-found", "-o", "name"); err != nil || strings.TrimSpace(out) != "" {
+		t.Errorf("left in the cluster after kubectl delete -k: %q %v", out, err)
+	}
+	left, err := ourMounts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range left {
+		t.Errorf("left on the node after uninstall: %s", l)
+	}
+}
+
+// ourMounts lists the node's NFS and CIFS mounts and anything mounted in
+// the driver's kubelet directories.
+func ourMounts() ([]string, error) {
+	out, code, err := guestExec("cat", "/proc/mounts")
+	if err != nil || code != 0 {
+		return nil, fmt.Errorf("read the node's mounts: exit %d, %v", code, err)
+	}
+	var left []string
+	for _, l := range strings.Split(out, "\n") {
 		f := strings.Fields(l)
 		if len(f) < 3 {
 			continue
 		}
 		if f[2] == "nfs" || f[2] == "nfs4" || f[2] == "cifs" || strings.Contains(f[1], "fileshare.csi.dev") {
-			t.Errorf("left on the node after uninstall: %s", l)
+			left = append(left, l)
 		}
 	}
+	return left, nil
 }

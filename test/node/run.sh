@@ -46,6 +46,9 @@ cleanup() {
       fi
     done <"$work/pids"
   fi
+  # The VM is qemu under test/vm/run.sh under timeout(1), in a process group
+  # of its own: find it by the directory it shares with the guest.
+  pkill -KILL -f "qemu-system-x86_64 .*path=$work/vm" 2>/dev/null || true
   if [ "$rc" != 0 ]; then
     rm -rf /var/tmp/fileshare-node-logs && mkdir -p /var/tmp/fileshare-node-logs
     cp -r "$work"/*.log "$work"/vm/logs "$work"/vm/guest.log "$work"/vm/console.log /var/tmp/fileshare-node-logs/ 2>/dev/null || true

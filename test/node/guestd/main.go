@@ -243,7 +243,7 @@ func (n *node) network() error {
 func (n *node) startServers(ctx context.Context) error {
 	base := "/tmp/fileshare-node"
 	var err error
-	if n.nfs, err = localservers.StartKernelNFS(ctx, filepath.Join(base, "nfsd"), localservers.Reachable(n.cfg.GuestCIDR)); err != nil {
+	if n.nfs, err = localservers.StartKernelNFS(ctx, filepath.Join(base, "nfsd"), localservers.Reachable(n.cfg.GuestCIDR), localservers.NFSClients(n.cfg.PodCIDR)); err != nil {
 		return err
 	}
 	if n.smb, err = localservers.StartSamba(ctx, filepath.Join(base, "samba"), n.cfg.SMBPort, localservers.Reachable(n.cfg.GuestCIDR)); err != nil {
@@ -400,8 +400,6 @@ syncFrequency: 10s
 fileCheckFrequency: 10s
 nodeStatusUpdateFrequency: 5s
 volumeStatsAggPeriod: 10s
-# The kubelet asks the driver for each volume's condition with its stats.
-featureGates: {CSIVolumeHealth: true}
 `, c.KubeletPort, c.PodCIDR)
 	if err := writeFile(filepath.Join(dir, "kubelet.yaml"), conf); err != nil {
 		return err

@@ -24,7 +24,7 @@ deps-vm:
 demo: deps
 	./hack/demo.sh
 
-test: lint cross test-unit test-integration test-vm test-k8s
+test: lint cross test-unit test-integration test-vm test-k8s test-node
 
 # actionlint checks the release workflow; built from the Go module proxy.
 ACTIONLINT_VERSION ?= v1.7.12

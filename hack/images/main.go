@@ -40,8 +40,9 @@ const (
 )
 
 // mountHelpers must be in the node image: mount-utils runs mount and umount,
-// which run the helpers.
-var mountHelpers = []string{"sbin/mount.nfs", "sbin/mount.cifs", "bin/mount", "bin/umount"}
+// which run the helpers; NFSv3 mounts also read the RPC transports
+// (netconfig) and protocol names (protocols).
+var mountHelpers = []string{"sbin/mount.nfs", "sbin/mount.cifs", "bin/mount", "bin/umount", "etc/netconfig", "etc/protocols"}
 
 func main() {
 	log.SetFlags(0)

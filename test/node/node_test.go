@@ -380,8 +380,11 @@ func uninstall(t *testing.T) {
 		out, err := env.h.Kubectl("", "get", "pods", "-A", "-l", "app.kubernetes.io/name=fileshare-csi", "-o", "name")
 		return err == nil && strings.TrimSpace(out) == "", err
 	})
-	if out, err := env.h.Kubectl("", "get", "csidriver,namespace/fileshare-csi", "--ignore-not-found", "-o", "name"); err != nil || strings.TrimSpace(out) != "" {
-		t.Errorf("left in the cluster after kubectl delete -k: %q %v", out, err)
+	for _, obj := range [][]string{{"csidriver", "fileshare.csi.dev"}, {"namespace", "fileshare-csi"}, {"clusterrole", "-l", "app.kubernetes.io/name=fileshare-csi"}} {
+		out, err := env.h.Kubectl("", append(append([]string{"get"}, obj...), "--ignore-not-found", "-o", "name")...)
+		if err != nil || strings.TrimSpace(out) != "" {
+			t.Errorf("left in the cluster after kubectl delete -k: %v: %q %v", obj, out, err)
+		}
 	}
 	left, err := ourMounts()
 	if err != nil {

@@ -291,3 +291,26 @@ current-context: local
 		t.Fatal(err)
 	}
 }
+
+// ReadRepoFile reads a file of the repository.
+func (h *Harness) ReadRepoFile(t *testing.T, rel string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(h.Repo, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// ReplaceAll applies old/new pairs and fails when an old string is missing,
+// so a test notices when the examples it edits change under it.
+func ReplaceAll(t *testing.T, s string, pairs ...string) string {
+	t.Helper()
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if !strings.Contains(s, pairs[i]) {
+			t.Fatalf("%q not found in:\n%s", pairs[i], s)
+		}
+		s = strings.ReplaceAll(s, pairs[i], pairs[i+1])
+	}
+	return s
+}

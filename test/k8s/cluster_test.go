@@ -91,28 +91,6 @@ func kustomizations(t *testing.T) []string {
 	return dirs
 }
 
-func readRepoFile(t *testing.T, rel string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(env.repo, rel))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
-// replaceAll applies old/new pairs and fails if an old string is missing, so
-// the test notices when the examples change under it.
-func replaceAll(t *testing.T, s string, pairs ...string) string {
-	t.Helper()
-	for i := 0; i < len(pairs); i += 2 {
-		if !strings.Contains(s, pairs[i]) {
-			t.Fatalf("%q not found in:\n%s", pairs[i], s)
-		}
-		s = strings.ReplaceAll(s, pairs[i], pairs[i+1])
-	}
-	return s
-}
-
 type objMeta struct {
 	Name   string            `json:"name"`
 	Labels map[string]string `json:"labels"`
@@ -330,19 +308,19 @@ spec:
 	}
 	nfsSource := "nfs://127.0.0.1" + nfsBase
 	smbSource := fmt.Sprintf("smb://127.0.0.1:%d/share/k8s", smbPort)
-	nfsExample := readRepoFile(t, "manifests/examples/storageclass-nfs.yaml")
-	nfsExample = replaceAll(t, nfsExample, "nfs://nfs-server.example.com/export/k8s", nfsSource)
+	nfsExample := env.h.ReadRepoFile(t, "manifests/examples/storageclass-nfs.yaml")
+	nfsExample = cluster.ReplaceAll(t, nfsExample, "nfs://nfs-server.example.com/export/k8s", nfsSource)
 	for _, mode := range []string{"delete", "retain", "archive"} {
-		sc := replaceAll(t, nfsExample, "name: fileshare-nfs", "name: nfs-"+mode, "onDelete: delete", "onDelete: "+mode)
+		sc := cluster.ReplaceAll(t, nfsExample, "name: fileshare-nfs", "name: nfs-"+mode, "onDelete: delete", "onDelete: "+mode)
 		mustKubectl(t, sc, "apply", "-f", "-")
 	}
-	smbExample := readRepoFile(t, "manifests/examples/storageclass-smb.yaml")
-	smbExample = replaceAll(t, smbExample,
+	smbExample := env.h.ReadRepoFile(t, "manifests/examples/storageclass-smb.yaml")
+	smbExample = cluster.ReplaceAll(t, smbExample,
 		"smb://fileserver.example.com/share/k8s", smbSource,
 		"username: k8s-volumes", "username: "+localservers.SMBUser,
 		"password: change-me", "password: "+localservers.SMBPassword)
 	mustKubectl(t, smbExample, "apply", "-f", "-") // fileshare-smb, onDelete: archive
-	wrong := replaceAll(t, smbExample,
+	wrong := cluster.ReplaceAll(t, smbExample,
 		"password: "+localservers.SMBPassword, "password: not-the-password",
 		"fileshare-smb-creds", "fileshare-smb-wrong",
 		"name: fileshare-smb\n", "name: smb-wrong-secret\n")
@@ -350,9 +328,9 @@ spec:
 	step("StorageClasses nfs-delete, nfs-retain, nfs-archive, fileshare-smb, smb-wrong-secret")
 
 	claim := func(name, class string) string {
-		pvc := readRepoFile(t, "manifests/examples/pvc-and-pod.yaml")
+		pvc := env.h.ReadRepoFile(t, "manifests/examples/pvc-and-pod.yaml")
 		pvc = pvc[:strings.Index(pvc, "\n---")]
-		return replaceAll(t, pvc, "name: fileshare-demo", "name: "+name, "namespace: default", "namespace: "+testNS,
+		return cluster.ReplaceAll(t, pvc, "name: fileshare-demo", "name: "+name, "namespace: default", "namespace: "+testNS,
 			"storageClassName: fileshare-nfs", "storageClassName: "+class)
 	}
 	cases := []struct {

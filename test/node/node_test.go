@@ -76,9 +76,9 @@ func install(t *testing.T) []class {
 		out := mustGuest(t, "sh", "-c", fmt.Sprintf("d=$(ls -d /tmp/fileshare-node/%s/%s); mkdir -p $d/k8s && chmod 0777 $d/k8s && echo $d", map[string]string{"nfs": "nfsd", "smb": "samba"}[p], map[string]string{"nfs": "export", "smb": "share"}[p]))
 		servers[p] = strings.TrimSpace(out)
 	}
-	nfsClass := replaceAll(t, readRepoFile(t, "manifests/examples/storageclass-nfs.yaml"),
+	nfsClass := cluster.ReplaceAll(t, env.h.ReadRepoFile(t, "manifests/examples/storageclass-nfs.yaml"),
 		"nfs://nfs-server.example.com/export/k8s", "nfs://"+guestIP+servers["nfs"]+"/k8s")
-	smbClass := replaceAll(t, readRepoFile(t, "manifests/examples/storageclass-smb.yaml"),
+	smbClass := cluster.ReplaceAll(t, env.h.ReadRepoFile(t, "manifests/examples/storageclass-smb.yaml"),
 		"smb://fileserver.example.com/share/k8s", "smb://"+guestIP+"/"+localservers.SMBShare+"/k8s",
 		"username: k8s-volumes", "username: "+localservers.SMBUser,
 		"password: change-me", "password: "+localservers.SMBPassword)
@@ -108,28 +108,6 @@ func install(t *testing.T) []class {
 func describe(t *testing.T, ns, what string) {
 	out, _ := env.h.Kubectl("", "-n", ns, "describe", what)
 	t.Logf("---- kubectl describe %s ----\n%s", what, out)
-}
-
-func readRepoFile(t *testing.T, rel string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(env.repo, rel))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
-// replaceAll replaces each old with its new, and fails when an old is not
-// there: the example changed and the test must follow.
-func replaceAll(t *testing.T, s string, pairs ...string) string {
-	t.Helper()
-	for i := 0; i+1 < len(pairs); i += 2 {
-		if !strings.Contains(s, pairs[i]) {
-			t.Fatalf("%q is no longer in the example", pairs[i])
-		}
-		s = strings.ReplaceAll(s, pairs[i], pairs[i+1])
-	}
-	return s
 }
 
 func claimYAML(name, class string) string {

@@ -147,6 +147,7 @@ type junit struct {
 			} `xml:"skipped"`
 			Failure *struct {
 				Message string `xml:"message,attr"`
+				Text    string `xml:",chardata"` // where ginkgo puts the failure itself
 			} `xml:"failure"`
 		} `xml:"testcase"`
 	} `xml:"testsuite"`
@@ -340,6 +341,9 @@ func runSuite(t *testing.T, e2e, class, focus, skip, report string) []specResult
 			}
 			if c.Failure != nil {
 				r.reason = c.Failure.Message
+				if strings.TrimSpace(r.reason) == "" {
+					r.reason = c.Failure.Text
+				}
 			}
 			out = append(out, r)
 		}

@@ -62,7 +62,10 @@ const (
 // busyboxImages: the e2e suite's busybox, the one manifests/examples use,
 // and jessie-dnsutils, which the suite's volume specs run shell commands in
 // (sh, dd, md5sum, mount: busybox has them all).
-var busyboxImages = []string{"registry.k8s.io/e2e-test-images/busybox:1.37.0-1", "busybox:1.36", "registry.k8s.io/e2e-test-images/jessie-dnsutils:1.7"}
+// busyboxImages are the images the suite only runs shell commands in: it
+// gives nginx a command of its own ("volumes should allow exec of files on
+// the volume"), so busybox stands in for it too.
+var busyboxImages = []string{"registry.k8s.io/e2e-test-images/busybox:1.37.0-1", "busybox:1.36", "registry.k8s.io/e2e-test-images/jessie-dnsutils:1.7", "registry.k8s.io/e2e-test-images/nginx:1.14-4"}
 
 var env struct {
 	repo, work, results string
@@ -320,7 +323,10 @@ func buildImages(t *testing.T) []string {
 		{refs: []string{registrarImg}, files: map[string]string{"/csi-node-driver-registrar": filepath.Join(bins, "registrar")}, entrypoint: []string{"/csi-node-driver-registrar"}},
 		{refs: []string{livenessImg}, files: map[string]string{"/livenessprobe": filepath.Join(bins, "livenessprobe")}, entrypoint: []string{"/livenessprobe"}},
 		{refs: []string{provisionerIm}, files: map[string]string{"/csi-provisioner": env.h.FindBin(t, "csi-provisioner")}, entrypoint: []string{"/csi-provisioner"}},
-		{refs: []string{agnhostImage}, files: map[string]string{"/agnhost": env.h.FindBin(t, "agnhost")}, entrypoint: []string{"/agnhost"}},
+		// The real agnhost image carries a shell and nsenter: the suite's
+		// host-exec pods run `nsenter --mount=/rootfs/proc/1/ns/mnt -- sh`
+		// in it to look at the node's mounts.
+		{refs: []string{agnhostImage}, files: map[string]string{"/agnhost": env.h.FindBin(t, "agnhost"), "/bin/busybox": busybox}, links: links, entrypoint: []string{"/agnhost"}},
 	}
 	imgs = append(imgs, testImage{refs: busyboxImages, files: map[string]string{"/bin/busybox": busybox}, links: links, entrypoint: []string{"/bin/sh"}})
 	for i, im := range imgs {

@@ -29,7 +29,7 @@ var e2eClasses = []struct {
 }{
 	{"nfs41", "nfs", []string{"vers=4.1"}},
 	{"nfs3", "nfs", []string{"vers=3", "nolock"}},
-	{"smb3", "smb", []string{"dir_mode=0777", "file_mode=0777", "vers=3.0"}},
+	{"smb3", "smb", []string{"dir_mode=0777", "file_mode=0777", "mfsymlinks", "vers=3.0"}},
 }
 
 // specList is test/node/e2e/specs.txt: the curated specs (run by make
@@ -181,7 +181,8 @@ func runE2E(t *testing.T) {
 	// A full run rewrites docs/conformance.md; a curated run writes its
 	// record only where FILESHARE_CONFORMANCE_OUT says.
 	out := os.Getenv("FILESHARE_CONFORMANCE_OUT")
-	if mode == "full" && out == "" {
+	narrowed := os.Getenv("FILESHARE_E2E_CLASSES") != "" || os.Getenv("FILESHARE_E2E_FOCUS") != ""
+	if mode == "full" && out == "" && !narrowed {
 		out = filepath.Join(env.repo, "docs/conformance.md")
 	}
 	if out != "" {
@@ -193,16 +194,27 @@ func runE2E(t *testing.T) {
 }
 
 func runClasses(t *testing.T, mode, e2e string, specs specList, mu *sync.Mutex, results map[string][]specResult) {
+	// FILESHARE_E2E_CLASSES and FILESHARE_E2E_FOCUS narrow a run while a
+	// failure is looked into; such a run never rewrites the record.
+	only := map[string]bool{}
+	for _, n := range strings.FieldsFunc(os.Getenv("FILESHARE_E2E_CLASSES"), func(r rune) bool { return r == ',' || r == ' ' }) {
+		only[n] = true
+	}
 	for _, c := range e2eClasses {
 		c := c
 		t.Run(c.name, func(t *testing.T) {
+			if len(only) > 0 && !only[c.name] {
+				t.Skip("not in FILESHARE_E2E_CLASSES")
+			}
 			if mode == "full" {
 				t.Parallel()
 			}
 			createE2EClass(t, c.name, c.proto, c.mountOptions)
 			mine := specs.forClass(c.name)
 			focus := `External.Storage`
-			if mode == "curated" {
+			if f := os.Getenv("FILESHARE_E2E_FOCUS"); f != "" {
+				focus = `External.Storage.*(` + f + `)`
+			} else if mode == "curated" {
 				var q []string
 				for _, s := range mine.curated {
 					q = append(q, regexp.QuoteMeta(s.name))
@@ -223,7 +235,7 @@ func runClasses(t *testing.T, mode, e2e string, specs specList, mu *sync.Mutex, 
 					t.Errorf("%s failed: %s", r.name, firstLine(r.reason))
 				}
 			}
-			if mode == "curated" {
+			if mode == "curated" && os.Getenv("FILESHARE_E2E_FOCUS") == "" {
 				for _, cur := range mine.curated {
 					want := cur.name
 					found := false

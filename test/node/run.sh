@@ -64,7 +64,7 @@ start=$SECONDS
 set +e
 FILESHARE_NODE_BIN="$bins" FILESHARE_NODE_WORK="$work" FILESHARE_NODE_RUNTIME="$runtime_root" \
   FILESHARE_NODE_IMAGES="$PWD/bin/images" \
-  flock -o /tmp/fileshare-vm.lock go test -count=1 -v -timeout 110m -parallel 3 ./test/node/ 2>&1 | tee /tmp/fileshare-node.log
+  flock -o /tmp/fileshare-vm.lock go test -count=1 -v -timeout 110m -parallel 3 ./test/node/ ${FILESHARE_TEST_FLAGS:-} 2>&1 | tee /tmp/fileshare-node.log
 rc=${PIPESTATUS[0]}
 set -e
 echo "test-node: $( [ "$rc" = 0 ] && echo PASS || echo FAIL ) in $((SECONDS - start)) s (log: /tmp/fileshare-node.log)"

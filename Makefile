@@ -106,8 +106,8 @@ test-node: deps deps-vm
 	./test/node/run.sh
 
 # Every spec of the external storage suite, the three classes side by side;
-# rewrites docs/conformance.md. Long: well over an hour under emulation.
-# FILESHARE_E2E_BUDGET=30m bounds it (the record then says so).
+# rewrites docs/conformance.md. About 35 minutes under emulation.
+# FILESHARE_E2E_BUDGET=20m bounds it (the record then says so).
 test-e2e: deps deps-vm
 	FILESHARE_E2E=full ./test/node/run.sh
 

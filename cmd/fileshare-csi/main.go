@@ -16,6 +16,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/driver"
+	"github.com/fileshare-csi/fileshare-csi/pkg/metrics"
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 )
 
@@ -30,21 +31,30 @@ func main() {
 	driverName := flag.String("driver-name", "fileshare.csi.dev", "CSI driver name")
 	stateDir := flag.String("state-dir", "/var/lib/kubelet/plugins/fileshare.csi.dev/state", "node: where staged-volume records are kept for remounting broken mounts")
 	maxSessions := flag.Int("max-sessions-per-share", 16, "controller: file server sessions open at once per share and credentials, reused across calls (0: a new session for every call)")
+	metricsAddress := flag.String("metrics-address", "", "serve Prometheus metrics at http://ADDRESS/metrics, e.g. :9808 (off when empty)")
+	inlineSources := flag.String("inline-sources", "", "node: comma-separated shares pods may mount as CSI inline volumes, e.g. nfs://nas/exports/scratch,smb://fs/team (empty: inline volumes are refused)")
 	showVersion := flag.Bool("version", false, "print the version and exit")
 	flag.Parse()
 	if *showVersion {
 		fmt.Println(version)
 		return
 	}
-	if err := run(*endpoint, *nodeID, *mode, *driverName, *stateDir, *maxSessions); err != nil {
+	if err := run(*endpoint, *nodeID, *mode, *driverName, *stateDir, *maxSessions, *metricsAddress, *inlineSources); err != nil {
 		klog.ErrorS(err, "fileshare-csi failed")
 		klog.Flush()
 		os.Exit(1)
 	}
 }
 
-func run(endpoint, nodeID, mode, name, stateDir string, maxSessions int) error {
-	cfg := driver.Config{Name: name, Version: version, NodeID: nodeID, StateDir: stateDir}
+func run(endpoint, nodeID, mode, name, stateDir string, maxSessions int, metricsAddress, inlineSources string) error {
+	inline, err := driver.ParseInlineSources(inlineSources)
+	if err != nil {
+		return err
+	}
+	cfg := driver.Config{Name: name, Version: version, NodeID: nodeID, StateDir: stateDir, InlineSources: inline}
+	if metricsAddress != "" {
+		cfg.Metrics = metrics.New(name)
+	}
 	switch mode {
 	case "controller":
 		cfg.Controller = true
@@ -75,11 +85,16 @@ func run(endpoint, nodeID, mode, name, stateDir string, maxSessions int) error {
 	if err != nil {
 		return err
 	}
-	srv := grpc.NewServer(grpc.UnaryInterceptor(driver.LogInterceptor))
+	srv := grpc.NewServer(grpc.ChainUnaryInterceptor(cfg.Metrics.UnaryInterceptor(), driver.LogInterceptor))
 	d.Register(srv)
 
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
+	if cfg.Metrics != nil {
+		if err := cfg.Metrics.Serve(ctx, metricsAddress); err != nil {
+			return err
+		}
+	}
 	go func() {
 		<-ctx.Done()
 		klog.InfoS("shutting down")

@@ -326,6 +326,8 @@ func (d *Driver) DeleteVolume(ctx context.Context, req *csi.DeleteVolumeRequest)
 		logger.Info("DeleteVolume of an ID this driver never issued: nothing to delete", "reason", err.Error())
 		return &csi.DeleteVolumeResponse{}, nil
 	}
+	ctx, removedEntries := share.CountRemoved(ctx)
+	disposed := false
 	err = d.withStore(ctx, vol, credentialsFrom(req.GetSecrets()), true, func(st *state.Store, w where) error {
 		rec, err := lookup(ctx, st, vol, w)
 		if errors.Is(err, state.ErrNotFound) && vol.UID != "" {
@@ -339,6 +341,7 @@ func (d *Driver) DeleteVolume(ctx context.Context, req *csi.DeleteVolumeRequest)
 		if err != nil || rec.Path == "" {
 			return err
 		}
+		disposed = true
 		switch vol.OnDelete {
 		case volume.Retain:
 			logger.V(2).Info("retaining volume directory", "path", w.path)
@@ -376,6 +379,13 @@ func (d *Driver) DeleteVolume(ctx context.Context, req *csi.DeleteVolumeRequest)
 	}
 	if err != nil {
 		return nil, toStatus(err)
+	}
+	if disposed {
+		action := vol.OnDelete
+		if action == "" {
+			action = volume.Delete
+		}
+		d.cfg.Metrics.VolumeDeleted(string(vol.Source.Protocol), string(action), removedEntries())
 	}
 	return &csi.DeleteVolumeResponse{}, nil
 }

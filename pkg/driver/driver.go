@@ -17,6 +17,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/keylock"
+	"github.com/fileshare-csi/fileshare-csi/pkg/metrics"
 	"github.com/fileshare-csi/fileshare-csi/pkg/mounter"
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 )
@@ -39,6 +40,11 @@ type Config struct {
 	// StateDir keeps, per staged volume, what is needed to remount it when
 	// the mount breaks. Empty disables that repair.
 	StateDir string
+	// Metrics records what the services do; nil records nothing.
+	Metrics *metrics.Metrics
+	// InlineSources are the shares pods may mount as CSI inline volumes
+	// (node); empty refuses inline volumes.
+	InlineSources InlineSources
 }
 
 // Driver serves the CSI services.
@@ -50,6 +56,7 @@ type Driver struct {
 	cfg         Config
 	volumeLocks keylock.Tree
 	nodeLocks   tryLocks
+	mounts      mountHealth
 }
 
 // New checks cfg and returns a Driver.
@@ -71,7 +78,17 @@ func New(cfg Config) (*Driver, error) {
 			return nil, errors.New("the node service needs a mounter")
 		}
 	}
-	return &Driver{cfg: cfg}, nil
+	d := &Driver{cfg: cfg}
+	if cfg.Controller {
+		cfg.Metrics.WatchPool(cfg.Pool)
+	}
+	if cfg.Node {
+		for _, st := range d.nodeState().AllStaged() {
+			d.mounts.known(st.Request.StagingPath, string(st.Request.Source.Protocol))
+		}
+		cfg.Metrics.WatchMounts(d.mounts.counts)
+	}
+	return d, nil
 }
 
 // Register adds the enabled services to a gRPC server.

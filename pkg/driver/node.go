@@ -155,6 +155,7 @@ func (d *Driver) NodeStageVolume(ctx context.Context, req *csi.NodeStageVolumeRe
 	if err := d.nodeState().SaveStaged(sr.StagingPath, state.Staged{Request: sr}); err != nil {
 		klog.FromContext(ctx).Error(err, "cannot save staging state; a broken mount will need a new stage to recover")
 	}
+	d.mounts.staged(sr.StagingPath, string(src.Protocol))
 	return &csi.NodeStageVolumeResponse{}, nil
 }
 
@@ -174,6 +175,7 @@ func (d *Driver) NodeUnstageVolume(ctx context.Context, req *csi.NodeUnstageVolu
 		return nil, mountStatus(err)
 	}
 	d.nodeState().DropStaged(req.GetStagingTargetPath())
+	d.mounts.unstaged(req.GetStagingTargetPath())
 	return &csi.NodeUnstageVolumeResponse{}, nil
 }
 
@@ -185,7 +187,29 @@ func (d *Driver) repairStaging(ctx context.Context, stagingPath string) error {
 		return fmt.Errorf("no record of how %s was staged, cannot remount it: %w", stagingPath, err)
 	}
 	klog.FromContext(ctx).Info("remounting broken staged volume", "path", stagingPath)
-	return d.cfg.Mounter.Stage(ctx, st.Request)
+	err = d.cfg.Mounter.Stage(ctx, st.Request)
+	protocol := string(st.Request.Source.Protocol)
+	d.cfg.Metrics.MountRepaired(protocol, err)
+	if err == nil {
+		d.mounts.staged(stagingPath, protocol)
+	}
+	return err
+}
+
+// observe notes what a look at a volume's mount found, for the node's
+// metrics. path is the staging or a published path.
+func (d *Driver) observe(path, stagingHint string, err error) {
+	staging := stagingHint
+	if staging == "" {
+		staging = path
+		if pub, perr := d.nodeState().Published(path); perr == nil {
+			staging = pub.StagingPath
+		}
+	}
+	protocol := d.mounts.observed(staging, err)
+	if protocol != "" && errors.Is(err, mounter.ErrNotResponding) {
+		d.cfg.Metrics.ProbeTimedOut(protocol)
+	}
 }
 
 func (d *Driver) NodePublishVolume(ctx context.Context, req *csi.NodePublishVolumeRequest) (*csi.NodePublishVolumeResponse, error) {
@@ -198,6 +222,9 @@ func (d *Driver) NodePublishVolume(ctx context.Context, req *csi.NodePublishVolu
 	if err := validateNodeCapability(req.GetVolumeCapability()); err != nil {
 		return nil, err
 	}
+	if req.GetVolumeContext()[ContextEphemeral] == "true" {
+		return d.publishInline(ctx, req)
+	}
 	if req.GetStagingTargetPath() == "" {
 		return nil, status.Error(codes.InvalidArgument, "staging target path is missing: this driver stages volumes before publishing them")
 	}
@@ -207,7 +234,9 @@ func (d *Driver) NodePublishVolume(ctx context.Context, req *csi.NodePublishVolu
 	}
 	defer unlock()
 	staging := req.GetStagingTargetPath()
-	switch err := d.cfg.Mounter.Check(ctx, staging); {
+	checkErr := d.cfg.Mounter.Check(ctx, staging)
+	d.observe(staging, staging, checkErr)
+	switch err := checkErr; {
 	case err == nil:
 	case errors.Is(err, mounter.ErrNotMounted):
 		return nil, status.Errorf(codes.FailedPrecondition, "volume %s is not staged at %s", req.GetVolumeId(), staging)
@@ -248,6 +277,9 @@ func (d *Driver) NodeUnpublishVolume(ctx context.Context, req *csi.NodeUnpublish
 		return nil, status.Errorf(codes.Aborted, "another operation on volume %s is in progress", req.GetVolumeId())
 	}
 	defer unlock()
+	if pub, err := d.nodeState().Published(req.GetTargetPath()); err == nil && pub.Ephemeral {
+		return d.unpublishInline(ctx, req.GetTargetPath())
+	}
 	if err := d.cfg.Mounter.Unpublish(ctx, req.GetTargetPath()); err != nil {
 		return nil, mountStatus(err)
 	}
@@ -259,6 +291,9 @@ func (d *Driver) NodeUnpublishVolume(ctx context.Context, req *csi.NodeUnpublish
 // remounted, and a published path is bound to it again.
 func (d *Driver) repairPath(ctx context.Context, path, stagingHint string) error {
 	if pub, err := d.nodeState().Published(path); err == nil {
+		if pub.Ephemeral {
+			return d.repairStaging(ctx, pub.TargetPath)
+		}
 		switch cerr := d.cfg.Mounter.Check(ctx, pub.StagingPath); {
 		case errors.Is(cerr, mounter.ErrBroken):
 			if err := d.repairStaging(ctx, pub.StagingPath); err != nil {
@@ -289,6 +324,7 @@ func (d *Driver) NodeGetVolumeStats(ctx context.Context, req *csi.NodeGetVolumeS
 	}
 	// Check before any stat of our own: a stat of a hung mount would hang.
 	st, err := d.cfg.Mounter.Stats(ctx, path)
+	d.observe(path, req.GetStagingTargetPath(), err)
 	if errors.Is(err, mounter.ErrNotMounted) {
 		if _, lerr := os.Lstat(path); errors.Is(lerr, os.ErrNotExist) {
 			return nil, status.Errorf(codes.NotFound, "volume path %s does not exist", path)
@@ -333,7 +369,9 @@ func (d *Driver) NodeGetVolumeHealth(ctx context.Context, req *csi.NodeGetVolume
 	if path == "" {
 		return &csi.NodeGetVolumeHealthResponse{VolumeHealth: health}, nil
 	}
-	if err := d.cfg.Mounter.Check(ctx, path); err != nil {
+	err := d.cfg.Mounter.Check(ctx, path)
+	d.observe(path, req.GetStagingTargetPath(), err)
+	if err != nil {
 		reason := "MountBroken"
 		switch {
 		case errors.Is(err, mounter.ErrNotMounted):

@@ -19,6 +19,7 @@ import (
 	"google.golang.org/grpc/status"
 	mount "k8s.io/mount-utils"
 
+	"github.com/fileshare-csi/fileshare-csi/pkg/metrics"
 	"github.com/fileshare-csi/fileshare-csi/pkg/mounter"
 	"github.com/fileshare-csi/fileshare-csi/pkg/state"
 )
@@ -57,7 +58,7 @@ func newNodeUnderTest(t *testing.T) (*Driver, *mount.FakeMounter, *[]networkMoun
 	}
 	credDir := filepath.Join(t.TempDir(), "creds")
 	m := mounter.NewLinuxForTest(fake, run, credDir)
-	d, err := New(Config{Name: "test.csi", NodeID: "n1", Node: true, Mounter: m, StateDir: filepath.Join(t.TempDir(), "state")})
+	d, err := New(Config{Name: "test.csi", NodeID: "n1", Node: true, Mounter: m, Metrics: metrics.New("test.csi"), StateDir: filepath.Join(t.TempDir(), "state")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +208,7 @@ func TestNodeStatsOfAHungMountAnswerUnavailableWithoutRemounting(t *testing.T) {
 	var remounts int
 	run := func(context.Context, string, string, string, []string) error { remounts++; return nil }
 	m := mounter.NewLinuxForTest(hangingMounter{FakeMounter: fake, release: release}, run, t.TempDir())
-	d, err := New(Config{Name: "test.csi", NodeID: "n1", Node: true, Mounter: m, StateDir: t.TempDir()})
+	d, err := New(Config{Name: "test.csi", NodeID: "n1", Node: true, Mounter: m, Metrics: metrics.New("test.csi"), StateDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,7 +253,7 @@ func newHungNodeUnderTest(t *testing.T) (d *Driver, fake *mount.FakeMounter, sta
 		return nil
 	}
 	m := mounter.NewLinuxForTest(hangingMounter{FakeMounter: fake, release: release, probes: probes}, run, t.TempDir())
-	d, err := New(Config{Name: "test.csi", NodeID: "n1", Node: true, Mounter: m, StateDir: t.TempDir()})
+	d, err := New(Config{Name: "test.csi", NodeID: "n1", Node: true, Mounter: m, Metrics: metrics.New("test.csi"), StateDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -444,4 +445,51 @@ func TestNodeStatsRemountAStaleMount(t *testing.T) {
 	if len(*calls) != 2 {
 		t.Fatalf("a stale mount was not mounted again: %+v", *calls)
 	}
+	wantMetric(t, d, "fileshare_csi_node_mount_repairs_total", map[string]string{"protocol": "nfs", "result": "ok"}, 1)
+	wantMetric(t, d, "fileshare_csi_node_mounts", map[string]string{"protocol": "nfs", "state": "healthy"}, 1)
+	wantMetric(t, d, "fileshare_csi_node_mounts", map[string]string{"protocol": "nfs", "state": "broken"}, 0)
+}
+
+// The node's mount gauge follows what the kubelet's looks find: a hung
+// mount shows as hung, with its probe timeout counted, and nothing else.
+func TestNodeMountMetricsShowAHungMount(t *testing.T) {
+	d, _, staging, target, _ := newHungNodeUnderTest(t)
+	d.mounts.staged(staging, "nfs")
+	wantMetric(t, d, "fileshare_csi_node_mounts", map[string]string{"protocol": "nfs", "state": "healthy"}, 1)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	if _, err := d.NodeGetVolumeStats(ctx, &csi.NodeGetVolumeStatsRequest{VolumeId: "v", VolumePath: target}); status.Code(err) != codes.Unavailable {
+		t.Fatalf("stats of a hung mount: %v, want Unavailable", err)
+	}
+	wantMetric(t, d, "fileshare_csi_node_mounts", map[string]string{"protocol": "nfs", "state": "hung"}, 1)
+	wantMetric(t, d, "fileshare_csi_node_mounts", map[string]string{"protocol": "nfs", "state": "healthy"}, 0)
+	wantMetric(t, d, "fileshare_csi_node_probe_timeouts_total", map[string]string{"protocol": "nfs"}, 1)
+	wantMetric(t, d, "fileshare_csi_node_mount_repairs_total", map[string]string{"protocol": "nfs", "result": "ok"}, 0)
+}
+
+func wantMetric(t *testing.T, d *Driver, name string, labels map[string]string, want float64) {
+	t.Helper()
+	fams, err := d.cfg.Metrics.Registry().Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range fams {
+		if f.GetName() != name {
+			continue
+		}
+	next:
+		for _, m := range f.GetMetric() {
+			for _, l := range m.GetLabel() {
+				if v, ok := labels[l.GetName()]; ok && v != l.GetValue() {
+					continue next
+				}
+			}
+			got := m.GetGauge().GetValue() + m.GetCounter().GetValue()
+			if got != want {
+				t.Errorf("%s%v = %v, want %v", name, labels, got, want)
+			}
+			return
+		}
+	}
+	t.Errorf("%s%v: no such series", name, labels)
 }

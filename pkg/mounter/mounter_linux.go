@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -322,13 +323,40 @@ func (l *Linux) unmount(ctx context.Context, path string, force bool) error {
 	umountTimeout := time.Until(deadlineOf(ctx)) / 2
 	broken := errors.Is(err, ErrBroken)
 	done := make(chan error, 1)
-	go func() { done <- l.cleanup(path, broken, umountTimeout) }()
+	go func() {
+		err := l.cleanup(path, broken, umountTimeout)
+		if err == nil {
+			err = l.gone(path)
+		}
+		done <- err
+	}()
 	select {
 	case err := <-done:
+		if err == nil {
+			klog.FromContext(ctx).V(2).Info("unmounted", "path", path)
+		}
 		return err
 	case <-ctx.Done():
 		return fmt.Errorf("unmount %s: %w: %w", path, ErrNotResponding, ctx.Err())
 	}
+}
+
+// gone checks, after an unmount that reported success, that the mount
+// table has nothing at path any more. umount(8) answers "not mounted" for a
+// mount it fails to find, which mount-utils takes for success, and the
+// kubelet forgets a volume once it is told it is unstaged: a mount left then
+// stays on the node for good, holding a directory the controller may have
+// deleted. An error makes the kubelet call again. The table is read, the
+// path's file system is not touched.
+func (l *Linux) gone(path string) error {
+	mnt, err := l.m.IsMountPoint(path)
+	if errors.Is(err, fs.ErrNotExist) || err == nil && !mnt {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("after unmounting %s, cannot tell whether it is still mounted: %w", path, err)
+	}
+	return fmt.Errorf("%s is still mounted after umount reported it unmounted; the call will be retried", path)
 }
 
 func deadlineOf(ctx context.Context) time.Time {

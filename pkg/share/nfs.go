@@ -57,8 +57,9 @@ type nfsClient struct {
 	root   []byte
 	broken bool
 	desc   string // for messages: nfs://host/export
-	// prefix is the source's path below the export the session is rooted
-	// at ("" when the source names the export itself).
+	// export is the export the session is rooted at; prefix is the
+	// source's path below it ("" when the source names the export itself).
+	export string
 	prefix string
 	// dirs keeps the handles of the driver's metadata directories (see
 	// keepHandle), by path from the root.
@@ -142,6 +143,7 @@ func dialNFS(ctx context.Context, src source.Source) (Client, error) {
 		return nil, fmt.Errorf("%s: MOUNT %s: %w", c.desc, export, err)
 	}
 	c.root = root
+	c.export = export
 	c.prefix = strings.Trim(strings.TrimPrefix(src.Export, export), "/")
 
 	c.conn, err = dialTCP(ctx, net.JoinHostPort(src.Host, strconv.Itoa(nfsPort)))
@@ -150,6 +152,10 @@ func dialNFS(ctx context.Context, src source.Source) (Client, error) {
 	}
 	return c, nil
 }
+
+// ShareName is the export the session is rooted at, which names the share
+// in metrics: the source may add a directory below it.
+func (c *nfsClient) ShareName() string { return c.export }
 
 func unavailable(src source.Source, what string, err error) error {
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
@@ -640,7 +646,11 @@ func (c *nfsClient) RemoveAll(ctx context.Context, rel string, opts RemoveOption
 	// LOOKUP does not follow a symlink and REMOVE removes the link itself,
 	// so a volume directory replaced by a link never leads elsewhere.
 	if attr.Type != nfs.NF3Dir {
-		return c.removeEntry(ctx, procRemove, dir, name)
+		if err := c.removeEntry(ctx, procRemove, dir, name); err != nil {
+			return err
+		}
+		countRemoved(ctx)
+		return nil
 	}
 	if opts.RootID != 0 && attr.Fileid != 0 && attr.Fileid != opts.RootID {
 		return fmt.Errorf("remove %s: it is no longer the directory that was checked: left alone: %w", rel, ErrLeftBehind)
@@ -849,6 +859,9 @@ func (c *nfsClient) removeOne(ctx context.Context, fh []byte, e nfs.EntryPlus, h
 	} else {
 		// Also symlinks: REMOVE removes the link, never what it points to.
 		err = c.removeEntry(ctx, procRemove, fh, e.FileName)
+		if err == nil {
+			countRemoved(ctx)
+		}
 		if isNFSStatus(err, nfs.NFS3ErrIsDir) || errors.Is(err, fs.ErrExist) || errors.Is(err, ErrNotEmpty) {
 			// READDIRPLUS gave no attributes and it is a directory.
 			err = c.removeDir(ctx, fh, e.FileName, nfs.PostOpFH3{}, nfs.Fattr{}, h)
@@ -876,6 +889,9 @@ func (c *nfsClient) removeDir(ctx context.Context, parent []byte, name string, h
 			return err
 		}
 		err = c.removeEntry(ctx, procRmdir, parent, name)
+		if err == nil {
+			countRemoved(ctx)
+		}
 		if !errors.Is(err, ErrNotEmpty) && !errors.Is(err, fs.ErrExist) {
 			return err
 		}

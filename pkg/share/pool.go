@@ -35,6 +35,7 @@ type Pool struct {
 
 	mu         sync.Mutex
 	keys       map[string]*keyState
+	counts     map[string]*keyCounts // by pool key, never dropped: counters only grow
 	helpersOut int
 	closed     bool
 	stop       chan struct{}
@@ -42,9 +43,78 @@ type Pool struct {
 }
 
 type keyState struct {
-	idle []idleClient
-	open int           // leased + idle
-	free chan struct{} // signalled when a session is released or closed
+	idle   []idleClient
+	open   int           // leased + idle
+	free   chan struct{} // signalled when a session is released or closed
+	counts *keyCounts
+}
+
+// ShareLabel names a share for metrics: the server and the share or export,
+// never the credentials or a path below the share.
+type ShareLabel struct {
+	Protocol, Server, Share string
+}
+
+// shareLabel names src's share as far as it is known before a session is
+// open. An NFS source's path may go below the export, and only the server
+// knows where the export ends: the share stays "" until a session says
+// (ShareName).
+func shareLabel(src source.Source) ShareLabel {
+	l := ShareLabel{Protocol: string(src.Protocol), Server: src.Host}
+	if src.Port != 0 {
+		l.Server = src.HostPort(0)
+	}
+	if src.Protocol == source.SMB {
+		l.Share = src.Share
+	}
+	return l
+}
+
+// ShareStats are the pool's figures for one share, all credentials
+// together. The counts only grow; Open and InUse are the state now.
+type ShareStats struct {
+	ShareLabel
+	Open, InUse                int
+	Waits, Dials, DialFailures uint64
+	WaitSeconds                float64
+}
+
+type keyCounts struct {
+	label                      ShareLabel
+	waits, dials, dialFailures uint64
+	waitSeconds                float64
+}
+
+// Stats returns the figures of every share the pool has dialed.
+func (p *Pool) Stats() []ShareStats {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	byShare := map[ShareLabel]*ShareStats{}
+	of := func(l ShareLabel) *ShareStats {
+		st := byShare[l]
+		if st == nil {
+			st = &ShareStats{ShareLabel: l}
+			byShare[l] = st
+		}
+		return st
+	}
+	for _, c := range p.counts {
+		st := of(c.label)
+		st.Waits += c.waits
+		st.Dials += c.dials
+		st.DialFailures += c.dialFailures
+		st.WaitSeconds += c.waitSeconds
+	}
+	for _, ks := range p.keys {
+		st := of(ks.counts.label)
+		st.Open += ks.open
+		st.InUse += ks.open - len(ks.idle)
+	}
+	out := make([]ShareStats, 0, len(byShare))
+	for _, st := range byShare {
+		out = append(out, *st)
+	}
+	return out
 }
 
 type idleClient struct {
@@ -98,13 +168,19 @@ func hashOf(fields ...string) string {
 	return hex.EncodeToString(h.Sum(nil))[:32]
 }
 
-func (p *Pool) state(key string) *keyState {
+func (p *Pool) state(key string, label ShareLabel) *keyState {
 	if p.keys == nil {
 		p.keys = map[string]*keyState{}
+		p.counts = map[string]*keyCounts{}
 	}
 	ks := p.keys[key]
 	if ks == nil {
-		ks = &keyState{free: make(chan struct{}, 1)}
+		kc := p.counts[key]
+		if kc == nil {
+			kc = &keyCounts{label: label}
+			p.counts[key] = kc
+		}
+		ks = &keyState{free: make(chan struct{}, 1), counts: kc}
 		p.keys[key] = ks
 	}
 	return ks
@@ -138,9 +214,11 @@ func (p *Pool) tryGet(ctx context.Context, src source.Source, creds Credentials)
 func (p *Pool) get(ctx context.Context, src source.Source, creds Credentials, reuse, wait bool) (*Lease, error) {
 	p.once.Do(p.start)
 	key := poolKey(src, creds)
+	label := shareLabel(src)
+	waited := false
 	for {
 		p.mu.Lock()
-		ks := p.state(key)
+		ks := p.state(key, label)
 		if reuse && len(ks.idle) > 0 {
 			c := ks.idle[len(ks.idle)-1].c
 			ks.idle = ks.idle[:len(ks.idle)-1]
@@ -158,14 +236,21 @@ func (p *Pool) get(ctx context.Context, src source.Source, creds Credentials, re
 		}
 		if p.MaxOpenPerKey <= 0 || ks.open < p.MaxOpenPerKey {
 			ks.open++
+			ks.counts.dials++
 			p.mu.Unlock()
 			c, err := p.Dial(ctx, src, creds)
 			if err != nil {
 				p.mu.Lock()
+				ks.counts.dialFailures++
 				ks.open--
 				p.signal(ks)
 				p.mu.Unlock()
 				return nil, err
+			}
+			if n, ok := c.(interface{ ShareName() string }); ok {
+				p.mu.Lock()
+				ks.counts.label.Share = n.ShareName()
+				p.mu.Unlock()
 			}
 			p.lendHelpers(c, src, creds)
 			return &Lease{Client: c, pool: p, key: key}, nil
@@ -175,11 +260,23 @@ func (p *Pool) get(ctx context.Context, src source.Source, creds Credentials, re
 			return nil, errAllInUse
 		}
 		free := ks.free
+		if !waited {
+			ks.counts.waits++
+			waited = true
+		}
 		p.mu.Unlock()
+		began := time.Now()
+		var err error
 		select {
 		case <-free:
 		case <-ctx.Done():
-			return nil, ctx.Err()
+			err = ctx.Err()
+		}
+		p.mu.Lock()
+		ks.counts.waitSeconds += time.Since(began).Seconds()
+		p.mu.Unlock()
+		if err != nil {
+			return nil, err
 		}
 	}
 }
@@ -226,7 +323,7 @@ func (p *Pool) signal(ks *keyState) {
 
 func (p *Pool) release(key string, c Client, broken bool) {
 	p.mu.Lock()
-	ks := p.state(key)
+	ks := p.keys[key]
 	if broken || p.closed || p.MaxOpenPerKey <= 0 {
 		ks.open--
 		p.signal(ks)

@@ -72,7 +72,11 @@ func (c *smbClient) RemoveAll(ctx context.Context, rel string, opts RemoveOption
 	}
 	if !fi.IsDir() || fi.Mode()&fs.ModeSymlink != 0 {
 		// A file, or a link the server shows as one: remove the name only.
-		return c.wrap(ctx, "remove", rel, ignoreMissing(c.removeOne(sh, p)))
+		err := c.removeOne(sh, p)
+		if err == nil {
+			countRemoved(ctx)
+		}
+		return c.wrap(ctx, "remove", rel, ignoreMissing(err))
 	}
 	w := &smbWalk{c: c, known: map[uint64]bool{}, rel: rel, protect: opts.Protect}
 	if opts.Foreign != "" {
@@ -171,6 +175,9 @@ func (w *smbWalk) removeDir(ctx context.Context, sh *smb2.Share, p string, ances
 			return err
 		}
 		err = w.c.removeOne(sh, p)
+		if err == nil {
+			countRemoved(ctx)
+		}
 		if err == nil || errors.Is(err, fs.ErrNotExist) {
 			return nil
 		}
@@ -274,7 +281,11 @@ func (w *smbWalk) removeEntry(ctx context.Context, sh *smb2.Share, p string, e o
 	name := p + `\` + e.Name()
 	st, _ := e.Sys().(*smb2.FileStat)
 	if st != nil && st.FileAttributes&fileAttributeReparsePoint != 0 || !e.IsDir() {
-		return ignoreMissing(w.c.removeOne(sh, name))
+		err := w.c.removeOne(sh, name)
+		if err == nil {
+			countRemoved(ctx)
+		}
+		return ignoreMissing(err)
 	}
 	var id uint64
 	if st != nil {

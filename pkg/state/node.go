@@ -38,6 +38,9 @@ type Published struct {
 	TargetPath   string `json:"targetPath"`
 	ReadOnly     bool   `json:"readOnly"`
 	SingleWriter bool   `json:"singleWriter"`
+	// Ephemeral: a CSI inline volume, mounted at the target itself (there
+	// is no staging; StagingPath is the target, with a staging record).
+	Ephemeral bool `json:"ephemeral,omitempty"`
 }
 
 const (
@@ -99,6 +102,31 @@ func (n NodeStore) Staged(stagingPath string) (Staged, error) {
 	return s, n.load(kindStaged, stagingPath, &s)
 }
 
+// AllStaged returns every staging record. Unreadable records are skipped:
+// they cannot be remounted from either.
+func (n NodeStore) AllStaged() []Staged {
+	return all[Staged](n, kindStaged, func(Staged) bool { return true })
+}
+
+// all reads every record of a kind that keep accepts; unreadable ones are
+// skipped.
+func all[T any](n NodeStore, kind string, keep func(T) bool) []T {
+	if n.Dir == "" {
+		return nil
+	}
+	files, _ := filepath.Glob(filepath.Join(n.Dir, kind+"-*.json"))
+	var out []T
+	for _, f := range files {
+		var v T
+		b, err := os.ReadFile(f)
+		if err != nil || json.Unmarshal(b, &v) != nil || !keep(v) {
+			continue
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
 // DropStaged forgets the staging at stagingPath.
 func (n NodeStore) DropStaged(stagingPath string) { n.drop(kindStaged, stagingPath) }
 
@@ -119,18 +147,5 @@ func (n NodeStore) DropPublished(target string) { n.drop(kindPublished, target) 
 // PublishedOf lists the recorded publications of a volume. Unreadable
 // records are skipped: they name no target this call could check.
 func (n NodeStore) PublishedOf(volumeID string) []Published {
-	if n.Dir == "" {
-		return nil
-	}
-	files, _ := filepath.Glob(filepath.Join(n.Dir, kindPublished+"-*.json"))
-	var out []Published
-	for _, f := range files {
-		var p Published
-		b, err := os.ReadFile(f)
-		if err != nil || json.Unmarshal(b, &p) != nil || p.VolumeID != volumeID {
-			continue
-		}
-		out = append(out, p)
-	}
-	return out
+	return all[Published](n, kindPublished, func(p Published) bool { return p.VolumeID == volumeID })
 }

@@ -60,3 +60,30 @@ func TestNodeStoreRoundTripAndContract(t *testing.T) {
 		t.Errorf("disabled store: %v, want fs.ErrNotExist", err)
 	}
 }
+
+// A restarted node plugin lists what it had staged (for its mount metrics);
+// a corrupt record is skipped, not fatal.
+func TestNodeStoreListsEveryStagedVolume(t *testing.T) {
+	n := NodeStore{Dir: t.TempDir()}
+	for _, p := range []string{"/stage/a", "/stage/b"} {
+		if err := n.SaveStaged(p, Staged{Request: mounter.StageRequest{StagingPath: p}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(n.Dir, "staged-corrupt.json"), []byte("{"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := n.SavePublished(Published{VolumeID: "v", TargetPath: "/pod/x"}); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, s := range n.AllStaged() {
+		got[s.Request.StagingPath] = true
+	}
+	if len(got) != 2 || !got["/stage/a"] || !got["/stage/b"] {
+		t.Fatalf("AllStaged = %v, want /stage/a and /stage/b", got)
+	}
+	if len((NodeStore{}).AllStaged()) != 0 {
+		t.Fatal("a disabled store lists records")
+	}
+}

@@ -11,15 +11,21 @@ package k8s
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"go.yaml.in/yaml/v3"
 
 	"github.com/fileshare-csi/fileshare-csi/test/cluster"
 	"github.com/fileshare-csi/fileshare-csi/test/localservers"
@@ -68,6 +74,28 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// prometheusOperator is the Prometheus Operator release whose
+// ServiceMonitor CRD the monitoring manifests are checked against.
+const prometheusOperator = "github.com/prometheus-operator/prometheus-operator@v0.85.0"
+
+// serviceMonitorCRD returns the ServiceMonitor CRD from the Prometheus
+// Operator's module (downloaded through the module proxy, then cached).
+func serviceMonitorCRD(t *testing.T) string {
+	t.Helper()
+	cmd := exec.Command("go", "mod", "download", "-json", prometheusOperator)
+	cmd.Dir = t.TempDir()
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go mod download %s: %v\n%s", prometheusOperator, err, out)
+	}
+	var mod struct{ Dir string }
+	if err := json.Unmarshal(out, &mod); err != nil || mod.Dir == "" {
+		t.Fatalf("go mod download %s: no directory in %s (%v)", prometheusOperator, out, err)
+	}
+	return filepath.Join(mod.Dir, "example/prometheus-operator-crd/monitoring.coreos.com_servicemonitors.yaml")
+}
+
 // overlays lists every kustomization under manifests/.
 func kustomizations(t *testing.T) []string {
 	t.Helper()
@@ -77,6 +105,11 @@ func kustomizations(t *testing.T) []string {
 			return err
 		}
 		if !d.IsDir() && d.Name() == "kustomization.yaml" {
+			// A Component is applied through an overlay that uses it
+			// (checkInlineComponent), not by itself.
+			if b, err := os.ReadFile(p); err == nil && regexp.MustCompile(`(?m)^kind: Component$`).Match(b) {
+				return nil
+			}
 			rel, _ := filepath.Rel(env.repo, filepath.Dir(p))
 			dirs = append(dirs, rel)
 		}
@@ -195,6 +228,9 @@ func TestQuickstartOnARealControlPlane(t *testing.T) {
 	// objects need their namespace to exist for a server-side dry run, so
 	// the namespace goes in first.
 	mustKubectl(t, "", "apply", "-f", filepath.Join(env.repo, "manifests/base/namespace.yaml"))
+	// manifests/monitoring has a ServiceMonitor: its CRD comes from the
+	// Prometheus Operator's module, as a cluster running the operator has it.
+	mustKubectl(t, "", "apply", "--server-side", "-f", serviceMonitorCRD(t))
 	for _, dir := range kustomizations(t) {
 		out, err := kubectl("", "apply", "--dry-run=server", "-k", filepath.Join(env.repo, dir))
 		if err != nil {
@@ -616,6 +652,8 @@ func checkPods(t *testing.T) {
 // controller container keeps its promised security context.
 func checkRenderedManifests(t *testing.T) {
 	t.Helper()
+	checkMetricsServices(t)
+	checkInlineComponent(t)
 	kubeletDirs := map[string]string{
 		"manifests/overlays/default":             "/var/lib/kubelet",
 		"manifests/overlays/k3s":                 "/var/lib/kubelet",
@@ -638,4 +676,178 @@ func checkRenderedManifests(t *testing.T) {
 			}
 		}
 	}
+}
+
+// renderedObject is what checkMetricsServices reads of a rendered object.
+type renderedObject struct {
+	Kind     string `yaml:"kind"`
+	Metadata struct {
+		Name string `yaml:"name"`
+	} `yaml:"metadata"`
+	Spec struct {
+		Selector map[string]any `yaml:"selector"` // a Service's labels; a workload's matchLabels
+		Ports    []struct {
+			Name       string `yaml:"name"`
+			TargetPort any    `yaml:"targetPort"`
+		} `yaml:"ports"`
+		Template struct {
+			Metadata struct {
+				Labels map[string]string `yaml:"labels"`
+			} `yaml:"metadata"`
+			Spec struct {
+				Containers []struct {
+					Name string `yaml:"name"`
+					Env  []struct {
+						Name  string `yaml:"name"`
+						Value string `yaml:"value"`
+					} `yaml:"env"`
+					Args  []string `yaml:"args"`
+					Ports []struct {
+						Name          string `yaml:"name"`
+						ContainerPort int    `yaml:"containerPort"`
+					} `yaml:"ports"`
+				} `yaml:"containers"`
+			} `yaml:"spec"`
+		} `yaml:"template"`
+	} `yaml:"spec"`
+}
+
+// render is `kubectl kustomize` of dir (absolute, or in the repository).
+func render(t *testing.T, dir string) []renderedObject {
+	t.Helper()
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(env.repo, dir)
+	}
+	dec := yaml.NewDecoder(strings.NewReader(mustKubectl(t, "", "kustomize", dir)))
+	var out []renderedObject
+	for {
+		var o renderedObject
+		if err := dec.Decode(&o); err == io.EOF {
+			return out
+		} else if err != nil {
+			t.Fatalf("%s: %v", dir, err)
+		}
+		out = append(out, o)
+	}
+}
+
+// checkMetricsServices: every metrics Service in manifests/monitoring
+// selects workloads of the install that serve metrics on the port it
+// targets, so the ServiceMonitor scrapes every controller and node plugin.
+func checkMetricsServices(t *testing.T) {
+	t.Helper()
+	var workloads []renderedObject
+	for _, dir := range []string{"manifests/overlays/windows", "manifests/overlays/windows-hostprocess"} {
+		for _, o := range render(t, dir) {
+			if o.Kind == "Deployment" || o.Kind == "DaemonSet" {
+				workloads = append(workloads, o)
+			}
+		}
+	}
+	scraped := map[string]bool{}
+	for _, svc := range render(t, "manifests/monitoring") {
+		if svc.Kind != "Service" {
+			continue
+		}
+		if len(svc.Spec.Ports) != 1 || svc.Spec.Ports[0].Name != "metrics" {
+			t.Errorf("Service %s: want one port named metrics (the ServiceMonitor's), have %+v", svc.Metadata.Name, svc.Spec.Ports)
+			continue
+		}
+		target := fmt.Sprint(svc.Spec.Ports[0].TargetPort)
+		matched := 0
+	workload:
+		for _, w := range workloads {
+			for k, v := range svc.Spec.Selector {
+				if w.Spec.Template.Metadata.Labels[k] != fmt.Sprint(v) {
+					continue workload
+				}
+			}
+			matched++
+			serves := false
+			for _, c := range w.Spec.Template.Spec.Containers {
+				for _, p := range c.Ports {
+					if (p.Name == target || strconv.Itoa(p.ContainerPort) == target) && slices.Contains(c.Args, fmt.Sprintf("--metrics-address=:%d", p.ContainerPort)) {
+						serves = true
+					}
+				}
+			}
+			if !serves {
+				t.Errorf("Service %s targets port %s of %s %s, where no container serves metrics", svc.Metadata.Name, target, w.Kind, w.Metadata.Name)
+			}
+			scraped[w.Metadata.Name] = true
+		}
+		if matched == 0 {
+			t.Errorf("Service %s selects no workload of the install", svc.Metadata.Name)
+		}
+	}
+	for _, w := range workloads {
+		if !scraped[w.Metadata.Name] {
+			t.Errorf("%s %s: no metrics Service in manifests/monitoring selects it", w.Kind, w.Metadata.Name)
+		}
+	}
+}
+
+// checkInlineComponent uses manifests/components/inline-volumes from an
+// overlay of each cluster kind, as the README says, and checks that the
+// API server accepts the result, that the CSIDriver then allows Ephemeral
+// volumes and that every node plugin gets an allow-list.
+func checkInlineComponent(t *testing.T) {
+	t.Helper()
+	for _, overlay := range []string{"default", "k0s", "microk8s", "windows", "windows-hostprocess"} {
+		dir := filepath.Join(env.work, "inline-"+overlay)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		rel := func(p string) string {
+			r, err := filepath.Rel(dir, filepath.Join(env.repo, p))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return r
+		}
+		k := fmt.Sprintf("resources:\n  - %s\ncomponents:\n  - %s\n", rel("manifests/overlays/"+overlay), rel("manifests/components/inline-volumes"))
+		if err := os.WriteFile(filepath.Join(dir, "kustomization.yaml"), []byte(k), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := kubectl("", "apply", "--dry-run=server", "-k", dir); err != nil {
+			t.Errorf("overlay %s with the inline-volumes component: the API server rejects it: %v", overlay, err)
+			continue
+		}
+		out := mustKubectl(t, "", "kustomize", dir)
+		if !strings.Contains(out, "- Ephemeral") {
+			t.Errorf("overlay %s with the inline-volumes component: the CSIDriver does not allow Ephemeral volumes", overlay)
+		}
+		for with, d := range map[bool]string{true: dir, false: filepath.Join(env.repo, "manifests/overlays", overlay)} {
+			nodes := 0
+			for _, o := range render(t, d) {
+				if o.Kind != "DaemonSet" {
+					continue
+				}
+				nodes++
+				if got := inlineSourcesOf(o); with && got == "" || !with && got != "" {
+					t.Errorf("overlay %s (inline-volumes component: %v): DaemonSet %s allows inline sources %q", overlay, with, o.Metadata.Name, got)
+				}
+			}
+			if nodes == 0 {
+				t.Errorf("overlay %s: no node DaemonSet", overlay)
+			}
+		}
+	}
+}
+
+// inlineSourcesOf is the allow-list a node DaemonSet's plugin gets: the
+// INLINE_SOURCES its --inline-sources argument expands, "" for none (also
+// when the argument is missing).
+func inlineSourcesOf(ds renderedObject) string {
+	for _, c := range ds.Spec.Template.Spec.Containers {
+		if c.Name != "fileshare-csi" || !slices.Contains(c.Args, "--inline-sources=$(INLINE_SOURCES)") {
+			continue
+		}
+		for _, e := range c.Env {
+			if e.Name == "INLINE_SOURCES" {
+				return e.Value
+			}
+		}
+	}
+	return ""
 }

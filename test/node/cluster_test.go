@@ -75,7 +75,12 @@ var env struct {
 	vmDone              chan error
 	control             string // the guest's control API, http://127.0.0.1:port
 	kubeletPort         int
+	nodeMetrics         string // the node plugin's /metrics, through a forwarded port
 }
+
+// nodeMetricsPort is the node plugin's --metrics-address port in
+// manifests/base/node.yaml (hostNetwork: a port of the node).
+const nodeMetricsPort = 29655
 
 // guestExec runs a command on the node (guestd's /exec).
 func guestExec(argv ...string) (string, int, error) {
@@ -168,6 +173,8 @@ func bootCluster(t *testing.T) {
 	env.kubeletPort = cluster.FreePort(t)
 	controlPort := cluster.FreePort(t)
 	env.control = fmt.Sprintf("http://127.0.0.1:%d", controlPort)
+	metricsPort := cluster.FreePort(t)
+	env.nodeMetrics = fmt.Sprintf("http://127.0.0.1:%d/metrics", metricsPort)
 	ca, err := os.ReadFile(env.cp.CA)
 	if err != nil {
 		t.Fatal(err)
@@ -188,8 +195,8 @@ func bootCluster(t *testing.T) {
 	if err != nil {
 		t.Fatal("socat is needed to forward the guest's apiserver connections: apt-get install socat")
 	}
-	nic := fmt.Sprintf("user,model=virtio-net-pci,restrict=on,net=10.0.2.0/24,guestfwd=tcp:%s-cmd:%s - TCP:127.0.0.1:%s,hostfwd=tcp:127.0.0.1:%d-:%d,hostfwd=tcp:127.0.0.1:%d-:%d",
-		apiForward, socat, apiPort, env.kubeletPort, env.kubeletPort, controlPort, controlPort)
+	nic := fmt.Sprintf("user,model=virtio-net-pci,restrict=on,net=10.0.2.0/24,guestfwd=tcp:%s-cmd:%s - TCP:127.0.0.1:%s,hostfwd=tcp:127.0.0.1:%d-:%d,hostfwd=tcp:127.0.0.1:%d-:%d,hostfwd=tcp:127.0.0.1:%d-:%d",
+		apiForward, socat, apiPort, env.kubeletPort, env.kubeletPort, controlPort, controlPort, metricsPort, nodeMetricsPort)
 	vmLog, err := os.Create(filepath.Join(env.work, "vm.log"))
 	if err != nil {
 		t.Fatal(err)

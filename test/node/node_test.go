@@ -294,6 +294,30 @@ func restartNodePlugin(t *testing.T, claim string) {
 		n, err := kubeletStatsCalls()
 		return n > before, err
 	})
+	// The restarted plugin's metrics: it found the staged volume in its
+	// records (state unknown) and the kubelet's stats calls showed it
+	// healthy; its own count of those calls is there too.
+	proto, _, _ := strings.Cut(claim, "-")
+	healthy := regexp.MustCompile(`(?m)^fileshare_csi_node_mounts\{protocol="` + proto + `",state="healthy"\} ([1-9]\d*)$`)
+	stats := regexp.MustCompile(`(?m)^csi_plugin_operations_seconds_count\{driver_name="fileshare.csi.dev",grpc_status_code="OK",method_name="/csi.v1.Node/NodeGetVolumeStats"\} [1-9]`)
+	cluster.WaitFor(t, "the restarted plugin's metrics to show the "+proto+" mount healthy", 2*time.Minute, func() (bool, error) {
+		m, err := httpGet(env.nodeMetrics)
+		return healthy.MatchString(m) && stats.MatchString(m), err
+	})
+}
+
+func httpGet(url string) (string, error) {
+	c := http.Client{Timeout: 20 * time.Second}
+	resp, err := c.Get(url)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err == nil && resp.StatusCode != http.StatusOK {
+		err = fmt.Errorf("GET %s: %s", url, resp.Status)
+	}
+	return string(b), err
 }
 
 // writerOf is the pod that writes to a claim in claimsAndPods.
@@ -340,6 +364,13 @@ func kubeletMetrics() (string, error) {
 // deletes the workloads and their claims and lets the kubelet unmount them:
 // a node plugin removed before that can no longer unmount anything.
 func uninstall(t *testing.T) {
+	t.Cleanup(func() {
+		if t.Failed() {
+			// The node plugin's own log is on the node; it goes with the VM.
+			out, _, _ := guestExec("sh", "-c", "tail -c 300000 /var/log/pods/fileshare-csi_fileshare-csi-node-*/fileshare-csi/*.log")
+			t.Logf("---- node plugin log (tail) ----\n%s", out)
+		}
+	})
 	kubectl(t, "", "delete", "namespace", testNS, "--wait=true", "--timeout=5m")
 	cluster.WaitFor(t, "every PersistentVolume of the driver to be deleted", 5*time.Minute, func() (bool, error) {
 		out, err := env.h.Kubectl("", "get", "pv", "-o", "jsonpath={range .items[*]}{.spec.csi.driver}{\"\\n\"}{end}")

@@ -1,0 +1,77 @@
+package driver
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/source"
+)
+
+// ContextEphemeral is what the kubelet sets in NodePublishVolume's volume
+// context (podInfoOnMount) for a CSI inline volume of a pod.
+const ContextEphemeral = "csi.storage.k8s.io/ephemeral"
+
+// InlineSources is the node's allow-list for CSI inline volumes. Inline
+// volumes let anyone who may create a pod mount a share the node can reach,
+// so they are refused unless the node plugin names the shares (or
+// directories of them) pods may mount. An empty list turns them off.
+type InlineSources []source.Source
+
+// ParseInlineSources reads --inline-sources: comma-separated sources in the
+// StorageClass `source` forms (nfs://HOST/EXPORT[/DIR], smb://HOST/SHARE[/DIR]).
+func ParseInlineSources(s string) (InlineSources, error) {
+	var out InlineSources
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		src, err := source.Parse(f)
+		if err != nil {
+			return nil, fmt.Errorf("--inline-sources: %w", err)
+		}
+		out = append(out, src)
+	}
+	return out, nil
+}
+
+// Allows says whether an inline volume of src (with subDir below it) lies
+// within one of the allowed sources: same protocol, server and port, and
+// the same share or export path or a directory below it, compared by whole
+// path components (smb://h/share/a allows share/a/b, not share/ab). SMB
+// names compare without case, as the server does; NFS paths with case.
+func (l InlineSources) Allows(src source.Source, subDir string) bool {
+	for _, a := range l {
+		if a.Protocol != src.Protocol || !strings.EqualFold(a.Host, src.Host) || a.Port != src.Port {
+			continue
+		}
+		if src.Protocol == source.NFS {
+			if within(path.Join(src.Export, subDir), a.Export, false) {
+				return true
+			}
+			continue
+		}
+		if strings.EqualFold(a.Share, src.Share) && within(path.Join("/", src.Base, subDir), path.Join("/", a.Base), true) {
+			return true
+		}
+	}
+	return false
+}
+
+// within reports whether the clean absolute path p is dir or below it.
+func within(p, dir string, foldCase bool) bool {
+	p, dir = path.Clean("/"+p), path.Clean("/"+dir)
+	if foldCase {
+		p, dir = strings.ToLower(p), strings.ToLower(dir)
+	}
+	return p == dir || dir == "/" || strings.HasPrefix(p, dir+"/")
+}
+
+func (l InlineSources) String() string {
+	var s []string
+	for _, a := range l {
+		s = append(s, a.String())
+	}
+	return strings.Join(s, ",")
+}

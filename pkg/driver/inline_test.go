@@ -1,0 +1,52 @@
+package driver
+
+import (
+	"testing"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/source"
+)
+
+func TestInlineSourcesAllowOnlyWhatTheyName(t *testing.T) {
+	allow, err := ParseInlineSources("nfs://nas/exports/scratch, smb://FS.example.com/Team/Shared,smb://fs2:4450/data")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		src, sub string
+		want     bool
+	}{
+		{"nfs://nas/exports/scratch", "", true},
+		{"nfs://nas/exports/scratch", "job-1/out", true},
+		{"nfs://nas/exports/scratch/job-1", "", true},
+		{"nfs://nas/exports/scratch2", "", false},        // not a component prefix
+		{"nfs://nas/exports", "scratch", true},           // the same directory, reached through subDir
+		{"nfs://nas/exports", "other", false},            // beside it
+		{"nfs://nas/exports/Scratch", "", false},         // NFS paths keep their case
+		{"nfs://NAS/exports/scratch", "", true},          // host names do not
+		{"nfs://nas:2050/exports/scratch", "", false},    // another port
+		{"nfs://other/exports/scratch", "", false},       // another server
+		{"smb://nas/exports/scratch", "", false},         // another protocol
+		{"smb://fs.example.com/team/shared/x", "", true}, // SMB compares without case
+		{"smb://fs.example.com/team", "shared", true},    // through subDir
+		{"smb://fs.example.com/team", "", false},         // the share above the allowed directory
+		{"smb://fs.example.com/team/sharedx", "", false}, // not a component prefix
+		{"smb://fs.example.com/other/shared", "", false}, // another share
+		{"smb://fs2:4450/data", "anything/below", true},  // a whole share
+		{"smb://fs2/data", "", false},                    // the default port is another port
+	} {
+		src, err := source.Parse(c.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := allow.Allows(src, c.sub); got != c.want {
+			t.Errorf("Allows(%s, %q) = %v, want %v", c.src, c.sub, got, c.want)
+		}
+	}
+	var none InlineSources
+	if src, _ := source.Parse("nfs://nas/exports/scratch"); none.Allows(src, "") {
+		t.Error("an empty allow-list allows a source")
+	}
+	if _, err := ParseInlineSources("nfs://nas/a,smb://user:pw@h/s"); err == nil {
+		t.Error("credentials in an allowed source were accepted")
+	}
+}

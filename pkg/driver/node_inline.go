@@ -1,0 +1,86 @@
+package driver
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/container-storage-interface/spec/lib/go/csi"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"k8s.io/klog/v2"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/mounter"
+	"github.com/fileshare-csi/fileshare-csi/pkg/state"
+	"github.com/fileshare-csi/fileshare-csi/pkg/volume"
+)
+
+// publishInline mounts a CSI inline volume for one pod: the share directory
+// the pod's volumeAttributes name (source, subDir, mountOptions), with the
+// credentials of its nodePublishSecretRef, straight at the target. Nothing
+// is created on the server; the directory must exist. Only sources within
+// the node's --inline-sources are mounted.
+func (d *Driver) publishInline(ctx context.Context, req *csi.NodePublishVolumeRequest) (*csi.NodePublishVolumeResponse, error) {
+	vctx := req.GetVolumeContext()
+	if len(d.cfg.InlineSources) == 0 {
+		return nil, status.Error(codes.FailedPrecondition, "inline volumes are turned off on this node: the cluster administrator allows shares for them with the node plugin's --inline-sources (README, \"Inline volumes\")")
+	}
+	if vctx[ContextSource] == "" {
+		return nil, status.Errorf(codes.InvalidArgument, "inline volume: volumeAttributes.%s is missing: name the share, e.g. nfs://server/export/dir or smb://server/share/dir", ContextSource)
+	}
+	src, sub, err := nodeVolume(req.GetVolumeId(), vctx)
+	if err != nil {
+		return nil, status.Errorf(codes.InvalidArgument, "inline volume: %v", err)
+	}
+	if !d.cfg.InlineSources.Allows(src, sub) {
+		where := src.String()
+		if sub != "" {
+			where += " (subDir " + sub + ")"
+		}
+		return nil, status.Errorf(codes.PermissionDenied, "inline volume: %s is not within the shares this node allows for inline volumes (%s); ask the cluster administrator to add it to the node plugin's --inline-sources",
+			where, d.cfg.InlineSources)
+	}
+	options, err := volume.ParseMountOptions(vctx[ContextMountOptions])
+	if err != nil {
+		return nil, status.Errorf(codes.InvalidArgument, "inline volume: volumeAttributes.%s: %v", ContextMountOptions, err)
+	}
+	unlock, ok := d.nodeLocks.tryLock(req.GetVolumeId())
+	if !ok {
+		return nil, status.Errorf(codes.Aborted, "another operation on volume %s is in progress", req.GetVolumeId())
+	}
+	defer unlock()
+	target := req.GetTargetPath()
+	sr := mounter.StageRequest{
+		Source:       src,
+		SubDir:       sub,
+		StagingPath:  target,
+		MountOptions: append(options, req.GetVolumeCapability().GetMount().GetMountFlags()...),
+		Credentials:  credentialsFrom(req.GetSecrets()),
+		MountGroup:   req.GetVolumeCapability().GetMount().GetVolumeMountGroup(),
+		ReadOnly:     req.GetReadonly() || isReadOnlyMode(req.GetVolumeCapability()),
+	}
+	if err := d.cfg.Mounter.Stage(ctx, sr); err != nil {
+		return nil, mountStatus(fmt.Errorf("inline volume: %w", err))
+	}
+	// The staging record lets a broken inline mount be remounted, as a
+	// staged one is; the publish record says how to take it down.
+	logger := klog.FromContext(ctx)
+	if err := d.nodeState().SaveStaged(target, state.Staged{Request: sr}); err != nil {
+		logger.Error(err, "cannot save the inline volume's mount record; a broken mount will need a new pod to recover")
+	}
+	if err := d.nodeState().SavePublished(state.Published{VolumeID: req.GetVolumeId(), StagingPath: target, TargetPath: target, ReadOnly: sr.ReadOnly, Ephemeral: true}); err != nil {
+		logger.Error(err, "cannot save the inline volume's publish record")
+	}
+	d.mounts.staged(target, string(src.Protocol))
+	return &csi.NodePublishVolumeResponse{}, nil
+}
+
+// unpublishInline takes an inline volume's mount down as an unstage does.
+func (d *Driver) unpublishInline(ctx context.Context, target string) (*csi.NodeUnpublishVolumeResponse, error) {
+	if err := d.cfg.Mounter.Unstage(ctx, target); err != nil {
+		return nil, mountStatus(err)
+	}
+	d.nodeState().DropStaged(target)
+	d.nodeState().DropPublished(target)
+	d.mounts.unstaged(target)
+	return &csi.NodeUnpublishVolumeResponse{}, nil
+}

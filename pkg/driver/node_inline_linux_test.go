@@ -1,0 +1,104 @@
+package driver
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/container-storage-interface/spec/lib/go/csi"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+func inlineRequest(target, src, subDir string, secrets map[string]string) *csi.NodePublishVolumeRequest {
+	vctx := map[string]string{ContextEphemeral: "true", ContextSource: src, "csi.storage.k8s.io/pod.name": "p"}
+	if subDir != "" {
+		vctx[ContextSubDir] = subDir
+	}
+	return &csi.NodePublishVolumeRequest{
+		VolumeId: "csi-0123abcd", TargetPath: target, VolumeContext: vctx, Secrets: secrets,
+		VolumeCapability: capability(csi.VolumeCapability_AccessMode_SINGLE_NODE_WRITER, nil, ""),
+	}
+}
+
+func TestInlineVolumesAreOffUnlessTheNodeAllowsTheirSource(t *testing.T) {
+	d, fake, calls := newNodeUnderTest(t)
+	target := filepath.Join(t.TempDir(), "mount")
+	ctx := context.Background()
+
+	_, err := d.NodePublishVolume(ctx, inlineRequest(target, "nfs://nas/exports/scratch", "", nil))
+	if status.Code(err) != codes.FailedPrecondition || !strings.Contains(err.Error(), "--inline-sources") {
+		t.Fatalf("inline volume on a node without an allow-list: %v, want FailedPrecondition naming --inline-sources", err)
+	}
+	d.cfg.InlineSources, err = ParseInlineSources("nfs://nas/exports/scratch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []string{"nfs://nas/exports/other", "nfs://nas/exports", "smb://nas/exports/scratch"} {
+		_, err := d.NodePublishVolume(ctx, inlineRequest(target, src, "", map[string]string{"username": "u", "password": "Secret-Pw"}))
+		if status.Code(err) != codes.PermissionDenied || !strings.Contains(err.Error(), "nfs://nas/exports/scratch") {
+			t.Errorf("inline volume of %s: %v, want PermissionDenied naming the allowed sources", src, err)
+		}
+		if err != nil && strings.Contains(err.Error(), "Secret-Pw") {
+			t.Errorf("the refusal quotes the password: %v", err)
+		}
+	}
+	if _, err := d.NodePublishVolume(ctx, inlineRequest(target, "", "", nil)); status.Code(err) != codes.InvalidArgument {
+		t.Errorf("inline volume without a source: %v, want InvalidArgument", err)
+	}
+	if len(*calls) != 0 {
+		t.Fatalf("refused inline volumes were mounted: %+v", *calls)
+	}
+
+	// Allowed: mounted at the target itself, once, and taken down by unpublish.
+	req := inlineRequest(target, "nfs://nas/exports/scratch", "job-1", nil)
+	for range 2 {
+		if _, err := d.NodePublishVolume(ctx, req); err != nil {
+			t.Fatalf("allowed inline volume: %v", err)
+		}
+	}
+	if len(*calls) != 1 || (*calls)[0].device != "nas:/exports/scratch/job-1" || (*calls)[0].target != target || (*calls)[0].fstype != "nfs" {
+		t.Fatalf("inline mount: %+v, want one NFS mount of nas:/exports/scratch/job-1 at the target", *calls)
+	}
+	if pub, err := d.nodeState().Published(target); err != nil || !pub.Ephemeral {
+		t.Fatalf("publish record of the inline volume: %+v %v", pub, err)
+	}
+	wantMetric(t, d, "fileshare_csi_node_mounts", map[string]string{"protocol": "nfs", "state": "healthy"}, 1)
+	if _, err := d.NodeUnpublishVolume(ctx, &csi.NodeUnpublishVolumeRequest{VolumeId: req.VolumeId, TargetPath: target}); err != nil {
+		t.Fatal(err)
+	}
+	if mps, _ := fake.List(); len(mps) != 0 {
+		t.Fatalf("still mounted after unpublish: %v", mps)
+	}
+	if _, err := os.Stat(target); !os.IsNotExist(err) {
+		t.Fatalf("target left behind: %v", err)
+	}
+	if _, err := d.nodeState().Staged(target); err == nil {
+		t.Fatal("the inline volume's mount record outlived it")
+	}
+	wantMetric(t, d, "fileshare_csi_node_mounts", map[string]string{"protocol": "nfs", "state": "healthy"}, 0)
+}
+
+func TestInlineSMBVolumeTakesTheSecretAndTheAttributesMountOptions(t *testing.T) {
+	d, _, calls := newNodeUnderTest(t)
+	var err error
+	if d.cfg.InlineSources, err = ParseInlineSources("smb://fs/team"); err != nil {
+		t.Fatal(err)
+	}
+	req := inlineRequest(filepath.Join(t.TempDir(), "mount"), "smb://fs/team", "reports", map[string]string{"username": "u", "password": "Secret-Pw"})
+	req.VolumeContext[ContextMountOptions] = "vers=3.0,mfsymlinks"
+	req.Readonly = true
+	if _, err := d.NodePublishVolume(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	c := (*calls)[0]
+	if c.fstype != "cifs" || c.device != "//fs/team/reports" || !slices.Contains(c.options, "mfsymlinks") || !slices.Contains(c.options, "ro") {
+		t.Fatalf("inline SMB mount %+v", c)
+	}
+	if !strings.Contains(c.credentials, "Secret-Pw") || slices.ContainsFunc(c.options, func(o string) bool { return strings.Contains(o, "Secret-Pw") }) {
+		t.Fatalf("the password must go in the credentials file only: %+v", c)
+	}
+}

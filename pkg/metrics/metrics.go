@@ -1,0 +1,241 @@
+// Package metrics exports the driver's Prometheus metrics: every CSI call by
+// method and gRPC code, the controller's session pool per share, the node's
+// mounts and repairs, and what DeleteVolume removed.
+//
+// Labels are bounded and carry nothing secret: a protocol, a server and a
+// share or export name (never a user, a password, a volume ID or a path
+// below the share), a method, a code, a state. A nil *Metrics records
+// nothing, so the driver needs no checks when metrics are off.
+package metrics
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	csimetrics "github.com/kubernetes-csi/csi-lib-utils/metrics"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"google.golang.org/grpc"
+	"k8s.io/klog/v2"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/share"
+)
+
+const namespace = "fileshare_csi"
+
+// Mount states the node reports. A mount is unknown from a plugin restart
+// until the kubelet's next stats or health call looks at it.
+const (
+	MountHealthy = "healthy"
+	MountHung    = "hung"
+	MountBroken  = "broken"
+	MountUnknown = "unknown"
+)
+
+var mountStates = []string{MountHealthy, MountHung, MountBroken, MountUnknown}
+
+// Protocols the driver mounts; the node's mount gauge shows each with every
+// state, zeros included, so a dashboard's series exist from the start.
+var protocols = []string{"nfs", "smb"}
+
+// Metrics is the driver's registry and the recorders the services use.
+type Metrics struct {
+	reg   *prometheus.Registry
+	calls csimetrics.CSIMetricsManager
+
+	deletes       *prometheus.CounterVec
+	deleteEntries *prometheus.CounterVec
+	repairs       *prometheus.CounterVec
+	probeTimeouts *prometheus.CounterVec
+}
+
+// New returns a registry with the process and Go runtime collectors and the
+// driver's own metrics. driverName labels the CSI call metrics.
+func New(driverName string) *Metrics {
+	m := &Metrics{
+		reg: prometheus.NewRegistry(),
+		// csi_plugin_operations_seconds{driver_name, method_name,
+		// grpc_status_code}: the histogram, and with its _count the call
+		// counter, that the CSI sidecars export as csi_sidecar_* and CSI
+		// dashboards read.
+		calls: csimetrics.NewCSIMetricsManagerWithOptions(driverName,
+			csimetrics.WithSubsystem(csimetrics.SubsystemPlugin),
+			// The process collector below has it already.
+			csimetrics.WithProcessStartTime(false)),
+		deletes: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: namespace, Name: "volume_deletes_total",
+			Help: "Volumes DeleteVolume disposed of, by protocol and by what the class's onDelete did (delete, retain, archive).",
+		}, []string{"protocol", "action"}),
+		deleteEntries: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: namespace, Name: "volume_delete_entries_removed_total",
+			Help: "Files, links and directories DeleteVolume removed from the file servers, by protocol.",
+		}, []string{"protocol"}),
+		repairs: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: namespace, Name: "node_mount_repairs_total",
+			Help: "Broken node mounts the plugin remounted, by protocol and result (ok, failed).",
+		}, []string{"protocol", "result"}),
+		probeTimeouts: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: namespace, Name: "node_probe_timeouts_total",
+			Help: "Health and stats probes of a node mount that the file server did not answer in time, by protocol.",
+		}, []string{"protocol"}),
+	}
+	m.reg.MustRegister(
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		m.deletes, m.deleteEntries, m.repairs, m.probeTimeouts,
+	)
+	return m
+}
+
+// Registry is where the metrics live, for tests and for serving.
+func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
+
+// UnaryInterceptor times every call by method and gRPC code. Without
+// metrics it passes calls through.
+func (m *Metrics) UnaryInterceptor() grpc.UnaryServerInterceptor {
+	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
+		if m == nil {
+			return h(ctx, req)
+		}
+		began := time.Now()
+		resp, err := h(ctx, req)
+		m.calls.RecordMetrics(info.FullMethod, err, time.Since(began))
+		return resp, err
+	}
+}
+
+// WatchPool exports the pool's sessions, waits and dials per share.
+func (m *Metrics) WatchPool(p *share.Pool) {
+	if m == nil {
+		return
+	}
+	m.reg.MustRegister(poolCollector{pool: p})
+	for _, p := range protocols {
+		m.deleteEntries.WithLabelValues(p)
+	}
+}
+
+// MountCounts returns, per protocol and state, how many volumes the node
+// has staged.
+type MountCounts func() map[[2]string]int
+
+// WatchMounts exports the node's staged volumes by protocol and state.
+func (m *Metrics) WatchMounts(counts MountCounts) {
+	if m == nil {
+		return
+	}
+	m.reg.MustRegister(mountCollector{counts: counts})
+	for _, p := range protocols {
+		m.repairs.WithLabelValues(p, "ok")
+		m.repairs.WithLabelValues(p, "failed")
+		m.probeTimeouts.WithLabelValues(p)
+	}
+}
+
+// VolumeDeleted records one DeleteVolume that did its work: action is the
+// class's onDelete, entries what it removed.
+func (m *Metrics) VolumeDeleted(protocol, action string, entries int64) {
+	if m == nil {
+		return
+	}
+	m.deletes.WithLabelValues(protocol, action).Inc()
+	m.deleteEntries.WithLabelValues(protocol).Add(float64(entries))
+}
+
+// MountRepaired records a remount of a broken node mount.
+func (m *Metrics) MountRepaired(protocol string, err error) {
+	if m == nil {
+		return
+	}
+	result := "ok"
+	if err != nil {
+		result = "failed"
+	}
+	m.repairs.WithLabelValues(protocol, result).Inc()
+}
+
+// ProbeTimedOut records a mount probe the server did not answer in time.
+func (m *Metrics) ProbeTimedOut(protocol string) {
+	if m != nil {
+		m.probeTimeouts.WithLabelValues(protocol).Inc()
+	}
+}
+
+// Serve answers /metrics on addr until ctx ends. An address that cannot be
+// listened on is an error at once, so a bad flag stops the plugin at start.
+func (m *Metrics) Serve(ctx context.Context, addr string) error {
+	lis, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("--metrics-address %q: %w", addr, err)
+	}
+	mux := http.NewServeMux()
+	m.calls.WithAdditionalRegistry(m.reg).RegisterToServer(mux, "/metrics")
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		<-ctx.Done()
+		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(shut)
+	}()
+	go func() {
+		klog.InfoS("serving metrics", "address", lis.Addr().String())
+		if err := srv.Serve(lis); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			klog.ErrorS(err, "metrics server stopped")
+		}
+	}()
+	return nil
+}
+
+var (
+	poolOpenDesc = prometheus.NewDesc(namespace+"_pool_sessions_open",
+		"File server sessions the controller holds open (in use or idle), per share.", []string{"protocol", "server", "share"}, nil)
+	poolInUseDesc = prometheus.NewDesc(namespace+"_pool_sessions_in_use",
+		"File server sessions leased to a call now, per share.", []string{"protocol", "server", "share"}, nil)
+	poolWaitsDesc = prometheus.NewDesc(namespace+"_pool_waits_total",
+		"Calls that waited for a session because the share's limit (--max-sessions-per-share) was reached.", []string{"protocol", "server", "share"}, nil)
+	poolWaitSecondsDesc = prometheus.NewDesc(namespace+"_pool_wait_seconds_total",
+		"Time calls spent waiting for a session, per share.", []string{"protocol", "server", "share"}, nil)
+	poolDialsDesc = prometheus.NewDesc(namespace+"_pool_dials_total",
+		"Sessions the controller set out to open, per share (fileshare_csi_pool_dial_failures_total counts those that failed).", []string{"protocol", "server", "share"}, nil)
+	poolDialFailuresDesc = prometheus.NewDesc(namespace+"_pool_dial_failures_total",
+		"Sessions that could not be opened (unreachable server, refused credentials, ...), per share.", []string{"protocol", "server", "share"}, nil)
+	mountsDesc = prometheus.NewDesc(namespace+"_node_mounts",
+		"Volumes staged on this node, by protocol and by state as the last look found it (healthy, hung, broken; unknown after a plugin restart until the kubelet's next stats call).", []string{"protocol", "state"}, nil)
+)
+
+type poolCollector struct{ pool *share.Pool }
+
+func (c poolCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{poolOpenDesc, poolInUseDesc, poolWaitsDesc, poolWaitSecondsDesc, poolDialsDesc, poolDialFailuresDesc} {
+		ch <- d
+	}
+}
+
+func (c poolCollector) Collect(ch chan<- prometheus.Metric) {
+	for _, s := range c.pool.Stats() {
+		l := []string{s.Protocol, s.Server, s.Share}
+		ch <- prometheus.MustNewConstMetric(poolOpenDesc, prometheus.GaugeValue, float64(s.Open), l...)
+		ch <- prometheus.MustNewConstMetric(poolInUseDesc, prometheus.GaugeValue, float64(s.InUse), l...)
+		ch <- prometheus.MustNewConstMetric(poolWaitsDesc, prometheus.CounterValue, float64(s.Waits), l...)
+		ch <- prometheus.MustNewConstMetric(poolWaitSecondsDesc, prometheus.CounterValue, s.WaitSeconds, l...)
+		ch <- prometheus.MustNewConstMetric(poolDialsDesc, prometheus.CounterValue, float64(s.Dials), l...)
+		ch <- prometheus.MustNewConstMetric(poolDialFailuresDesc, prometheus.CounterValue, float64(s.DialFailures), l...)
+	}
+}
+
+type mountCollector struct{ counts MountCounts }
+
+func (c mountCollector) Describe(ch chan<- *prometheus.Desc) { ch <- mountsDesc }
+
+func (c mountCollector) Collect(ch chan<- prometheus.Metric) {
+	counts := c.counts()
+	for _, p := range protocols {
+		for _, s := range mountStates {
+			ch <- prometheus.MustNewConstMetric(mountsDesc, prometheus.GaugeValue, float64(counts[[2]string{p, s}]), p, s)
+		}
+	}
+}

@@ -1,0 +1,118 @@
+//go:build linux
+
+package integration
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/container-storage-interface/spec/lib/go/csi"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/fileshare-csi/fileshare-csi/test/harness"
+)
+
+// TestNodeInlineVolumes publishes CSI inline volumes as the kubelet does
+// for a pod's csi: volume (no stage, the ephemeral flag in the volume
+// context, the secret of nodePublishSecretRef), on a node plugin of its own
+// that allows one directory of each share. Each is written through, shows
+// on the server, and leaves no mount behind; a source outside the list is
+// refused and nothing is mounted.
+func TestNodeInlineVolumes(t *testing.T) {
+	requireMounts(t)
+	var inline []class
+	for _, c := range classes(t) {
+		if c.name == "nfs3" {
+			continue
+		}
+		dir := filepath.Join(c.data, "inline", "allowed")
+		if err := os.MkdirAll(filepath.Join(dir, "job-1"), 0o777); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(filepath.Join(dir, "job-1"), 0o777); err != nil {
+			t.Fatal(err)
+		}
+		c.data = dir
+		inline = append(inline, c)
+	}
+	allowed := nfsSource("node/inline/allowed") + "," + smbSource("node/inline/allowed")
+	dir := t.TempDir()
+	d, err := harness.StartDriver(env.binary, dir, "--mode", "node", "--nodeid", "inline-node",
+		"--state-dir", filepath.Join(dir, "state"), "--inline-sources", allowed, "--v", "5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Stop()
+	n := csi.NewNodeClient(d.Conn)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	capab := &csi.VolumeCapability{
+		AccessType: &csi.VolumeCapability_Mount{Mount: &csi.VolumeCapability_MountVolume{}},
+		AccessMode: &csi.VolumeCapability_AccessMode{Mode: csi.VolumeCapability_AccessMode_SINGLE_NODE_WRITER},
+	}
+	request := func(c class, src, target string) *csi.NodePublishVolumeRequest {
+		vctx := map[string]string{"csi.storage.k8s.io/ephemeral": "true", "source": src, "subDir": "job-1"}
+		if o := c.params["mountOptions"]; o != "" {
+			vctx["mountOptions"] = o
+		}
+		return &csi.NodePublishVolumeRequest{VolumeId: "csi-inline-" + c.name, TargetPath: target, VolumeCapability: capab, VolumeContext: vctx, Secrets: c.secrets}
+	}
+	for _, c := range inline {
+		t.Run(c.name, func(t *testing.T) {
+			src := nfsSource("node/inline/allowed")
+			refused := nfsSource("node")
+			if c.secrets != nil {
+				src, refused = smbSource("node/inline/allowed"), smbSource("node")
+			}
+			target := filepath.Join(dir, "pods", c.name, "mount")
+			if err := os.MkdirAll(filepath.Dir(target), 0o750); err != nil {
+				t.Fatal(err)
+			}
+			// Outside the allow-list: refused, with nothing mounted.
+			_, err := n.NodePublishVolume(ctx, request(c, refused, target))
+			if status.Code(err) != codes.PermissionDenied || !strings.Contains(err.Error(), "--inline-sources") {
+				t.Fatalf("inline volume outside the allow-list: %v, want PermissionDenied", err)
+			}
+			if isMounted(t, target) {
+				t.Fatal("a refused inline volume was mounted")
+			}
+
+			req := request(c, src, target)
+			if _, err := n.NodePublishVolume(ctx, req); err != nil {
+				t.Fatalf("inline volume: %v", err)
+			}
+			if !isMounted(t, target) {
+				t.Fatal("the inline volume is not mounted at the target")
+			}
+			if err := os.WriteFile(filepath.Join(target, "out.txt"), []byte("inline "+c.name), 0o644); err != nil {
+				t.Fatalf("write through the inline volume: %v", err)
+			}
+			if b, err := os.ReadFile(filepath.Join(c.data, "job-1", "out.txt")); err != nil || string(b) != "inline "+c.name {
+				t.Fatalf("the file is not on the server: %q %v", b, err)
+			}
+			st, err := n.NodeGetVolumeStats(ctx, &csi.NodeGetVolumeStatsRequest{VolumeId: req.VolumeId, VolumePath: target})
+			if err != nil || len(st.GetUsage()) == 0 {
+				t.Fatalf("stats of the inline volume: %v %v", st, err)
+			}
+			for range 2 {
+				if _, err := n.NodeUnpublishVolume(ctx, &csi.NodeUnpublishVolumeRequest{VolumeId: req.VolumeId, TargetPath: target}); err != nil {
+					t.Fatalf("unpublish: %v", err)
+				}
+			}
+			if isMounted(t, target) {
+				t.Fatal("the inline volume is still mounted after unpublish")
+			}
+			if _, err := os.Stat(target); !os.IsNotExist(err) {
+				t.Fatalf("target left behind: %v", err)
+			}
+			if b, err := os.ReadFile(filepath.Join(c.data, "job-1", "out.txt")); err != nil || string(b) != "inline "+c.name {
+				t.Fatalf("unpublish touched the data: %q %v", b, err)
+			}
+		})
+	}
+}

@@ -13,6 +13,7 @@
 #                     ~/.cache/fileshare-csi-k8s when that is not writable)
 #   KUBE_VERSION      k8s.io/kubernetes version (default v1.34.4)
 #   PROVISIONER_VERSION  external-provisioner/v6 version (default v6.3.0)
+#   HELM_VERSION      helm v3 version for the chart checks (default v3.22.0)
 #
 # Prints the bin directories, one per line, on the last lines of stdout
 # (prefixed "BIN "). Cold: about 10 minutes on 2 cores; warm: instant.
@@ -20,6 +21,7 @@ set -euo pipefail
 
 KUBE_VERSION=${KUBE_VERSION:-v1.34.4}
 PROVISIONER_VERSION=${PROVISIONER_VERSION:-v6.3.0}
+HELM_VERSION=${HELM_VERSION:-v3.22.0}
 # Bump when the recipe below changes in a way that needs a rebuild.
 RECIPE=r1
 
@@ -122,16 +124,15 @@ provisioner_module() {
   echo "github.com/kubernetes-csi/external-provisioner/v$major"
 }
 
-# external-provisioner requires k8s.io/kubernetes too and carries its own
-# replace lines and go.sum; copy them.
-setup_provisioner() {
-  local work=$1 version=$2 mod gomod
-  mod=$(provisioner_module "$version")
+# setup_from_module WORK MODULE VERSION: a scratch module that requires
+# MODULE at VERSION with its own go directive, replace lines and go.sum
+# (external-provisioner requires k8s.io/kubernetes and carries replaces).
+setup_from_module() {
+  local work=$1 mod=$2 version=$3 gomod srcdir
   gomod=$(module_field "$work" "$mod@$version" GoMod)
-  local srcdir
   srcdir=$(module_field "$work" "$mod@$version" Dir)
   {
-    echo "module fileshare-csi.test/provisioner-build"
+    echo "module fileshare-csi.test/$(basename "$work")"
     echo
     sed -n 's/^go \(.*\)/go \1/p' "$gomod"
     echo
@@ -143,6 +144,9 @@ setup_provisioner() {
   cp "$srcdir/go.sum" "$work/go.sum"
   chmod u+w "$work/go.sum"
 }
+
+setup_provisioner() { setup_from_module "$1" "$(provisioner_module "$2")" "$2"; }
+setup_helm() { setup_from_module "$1" helm.sh/helm/v3 "$2"; }
 
 # build_e2e VERSION: the external storage e2e suite as a test binary,
 # e2e.test, from a scratch test package that imports only what the suite
@@ -222,3 +226,7 @@ pmod=$(provisioner_module "$PROVISIONER_VERSION")
 build_component external-provisioner "$PROVISIONER_VERSION" setup_provisioner \
   "$pmod/cmd/csi-provisioner" \
   "-s -w -X main.version=$PROVISIONER_VERSION"
+
+# helm, for the chart checks (charts/fileshare-csi).
+build_component helm "$HELM_VERSION" setup_helm "helm.sh/helm/v3/cmd/helm" \
+  "-s -w -X helm.sh/helm/v3/internal/version.version=$HELM_VERSION"

@@ -244,6 +244,8 @@ func TestQuickstartOnARealControlPlane(t *testing.T) {
 	}
 	step("all kustomizations accepted by the API server (dry run)")
 	checkRenderedManifests(t)
+	checkChartMatchesOverlays(t)
+	step("the Helm chart renders what each overlay installs, and the API server accepts it")
 
 	// d. Install for real: the Windows overlay is the default one plus the
 	// Windows node DaemonSet, so this creates everything a mixed cluster gets.

@@ -1,0 +1,4 @@
+{{/* An image reference from {repository, tag}. */}}
+{{- define "fileshare-csi.image" -}}
+{{ .repository }}:{{ .tag }}
+{{- end }}

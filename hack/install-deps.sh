@@ -20,6 +20,11 @@ if [ "${1:-}" = vm ]; then
   command -v mount.cifs >/dev/null || need+=(cifs-utils)
   command -v cpio >/dev/null || need+=(cpio)
   command -v file >/dev/null || need+=(file)
+  # test/vm/fetch-kernel.sh: the newer kernel for the SMB password rotation
+  # tests is downloaded, unpacked and indexed without installing it.
+  command -v curl >/dev/null || need+=(curl)
+  command -v depmod >/dev/null || need+=(kmod)
+  command -v xz >/dev/null || need+=(xz-utils)
 fi
 if [ "${1:-}" = k8s ]; then
   # make test-k8s: etcd for the local control plane (kube-apiserver and

@@ -20,6 +20,7 @@ import (
 	"github.com/fileshare-csi/fileshare-csi/pkg/metrics"
 	"github.com/fileshare-csi/fileshare-csi/pkg/mounter"
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
+	"github.com/fileshare-csi/fileshare-csi/pkg/source"
 )
 
 // TopologyKeyOS is the topology segment the node reports its OS under. NFS
@@ -45,6 +46,9 @@ type Config struct {
 	// InlineSources are the shares pods may mount as CSI inline volumes
 	// (node); empty refuses inline volumes.
 	InlineSources InlineSources
+	// VerifyCredentials checks, before a live SMB mount is given a new
+	// password, that the server takes it (node); nil logs on in user space.
+	VerifyCredentials func(ctx context.Context, src source.Source, creds share.Credentials) error
 }
 
 // Driver serves the CSI services.

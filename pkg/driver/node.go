@@ -255,12 +255,17 @@ func (d *Driver) NodePublishVolume(ctx context.Context, req *csi.NodePublishVolu
 	if other, ok := d.otherPublication(ctx, req.GetVolumeId(), req.GetTargetPath()); ok && (singleWriter || other.SingleWriter) {
 		return nil, status.Errorf(codes.FailedPrecondition, "volume %s is SINGLE_NODE_SINGLE_WRITER and already published at %s", req.GetVolumeId(), other.TargetPath)
 	}
+	_, perr := d.nodeState().Published(req.GetTargetPath())
+	republish := perr == nil
 	if err := d.cfg.Mounter.Publish(ctx, staging, req.GetTargetPath(), readOnly); err != nil {
 		return nil, mountStatus(err)
 	}
 	rec := state.Published{VolumeID: req.GetVolumeId(), StagingPath: staging, TargetPath: req.GetTargetPath(), ReadOnly: readOnly, SingleWriter: singleWriter}
 	if err := d.nodeState().SavePublished(rec); err != nil {
 		klog.FromContext(ctx).Error(err, "cannot save publish state")
+	}
+	if err := d.rotateCredentials(ctx, staging, req.GetSecrets()); err != nil {
+		return nil, d.rotationFailed(ctx, republish, err)
 	}
 	return &csi.NodePublishVolumeResponse{}, nil
 }

@@ -49,6 +49,18 @@ func (d *Driver) publishInline(ctx context.Context, req *csi.NodePublishVolumeRe
 	}
 	defer unlock()
 	target := req.GetTargetPath()
+	if prev, err := d.nodeState().Published(target); err == nil && prev.Ephemeral {
+		// The periodic republish (requiresRepublish) of a working inline
+		// mount: only a changed password in its Secret is news. The record
+		// keeps the credentials the mount has until the kernel has the new
+		// ones.
+		if d.cfg.Mounter.Check(ctx, target) == nil {
+			if err := d.rotateCredentials(ctx, target, req.GetSecrets()); err != nil {
+				return nil, err
+			}
+			return &csi.NodePublishVolumeResponse{}, nil
+		}
+	}
 	sr := mounter.StageRequest{
 		Source:       src,
 		SubDir:       sub,

@@ -51,6 +51,7 @@ type Metrics struct {
 	deleteEntries *prometheus.CounterVec
 	repairs       *prometheus.CounterVec
 	probeTimeouts *prometheus.CounterVec
+	rotations     *prometheus.CounterVec
 }
 
 // New returns a registry with the process and Go runtime collectors and the
@@ -82,11 +83,15 @@ func New(driverName string) *Metrics {
 			Namespace: namespace, Name: "node_probe_timeouts_total",
 			Help: "Health and stats probes of a node mount that the file server did not answer in time, by protocol.",
 		}, []string{"protocol"}),
+		rotations: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: namespace, Name: "node_credential_rotations_total",
+			Help: "New SMB passwords from a Secret given to live node mounts, by result (ok; refused: the server rejects it; failed: the node could not set it).",
+		}, []string{"result"}),
 	}
 	m.reg.MustRegister(
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		m.deletes, m.deleteEntries, m.repairs, m.probeTimeouts,
+		m.deletes, m.deleteEntries, m.repairs, m.probeTimeouts, m.rotations,
 	)
 	return m
 }
@@ -134,6 +139,9 @@ func (m *Metrics) WatchMounts(counts MountCounts) {
 		m.repairs.WithLabelValues(p, "failed")
 		m.probeTimeouts.WithLabelValues(p)
 	}
+	for _, r := range []string{"ok", "refused", "failed"} {
+		m.rotations.WithLabelValues(r)
+	}
 }
 
 // VolumeDeleted records one DeleteVolume that did its work: action is the
@@ -156,6 +164,14 @@ func (m *Metrics) MountRepaired(protocol string, err error) {
 		result = "failed"
 	}
 	m.repairs.WithLabelValues(protocol, result).Inc()
+}
+
+// CredentialsRotated records a new SMB password handed to a live mount:
+// result is ok, refused (the server rejects it) or failed.
+func (m *Metrics) CredentialsRotated(result string) {
+	if m != nil {
+		m.rotations.WithLabelValues(result).Inc()
+	}
 }
 
 // ProbeTimedOut records a mount probe the server did not answer in time.

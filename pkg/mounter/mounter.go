@@ -74,3 +74,16 @@ var ErrNotResponding = errors.New("mount not responding")
 // connection, an I/O error). Only such mounts are torn down and remounted;
 // any other error leaves the mount in place.
 var ErrBroken = errors.New("mount is broken")
+
+// CredentialRotator is a mounter that can hand a live SMB mount a new
+// password, so the pods using it keep their mount (and their open files)
+// when the server's password changes. Mounters without it leave rotation to
+// a new mount, which only a pod restart brings.
+type CredentialRotator interface {
+	// RotateCredentials gives the SMB mount at path creds' password for its
+	// next session setup, without unmounting: the kernel keeps using the
+	// session it has until the server drops it, then logs on with the new
+	// password (or the old one, should the server not have changed yet).
+	// It answers an error wrapping ErrUnsupported when this kernel cannot.
+	RotateCredentials(ctx context.Context, path string, creds share.Credentials) error
+}

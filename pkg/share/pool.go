@@ -43,10 +43,14 @@ type Pool struct {
 }
 
 type keyState struct {
-	idle   []idleClient
-	open   int           // leased + idle
-	free   chan struct{} // signalled when a session is released or closed
-	counts *keyCounts
+	// superseded: a later call brought the same user on the same share
+	// with another password. The Secret changed, so these sessions, opened
+	// with the old one, are closed rather than lent again.
+	superseded bool
+	idle       []idleClient
+	open       int           // leased + idle
+	free       chan struct{} // signalled when a session is released or closed
+	counts     *keyCounts
 }
 
 // ShareLabel names a share for metrics: the server and the share or export,
@@ -152,11 +156,38 @@ func (l *Lease) Release(lastErr error) {
 	})
 }
 
-// poolKey is "<share hash>/<credentials hash>"; the password only enters a
-// hash, never the key itself.
+// poolKey is "<share hash>/<user hash>/<credentials hash>"; the password
+// only enters a hash, never the key itself.
 func poolKey(src source.Source, creds Credentials) string {
+	return userKey(src, creds) + hashOf(creds.Domain, creds.Username, creds.Password)
+}
+
+// userKey is the prefix of poolKey that names the share and the user.
+func userKey(src source.Source, creds Credentials) string {
 	return hashOf(string(src.Protocol), src.HostPort(0), src.Export, src.Share, src.Base) + "/" +
-		hashOf(creds.Domain, creds.Username, creds.Password)
+		hashOf(creds.Domain, creds.Username) + "/"
+}
+
+// supersede marks the sessions of the same user on the same share opened
+// with other credentials than key's, and returns their idle ones for the
+// caller to close outside p.mu. p.mu is held.
+func (p *Pool) supersede(key, user string) []Client {
+	var closing []Client
+	for k, ks := range p.keys {
+		if k == key || ks.superseded || !strings.HasPrefix(k, user) {
+			continue
+		}
+		ks.superseded = true
+		for _, ic := range ks.idle {
+			closing = append(closing, ic.c)
+		}
+		ks.open -= len(ks.idle)
+		ks.idle = nil
+		if ks.open == 0 {
+			delete(p.keys, k)
+		}
+	}
+	return closing
 }
 
 func hashOf(fields ...string) string {
@@ -247,10 +278,19 @@ func (p *Pool) get(ctx context.Context, src source.Source, creds Credentials, re
 				p.mu.Unlock()
 				return nil, err
 			}
+			p.mu.Lock()
 			if n, ok := c.(interface{ ShareName() string }); ok {
-				p.mu.Lock()
 				ks.counts.label.Share = n.ShareName()
-				p.mu.Unlock()
+			}
+			// The server took these credentials: sessions the same user
+			// opened with another password are of a Secret that changed.
+			// Only a successful logon decides it, so a call with a wrong
+			// password does not take working sessions away.
+			ks.superseded = false
+			closing := p.supersede(key, userKey(src, creds))
+			p.mu.Unlock()
+			for _, old := range closing {
+				_ = old.Close()
 			}
 			p.lendHelpers(c, src, creds)
 			return &Lease{Client: c, pool: p, key: key}, nil
@@ -324,7 +364,7 @@ func (p *Pool) signal(ks *keyState) {
 func (p *Pool) release(key string, c Client, broken bool) {
 	p.mu.Lock()
 	ks := p.keys[key]
-	if broken || p.closed || p.MaxOpenPerKey <= 0 {
+	if broken || p.closed || p.MaxOpenPerKey <= 0 || ks.superseded {
 		ks.open--
 		p.signal(ks)
 		p.mu.Unlock()
@@ -346,7 +386,7 @@ func (p *Pool) GetIdle(src source.Source) *Lease {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for key, ks := range p.keys {
-		if strings.HasPrefix(key, prefix) && len(ks.idle) > 0 {
+		if strings.HasPrefix(key, prefix) && !ks.superseded && len(ks.idle) > 0 {
 			c := ks.idle[len(ks.idle)-1].c
 			ks.idle = ks.idle[:len(ks.idle)-1]
 			return &Lease{Client: c, Reused: true, pool: p, key: key}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -115,7 +116,7 @@ func TestPoolKeysSeparateCredentialsAndFindIdleByShare(t *testing.T) {
 	if dialed.Load() != 2 {
 		t.Fatalf("two users shared a session")
 	}
-	if poolKey(testSrc, Credentials{Password: "secret"}) == "" || len(poolKey(testSrc, Credentials{Password: "secret"})) != 65 {
+	if poolKey(testSrc, Credentials{Password: "secret"}) == "" || len(poolKey(testSrc, Credentials{Password: "secret"})) != 98 || strings.Contains(poolKey(testSrc, Credentials{Password: "secret"}), "secret") {
 		t.Fatalf("unexpected key shape")
 	}
 	a.Release(nil)
@@ -202,4 +203,75 @@ func TestHelpersAreBoundedAcrossShares(t *testing.T) {
 	doneC()
 	b.Release(nil)
 	doneB()
+}
+
+// A Secret whose password changed: the sessions the old password opened
+// are closed, never lent again, not even to calls without secrets.
+func TestPoolNeverReusesSessionsOfAReplacedPassword(t *testing.T) {
+	p, dialed, closed := newTestPool(4)
+	defer p.Close()
+	ctx := context.Background()
+	smb := source.Source{Protocol: source.SMB, Host: "h", Share: "s"}
+	old, fresh := Credentials{Username: "u", Password: "old"}, Credentials{Username: "u", Password: "new"}
+	idle, _ := p.Get(ctx, smb, old)
+	leased, _ := p.Get(ctx, smb, old)
+	idle.Release(nil)
+	other, _ := p.Get(ctx, smb, Credentials{Username: "someone-else", Password: "x"})
+	other.Release(nil)
+
+	l, err := p.Get(ctx, smb, fresh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Reused || dialed.Load() != 4 {
+		t.Fatalf("the new password got an old session (reused %v, dialed %d)", l.Reused, dialed.Load())
+	}
+	if closed.Load() != 1 {
+		t.Fatalf("closed %d sessions, want the old password's idle one", closed.Load())
+	}
+	l.Release(nil)
+	leased.Release(nil)
+	if closed.Load() != 2 {
+		t.Fatalf("an old-password session in use was kept on release (closed %d)", closed.Load())
+	}
+	// Idle now: the new password's session and the other user's.
+	for range 2 {
+		got := p.GetIdle(smb)
+		if got == nil || got.key == poolKey(smb, old) {
+			t.Fatalf("GetIdle lent %v, want a session that is not of the replaced password", got)
+		}
+		defer got.Release(nil)
+	}
+	if got := p.GetIdle(smb); got != nil {
+		t.Fatal("GetIdle lent a session of the replaced password")
+	}
+	if dialed.Load() != 4 || closed.Load() != 2 {
+		t.Fatalf("dialed %d, closed %d: another user's session was touched", dialed.Load(), closed.Load())
+	}
+}
+
+// A call whose password the server refuses proves nothing about the
+// Secret: the sessions that work stay.
+func TestPoolKeepsSessionsWhenANewPasswordIsRefused(t *testing.T) {
+	p, dialed, closed := newTestPool(4)
+	defer p.Close()
+	logon := p.Dial
+	p.Dial = func(ctx context.Context, src source.Source, c Credentials) (Client, error) {
+		if c.Password == "wrong" {
+			return nil, fmt.Errorf("logon failure: %w", fs.ErrPermission)
+		}
+		return logon(ctx, src, c)
+	}
+	ctx := context.Background()
+	smb := source.Source{Protocol: source.SMB, Host: "h", Share: "s"}
+	good, _ := p.Get(ctx, smb, Credentials{Username: "u", Password: "right"})
+	good.Release(nil)
+	if _, err := p.Get(ctx, smb, Credentials{Username: "u", Password: "wrong"}); err == nil {
+		t.Fatal("the refused password got a session")
+	}
+	again, err := p.Get(ctx, smb, Credentials{Username: "u", Password: "right"})
+	if err != nil || !again.Reused || closed.Load() != 0 || dialed.Load() != 1 {
+		t.Fatalf("after a refused password: reused %v, closed %d, dialed %d, %v", again != nil && again.Reused, closed.Load(), dialed.Load(), err)
+	}
+	again.Release(nil)
 }

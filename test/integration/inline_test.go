@@ -99,6 +99,15 @@ func TestNodeInlineVolumes(t *testing.T) {
 			if err != nil || len(st.GetUsage()) == 0 {
 				t.Fatalf("stats of the inline volume: %v %v", st, err)
 			}
+			// The kubelet republishes inline volumes too (requiresRepublish):
+			// the mount stays as it is, nothing is stacked on it.
+			before := superOptions(t, target)
+			if _, err := n.NodePublishVolume(ctx, req); err != nil {
+				t.Fatalf("republish: %v", err)
+			}
+			if got := mountsAt(t, target); got != 1 || superOptions(t, target) != before {
+				t.Fatalf("after a republish: %d mounts at the target, options %s (were %s)", got, superOptions(t, target), before)
+			}
 			for range 2 {
 				if _, err := n.NodeUnpublishVolume(ctx, &csi.NodeUnpublishVolumeRequest{VolumeId: req.VolumeId, TargetPath: target}); err != nil {
 					t.Fatalf("unpublish: %v", err)

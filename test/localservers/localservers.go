@@ -228,6 +228,21 @@ func StartSamba(ctx context.Context, dir string, port int, opts ...Option) (*Ser
 	return s, nil
 }
 
+// SetSMBPassword changes SMBUser's password in this smbd's own user
+// database, as an administrator rotating it would. Sessions already set up
+// stay until the server drops them.
+func (s *Server) SetSMBPassword(password string) error {
+	if s.Name != "smbd" {
+		return fmt.Errorf("%s has no SMB users", s.Name)
+	}
+	pw := exec.Command("smbpasswd", "-c", filepath.Join(s.Dir, "smb.conf"), "-s", SMBUser)
+	pw.Stdin = strings.NewReader(password + "\n" + password + "\n")
+	if out, err := pw.CombinedOutput(); err != nil {
+		return fmt.Errorf("smbpasswd: %w: %s", err, out)
+	}
+	return nil
+}
+
 // StartGanesha runs NFS-Ganesha with one NFSv3+v4 export of dir/export on
 // 127.0.0.1:2049, and rpcbind on port 111 if none is running. Ganesha's ports
 // are fixed, so only one instance runs per machine.

@@ -272,6 +272,8 @@ func createE2EClass(t *testing.T, name, proto string, mountOptions []string) {
   csi.storage.k8s.io/provisioner-secret-namespace: fileshare-csi
   csi.storage.k8s.io/node-stage-secret-name: fileshare-smb-creds
   csi.storage.k8s.io/node-stage-secret-namespace: fileshare-csi
+  csi.storage.k8s.io/node-publish-secret-name: fileshare-smb-creds
+  csi.storage.k8s.io/node-publish-secret-namespace: fileshare-csi
 `, guestIP, localservers.SMBShare, name)
 	}
 	mustGuest(t, "sh", "-c", fmt.Sprintf("d=/tmp/fileshare-node/%s/e2e-%s; mkdir -p $d && chmod 0777 $d",

@@ -3,22 +3,46 @@
 # root over virtio-9p with an overlay, and an init that switches to it and
 # runs the guest script named on the kernel command line.
 set -euo pipefail
-kver="$1"; out="$2"
-mods="/lib/modules/$kver/kernel"
+# MODULES_ROOT (optional third argument) holds lib/modules/KVER for a kernel
+# that is not the host's (test/vm/fetch-kernel.sh).
+kver="$1"; out="$2"; modroot="${3:-}"
+mods="$modroot/lib/modules/$kver/kernel"
 busybox="$(command -v busybox)"
 case "$(file -b "$busybox" 2>/dev/null || true)" in *dynamically*) echo "need busybox-static" >&2; exit 2;; esac
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/bin" "$work/mods" "$work/proc" "$work/sys" "$work/dev" "$work/lower" "$work/upper" "$work/ovl" "$work/newroot"
 cp "$busybox" "$work/bin/busybox"
-order="virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev virtio_pci 9pnet 9pnet_virtio netfs fscache 9p overlay"
-for m in $order; do
-  f="$(find "$mods" -name "$m.ko*" | head -1)"
-  [ -n "$f" ] || { echo "module $m not found under $mods" >&2; exit 2; }
+# The modules to mount 9p and overlay, with what they need, in load order
+# (busybox insmod resolves nothing): modules.dep lists a module's
+# dependencies deepest last, so they load in reverse. Modules a kernel builds
+# in are not in modules.dep and need no loading.
+dep="$mods/../modules.dep"
+[ -r "$dep" ] || { echo "no $dep: run depmod" >&2; exit 2; }
+files=()
+add() { # add PATH: the module file relative to lib/modules/KVER
+  local f
+  for f in "${files[@]}"; do [ "$f" = "$1" ] && return; done
+  files+=("$1")
+}
+for m in virtio_pci 9pnet_virtio 9p overlay; do
+  line="$(grep -E "/$m\.ko(\.[a-z]+)?:" "$dep" || true)"
+  if [ -z "$line" ]; then
+    grep -qE "/$m\.ko" "$mods/../modules.builtin" 2>/dev/null && continue
+    echo "module $m not found in $dep" >&2; exit 2
+  fi
+  read -r -a needs <<< "${line#*:}"
+  for ((i=${#needs[@]}-1; i>=0; i--)); do add "${needs[i]}"; done
+  add "${line%%:*}"
+done
+order=""
+for f in "${files[@]}"; do
+  m="$(basename "$f")"; m="${m%%.ko*}"
+  order="$order $m"
   case "$f" in
-    *.ko.xz) xz -dc "$f" > "$work/mods/$m.ko" ;;
-    *.ko.zst) zstd -qdc "$f" > "$work/mods/$m.ko" ;;
-    *) cp "$f" "$work/mods/$m.ko" ;;
+    *.ko.xz) xz -dc "$mods/../$f" > "$work/mods/$m.ko" ;;
+    *.ko.zst) zstd -qdc "$mods/../$f" > "$work/mods/$m.ko" ;;
+    *) cp "$mods/../$f" "$work/mods/$m.ko" ;;
   esac
 done
 cat > "$work/init" <<INIT

@@ -14,6 +14,10 @@ exec >>/results/guest.log 2>&1
 echo "guest: kernel $(uname -r), $(nproc) CPUs"
 ip link set lo up 2>/dev/null || busybox ip link set lo up
 hostname fileshare-vm
+# A kernel other than the host's brings its modules from elsewhere.
+for a in $(cat /proc/cmdline); do
+  case "$a" in fscsi.modules=*) mount --bind "${a#fscsi.modules=}" /lib/modules ;; esac
+done
 for m in sunrpc nfs nfsv3 nfsv4 cifs nfsd; do modprobe "$m" || echo "guest: modprobe $m failed"; done
 mount -t rpc_pipefs rpc_pipefs /var/lib/nfs/rpc_pipefs 2>/dev/null
 . /results/env.sh

@@ -21,14 +21,21 @@ repo="$(cd "$here/../.." && pwd)"
 results="$1"; shift
 mkdir -p "$results"
 results="$(cd "$results" && pwd)"
-kver="${VM_KERNEL_VERSION:-$(ls /lib/modules | sort -V | tail -1)}"
-kernel="/boot/vmlinuz-$kver"
+# VM_KERNEL_ROOT boots another kernel than the host's: a directory with
+# boot/vmlinuz-KVER and lib/modules/KVER (test/vm/fetch-kernel.sh makes one).
+kroot="${VM_KERNEL_ROOT:-}"
+if [ -n "$kroot" ]; then
+  kver="$(ls "$kroot/lib/modules" | sort -V | tail -1)"
+else
+  kver="${VM_KERNEL_VERSION:-$(ls /lib/modules | sort -V | tail -1)}"
+fi
+kernel="$kroot/boot/vmlinuz-$kver"
 [ -r "$kernel" ] || { echo "no kernel $kernel: apt-get install linux-image-amd64" >&2; exit 2; }
 command -v qemu-system-x86_64 >/dev/null || { echo "qemu-system-x86_64 missing: apt-get install qemu-system-x86" >&2; exit 2; }
 
 cp "$here/guest.sh" "$results/guest.sh"
 initrd="$results/initrd.cpio.gz"
-"$here/build-initrd.sh" "$kver" "$initrd"
+"$here/build-initrd.sh" "$kver" "$initrd" "$kroot"
 
 # The command line the guest runs, one argument per line.
 printf '%s\n' "$@" > "$results/cmd"
@@ -49,7 +56,7 @@ timeout --kill-after=10 "$timeout_s" qemu-system-x86_64 \
   -accel tcg,thread=multi -cpu max -smp 2 -m "${VM_MEMORY:-3072}" \
   -nographic -no-reboot -nic "${VM_NIC:-none}" \
   -kernel "$kernel" -initrd "$initrd" \
-  -append "console=ttyS0 panic=-1 quiet loglevel=3 fscsi.guest=/results/guest.sh" \
+  -append "console=ttyS0 panic=-1 quiet loglevel=3 fscsi.guest=/results/guest.sh${kroot:+ fscsi.modules=$kroot/lib/modules}" \
   -virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap" \
   -virtfs "local,path=$results,mount_tag=results,security_model=none,multidevs=remap" \
   -serial "file:$results/console.log" -monitor none -display none </dev/null

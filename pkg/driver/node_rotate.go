@@ -1,0 +1,109 @@
+package driver
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"k8s.io/klog/v2"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/mounter"
+	"github.com/fileshare-csi/fileshare-csi/pkg/share"
+	"github.com/fileshare-csi/fileshare-csi/pkg/source"
+	"github.com/fileshare-csi/fileshare-csi/pkg/state"
+)
+
+// verifyCredentials logs on to the share in user space with creds and logs
+// off: the node's check that the server takes a new password before a live
+// mount is given it.
+func verifyCredentials(ctx context.Context, src source.Source, creds share.Credentials) error {
+	c, err := share.Dial(ctx, src, creds)
+	if err != nil {
+		return err
+	}
+	return c.Close()
+}
+
+// rotateCredentials gives the SMB mount at mountPath the password of a
+// publish call's Secret when it differs from the one the mount was made
+// with. The CSIDriver's requiresRepublish makes the kubelet call
+// NodePublishVolume again every minute or so with the Secret as it is now,
+// so a password changed in the Secret reaches every mount on the node
+// without a pod restart.
+//
+// The mount is never taken down here. A password the server refuses is not
+// handed to the kernel: the pods keep the mount they have, and the error
+// (which the kubelet shows as an event on the pod) says what to fix.
+func (d *Driver) rotateCredentials(ctx context.Context, mountPath string, secrets map[string]string) error {
+	if len(secrets) == 0 {
+		return nil // no node-publish secret in the class: nothing to compare
+	}
+	st, err := d.nodeState().Staged(mountPath)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			klog.FromContext(ctx).Error(err, "cannot read how the volume was mounted; its credentials are left as they are", "path", mountPath)
+		}
+		return nil
+	}
+	req := st.Request
+	if req.Source.Protocol != source.SMB {
+		return nil
+	}
+	creds := credentialsFrom(secrets)
+	if creds == req.Credentials {
+		return nil
+	}
+	if creds.Username != req.Credentials.Username || creds.Domain != req.Credentials.Domain {
+		return status.Errorf(codes.FailedPrecondition,
+			"the Secret now names another SMB user than the one %s was mounted with; a live mount keeps its user: restart the pods that use the volume so it is mounted again with the new user", req.Source)
+	}
+	rotator, ok := d.cfg.Mounter.(mounter.CredentialRotator)
+	if !ok {
+		return status.Errorf(codes.FailedPrecondition,
+			"the SMB password in the Secret changed, but this node cannot change the password of a live mount of %s: restart the pods that use the volume so it is mounted again", req.Source)
+	}
+	verify := d.cfg.VerifyCredentials
+	if verify == nil {
+		verify = verifyCredentials
+	}
+	if err := verify(ctx, req.Source, creds); err != nil {
+		if errors.Is(err, fs.ErrPermission) {
+			d.cfg.Metrics.CredentialsRotated("refused")
+			return status.Errorf(codes.PermissionDenied,
+				"the SMB password in the Secret changed, but %s refuses it (%v); the volume keeps its mount and the password it has: correct the Secret, or change the password on the server to match it", req.Source, err)
+		}
+		return status.Errorf(codes.Unavailable, "the SMB password in the Secret changed, and checking it with %s failed: %v; the volume keeps its mount, and the next publish tries again", req.Source, err)
+	}
+	if err := rotator.RotateCredentials(ctx, mountPath, creds); err != nil {
+		d.cfg.Metrics.CredentialsRotated("failed")
+		if errors.Is(err, mounter.ErrUnsupported) {
+			return status.Errorf(codes.FailedPrecondition, "the SMB password in the Secret changed: %v; restart the pods that use the volume so it is mounted again with it", err)
+		}
+		return status.Errorf(codes.Internal, "give the mount of %s its new password: %v", req.Source, err)
+	}
+	req.Credentials = creds
+	if err := d.nodeState().SaveStaged(mountPath, state.Staged{Request: req}); err != nil {
+		// The kernel has the password; only the record is behind, so the
+		// next publish verifies and sets it once more.
+		klog.FromContext(ctx).Error(err, "cannot record the new credentials", "path", mountPath)
+	}
+	d.cfg.Metrics.CredentialsRotated("ok")
+	klog.FromContext(ctx).Info("gave the SMB mount the new password from the Secret", "path", mountPath, "share", req.Source.String())
+	return nil
+}
+
+// rotationFailed decides what a publish whose mount works but whose new
+// password could not be set answers. A pod that is starting gets its
+// volume: its mount works with the password it has, and blocking it would
+// punish an operator who changed the Secret before the server. The error is
+// logged now and returned by the next periodic republish, which the kubelet
+// shows as an event on the pod.
+func (d *Driver) rotationFailed(ctx context.Context, republish bool, err error) error {
+	if republish {
+		return err
+	}
+	klog.FromContext(ctx).Error(err, "the volume is published with the password it was mounted with")
+	return nil
+}

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Fetches a newer Debian kernel for the tests that need what the host's
+# bookworm kernel (6.1) lacks: CIFS `password2` and password changes on a live
+# mount (Linux 6.10+, with the remount fixes of 6.12.2+), used by the SMB
+# password rotation test. The package is Debian trixie's, pinned by version
+# and SHA-256 in test/vm/kernel.lock, unpacked (no maintainer scripts run, the
+# host's /boot and /lib/modules are untouched) into a cache with its module
+# index built, and reused on later runs.
+#
+#   test/vm/fetch-kernel.sh        prints the unpacked root: ROOT/boot/vmlinuz-KVER,
+#                                  ROOT/lib/modules/KVER
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+read -r pkg version sha256 < <(grep -v '^#' "$here/kernel.lock" | head -1)
+kver="${pkg#linux-image-}"
+cache="${FILESHARE_KERNEL_CACHE:-/var/cache/fileshare-csi-kernel}"
+root="$cache/$kver"
+if [ -r "$root/.complete" ]; then echo "$root"; exit 0; fi
+
+command -v depmod >/dev/null || { echo "depmod missing: apt-get install kmod" >&2; exit 2; }
+mkdir -p "$cache"
+deb="$cache/${pkg}_${version}_amd64.deb"
+mirror="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
+url="$mirror/pool/main/l/linux-signed-amd64/${pkg}_${version}_amd64.deb"
+if ! echo "$sha256  $deb" | sha256sum -c --quiet 2>/dev/null; then
+  # Debian's pool drops a kernel a while after its successor lands: then
+  # pin the current one (its Version and SHA256 from trixie's Packages index).
+  curl -fsSL --retry 3 -o "$deb.part" "$url" ||
+    { echo "cannot download $url: if trixie moved on, update test/vm/kernel.lock from $mirror/dists/trixie/main/binary-amd64/Packages.xz" >&2; exit 2; }
+  echo "$sha256  $deb.part" | sha256sum -c --quiet ||
+    { echo "$pkg: SHA-256 mismatch, refusing it" >&2; rm -f "$deb.part"; exit 2; }
+  mv "$deb.part" "$deb"
+fi
+tmp="$(mktemp -d "$cache/.unpack-XXXXXX")"
+trap 'rm -rf "$tmp"' EXIT
+dpkg-deb -x "$deb" "$tmp"
+# trixie ships modules under /usr/lib; the guest and depmod look in /lib.
+mkdir -p "$tmp/lib"
+mv "$tmp/usr/lib/modules" "$tmp/lib/modules"
+depmod -b "$tmp" "$kver"
+rm -rf "$root"
+mv "$tmp" "$root"
+trap - EXIT
+touch "$root/.complete"
+echo "$root"

@@ -69,9 +69,10 @@ test-vm: deps deps-vm
 bench: deps
 	./hack/bench.sh
 
-# The quickstart manifests (manifests/) against a real Kubernetes control
-# plane on loopback: etcd, kube-apiserver, kube-controller-manager and the real
-# csi-provisioner as local processes (built once from the Go module proxy by
+# The quickstart manifests (manifests/), then a helm install of the chart
+# (charts/fileshare-csi), against a real Kubernetes control plane on loopback:
+# etcd, kube-apiserver, kube-controller-manager and the real csi-provisioner
+# as local processes (built once from the Go module proxy by
 # test/k8s/build.sh and cached in /var/cache/fileshare-csi-k8s), our
 # controller, Samba and NFS-Ganesha. Needs root; NFS-Ganesha takes port 2049,
 # so it waits while test-integration runs.

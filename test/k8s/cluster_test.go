@@ -1,15 +1,14 @@
 //go:build linux
 
-// Package k8s runs the quickstart manifests and the driver against a real
-// Kubernetes control plane on loopback: etcd, kube-apiserver and
-// kube-controller-manager as local processes (no kubelet, so no pods run),
-// our controller binary and the real csi-provisioner beside them, and Samba
-// and NFS-Ganesha as the file servers. `make test-k8s` builds the Kubernetes
+// Package k8s runs the quickstart manifests, then the Helm chart installed
+// with helm, and the driver against a real Kubernetes control plane on
+// loopback: etcd, kube-apiserver and kube-controller-manager as local
+// processes (no kubelet, so no pods run), our controller binary and the real
+// csi-provisioner beside them, and Samba and NFS-Ganesha as the file servers. `make test-k8s` builds the Kubernetes
 // binaries (test/k8s/build.sh) and runs this through test/k8s/run.sh.
 package k8s
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -180,16 +179,14 @@ func TestQuickstartOnARealControlPlane(t *testing.T) {
 	env.h = &cluster.Harness{Repo: env.repo, Work: env.work, Bins: filepath.SplitList(os.Getenv(envBin))}
 	env.h.KubectlBin = findBin(t, "kubectl")
 
-	// Everything started is stopped on the way out, clients first.
+	// Everything started is stopped on the way out, clients first (each
+	// driver's own cleanup, registered later, runs before this one).
 	var cp *cluster.ControlPlane
-	var provisioner, controller *proc
 	var servers []interface{ Stop() }
 	t.Cleanup(func() {
-		provisioner.Stop(10 * time.Second)
 		if cp != nil {
 			cp.Stop()
 		}
-		controller.Stop(10 * time.Second)
 		for i := len(servers) - 1; i >= 0; i-- {
 			servers[i].Stop()
 		}
@@ -206,9 +203,13 @@ func TestQuickstartOnARealControlPlane(t *testing.T) {
 	})
 
 	begin := time.Now()
-	step := func(format string, a ...any) {
-		t.Logf("[%5.1fs] %s", time.Since(begin).Seconds(), fmt.Sprintf(format, a...))
+	stepper := func(t *testing.T) func(string, ...any) {
+		return func(format string, a ...any) {
+			t.Helper()
+			t.Logf("[%5.1fs] %s", time.Since(begin).Seconds(), fmt.Sprintf(format, a...))
+		}
 	}
+	step := stepper(t)
 
 	// Our controller, built from this checkout.
 	driverBin := filepath.Join(env.work, "fileshare-csi")
@@ -299,62 +300,31 @@ spec:
 	env.h.RecordChildren()
 	step("Samba on 127.0.0.1:%d and NFS-Ganesha on 127.0.0.1:2049", smbPort)
 
-	// Our controller, as the Deployment runs it, on a unix socket.
-	sock := filepath.Join(env.work, "csi", "csi.sock")
-	if err := os.MkdirAll(filepath.Dir(sock), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	controller = start(t, "fileshare-csi-controller", driverBin, controllerArgs(t, sock)...)
-	waitFor(t, "the controller's socket", 20*time.Second, func() (bool, error) {
-		if !controller.Running() {
-			t.Fatalf("controller exited:\n%s", controller.Tail())
-		}
-		_, err := os.Stat(sock)
-		return err == nil, err
-	})
-
-	// csi-provisioner with the Deployment's own arguments, as the
-	// Deployment's ServiceAccount: the RBAC in manifests/base is what it gets.
-	token := strings.TrimSpace(mustKubectl(t, "", "-n", "fileshare-csi", "create", "token", "fileshare-csi-controller", "--duration=1h"))
-	saKC := filepath.Join(env.work, "cp", "controller-sa.kubeconfig")
-	cluster.WriteKubeconfig(t, saKC, cp.Server, cp.CA, token, "")
-	provArgs, healthAddr := provisionerArgs(t, sock, saKC)
-	provisioner = start(t, "csi-provisioner", findBin(t, "csi-provisioner"), provArgs...)
-	waitFor(t, "csi-provisioner to lead (its Lease in fileshare-csi)", 60*time.Second, func() (bool, error) {
-		if !provisioner.Running() {
-			t.Fatalf("csi-provisioner exited:\n%s", provisioner.Tail())
-		}
-		var lease struct {
-			Spec struct {
-				HolderIdentity string `json:"holderIdentity"`
-			} `json:"spec"`
-		}
-		err := getJSON([]string{"-n", "fileshare-csi", "lease", "fileshare-csi-dev"}, &lease)
-		return err == nil && lease.Spec.HolderIdentity != "", err
-	})
-	step("controller and csi-provisioner running (leader, health on %s)", healthAddr)
+	// Our controller and csi-provisioner, as the Deployment runs them, with
+	// its ServiceAccount: the RBAC in manifests/base is what they get.
+	quickstart := startDriver(t, cp, driverBin, "fileshare-csi", "")
+	step("controller and csi-provisioner running (leader, health on %s)", quickstart.health)
 
 	// The example StorageClasses, pointed at the loopback servers, in the
 	// three onDelete flavours.
-	nfsBase := filepath.Join(ganesha.Data, "k8s")
-	smbBase := filepath.Join(samba.Data, "k8s")
-	for _, d := range []string{nfsBase, smbBase} {
+	sh := shares{nfsBase: filepath.Join(ganesha.Data, "k8s"), smbBase: filepath.Join(samba.Data, "k8s")}
+	for _, d := range []string{sh.nfsBase, sh.smbBase} {
 		if err := os.MkdirAll(d, 0o777); err != nil {
 			t.Fatal(err)
 		}
 		_ = os.Chmod(d, 0o777)
 	}
-	nfsSource := "nfs://127.0.0.1" + nfsBase
-	smbSource := fmt.Sprintf("smb://127.0.0.1:%d/share/k8s", smbPort)
+	sh.nfsSource = "nfs://127.0.0.1" + sh.nfsBase
+	sh.smbSource = fmt.Sprintf("smb://127.0.0.1:%d/share/k8s", smbPort)
 	nfsExample := env.h.ReadRepoFile(t, "manifests/examples/storageclass-nfs.yaml")
-	nfsExample = cluster.ReplaceAll(t, nfsExample, "nfs://nfs-server.example.com/export/k8s", nfsSource)
+	nfsExample = cluster.ReplaceAll(t, nfsExample, "nfs://nfs-server.example.com/export/k8s", sh.nfsSource)
 	for _, mode := range []string{"delete", "retain", "archive"} {
 		sc := cluster.ReplaceAll(t, nfsExample, "name: fileshare-nfs", "name: nfs-"+mode, "onDelete: delete", "onDelete: "+mode)
 		mustKubectl(t, sc, "apply", "-f", "-")
 	}
 	smbExample := env.h.ReadRepoFile(t, "manifests/examples/storageclass-smb.yaml")
 	smbExample = cluster.ReplaceAll(t, smbExample,
-		"smb://fileserver.example.com/share/k8s", smbSource,
+		"smb://fileserver.example.com/share/k8s", sh.smbSource,
 		"username: k8s-volumes", "username: "+localservers.SMBUser,
 		"password: change-me", "password: "+localservers.SMBPassword)
 	mustKubectl(t, smbExample, "apply", "-f", "-") // fileshare-smb, onDelete: archive
@@ -363,63 +333,21 @@ spec:
 		"fileshare-smb-creds", "fileshare-smb-wrong",
 		"name: fileshare-smb\n", "name: smb-wrong-secret\n")
 	mustKubectl(t, wrong, "apply", "-f", "-")
-	step("StorageClasses nfs-delete, nfs-retain, nfs-archive, fileshare-smb, smb-wrong-secret")
+	exampleClasses := []string{"nfs-delete", "nfs-retain", "nfs-archive", "fileshare-smb", "smb-wrong-secret"}
+	step("StorageClasses %s", strings.Join(exampleClasses, ", "))
 
-	claim := func(name, class string) string {
-		pvc := env.h.ReadRepoFile(t, "manifests/examples/pvc-and-pod.yaml")
-		pvc = pvc[:strings.Index(pvc, "\n---")]
-		return cluster.ReplaceAll(t, pvc, "name: fileshare-demo", "name: "+name, "namespace: default", "namespace: "+testNS,
-			"storageClassName: fileshare-nfs", "storageClassName: "+class)
-	}
-	cases := []struct {
-		claim, class, onDelete, base string
-		nfs                          bool
-	}{
-		{"data-delete", "nfs-delete", "delete", nfsBase, true},
-		{"data-retain", "nfs-retain", "retain", nfsBase, true},
-		{"data-archive", "nfs-archive", "archive", nfsBase, true},
-		{"smb-data", "fileshare-smb", "archive", smbBase, false},
+	cases := []claimCase{
+		{claim: "data-delete", class: "nfs-delete", onDelete: "delete", base: sh.nfsBase, nfs: true, mode: 0o777},
+		{claim: "data-retain", class: "nfs-retain", onDelete: "retain", base: sh.nfsBase, nfs: true, mode: 0o777},
+		{claim: "data-archive", class: "nfs-archive", onDelete: "archive", base: sh.nfsBase, nfs: true, mode: 0o777},
+		{claim: "smb-data", class: "fileshare-smb", onDelete: "archive", base: sh.smbBase},
 	}
 	for _, c := range cases {
-		mustKubectl(t, claim(c.claim, c.class), "apply", "-f", "-")
+		mustKubectl(t, claim(t, testNS, c.claim, c.class), "apply", "-f", "-")
 	}
-	mustKubectl(t, claim("smb-wrong", "smb-wrong-secret"), "apply", "-f", "-")
-
-	pvs := map[string]pv{}
-	for _, c := range cases {
-		var got pvc
-		waitFor(t, "claim "+c.claim+" to be Bound", 60*time.Second, func() (bool, error) {
-			err := getJSON([]string{"-n", testNS, "pvc", c.claim}, &got)
-			return err == nil && got.Status.Phase == "Bound", err
-		})
-		var v pv
-		if err := getJSON([]string{"pv", got.Spec.VolumeName}, &v); err != nil {
-			t.Fatal(err)
-		}
-		pvs[c.claim] = v
-		if v.Spec.CSI.Driver != "fileshare.csi.dev" || !strings.HasPrefix(v.Spec.CSI.VolumeHandle, "v2#") {
-			t.Errorf("%s: PV %s has driver %q, handle %q; want fileshare.csi.dev and v2#...", c.claim, v.Metadata.Name, v.Spec.CSI.Driver, v.Spec.CSI.VolumeHandle)
-		}
-		wantSub := testNS + "/" + c.claim
-		// ...#<subDir>#<onDelete>#<uid of this creation>
-		handleTail := regexp.MustCompile("#" + regexp.QuoteMeta(strings.ReplaceAll(wantSub, "%", "%25")) + "#" + c.onDelete + "#[0-9a-f]{16}$")
-		if !handleTail.MatchString(v.Spec.CSI.VolumeHandle) {
-			t.Errorf("%s: volume handle %q does not end in #%s#%s#<16 hex digits>", c.claim, v.Spec.CSI.VolumeHandle, wantSub, c.onDelete)
-		}
-		if got := v.Spec.CSI.VolumeAttributes["subDir"]; got != wantSub {
-			t.Errorf("%s: volumeAttributes subDir = %q, want %q", c.claim, got, wantSub)
-		}
-		checkAffinity(t, c.claim, v, c.nfs)
-		dir := filepath.Join(c.base, testNS, c.claim)
-		fi, err := os.Stat(dir)
-		if err != nil || !fi.IsDir() {
-			t.Errorf("%s: the volume directory %s is not on the share: %v", c.claim, dir, err)
-		} else if c.nfs && fi.Mode().Perm() != 0o777 {
-			t.Errorf("%s: %s has mode %v, want the class's mountPermissions 0777", c.claim, dir, fi.Mode().Perm())
-		}
-		t.Logf("%s: Bound to %s, handle %s", c.claim, v.Metadata.Name, v.Spec.CSI.VolumeHandle)
-	}
-	step("4 claims Bound, directories %s/<claim> on both shares", testNS)
+	mustKubectl(t, claim(t, testNS, "smb-wrong", "smb-wrong-secret"), "apply", "-f", "-")
+	bound := bindClaims(t, testNS, cases)
+	step("%d claims Bound, directories %s/<claim> on both shares", len(cases), testNS)
 
 	// A wrong SMB password: the claim stays Pending and says why.
 	waitFor(t, "a ProvisioningFailed event on smb-wrong that names the cause", 60*time.Second, func() (bool, error) {
@@ -439,20 +367,157 @@ spec:
 	}
 	step("wrong credentials: claim Pending with the cause in its events")
 
-	// Deleting the claims: the directory goes, stays or is archived.
-	for _, c := range cases {
-		mustKubectl(t, "", "-n", testNS, "delete", "pvc", c.claim, "--wait=false")
-	}
+	// Deleting the claims: the directory goes, stays or is archived. The
+	// Pending claim must be gone too: a provisioner started later would
+	// retry it with a Secret outside its install's namespace.
 	mustKubectl(t, "", "-n", testNS, "delete", "pvc", "smb-wrong", "--wait=false")
+	deleteClaims(t, testNS, cases, bound)
+	waitFor(t, "claim smb-wrong to be deleted", 60*time.Second, func() (bool, error) {
+		_, err := kubectl("", "-n", testNS, "get", "pvc", "smb-wrong")
+		return err != nil && strings.Contains(err.Error(), "NotFound"), nil
+	})
+	step("claims deleted: delete removed, retain kept, archive renamed (NFS and SMB)")
+
+	// The workloads of the installed manifests pass admission for real: the
+	// controllers create their pods (which stay Pending: no scheduler here).
+	checkPods(t, "fileshare-csi")
+	step("controller Deployment, Linux and Windows node DaemonSets created their pods")
+
+	checkNotForbidden(t, quickstart)
+	step("the quickstart install provisioned and deleted without an RBAC refusal")
+
+	t.Run("helm install", func(t *testing.T) {
+		step := stepper(t)
+		// The chart makes the same cluster-wide objects (CSIDriver,
+		// ClusterRoles) under the same names, and helm refuses to take over
+		// objects another install owns: switch as a user would, by removing
+		// the kustomize install and its classes first. Its controller goes
+		// first, because its token dies with its namespace. That namespace's
+		// finalization (seconds) need not end: the chart goes into a
+		// namespace of its own, and the cluster-wide objects have no
+		// finalizers, so they are gone when the deletion returns.
+		quickstart.stop()
+		mustKubectl(t, "", append([]string{"delete", "storageclass"}, exampleClasses...)...)
+		mustKubectl(t, "", "delete", "-k", filepath.Join(env.repo, "manifests/overlays/windows"), "--wait=false")
+		step("the kustomize install and its example classes removed")
+		testChartInstall(t, cp, driverBin, sh, step)
+	})
+}
+
+// shares are the directories on the loopback file servers that the classes
+// point at: each as its server sees it (source) and on this host (base).
+type shares struct {
+	nfsSource, smbSource string
+	nfsBase, smbBase     string
+}
+
+// claimCase is a claim of one class and what its volume should look like on
+// the file server.
+type claimCase struct {
+	claim, class, onDelete string
+	base                   string // the class's base directory on this host
+	nfs                    bool
+	// mode is the NFS directory's mode the class asks for (Samba presents
+	// its own).
+	mode os.FileMode
+	// byPVName: the class sets no subDir, so the directory is named after
+	// the PV instead of the claim's namespace and name.
+	byPVName bool
+}
+
+// boundClaim is what bindClaims found for a claimCase: its PV and the
+// volume's directory below the class's base.
+type boundClaim struct {
+	pv  pv
+	sub string
+}
+
+// claim is the example claim (manifests/examples/pvc-and-pod.yaml) renamed,
+// in ns and of class.
+func claim(t *testing.T, ns, name, class string) string {
+	t.Helper()
+	pvc := env.h.ReadRepoFile(t, "manifests/examples/pvc-and-pod.yaml")
+	pvc = pvc[:strings.Index(pvc, "\n---")]
+	return cluster.ReplaceAll(t, pvc, "name: fileshare-demo", "name: "+name, "namespace: default", "namespace: "+ns,
+		"storageClassName: fileshare-nfs", "storageClassName: "+class)
+}
+
+// bindClaims waits for each claim in ns to be Bound and checks its PV and
+// that its directory is on the share.
+func bindClaims(t *testing.T, ns string, cases []claimCase) map[string]boundClaim {
+	t.Helper()
+	out := map[string]boundClaim{}
 	for _, c := range cases {
-		name := pvs[c.claim].Metadata.Name
+		var got pvc
+		waitFor(t, "claim "+c.claim+" to be Bound", 60*time.Second, func() (bool, error) {
+			if err := getJSON([]string{"-n", ns, "pvc", c.claim}, &got); err != nil {
+				return false, err
+			}
+			if got.Status.Phase == "Bound" {
+				return true, nil
+			}
+			// On a timeout, the provisioner's reason is what one needs.
+			var ev eventList
+			err := getJSON([]string{"-n", ns, "events", "--field-selector", "reason=ProvisioningFailed,involvedObject.name=" + c.claim}, &ev)
+			if err != nil {
+				return false, fmt.Errorf("phase %q; events: %w", got.Status.Phase, err)
+			}
+			if n := len(ev.Items); n > 0 {
+				return false, fmt.Errorf("phase %q; ProvisioningFailed: %s", got.Status.Phase, ev.Items[n-1].Message)
+			}
+			return false, fmt.Errorf("phase %q", got.Status.Phase)
+		})
+		var v pv
+		if err := getJSON([]string{"pv", got.Spec.VolumeName}, &v); err != nil {
+			t.Fatal(err)
+		}
+		wantSub := ns + "/" + c.claim
+		if c.byPVName {
+			wantSub = v.Metadata.Name
+		}
+		out[c.claim] = boundClaim{pv: v, sub: wantSub}
+		if v.Spec.CSI.Driver != "fileshare.csi.dev" || !strings.HasPrefix(v.Spec.CSI.VolumeHandle, "v2#") {
+			t.Errorf("%s: PV %s has driver %q, handle %q; want fileshare.csi.dev and v2#...", c.claim, v.Metadata.Name, v.Spec.CSI.Driver, v.Spec.CSI.VolumeHandle)
+		}
+		// ...#<subDir>#<onDelete>#<uid of this creation>
+		handleTail := regexp.MustCompile("#" + regexp.QuoteMeta(strings.ReplaceAll(wantSub, "%", "%25")) + "#" + c.onDelete + "#[0-9a-f]{16}$")
+		if !handleTail.MatchString(v.Spec.CSI.VolumeHandle) {
+			t.Errorf("%s: volume handle %q does not end in #%s#%s#<16 hex digits>", c.claim, v.Spec.CSI.VolumeHandle, wantSub, c.onDelete)
+		}
+		if got := v.Spec.CSI.VolumeAttributes["subDir"]; got != wantSub {
+			t.Errorf("%s: volumeAttributes subDir = %q, want %q", c.claim, got, wantSub)
+		}
+		checkAffinity(t, c.claim, v, c.nfs)
+		dir := filepath.Join(c.base, wantSub)
+		fi, err := os.Stat(dir)
+		if err != nil || !fi.IsDir() {
+			t.Errorf("%s: the volume directory %s is not on the share: %v", c.claim, dir, err)
+		} else if c.nfs && fi.Mode().Perm() != c.mode {
+			t.Errorf("%s: %s has mode %v, want the class's mountPermissions %v", c.claim, dir, fi.Mode().Perm(), c.mode)
+		}
+		t.Logf("%s: Bound to %s, handle %s", c.claim, v.Metadata.Name, v.Spec.CSI.VolumeHandle)
+	}
+	return out
+}
+
+// deleteClaims deletes the claims in ns, waits for their PVs to go and
+// checks that each directory was removed, kept or archived as its class
+// says.
+func deleteClaims(t *testing.T, ns string, cases []claimCase, bound map[string]boundClaim) {
+	t.Helper()
+	for _, c := range cases {
+		mustKubectl(t, "", "-n", ns, "delete", "pvc", c.claim, "--wait=false")
+	}
+	for _, c := range cases {
+		b := bound[c.claim]
+		name := b.pv.Metadata.Name
 		waitFor(t, "PV "+name+" of "+c.claim+" to be deleted", 60*time.Second, func() (bool, error) {
 			_, err := kubectl("", "get", "pv", name)
 			return err != nil && strings.Contains(err.Error(), "NotFound"), nil
 		})
-		dir := filepath.Join(c.base, testNS, c.claim)
+		dir := filepath.Join(c.base, b.sub)
 		_, err := os.Stat(dir)
-		archived, _ := filepath.Glob(filepath.Join(c.base, testNS, "archived-"+c.claim+"*"))
+		archived, _ := filepath.Glob(filepath.Join(filepath.Dir(dir), "archived-"+filepath.Base(dir)+"*"))
 		switch c.onDelete {
 		case "delete":
 			if !errors.Is(err, os.ErrNotExist) {
@@ -464,39 +529,100 @@ spec:
 			}
 		case "archive":
 			if !errors.Is(err, os.ErrNotExist) || len(archived) != 1 {
-				t.Errorf("%s (onDelete archive): directory %v, archives %v; want it renamed to archived-%s", c.claim, err, archived, c.claim)
+				t.Errorf("%s (onDelete archive): directory %v, archives %v; want it renamed to archived-%s", c.claim, err, archived, filepath.Base(dir))
 			}
+		default:
+			t.Fatalf("%s: no check for onDelete %q", c.claim, c.onDelete)
 		}
 		t.Logf("%s: PV deleted; on the share: dir %v, archives %v", c.claim, err == nil, archived)
 	}
-	step("claims deleted: delete removed, retain kept, archive renamed (NFS and SMB)")
+}
 
-	// The workloads of the installed manifests pass admission for real: the
-	// controllers create their pods (which stay Pending: no scheduler here).
-	checkPods(t)
-	step("controller Deployment, Linux and Windows node DaemonSets created their pods")
+// driver is our controller and csi-provisioner run as host processes the
+// way an install's controller Deployment runs them.
+type driver struct {
+	controller, provisioner *proc
+	health                  string // csi-provisioner's health endpoint
+}
 
-	// The provisioner ran as the manifests' ServiceAccount: nothing it needed
-	// was forbidden.
-	if b, _ := os.ReadFile(provisioner.Log); bytes.Contains(b, []byte("forbidden")) {
+// stop takes csi-provisioner down before the controller it calls.
+func (d *driver) stop() {
+	d.provisioner.Stop(10 * time.Second)
+	d.controller.Stop(10 * time.Second)
+}
+
+// startDriver runs the controller and csi-provisioner with the arguments of
+// the controller Deployment installed in ns, and csi-provisioner with a
+// token of that install's ServiceAccount, so that the install's RBAC is what
+// it gets; it returns once csi-provisioner leads. prefix keeps the logs and
+// sockets of two installs apart.
+func startDriver(t *testing.T, cp *cluster.ControlPlane, driverBin, ns, prefix string) *driver {
+	t.Helper()
+	d := &driver{}
+	// Registered after the control plane's cleanup, so it runs before it.
+	t.Cleanup(d.stop)
+	sock := filepath.Join(env.work, prefix+"csi", "csi.sock")
+	if err := os.MkdirAll(filepath.Dir(sock), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	d.controller = start(t, prefix+"fileshare-csi-controller", driverBin, controllerArgs(t, ns, sock)...)
+	waitFor(t, "the controller's socket", 20*time.Second, func() (bool, error) {
+		if !d.controller.Running() {
+			t.Fatalf("controller exited:\n%s", d.controller.Tail())
+		}
+		_, err := os.Stat(sock)
+		return err == nil, err
+	})
+
+	token := strings.TrimSpace(mustKubectl(t, "", "-n", ns, "create", "token", "fileshare-csi-controller", "--duration=1h"))
+	saKC := filepath.Join(env.work, "cp", prefix+"controller-sa.kubeconfig")
+	cluster.WriteKubeconfig(t, saKC, cp.Server, cp.CA, token, "")
+	var provArgs []string
+	provArgs, d.health = provisionerArgs(t, ns, sock, saKC)
+	d.provisioner = start(t, prefix+"csi-provisioner", findBin(t, "csi-provisioner"), provArgs...)
+	waitFor(t, "csi-provisioner to lead (its Lease in "+ns+")", 60*time.Second, func() (bool, error) {
+		if !d.provisioner.Running() {
+			t.Fatalf("csi-provisioner exited:\n%s", d.provisioner.Tail())
+		}
+		var lease struct {
+			Spec struct {
+				HolderIdentity string `json:"holderIdentity"`
+			} `json:"spec"`
+		}
+		err := getJSON([]string{"-n", ns, "lease", "fileshare-csi-dev"}, &lease)
+		return err == nil && lease.Spec.HolderIdentity != "", err
+	})
+	return d
+}
+
+// checkNotForbidden: nothing the driver needed from the API server was
+// refused by the install's RBAC.
+func checkNotForbidden(t *testing.T, d *driver) {
+	t.Helper()
+	for _, p := range []*proc{d.provisioner, d.controller} {
+		b, err := os.ReadFile(p.Log)
+		if err != nil {
+			t.Errorf("%s: %v", p.Name, err)
+			continue
+		}
 		var lines []string
 		for _, l := range strings.Split(string(b), "\n") {
 			if strings.Contains(l, "forbidden") {
 				lines = append(lines, l)
 			}
 		}
-		t.Errorf("csi-provisioner was refused by RBAC:\n%s", strings.Join(lines, "\n"))
+		if len(lines) > 0 {
+			t.Errorf("%s was refused by RBAC:\n%s", p.Name, strings.Join(lines, "\n"))
+		}
 	}
-	step("done")
 }
 
 // controllerArgs returns the fileshare-csi container's arguments from the
-// installed Deployment, with the endpoint moved to sock.
-func controllerArgs(t *testing.T, sock string) []string {
+// Deployment installed in ns, with the endpoint moved to sock.
+func controllerArgs(t *testing.T, ns, sock string) []string {
 	t.Helper()
-	c := deploymentContainer(t, "fileshare-csi")
 	var args []string
-	for _, a := range c.Args {
+	for _, a := range deploymentContainer(t, ns, "fileshare-csi").args(ns) {
 		if strings.HasPrefix(a, "--endpoint=") {
 			a = "--endpoint=unix://" + sock
 		}
@@ -505,30 +631,26 @@ func controllerArgs(t *testing.T, sock string) []string {
 	return append(args, "--v=5")
 }
 
-// provisionerArgs returns csi-provisioner's arguments from the installed
-// Deployment, with the socket, kubeconfig and health endpoint of this test.
-func provisionerArgs(t *testing.T, sock, kubeconfig string) ([]string, string) {
+// provisionerArgs returns csi-provisioner's arguments from the Deployment
+// installed in ns, with the socket, kubeconfig and health endpoint of this
+// test.
+func provisionerArgs(t *testing.T, ns, sock, kubeconfig string) ([]string, string) {
 	t.Helper()
-	c := deploymentContainer(t, "csi-provisioner")
-	vars := map[string]string{"$(ADDRESS)": sock, "$(NAMESPACE)": "fileshare-csi"}
+	c := deploymentContainer(t, ns, "csi-provisioner")
 	health := fmt.Sprintf("127.0.0.1:%d", freePort(t))
 	var args []string
-	for _, a := range c.Args {
-		for k, v := range vars {
-			a = strings.ReplaceAll(a, k, v)
-		}
-		if strings.HasPrefix(a, "--http-endpoint=") {
+	for _, a := range c.args(ns) {
+		switch {
+		case strings.HasPrefix(a, "--csi-address="):
+			a = "--csi-address=" + sock
+		case strings.HasPrefix(a, "--http-endpoint="):
 			a = "--http-endpoint=" + health
 		}
 		args = append(args, a)
 	}
-	for _, want := range []string{"--extra-create-metadata", "--leader-election", "--leader-election-namespace=fileshare-csi"} {
-		found := false
-		for _, a := range args {
-			found = found || a == want
-		}
-		if !found {
-			t.Errorf("the Deployment's csi-provisioner lacks %s: %v", want, c.Args)
+	for _, want := range []string{"--csi-address=" + sock, "--extra-create-metadata", "--leader-election", "--leader-election-namespace=" + ns} {
+		if !slices.Contains(args, want) {
+			t.Errorf("the Deployment's csi-provisioner in %s lacks %s: %v", ns, want, c.Args)
 		}
 	}
 	return append(args, "--kubeconfig="+kubeconfig), health
@@ -538,9 +660,38 @@ type container struct {
 	Name  string   `json:"name"`
 	Image string   `json:"image"`
 	Args  []string `json:"args"`
+	Env   []struct {
+		Name      string `json:"name"`
+		Value     string `json:"value"`
+		ValueFrom *struct {
+			FieldRef *struct {
+				FieldPath string `json:"fieldPath"`
+			} `json:"fieldRef"`
+		} `json:"valueFrom"`
+	} `json:"env"`
 }
 
-func deploymentContainer(t *testing.T, name string) container {
+// args are the container's arguments as the kubelet would expand them for
+// a pod in ns: $(VAR) from its env, of which the downward API's
+// metadata.namespace is the one reference the manifests use.
+func (c container) args(ns string) []string {
+	var pairs []string
+	for _, e := range c.Env {
+		v := e.Value
+		if e.ValueFrom != nil && e.ValueFrom.FieldRef != nil && e.ValueFrom.FieldRef.FieldPath == "metadata.namespace" {
+			v = ns
+		}
+		pairs = append(pairs, "$("+e.Name+")", v)
+	}
+	r := strings.NewReplacer(pairs...)
+	out := make([]string, len(c.Args))
+	for i, a := range c.Args {
+		out[i] = r.Replace(a)
+	}
+	return out
+}
+
+func deploymentContainer(t *testing.T, ns, name string) container {
 	t.Helper()
 	var d struct {
 		Spec struct {
@@ -551,7 +702,7 @@ func deploymentContainer(t *testing.T, name string) container {
 			} `json:"template"`
 		} `json:"spec"`
 	}
-	if err := getJSON([]string{"-n", "fileshare-csi", "deployment", "fileshare-csi-controller"}, &d); err != nil {
+	if err := getJSON([]string{"-n", ns, "deployment", "fileshare-csi-controller"}, &d); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range d.Spec.Template.Spec.Containers {
@@ -559,7 +710,7 @@ func deploymentContainer(t *testing.T, name string) container {
 			return c
 		}
 	}
-	t.Fatalf("the controller Deployment has no container %q", name)
+	t.Fatalf("the controller Deployment in %s has no container %q", ns, name)
 	return container{}
 }
 
@@ -594,10 +745,9 @@ func checkAffinity(t *testing.T, claim string, v pv, nfs bool) {
 	}
 }
 
-// checkPods waits for the pods the installed workloads create: admission
-// (Pod Security "privileged" on the namespace, ServiceAccounts, priority
-// classes) accepts them.
-func checkPods(t *testing.T) {
+// checkPods waits for the pods the workloads installed in ns create:
+// admission (Pod Security, ServiceAccounts, priority classes) accepts them.
+func checkPods(t *testing.T, ns string) {
 	t.Helper()
 	want := map[string]string{
 		"app.kubernetes.io/component=controller":   "",
@@ -623,7 +773,7 @@ func checkPods(t *testing.T) {
 					} `json:"spec"`
 				} `json:"items"`
 			}
-			if err := getJSON([]string{"-n", "fileshare-csi", "pods", "-l", sel}, &pods); err != nil {
+			if err := getJSON([]string{"-n", ns, "pods", "-l", sel}, &pods); err != nil {
 				return false, err
 			}
 			for _, p := range pods.Items {
@@ -643,7 +793,7 @@ func checkPods(t *testing.T) {
 					}
 				}
 			}
-			ev, _ := kubectl("", "-n", "fileshare-csi", "get", "events", "--field-selector", "reason=FailedCreate", "-o", "custom-columns=OBJ:.involvedObject.name,MSG:.message", "--no-headers")
+			ev, _ := kubectl("", "-n", ns, "get", "events", "--field-selector", "reason=FailedCreate", "-o", "custom-columns=OBJ:.involvedObject.name,MSG:.message", "--no-headers")
 			return false, fmt.Errorf("no pod yet; FailedCreate events: %s", strings.TrimSpace(ev))
 		})
 	}

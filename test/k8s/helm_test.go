@@ -3,17 +3,24 @@
 package k8s
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/fileshare-csi/fileshare-csi/test/cluster"
+	"github.com/fileshare-csi/fileshare-csi/test/localservers"
 )
 
 // helmTemplate renders charts/fileshare-csi with the values given.
@@ -23,11 +30,7 @@ func helmTemplate(t *testing.T, namespace string, set ...string) string {
 	for _, s := range set {
 		args = append(args, "--set", s)
 	}
-	out, err := exec.Command(findBin(t, "helm"), args...).CombinedOutput()
-	if err != nil {
-		t.Fatalf("helm %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return string(out)
+	return mustHelm(t, args...)
 }
 
 // objectsOf decodes a multi-document YAML stream into objects keyed by
@@ -101,10 +104,7 @@ func sortKey(m map[string]any) string {
 // has the API server accept every rendering.
 func checkChartMatchesOverlays(t *testing.T) {
 	t.Helper()
-	out, err := exec.Command(findBin(t, "helm"), "lint", filepath.Join(env.repo, "charts/fileshare-csi")).CombinedOutput()
-	if err != nil {
-		t.Fatalf("helm lint: %v\n%s", err, out)
-	}
+	mustHelm(t, "lint", filepath.Join(env.repo, "charts/fileshare-csi"))
 	for overlay, set := range map[string][]string{
 		"default":             nil,
 		"k3s":                 nil,
@@ -184,4 +184,206 @@ func checkChartMatchesOverlays(t *testing.T) {
 	if _, err := kubectl("", "apply", "--dry-run=server", "-f", f); err != nil {
 		t.Errorf("the API server rejects the chart with StorageClasses: %v", err)
 	}
+}
+
+// The release test-k8s installs; the namespace differs from the release
+// name, so a template that confuses the two shows.
+const (
+	chartRelease  = "fscsi"
+	chartNS       = "fscsi-system"
+	chartClaimsNS = "team-chart"
+)
+
+// helm runs helm against the test's control plane, with its configuration,
+// cache and data in the scratch directory rather than in the home directory
+// of whoever runs the test. It returns stdout only: warnings on stderr would
+// spoil the YAML and JSON read from it.
+func helm(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, findBin(t, "helm"), append(args, "--kubeconfig", env.h.AdminKC)...)
+	home := filepath.Join(env.work, "helm")
+	cmd.Env = append(os.Environ(),
+		"HELM_CONFIG_HOME="+filepath.Join(home, "config"),
+		"HELM_CACHE_HOME="+filepath.Join(home, "cache"),
+		"HELM_DATA_HOME="+filepath.Join(home, "data"))
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return stdout.String(), fmt.Errorf("helm %s: %w\n%s%s", strings.Join(args, " "), err, stdout.String(), stderr.String())
+	}
+	return stdout.String(), nil
+}
+
+func mustHelm(t *testing.T, args ...string) string {
+	t.Helper()
+	out, err := helm(t, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// testChartInstall installs the chart with helm and provisions through it:
+// our controller and csi-provisioner with the arguments of the chart's
+// Deployment and a token of the chart's ServiceAccount, claims of the
+// chart's StorageClasses against the loopback servers, then helm uninstall,
+// which must leave nothing of the release behind.
+func testChartInstall(t *testing.T, cp *cluster.ControlPlane, driverBin string, sh shares, step func(string, ...any)) {
+	subDir := "${pvc.metadata.namespace}/${pvc.metadata.name}"
+	secret := map[string]string{"username": localservers.SMBUser, "password": localservers.SMBPassword}
+	values := map[string]any{
+		// A mixed cluster, as the kustomize part installs.
+		"windows": map[string]any{"mode": "csi-proxy"},
+		// Not the default, so that the controller run below is seen to run
+		// with the chart's arguments.
+		"controller": map[string]any{"maxSessionsPerShare": 8},
+		"storageClasses": []map[string]any{
+			{"name": "chart-nfs-delete", "source": sh.nfsSource, "subDir": subDir, "onDelete": "delete"},
+			{"name": "chart-nfs-retain", "source": sh.nfsSource, "subDir": subDir, "onDelete": "retain", "mountPermissions": "0770"},
+			{"name": "chart-smb-archive", "source": sh.smbSource, "subDir": subDir, "onDelete": "archive",
+				"mountOptions": []string{"dir_mode=0777", "file_mode=0777", "mfsymlinks"}, "secret": secret},
+			// As values.yaml's example: no subDir and, here, no onDelete.
+			{"name": "chart-smb-delete", "source": sh.smbSource, "secret": secret},
+		},
+	}
+	cases := []claimCase{
+		// No mountPermissions in the class: the driver's default, 0777.
+		{claim: "nfs-delete", class: "chart-nfs-delete", onDelete: "delete", base: sh.nfsBase, nfs: true, mode: 0o777},
+		{claim: "nfs-retain", class: "chart-nfs-retain", onDelete: "retain", base: sh.nfsBase, nfs: true, mode: 0o770},
+		{claim: "smb-archive", class: "chart-smb-archive", onDelete: "archive", base: sh.smbBase},
+		{claim: "smb-delete", class: "chart-smb-delete", onDelete: "delete", base: sh.smbBase, byPVName: true},
+	}
+	b, err := json.Marshal(values)
+	if err != nil {
+		t.Fatal(err)
+	}
+	valuesFile := filepath.Join(env.work, "chart-values.json")
+	if err := os.WriteFile(valuesFile, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	// No --wait: without a kubelet no pod ever becomes ready.
+	mustHelm(t, "install", chartRelease, filepath.Join(env.repo, "charts/fileshare-csi"),
+		"--namespace", chartNS, "--create-namespace", "--values", valuesFile)
+	var releases []struct {
+		Name, Namespace, Status string
+	}
+	if err := json.Unmarshal([]byte(mustHelm(t, "list", "--all-namespaces", "--output", "json")), &releases); err != nil {
+		t.Fatalf("helm list: %v", err)
+	}
+	if len(releases) != 1 || releases[0].Name != chartRelease || releases[0].Namespace != chartNS || releases[0].Status != "deployed" {
+		t.Fatalf("helm list: %+v, want %s in %s deployed", releases, chartRelease, chartNS)
+	}
+	step("helm install %s in %s: %d StorageClasses from values", chartRelease, chartNS, len(cases))
+
+	if args := deploymentContainer(t, chartNS, "fileshare-csi").args(chartNS); !slices.Contains(args, "--max-sessions-per-share=8") {
+		t.Errorf("the chart's controller does not run with controller.maxSessionsPerShare=8: %v", args)
+	}
+	d := startDriver(t, cp, driverBin, chartNS, "chart-")
+	step("controller and csi-provisioner with the chart's arguments and ServiceAccount (leader in %s)", chartNS)
+
+	mustKubectl(t, "", "create", "namespace", chartClaimsNS)
+	for _, c := range cases {
+		mustKubectl(t, claim(t, chartClaimsNS, c.claim, c.class), "apply", "-f", "-")
+	}
+	bound := bindClaims(t, chartClaimsNS, cases)
+	step("%d claims of the chart's classes Bound, directories on both shares", len(cases))
+	deleteClaims(t, chartClaimsNS, cases, bound)
+	step("claims deleted: delete removed (NFS and SMB), retain kept, archive renamed")
+
+	checkPods(t, chartNS)
+	checkNotForbidden(t, d)
+	step("the chart's workloads created their pods; no RBAC refusal")
+
+	// The release's objects, to look for after the uninstall. The token the
+	// driver uses dies with the ServiceAccount: stop it first.
+	d.stop()
+	rendered := mustHelm(t, "get", "manifest", chartRelease, "--namespace", chartNS)
+	manifest := filepath.Join(env.work, "chart-manifest.yaml")
+	if err := os.WriteFile(manifest, []byte(rendered), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	made := objectsOf(t, "the release's manifest", rendered)
+	labelled := releaseObjects(t)
+	for k := range made {
+		if !labelled[k] {
+			t.Errorf("%s of the release lacks helm's release label and annotations", k)
+		}
+	}
+	if len(labelled) != len(made) {
+		t.Errorf("%d objects carry the release's label and annotations, the manifest has %d", len(labelled), len(made))
+	}
+
+	mustHelm(t, "uninstall", chartRelease, "--namespace", chartNS, "--wait")
+	if out := strings.TrimSpace(mustHelm(t, "list", "--all", "--all-namespaces", "--short")); out != "" {
+		t.Errorf("helm list --all after the uninstall: %s", out)
+	}
+	if out := strings.TrimSpace(mustKubectl(t, "", "get", "-f", manifest, "--ignore-not-found", "-o", "name")); out != "" {
+		t.Errorf("objects of the release left after the uninstall:\n%s", out)
+	}
+	for k := range releaseObjects(t) {
+		t.Errorf("%s still carries the release's label after the uninstall", k)
+	}
+	var classes struct {
+		Items []struct {
+			Metadata    objMeta `json:"metadata"`
+			Provisioner string  `json:"provisioner"`
+		} `json:"items"`
+	}
+	if err := getJSON([]string{"storageclasses"}, &classes); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range classes.Items {
+		if c.Provisioner == "fileshare.csi.dev" {
+			t.Errorf("StorageClass %s of fileshare.csi.dev left after the uninstall", c.Metadata.Name)
+		}
+	}
+	// What the workloads made (ReplicaSet, ControllerRevisions, pods) the
+	// garbage collector removes after them.
+	waitFor(t, "the garbage collector to remove what the chart's workloads made", 60*time.Second, func() (bool, error) {
+		out, err := kubectl("", "-n", chartNS, "get", "replicasets,controllerrevisions,pods", "-l", "app.kubernetes.io/name=fileshare-csi", "-o", "name")
+		if err != nil || strings.TrimSpace(out) != "" {
+			return false, fmt.Errorf("left: %q (%v)", out, err)
+		}
+		return true, nil
+	})
+	// helm uninstall leaves the namespace that --create-namespace made (with
+	// the Leases csi-provisioner wrote there): deleting it is the user's call.
+	step("helm uninstall --wait: no release, none of its %d objects, no StorageClass, no pod left", len(made))
+}
+
+// releaseObjects finds, among every kind the API server lists, the objects
+// helm marked as the release's (its managed-by label and release
+// annotations), keyed as objectsOf keys them.
+func releaseObjects(t *testing.T) map[string]bool {
+	t.Helper()
+	kinds := strings.Fields(mustKubectl(t, "", "api-resources", "--verbs=list", "-o", "name"))
+	var list struct {
+		Items []struct {
+			Kind     string `json:"kind"`
+			Metadata struct {
+				Name        string            `json:"name"`
+				Namespace   string            `json:"namespace"`
+				Annotations map[string]string `json:"annotations"`
+			} `json:"metadata"`
+		} `json:"items"`
+	}
+	if err := getJSON([]string{strings.Join(kinds, ","), "--all-namespaces", "-l", "app.kubernetes.io/managed-by=Helm"}, &list); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]bool{}
+	for _, o := range list.Items {
+		a := o.Metadata.Annotations
+		if a["meta.helm.sh/release-name"] != chartRelease || a["meta.helm.sh/release-namespace"] != chartNS {
+			continue
+		}
+		ns := any(nil)
+		if o.Metadata.Namespace != "" {
+			ns = o.Metadata.Namespace
+		}
+		out[fmt.Sprintf("%s/%v/%s", o.Kind, ns, o.Metadata.Name)] = true
+	}
+	return out
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# make test-k8s: the quickstart manifests and the driver against a real
-# Kubernetes control plane on loopback (etcd, kube-apiserver,
+# make test-k8s: the quickstart manifests, the Helm chart and the driver
+# against a real Kubernetes control plane on loopback (etcd, kube-apiserver,
 # kube-controller-manager), with the real csi-provisioner, our controller,
 # Samba and NFS-Ganesha. Needs root. The Kubernetes binaries are built once by
 # test/k8s/build.sh and cached outside the repository.

@@ -234,12 +234,19 @@ func (d *Driver) NodePublishVolume(ctx context.Context, req *csi.NodePublishVolu
 	}
 	defer unlock()
 	staging := req.GetStagingTargetPath()
+	// A changed password is handed over before the mount is looked at:
+	// once the server has dropped the session, a mount with the old
+	// password fails every look until the kernel has the new one.
+	rotErr := d.rotateCredentials(ctx, staging, req.GetSecrets())
 	checkErr := d.cfg.Mounter.Check(ctx, staging)
 	d.observe(staging, staging, checkErr)
 	switch err := checkErr; {
 	case err == nil:
 	case errors.Is(err, mounter.ErrNotMounted):
 		return nil, status.Errorf(codes.FailedPrecondition, "volume %s is not staged at %s", req.GetVolumeId(), staging)
+	case rotErr != nil:
+		// What the failing mount needs is the password the server takes.
+		return nil, rotErr
 	case errors.Is(err, mounter.ErrNotResponding):
 		return nil, status.Errorf(codes.Unavailable, "the file server does not answer: %v", err)
 	case errors.Is(err, mounter.ErrBroken):
@@ -264,8 +271,8 @@ func (d *Driver) NodePublishVolume(ctx context.Context, req *csi.NodePublishVolu
 	if err := d.nodeState().SavePublished(rec); err != nil {
 		klog.FromContext(ctx).Error(err, "cannot save publish state")
 	}
-	if err := d.rotateCredentials(ctx, staging, req.GetSecrets()); err != nil {
-		return nil, d.rotationFailed(ctx, republish, err)
+	if rotErr != nil {
+		return nil, d.rotationFailed(ctx, republish, rotErr)
 	}
 	return &csi.NodePublishVolumeResponse{}, nil
 }

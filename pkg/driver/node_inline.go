@@ -50,13 +50,15 @@ func (d *Driver) publishInline(ctx context.Context, req *csi.NodePublishVolumeRe
 	defer unlock()
 	target := req.GetTargetPath()
 	if prev, err := d.nodeState().Published(target); err == nil && prev.Ephemeral {
-		// The periodic republish (requiresRepublish) of a working inline
-		// mount: only a changed password in its Secret is news. The record
-		// keeps the credentials the mount has until the kernel has the new
-		// ones.
-		if d.cfg.Mounter.Check(ctx, target) == nil {
-			if err := d.rotateCredentials(ctx, target, req.GetSecrets()); err != nil {
-				return nil, err
+		// The periodic republish (requiresRepublish) of an inline mount:
+		// a changed password in its Secret is handed over first (a mount
+		// whose server dropped the session needs it to answer again), and
+		// a mount that then works is left as it is. The record keeps the
+		// credentials the mount has until the kernel has the new ones.
+		rotErr := d.rotateCredentials(ctx, target, req.GetSecrets())
+		if cerr := d.cfg.Mounter.Check(ctx, target); cerr == nil || rotErr != nil {
+			if rotErr != nil {
+				return nil, rotErr
 			}
 			return &csi.NodePublishVolumeResponse{}, nil
 		}

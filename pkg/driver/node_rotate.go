@@ -77,6 +77,9 @@ func (d *Driver) rotateCredentials(ctx context.Context, mountPath string, secret
 		return status.Errorf(codes.Unavailable, "the SMB password in the Secret changed, and checking it with %s failed: %v; the volume keeps its mount, and the next publish tries again", req.Source, err)
 	}
 	if err := rotator.RotateCredentials(ctx, mountPath, creds); err != nil {
+		if errors.Is(err, mounter.ErrNotMounted) {
+			return nil // not staged: the publish says so
+		}
 		d.cfg.Metrics.CredentialsRotated("failed")
 		if errors.Is(err, mounter.ErrUnsupported) {
 			return status.Errorf(codes.FailedPrecondition, "the SMB password in the Secret changed: %v; restart the pods that use the volume so it is mounted again with it", err)

@@ -6,8 +6,10 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/container-storage-interface/spec/lib/go/csi"
@@ -177,5 +179,46 @@ func TestRepublishOfNFSNeverRotates(t *testing.T) {
 	}
 	if len(server.checked) != 0 || len(rot.rotated) != 0 {
 		t.Fatalf("checked %v, rotated %v", server.checked, rot.rotated)
+	}
+}
+
+// The server changed the password and dropped the session before the
+// Secret followed: the mount fails every look until the kernel has the new
+// password, so the republish hands it over before it looks.
+func TestRepublishRotatesAMountThatNoLongerLogsOn(t *testing.T) {
+	d, fake, calls := newNodeUnderTest(t)
+	rot := &rotatingMounter{Mounter: d.cfg.Mounter}
+	d.cfg.Mounter = rot
+	server := &serverPasswords{accepts: map[string]bool{"old-Pa55": true}}
+	d.cfg.VerifyCredentials = server.verify
+	ctx := context.Background()
+	const id = "v1#smb://fs/share/base#ns/claim#delete"
+	staging := filepath.Join(t.TempDir(), "staging")
+	target := filepath.Join(t.TempDir(), "target")
+	capab := capability(csi.VolumeCapability_AccessMode_MULTI_NODE_MULTI_WRITER, nil, "")
+	if _, err := d.NodeStageVolume(ctx, &csi.NodeStageVolumeRequest{VolumeId: id, StagingTargetPath: staging, VolumeCapability: capab,
+		Secrets: map[string]string{"username": "alice", "password": "old-Pa55"}}); err != nil {
+		t.Fatal(err)
+	}
+	publish := func(pw string) error {
+		_, err := d.NodePublishVolume(ctx, &csi.NodePublishVolumeRequest{VolumeId: id, StagingTargetPath: staging, VolumeCapability: capab,
+			TargetPath: target, Secrets: map[string]string{"username": "alice", "password": pw}})
+		return err
+	}
+	if err := publish("old-Pa55"); err != nil {
+		t.Fatal(err)
+	}
+	server.accepts = map[string]bool{"new-Pa55": true}
+	fake.MountCheckErrors = map[string]error{staging: &os.PathError{Op: "statfs", Path: staging, Err: syscall.EACCES}}
+	err := publish("new-Pa55")
+	if len(rot.rotated) != 1 {
+		t.Fatalf("the failing mount did not get the new password (republish: %v)", err)
+	}
+	if err == nil {
+		t.Fatal("a republish of a mount that still fails its look succeeded")
+	}
+	fake.MountCheckErrors = nil
+	if err := publish("new-Pa55"); err != nil || len(rot.rotated) != 1 || len(*calls) != 1 {
+		t.Fatalf("once the mount logs on again: %v, rotated %v, mounts %d", err, rot.rotated, len(*calls))
 	}
 }

@@ -47,7 +47,9 @@ var mountCap = &csi.VolumeCapability{
 }
 
 // protocols runs a subtest per protocol with a fresh base directory on the
-// share, returning the base's path on the server's disk.
+// share, returning the base's path on the server's disk. NFS runs twice: as
+// an unpinned source (NFSv3, the default) and pinned to ?vers=4.1, against
+// the same server and export.
 func protocols(t *testing.T, fn func(t *testing.T, params map[string]string, secrets map[string]string, base string)) {
 	for _, p := range []struct {
 		name    string
@@ -56,6 +58,7 @@ func protocols(t *testing.T, fn func(t *testing.T, params map[string]string, sec
 		secrets map[string]string
 	}{
 		{"nfs", env.nfs.Data, nfsSource, nil},
+		{"nfs41", env.nfs.Data, nfs41Source, nil},
 		{"smb", env.samba.Data, smbSource, smbSecrets()},
 	} {
 		t.Run(p.name, func(t *testing.T) {

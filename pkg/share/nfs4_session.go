@@ -32,8 +32,6 @@ type nfs4Session struct {
 	// roundTrips counts the COMPOUNDs sent, for tests of the cost of an
 	// operation.
 	roundTrips int
-	// afterSend, when set (tests), sees every reply before it is decoded.
-	afterSend func(ops []nfs4Op)
 }
 
 // The fore channel the client asks for. Replies stay within the RPC

@@ -85,6 +85,22 @@ func TestNFS41OnlyServer(t *testing.T) {
 	if _, err := c.GetCapacity(context.Background(), &csi.GetCapacityRequest{Parameters: params}); err != nil {
 		t.Errorf("GetCapacity: %v", err)
 	}
+	// The server restarts while the driver keeps idle sessions to it: the
+	// next calls get new sessions, and the CO sees no error.
+	srv.Stop()
+	if srv, err = localservers.StartGanesha(context.Background(), filepath.Join(env.dir, "ganesha-v4only"), localservers.NFSv4Only(port)); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Stop()
+	conns := counter.Connections()
+	after := create(t, c, "v4only-after-restart", params, nil)
+	deleteVol(t, c, after.GetVolumeId(), nil)
+	if _, err := os.Stat(filepath.Join(base, "v4only-after-restart")); !os.IsNotExist(err) {
+		t.Errorf("the volume made after the restart is still there: %v", err)
+	}
+	if counter.Connections() == conns {
+		t.Errorf("no new connection after the server restarted")
+	}
 	if counter.Calls() == 0 || counter.Connections() == 0 {
 		t.Fatalf("%d calls on %d connections went to the server's port", counter.Calls(), counter.Connections())
 	}

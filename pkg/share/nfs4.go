@@ -89,6 +89,12 @@ func (c *nfs4Client) findExport(ctx context.Context, export string) error {
 		for found < len(parts) && fhs[found+1] != nil && attrs[found+1].mask != 0 {
 			found++
 		}
+		if err == nil && found == first && found < len(parts) {
+			// A server whose GETATTR answers no attributes: without them
+			// the walk would ask again forever.
+			c.s.broken = true
+			return fmt.Errorf("GETATTR of %s returned no type or fsid: %w", parts[found], ErrUnavailable)
+		}
 		if err != nil {
 			var ne *NFS4Error
 			if !errors.As(err, &ne) || ops[ne.Index].code != op4Lookup {
@@ -144,7 +150,7 @@ func (c *nfs4Client) lookupOps(ctx context.Context, parts []string, extra int) (
 		}
 		var next []byte
 		ops = append(ops, opGetfh(&next))
-		if err := c.s.compound(ctx, ops); err != nil {
+		if err := c.run(ctx, ops); err != nil {
 			return nil, err
 		}
 		fh, parts = next, parts[n:]

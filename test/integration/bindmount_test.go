@@ -41,6 +41,12 @@ func unmountBelow(t *testing.T, dir string) {
 // above it, never enters them, deletes the rest of the volume, and leaves
 // the two in the quarantine.
 func TestNFS41DeleteNeverEntersBindMounts(t *testing.T) {
+	if env.nfs.Name != "ganesha" {
+		// Kernel nfsd hides a mount below an export unless the export has
+		// crossmnt or nohide: the client would see the empty directory
+		// under it, which is not the case under test.
+		t.Skip("written for NFS-Ganesha, which shows bind mounts below an export")
+	}
 	c := controller(t)
 	base := filepath.Join(env.nfs.Data, "bind-nfs41")
 	if err := os.MkdirAll(base, 0o777); err != nil {

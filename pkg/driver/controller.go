@@ -175,8 +175,16 @@ func locate(vol volume.Volume) where {
 		w.base = vol.Source.Base
 		w.path = path.Join(vol.Source.Base, vol.SubDir)
 	}
-	w.canon = w.root.String()
+	w.canon = lockName(w.root)
 	return w
+}
+
+// lockName names the share a session is rooted at for the volume locks.
+// The pinned version is left out: a class on NFSv3 and one on NFSv4.1 reach
+// the same directories, and their operations must exclude each other.
+func lockName(root source.Source) string {
+	root.Version = ""
+	return root.String()
 }
 
 // under places w below prefix, the path from the session's root to the
@@ -190,7 +198,7 @@ func (w where) under(prefix string) where {
 	if w.root.Protocol == source.NFS {
 		root := w.root
 		root.Export = strings.TrimSuffix(strings.TrimSuffix(root.Export, "/"), "/"+prefix)
-		w.canon = root.String()
+		w.canon = lockName(root)
 	}
 	return w
 }

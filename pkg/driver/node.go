@@ -101,6 +101,8 @@ func mountStatus(err error) error {
 		return status.Error(codes.Canceled, err.Error())
 	case errors.Is(err, mounter.ErrUnsupported):
 		return status.Error(codes.FailedPrecondition, err.Error())
+	case errors.Is(err, mounter.ErrInvalid):
+		return status.Error(codes.InvalidArgument, err.Error())
 	case errors.Is(err, mounter.ErrUnavailable), errors.Is(err, mounter.ErrNotResponding):
 		return status.Error(codes.Unavailable, err.Error())
 	case errors.Is(err, fs.ErrPermission):

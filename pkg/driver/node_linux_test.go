@@ -144,6 +144,64 @@ func TestNodeStageNFSIsIdempotentAndReadOnlyForReaders(t *testing.T) {
 	}
 }
 
+// A source pinned with ?vers= mounts with that version unless the class's
+// options name one of their own; one of another major version is refused
+// before anything is mounted.
+func TestNodeStageMountsWithThePinnedNFSVersion(t *testing.T) {
+	for _, tc := range []struct {
+		id, classOptions string
+		flags            []string
+		want             []string // options the mount must carry
+		code             codes.Code
+	}{
+		{id: "v1#nfs://10.0.0.5/export?vers=4.1#pvc-1#delete", want: []string{"vers=4.1"}},
+		{id: "v1#nfs://10.0.0.5/export?vers=3#pvc-1#delete", classOptions: "nolock", want: []string{"nolock", "vers=3"}},
+		{id: "v1#nfs://10.0.0.5/export?vers=4.1#pvc-1#delete", classOptions: "nfsvers=4.2", want: []string{"nfsvers=4.2"}},
+		{id: "v1#nfs://10.0.0.5/export#pvc-1#delete", flags: []string{"hard"}, want: []string{"hard"}},
+		{id: "v1#nfs://10.0.0.5/export?vers=4.1#pvc-1#delete", classOptions: "vers=3", code: codes.InvalidArgument},
+		{id: "v1#nfs://10.0.0.5/export?vers=3#pvc-1#delete", flags: []string{"vers=4.1"}, code: codes.InvalidArgument},
+	} {
+		d, _, calls := newNodeUnderTest(t)
+		req := &csi.NodeStageVolumeRequest{
+			VolumeId:          tc.id,
+			StagingTargetPath: filepath.Join(t.TempDir(), "staging"),
+			VolumeCapability:  capability(csi.VolumeCapability_AccessMode_MULTI_NODE_MULTI_WRITER, tc.flags, ""),
+		}
+		if tc.classOptions != "" {
+			req.VolumeContext = map[string]string{"mountOptions": tc.classOptions}
+		}
+		_, err := d.NodeStageVolume(context.Background(), req)
+		if status.Code(err) != tc.code {
+			t.Errorf("%s with %q %v: %v, want code %v", tc.id, tc.classOptions, tc.flags, err, tc.code)
+			continue
+		}
+		if tc.code != codes.OK {
+			if len(*calls) != 0 {
+				t.Errorf("%s: mounted despite the conflict: %+v", tc.id, *calls)
+			}
+			continue
+		}
+		if len(*calls) != 1 {
+			t.Fatalf("%s: want one mount, got %+v", tc.id, *calls)
+		}
+		opts := (*calls)[0].options
+		for _, w := range tc.want {
+			if !slices.Contains(opts, w) {
+				t.Errorf("%s: mount options %v lack %q", tc.id, opts, w)
+			}
+		}
+		versions := 0
+		for _, o := range opts {
+			if strings.HasPrefix(o, "vers=") || strings.HasPrefix(o, "nfsvers=") {
+				versions++
+			}
+		}
+		if versions > 1 || strings.Contains(tc.id, "?vers=") && versions != 1 {
+			t.Errorf("%s: mount options %v name %d versions", tc.id, opts, versions)
+		}
+	}
+}
+
 func TestNodeRefusesCredentialsInMountOptionsAndBlock(t *testing.T) {
 	d, _, calls := newNodeUnderTest(t)
 	_, err := d.NodeStageVolume(context.Background(), &csi.NodeStageVolumeRequest{

@@ -64,6 +64,10 @@ type Mounter interface {
 // ErrNotMounted says nothing is mounted at a path (or the path is gone).
 var ErrNotMounted = errors.New("not mounted")
 
+// ErrInvalid says the request's options can never mount (a mount option that
+// contradicts the source); the caller maps it to InvalidArgument.
+var ErrInvalid = errors.New("invalid mount request")
+
 // ErrNotResponding says a mount did not answer in time: typically a hard NFS
 // mount whose server is down. That is not broken: the kernel resumes when
 // the server is back, so it must not be torn down and remounted.

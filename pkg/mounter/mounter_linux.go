@@ -96,6 +96,9 @@ func stageOptions(req StageRequest) (fstype string, opts []string, credentials s
 	}
 	switch req.Source.Protocol {
 	case source.NFS:
+		if opts, err = volume.NFSVersionOptions(req.Source, opts); err != nil {
+			return "", nil, "", fmt.Errorf("%w: %w", ErrInvalid, err)
+		}
 		if req.Source.Port != 0 && !hasOption(opts, "port") {
 			opts = append(opts, "port="+strconv.Itoa(req.Source.Port))
 		}

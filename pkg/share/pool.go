@@ -157,14 +157,16 @@ func (l *Lease) Release(lastErr error) {
 }
 
 // poolKey is "<share hash>/<user hash>/<credentials hash>"; the password
-// only enters a hash, never the key itself.
+// only enters a hash, never the key itself. The NFS version is part of the
+// share: a source pinned to v4.1 must never be handed a v3 session, nor the
+// reverse.
 func poolKey(src source.Source, creds Credentials) string {
 	return userKey(src, creds) + hashOf(creds.Domain, creds.Username, creds.Password)
 }
 
 // userKey is the prefix of poolKey that names the share and the user.
 func userKey(src source.Source, creds Credentials) string {
-	return hashOf(string(src.Protocol), src.HostPort(0), src.Export, src.Share, src.Base) + "/" +
+	return hashOf(string(src.Protocol), src.HostPort(0), src.Export, src.Share, src.Base, src.EffectiveVersion()) + "/" +
 		hashOf(creds.Domain, creds.Username) + "/"
 }
 

@@ -275,3 +275,28 @@ func TestPoolKeepsSessionsWhenANewPasswordIsRefused(t *testing.T) {
 	}
 	again.Release(nil)
 }
+
+// A session dialed for one NFS version is never lent to a source pinned to
+// another; an unpinned source is served by NFSv3 sessions.
+func TestPoolKeepsNFSVersionsApart(t *testing.T) {
+	var dialedFor []string
+	p := &Pool{MaxOpenPerKey: 4, IdleTimeout: time.Hour, Dial: func(_ context.Context, src source.Source, _ Credentials) (Client, error) {
+		dialedFor = append(dialedFor, src.EffectiveVersion())
+		return countingClient{closed: new(atomic.Int32)}, nil
+	}}
+	defer p.Close()
+	v41 := testSrc
+	v41.Version = source.NFSv41
+	v3 := testSrc
+	v3.Version = source.NFSv3
+	for _, src := range []source.Source{testSrc, v41, v3, v41} {
+		l, err := p.Get(context.Background(), src, Credentials{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.Release(nil)
+	}
+	if fmt.Sprint(dialedFor) != "[3 4.1]" {
+		t.Fatalf("dialed for versions %v, want [3 4.1]: one session per version, reused within it", dialedFor)
+	}
+}

@@ -1,6 +1,6 @@
 // Package share talks to file servers in user space, so the controller can
-// create and delete volume directories without mounting anything: NFSv3 over
-// ONC RPC and SMB2/3. Every call takes a context and gives up at its deadline.
+// create and delete volume directories without mounting anything: NFSv3 and
+// NFSv4.1 over ONC RPC, and SMB2/3. Every call takes a context and gives up at its deadline.
 package share
 
 import (
@@ -114,6 +114,9 @@ type Client interface {
 func Dial(ctx context.Context, src source.Source, creds Credentials) (Client, error) {
 	switch src.Protocol {
 	case source.NFS:
+		if src.EffectiveVersion() == source.NFSv41 {
+			return dialNFS4(ctx, src)
+		}
 		return dialNFS(ctx, src)
 	case source.SMB:
 		return dialSMB(ctx, src, creds)

@@ -32,6 +32,31 @@ type Source struct {
 	Export   string // NFS only
 	Share    string // SMB only
 	Base     string // SMB only
+	// Version pins the NFS version the controller speaks and the node
+	// mounts with, "3" or "4.1", from ?vers= after the path. Empty means
+	// unpinned, which the controller serves with NFSv3 (see DefaultNFSVersion).
+	Version string
+}
+
+// NFS versions a source can pin with ?vers=.
+const (
+	NFSv3  = "3"
+	NFSv41 = "4.1"
+)
+
+// DefaultNFSVersion is what the controller speaks to an unpinned NFS
+// source. NFSv3 is the path with the long data-safety record (every delete
+// guard was proven on it first); NFSv4.1 is opt-in, per class, until its
+// client has the same record. Unpinned sources keep the behaviour they had
+// before versions could be pinned, and their volume IDs stay the same.
+const DefaultNFSVersion = NFSv3
+
+// EffectiveVersion is the NFS version the controller speaks to s.
+func (s Source) EffectiveVersion() string {
+	if s.Version == "" && s.Protocol == NFS {
+		return DefaultNFSVersion
+	}
+	return s.Version
 }
 
 // ErrCredentials is returned for a source with user info (user:password@).
@@ -39,6 +64,7 @@ var ErrCredentials = errors.New("credentials do not belong in the source; put th
 
 // Parse accepts nfs://HOST[:PORT]/EXPORT[/BASE], smb://HOST[:PORT]/SHARE[/BASE],
 // HOST:/EXPORT[/BASE] (NFS) and //HOST/SHARE[/BASE] or \\HOST\SHARE[\BASE] (SMB).
+// An NFS source may end in ?vers=3 or ?vers=4.1 to pin the version.
 // IPv6 hosts go in brackets. User info (smb://user:password@host/share) is
 // refused with ErrCredentials, and no error quotes it.
 func Parse(s string) (Source, error) {
@@ -123,7 +149,49 @@ func (p parser) parse() (Source, error) {
 	if err != nil {
 		return Source{}, err
 	}
-	return p.finish(Source{Protocol: NFS, Host: host}, s[i+1:])
+	path, vers, err := p.splitQuery(s[i+1:])
+	if err != nil {
+		return Source{}, err
+	}
+	src, err := p.finish(Source{Protocol: NFS, Host: host}, path)
+	src.Version = vers
+	return src, err
+}
+
+// splitQuery takes the ?vers= parameter off an NFS path. A '?' always
+// starts it, so an export path cannot hold one: the canonical form puts the
+// version there, and a path with a '?' would not survive a round trip.
+func (p parser) splitQuery(rest string) (string, string, error) {
+	path, query, ok := strings.Cut(rest, "?")
+	if !ok {
+		return rest, "", nil
+	}
+	if query == "" {
+		return "", "", p.errorf("nothing follows '?': pin the NFS version with ?vers=3 or ?vers=4.1, or leave the '?' out")
+	}
+	vers := ""
+	for _, kv := range strings.Split(query, "&") {
+		k, v, _ := strings.Cut(kv, "=")
+		switch k {
+		case "vers":
+		default:
+			return "", "", p.errorf("unknown parameter %s after '?': the only one is vers (3 or 4.1)", p.q(k))
+		}
+		if vers != "" {
+			return "", "", p.errorf("vers is given twice")
+		}
+		switch v {
+		case NFSv3, NFSv41:
+			vers = v
+		case "4", "4.0":
+			return "", "", p.errorf("vers=%s: the controller speaks NFSv4.1, not v4.0; use vers=4.1 (or vers=3)", v)
+		case "":
+			return "", "", p.errorf("vers is empty: use vers=3 or vers=4.1")
+		default:
+			return "", "", p.errorf("vers=%s is not supported: use vers=3 or vers=4.1", p.q(v))
+		}
+	}
+	return path, vers, nil
 }
 
 func (p parser) parseURL(proto Protocol, rest string) (Source, error) {
@@ -144,7 +212,13 @@ func (p parser) parseURL(proto Protocol, rest string) (Source, error) {
 		return Source{}, err
 	}
 	src.Host, src.Port = host, port
-	return p.finish(src, rest[slash:])
+	path := rest[slash:]
+	if proto == NFS {
+		if path, src.Version, err = p.splitQuery(path); err != nil {
+			return Source{}, err
+		}
+	}
+	return p.finish(src, path)
 }
 
 func (p parser) finish(src Source, path string) (Source, error) {
@@ -280,6 +354,9 @@ func (s Source) String() string {
 		hp += ":" + strconv.Itoa(s.Port)
 	}
 	if s.Protocol == NFS {
+		if s.Version != "" {
+			return "nfs://" + hp + s.Export + "?vers=" + s.Version
+		}
 		return "nfs://" + hp + s.Export
 	}
 	p := "smb://" + hp + "/" + s.Share

@@ -19,6 +19,9 @@ func TestParseAcceptedForms(t *testing.T) {
 		{"//fs/share/base", "smb://fs/share/base", "//fs/share/base/v"},
 		{`\\fs\share\base`, "smb://fs/share/base", "//fs/share/base/v"},
 		{"cifs://fs/share", "smb://fs/share", "//fs/share/v"},
+		{"nfs://fs/export/base?vers=4.1", "nfs://fs/export/base?vers=4.1", "fs:/export/base/v"},
+		{"nfs://fs:2049/export/?vers=3", "nfs://fs:2049/export?vers=3", "fs:/export/v"},
+		{"fs:/export?vers=4.1", "nfs://fs/export?vers=4.1", "fs:/export/v"},
 	}
 	for _, c := range cases {
 		s, err := Parse(c.in)
@@ -41,26 +44,34 @@ func TestParseAcceptedForms(t *testing.T) {
 
 func TestParseRejects(t *testing.T) {
 	cases := map[string]string{
-		"":                        "empty",
-		"nfs://host":              "no path",
-		"nfs://host/":             "export path is empty",
-		"nfs://host/a/../b":       `".."`,
-		"nfs://host/a//b":         "empty component",
-		"smb://host/":             "share name is empty",
-		"smb://host/sh*re":        "forbids",
-		"nfs://::1/export":        "brackets",
-		"nfs://host:0/e":          "port",
-		"nfs://host:99999/e":      "port",
-		"nfs://ho st/e":           "space",
-		"nfs://host/e\x00":        "control",
-		"ftp://host/e":            "unsupported scheme",
-		"host/export":             "expected",
-		"nfs://[1.2.3.4]/e":       "not an IPv6",
-		"nfs://host;rm -rf/e":     "space",
-		"nfs://host;x/e":          "contains",
-		"smb://host:445:1/share":  "brackets",
-		"nfs://[fd00::1/export":   "closing",
-		"nfs://[fd00::1]x/export": "unexpected",
+		"":                             "empty",
+		"nfs://host":                   "no path",
+		"nfs://host/":                  "export path is empty",
+		"nfs://host/a/../b":            `".."`,
+		"nfs://host/a//b":              "empty component",
+		"smb://host/":                  "share name is empty",
+		"smb://host/sh*re":             "forbids",
+		"nfs://::1/export":             "brackets",
+		"nfs://host:0/e":               "port",
+		"nfs://host:99999/e":           "port",
+		"nfs://ho st/e":                "space",
+		"nfs://host/e\x00":             "control",
+		"ftp://host/e":                 "unsupported scheme",
+		"host/export":                  "expected",
+		"nfs://[1.2.3.4]/e":            "not an IPv6",
+		"nfs://host;rm -rf/e":          "space",
+		"nfs://host;x/e":               "contains",
+		"smb://host:445:1/share":       "brackets",
+		"nfs://[fd00::1/export":        "closing",
+		"nfs://[fd00::1]x/export":      "unexpected",
+		"nfs://host/e?":                "nothing follows",
+		"nfs://host/e?vers=4":          "v4.0",
+		"nfs://host/e?vers=4.2":        "not supported",
+		"nfs://host/e?vers=":           "empty",
+		"nfs://host/e?proto=tcp":       "unknown parameter",
+		"nfs://host/e?vers=3&vers=4.1": "twice",
+		"host:/e?vers=2":               "not supported",
+		"nfs://host/?vers=4.1":         "export path is empty",
 	}
 	for in, want := range cases {
 		_, err := Parse(in)
@@ -74,8 +85,32 @@ func TestParseRejects(t *testing.T) {
 	}
 }
 
+func TestVersion(t *testing.T) {
+	cases := map[string]struct{ pinned, effective string }{
+		"nfs://h/e":          {"", NFSv3},
+		"nfs://h/e?vers=3":   {NFSv3, NFSv3},
+		"nfs://h/e?vers=4.1": {NFSv41, NFSv41},
+		"h:/e?vers=4.1":      {NFSv41, NFSv41},
+		"smb://h/s":          {"", ""},
+	}
+	for in, want := range cases {
+		s, err := Parse(in)
+		if err != nil {
+			t.Fatalf("Parse(%q): %v", in, err)
+		}
+		if s.Version != want.pinned || s.EffectiveVersion() != want.effective {
+			t.Errorf("Parse(%q): version %q, effective %q; want %q, %q", in, s.Version, s.EffectiveVersion(), want.pinned, want.effective)
+		}
+	}
+	// An SMB path keeps a '?' as it always did: SMB has no versions to pin
+	// here, and the share refuses such names itself.
+	if s, err := Parse("smb://h/s/a?vers=4.1"); err != nil || s.Version != "" || s.Base != "a?vers=4.1" {
+		t.Errorf("smb source with '?': %+v, %v", s, err)
+	}
+}
+
 func FuzzParse(f *testing.F) {
-	for _, s := range []string{"nfs://h/e", "smb://h:1/s/b", "h:/e", "//h/s", `\\h\s`, "nfs://[::1]/e"} {
+	for _, s := range []string{"nfs://h/e", "smb://h:1/s/b", "h:/e", "//h/s", `\\h\s`, "nfs://[::1]/e", "nfs://h/e?vers=4.1", "h:/e?vers=3"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {

@@ -101,6 +101,10 @@ func ParseShareParams(p map[string]string) (Params, error) {
 			return Params{}, fmt.Errorf("parameter %s: %w", ParamMountOptions, err)
 		}
 	}
+	// Refused here, at CreateVolume, rather than at every node stage.
+	if _, err := NFSVersionOptions(src, out.MountOptions); err != nil {
+		return Params{}, fmt.Errorf("parameter %s: %w", ParamMountOptions, err)
+	}
 	return out, nil
 }
 

@@ -21,6 +21,8 @@ func TestIDRoundTrip(t *testing.T) {
 		{Source: mustSource(t, "nfs://10.0.0.5/export"), SubDir: "pvc-1", OnDelete: Delete},
 		{Source: mustSource(t, "smb://fs:4450/share/base"), SubDir: "ns/claim", OnDelete: Archive},
 		{Source: mustSource(t, "nfs://[::1]/ex#port/100%"), SubDir: "a#b%c", OnDelete: Retain},
+		{Source: mustSource(t, "nfs://10.0.0.5:2049/export?vers=4.1"), SubDir: "pvc-2", OnDelete: Delete, UID: "0123456789abcdef"},
+		{Source: mustSource(t, "nfs://10.0.0.5/export?vers=3"), SubDir: "pvc-3", OnDelete: Archive},
 	} {
 		id := v.ID()
 		got, err := ParseID(id)
@@ -33,6 +35,12 @@ func TestIDRoundTrip(t *testing.T) {
 	}
 	if id := (Volume{Source: mustSource(t, "nfs://10.0.0.5/export"), SubDir: "pvc-1", OnDelete: Delete}).ID(); id != "v1#nfs://10.0.0.5/export#pvc-1#delete" {
 		t.Fatalf("ID format changed: %s", id)
+	}
+	// The pin travels in the ID, so DeleteVolume speaks the version the
+	// volume was made with.
+	pinned := Volume{Source: mustSource(t, "nfs://10.0.0.5/export?vers=4.1"), SubDir: "pvc-1", OnDelete: Delete, UID: "0123456789abcdef"}
+	if id := pinned.ID(); id != "v2#nfs://10.0.0.5/export?vers=4.1#pvc-1#delete#0123456789abcdef" {
+		t.Fatalf("pinned ID: %s", id)
 	}
 }
 

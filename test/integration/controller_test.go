@@ -47,7 +47,9 @@ var mountCap = &csi.VolumeCapability{
 }
 
 // protocols runs a subtest per protocol with a fresh base directory on the
-// share, returning the base's path on the server's disk.
+// share, returning the base's path on the server's disk. NFS runs twice: as
+// an unpinned source (NFSv3, the default) and pinned to ?vers=4.1, against
+// the same server and export.
 func protocols(t *testing.T, fn func(t *testing.T, params map[string]string, secrets map[string]string, base string)) {
 	for _, p := range []struct {
 		name    string
@@ -56,6 +58,7 @@ func protocols(t *testing.T, fn func(t *testing.T, params map[string]string, sec
 		secrets map[string]string
 	}{
 		{"nfs", env.nfs.Data, nfsSource, nil},
+		{"nfs41", env.nfs.Data, nfs41Source, nil},
 		{"smb", env.samba.Data, smbSource, smbSecrets()},
 	} {
 		t.Run(p.name, func(t *testing.T) {
@@ -319,6 +322,18 @@ func TestSilentServerFailsAtDeadline(t *testing.T) {
 	if code := status.Code(err); code != codes.DeadlineExceeded {
 		t.Fatalf("silent SMB server: %v, want DeadlineExceeded", err)
 	}
+	// NFSv4.1 talks to the source's port alone, so the same silent server
+	// stands for an NFSv4.1 server that hangs in session setup.
+	ctx41, cancel41 := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel41()
+	began := time.Now()
+	_, err = c.CreateVolume(ctx41, &csi.CreateVolumeRequest{
+		Name: "pvc-silent-41", Parameters: map[string]string{"source": fmt.Sprintf("nfs://127.0.0.2:%d/export?vers=4.1", port)},
+		VolumeCapabilities: []*csi.VolumeCapability{mountCap},
+	})
+	if code := status.Code(err); code != codes.DeadlineExceeded || time.Since(began) > 4*time.Second {
+		t.Fatalf("silent NFSv4.1 server: %v after %v, want DeadlineExceeded at the 2s deadline", err, time.Since(began))
+	}
 	// Nothing listens on this port: a refused connection is Unavailable.
 	lis2, _ := net.Listen("tcp", "127.0.0.3:0")
 	closedPort := lis2.Addr().(*net.TCPAddr).Port
@@ -331,6 +346,13 @@ func TestSilentServerFailsAtDeadline(t *testing.T) {
 	})
 	if status.Code(err) != codes.Unavailable {
 		t.Fatalf("refused SMB connection: %v, want Unavailable", err)
+	}
+	_, err = c.CreateVolume(ctx2, &csi.CreateVolumeRequest{
+		Name: "pvc-refused-41", Parameters: map[string]string{"source": fmt.Sprintf("nfs://127.0.0.3:%d/export?vers=4.1", closedPort)},
+		VolumeCapabilities: []*csi.VolumeCapability{mountCap},
+	})
+	if status.Code(err) != codes.Unavailable {
+		t.Fatalf("refused NFSv4.1 connection: %v, want Unavailable", err)
 	}
 	if listeningOn("127.0.0.3:111") {
 		// In the VM, rpcbind answers on every loopback address.

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/fileshare-csi/fileshare-csi/test/harness"
@@ -87,6 +88,17 @@ func driverLog(t *testing.T) []byte {
 
 func nfsSource(base string) string {
 	return "nfs://127.0.0.1" + filepath.Join(env.nfs.Data, base)
+}
+
+// nfs41Source is nfsSource pinned to NFSv4.1: the controller reaches it
+// with its NFSv4.1 client, no portmapper or MOUNT involved.
+func nfs41Source(base string) string {
+	return nfsSource(base) + "?vers=4.1"
+}
+
+// isNFS says whether a subtest of protocols runs on NFS, of either version.
+func isNFS(t *testing.T) bool {
+	return strings.HasSuffix(t.Name(), "/nfs") || strings.HasSuffix(t.Name(), "/nfs41")
 }
 
 func smbSource(base string) string {

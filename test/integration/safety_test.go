@@ -131,7 +131,7 @@ func TestDeleteNeverFollowsLinks(t *testing.T) {
 			"dangling":        "../no-such-dir",
 			"sub/abs-outside": "/etc",
 		}
-		if strings.HasSuffix(t.Name(), "nfs") {
+		if isNFS(t) {
 			// NFS shows every link as a link. Samba resolves absolute links
 			// inside the share for its clients and shows them as the
 			// directory they lead to: the README says what the driver can
@@ -318,27 +318,35 @@ func TestOverlappingBasesAreOneDirectory(t *testing.T) {
 }
 
 // nfs://h/export with subDir top/y/vol and nfs://h/export/top with subDir
-// y/vol are one directory too: the session is rooted at the export.
+// y/vol are one directory too: the session is rooted at the export, with
+// NFSv3 (the export list) and NFSv4.1 (where the file system changes) alike,
+// and a class of one version sees the other's volumes.
 func TestOverlappingNFSExportPathsAreOneDirectory(t *testing.T) {
 	c := controller(t)
 	ctx := context.Background()
-	top := "overlap-nfs"
-	if err := os.MkdirAll(filepath.Join(env.nfs.Data, top, "y"), 0o777); err != nil {
-		t.Fatal(err)
-	}
-	deep := map[string]string{"source": nfsSource(top + "/y")}
-	shallow := map[string]string{"source": nfsSource(top)}
-	v := create(t, c, "pvc-a", withParams(deep, "subDir", "vol"), nil)
-	writeFile(t, filepath.Join(env.nfs.Data, top, "y", "vol", "a"), "a")
-	_, err := c.CreateVolume(ctx, &csi.CreateVolumeRequest{Name: "pvc-b", Parameters: withParams(shallow, "subDir", "y/vol"), VolumeCapabilities: []*csi.VolumeCapability{mountCap}})
-	wantCode(t, "same directory through an overlapping export path", err, codes.AlreadyExists)
-	_, err = c.CreateVolume(ctx, &csi.CreateVolumeRequest{Name: "pvc-c", Parameters: withParams(shallow, "subDir", "y"), VolumeCapabilities: []*csi.VolumeCapability{mountCap}})
-	wantCode(t, "parent through an overlapping export path", err, codes.AlreadyExists)
-	mustRead(t, filepath.Join(env.nfs.Data, top, "y", "vol", "a"), "a")
-	// The volume answers through either class's ID form, and deletes.
-	deleteVol(t, c, v.GetVolumeId(), nil)
-	if _, err := os.Stat(filepath.Join(env.nfs.Data, top, "y", "vol")); !os.IsNotExist(err) {
-		t.Errorf("delete left the directory: %v", err)
+	for _, vers := range []struct{ name, deep, shallow string }{
+		{"nfs", "", ""}, {"nfs41", "?vers=4.1", "?vers=4.1"}, {"mixed", "", "?vers=4.1"}, {"mixed-other-way", "?vers=4.1", ""},
+	} {
+		t.Run(vers.name, func(t *testing.T) {
+			top := "overlap-" + vers.name
+			if err := os.MkdirAll(filepath.Join(env.nfs.Data, top, "y"), 0o777); err != nil {
+				t.Fatal(err)
+			}
+			deep := map[string]string{"source": nfsSource(top+"/y") + vers.deep}
+			shallow := map[string]string{"source": nfsSource(top) + vers.shallow}
+			v := create(t, c, "pvc-a", withParams(deep, "subDir", "vol"), nil)
+			writeFile(t, filepath.Join(env.nfs.Data, top, "y", "vol", "a"), "a")
+			_, err := c.CreateVolume(ctx, &csi.CreateVolumeRequest{Name: "pvc-b", Parameters: withParams(shallow, "subDir", "y/vol"), VolumeCapabilities: []*csi.VolumeCapability{mountCap}})
+			wantCode(t, "same directory through an overlapping export path", err, codes.AlreadyExists)
+			_, err = c.CreateVolume(ctx, &csi.CreateVolumeRequest{Name: "pvc-c", Parameters: withParams(shallow, "subDir", "y"), VolumeCapabilities: []*csi.VolumeCapability{mountCap}})
+			wantCode(t, "parent through an overlapping export path", err, codes.AlreadyExists)
+			mustRead(t, filepath.Join(env.nfs.Data, top, "y", "vol", "a"), "a")
+			// The volume answers through either class's ID form, and deletes.
+			deleteVol(t, c, v.GetVolumeId(), nil)
+			if _, err := os.Stat(filepath.Join(env.nfs.Data, top, "y", "vol")); !os.IsNotExist(err) {
+				t.Errorf("delete left the directory: %v", err)
+			}
+		})
 	}
 }
 

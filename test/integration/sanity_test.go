@@ -72,7 +72,9 @@ func TestSanity(t *testing.T) {
 		}
 	}
 	sanityConfig(&nfs3Sanity, "nfs3", map[string]string{"source": nfsSource("sanity"), "mountOptions": "vers=3"}, "")
-	sanityConfig(&nfs41Sanity, "nfs41", map[string]string{"source": nfsSource("sanity"), "mountOptions": "vers=4.1"}, "")
+	// Pinned in the source: the controller provisions with its NFSv4.1
+	// client and the node mounts with vers=4.1 from the pin alone.
+	sanityConfig(&nfs41Sanity, "nfs41", map[string]string{"source": nfs41Source("sanity")}, "")
 	var sec strings.Builder
 	for _, k := range []string{"CreateVolumeSecret", "DeleteVolumeSecret", "ControllerValidateVolumeCapabilitiesSecret", "NodeStageVolumeSecret", "ControllerExpandVolumeSecret"} {
 		fmt.Fprintf(&sec, "%s:\n  username: %s\n  password: %s\n", k, smbSecrets()["username"], smbSecrets()["password"])

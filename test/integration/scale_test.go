@@ -182,11 +182,20 @@ func deleteVolume(t *testing.T, c csi.ControllerClient, id string) {
 // more than a fixed budget whatever the entry count: directories are read
 // and deleted one READDIRPLUS reply at a time, never held whole.
 func TestDeleteVolumeOfALargeDirectoryStaysWithinTheMemoryLimit(t *testing.T) {
+	// Both NFS clients: v3 reads READDIRPLUS replies, v4.1 READDIR replies,
+	// one at a time.
+	for _, v := range []struct{ name, pin string }{{"nfs", ""}, {"nfs41", "?vers=4.1"}} {
+		t.Run(v.name, func(t *testing.T) { deleteLargeDirectory(t, "scale-memory-"+v.name, v.pin) })
+	}
+}
+
+func deleteLargeDirectory(t *testing.T, name, pin string) {
 	const growthBudget = 20 << 20
 	entries := scaleEntries(t)
 	limit := controllerMemoryLimit(t)
 	c := controller(t)
-	params, base := nfsBase(t, "scale-memory")
+	params, base := nfsBase(t, name)
+	params["source"] += pin
 	vol := create(t, c, "big", params, nil)
 	dir := filepath.Join(base, "big")
 	start := time.Now()

@@ -11,7 +11,6 @@ package localservers
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -115,6 +114,15 @@ type Option func(*options)
 type options struct {
 	networks []string // beside loopback, in CIDR notation: 10.0.2.15/24
 	clients  []string // more NFS clients, in CIDR notation
+	v4only   int      // NFSv4 alone, on this port (Ganesha)
+}
+
+// NFSv4Only makes Ganesha serve NFSv4 alone (Protocols = 4) on port, as
+// AWS EFS, Azure Files NFS and NAS setups with v3 turned off do: no MOUNT,
+// no NLM, no rpcbind needed. Its own port lets it run beside the suite's
+// Ganesha on 2049.
+func NFSv4Only(port int) Option {
+	return func(o *options) { o.v4only = port }
 }
 
 // Reachable also serves the network of addr (CIDR notation, the server
@@ -244,41 +252,57 @@ func (s *Server) SetSMBPassword(password string) error {
 }
 
 // StartGanesha runs NFS-Ganesha with one NFSv3+v4 export of dir/export on
-// 127.0.0.1:2049, and rpcbind on port 111 if none is running. Ganesha's ports
-// are fixed, so only one instance runs per machine.
-func StartGanesha(ctx context.Context, dir string) (*Server, error) {
+// 127.0.0.1:2049, and rpcbind on port 111 if none is running; with
+// NFSv4Only, an NFSv4 export on its own port and no rpcbind. Ganesha's
+// default ports are fixed, so only one instance of each kind runs per
+// machine.
+func StartGanesha(ctx context.Context, dir string, opts ...Option) (*Server, error) {
 	if _, err := exec.LookPath("ganesha.nfsd"); err != nil {
 		return nil, fmt.Errorf("ganesha.nfsd not installed (apt-get install nfs-ganesha nfs-ganesha-vfs): %w", err)
 	}
+	o := collect(opts)
 	s := &Server{Name: "ganesha", Dir: dir, Data: filepath.Join(dir, "export"), Port: 2049}
+	protocols := "3, 4"
+	if o.v4only != 0 {
+		s.Name, s.Port, protocols = "ganesha-v4only", o.v4only, "4"
+	}
 	if err := os.MkdirAll(s.Data, 0o777); err != nil {
 		return nil, err
 	}
 	if err := os.Chmod(s.Data, 0o777); err != nil {
 		return nil, err
 	}
-	if err := s.ensureRPCBind(ctx); err != nil {
-		return nil, err
+	if o.v4only == 0 {
+		if err := s.ensureRPCBind(ctx); err != nil {
+			return nil, err
+		}
 	}
-	if listening("127.0.0.1:2049") {
+	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(s.Port))
+	if listening(addr) {
 		s.Stop()
-		return nil, errors.New("port 2049 is already in use: stop the other NFS server first")
+		return nil, fmt.Errorf("port %d is already in use: stop the other NFS server first", s.Port)
 	}
 	conf := filepath.Join(dir, "ganesha.conf")
 	s.LogPath = filepath.Join(dir, "ganesha.log")
+	ports := fmt.Sprintf("NFS_Port = %d; MNT_Port = 20048;", s.Port)
+	if o.v4only != 0 {
+		ports = fmt.Sprintf("NFS_Port = %d;", s.Port)
+	}
+	// The v4 client records go below dir, so two instances never read or
+	// clear each other's.
 	cfg := fmt.Sprintf(`NFS_CORE_PARAM {
-  Protocols = 3, 4; NFS_Port = 2049; MNT_Port = 20048; Bind_addr = 127.0.0.1;
+  Protocols = %[2]s; %[3]s Bind_addr = 127.0.0.1;
   Enable_NLM = false; Enable_RQUOTA = false;
 }
-NFSV4 { Graceless = true; }
+NFSV4 { Graceless = true; RecoveryRoot = %[4]s; }
 # Tests change the exported directory behind Ganesha's back; don't cache.
 MDCACHE { Dir_Chunk = 0; }
 EXPORT {
   Export_Id = 1; Path = %[1]s; Pseudo = %[1]s; Access_Type = RW; Attr_Expiration_Time = 0;
-  Squash = No_Root_Squash; Protocols = 3, 4; Transports = TCP; SecType = sys;
+  Squash = No_Root_Squash; Protocols = %[2]s; Transports = TCP; SecType = sys;
   FSAL { Name = VFS; }
 }
-`, s.Data)
+`, s.Data, protocols, ports, filepath.Join(dir, "recovery"))
 	if err := os.WriteFile(conf, []byte(cfg), 0o644); err != nil {
 		return nil, err
 	}
@@ -288,9 +312,12 @@ EXPORT {
 		s.Stop()
 		return nil, fmt.Errorf("start ganesha: %w", err)
 	}
-	if err := waitTCP(ctx, "127.0.0.1:2049", s.cmd); err != nil {
+	if err := waitTCP(ctx, addr, s.cmd); err != nil {
 		s.Stop()
 		return nil, fmt.Errorf("ganesha did not listen: %w\n%s", err, s.Log())
+	}
+	if o.v4only != 0 {
+		return s, nil
 	}
 	// Ganesha listens before it has registered MOUNT with rpcbind; wait for that.
 	deadline := time.Now().Add(20 * time.Second)

@@ -77,6 +77,16 @@ func (c *Conn) Close() error { return c.conn.Close() }
 // cancellation closes the connection. Errors other than the context's
 // mean the connection should not be used again.
 func (c *Conn) Call(ctx context.Context, call any) (*Reader, error) {
+	var body bytes.Buffer
+	if err := xdr.Write(&body, call); err != nil {
+		return nil, fmt.Errorf("encode RPC call: %w", err)
+	}
+	return c.CallEncoded(ctx, body.Bytes())
+}
+
+// CallEncoded is Call for a call body its caller encoded already: the
+// rpcvers, prog, vers, proc, cred and verf fields and the arguments, in XDR.
+func (c *Conn) CallEncoded(ctx context.Context, body []byte) (*Reader, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if err := ctx.Err(); err != nil {
@@ -94,15 +104,10 @@ func (c *Conn) Call(ctx context.Context, call any) (*Reader, error) {
 
 	c.xid++
 	xid := c.xid
-	var msg bytes.Buffer
-	msg.Write(make([]byte, 4)) // record mark, filled in below
-	if err := xdr.Write(&msg, struct {
-		Xid, MsgType uint32
-		Body         any
-	}{xid, 0, call}); err != nil {
-		return nil, fmt.Errorf("encode RPC call: %w", err)
-	}
-	b := msg.Bytes()
+	b := make([]byte, 12, 12+len(body))
+	binary.BigEndian.PutUint32(b[4:], xid)
+	// b[8:12] stays 0: the message type CALL.
+	b = append(b, body...)
 	binary.BigEndian.PutUint32(b, uint32(len(b)-4)|lastFragment)
 
 	res, err := c.exchange(b)

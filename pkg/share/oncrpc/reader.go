@@ -31,6 +31,14 @@ func (r *Reader) Decode(v any) error {
 	return nil
 }
 
+// Rest returns the bytes not yet decoded, for a caller that decodes them
+// with its own bounded decoder.
+func (r *Reader) Rest() []byte {
+	b := make([]byte, r.r.Len())
+	_, _ = r.r.Read(b)
+	return b
+}
+
 // Uint32 decodes an unsigned int.
 func (r *Reader) Uint32() (uint32, error) {
 	if r.r.Len() < 4 {

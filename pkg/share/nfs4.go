@@ -1,0 +1,507 @@
+package share
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/source"
+)
+
+// nfs4Port is where NFSv4 servers listen: no portmapper, no MOUNT.
+const nfs4Port = 2049
+
+// nfs4Client is a share.Client over one NFSv4.1 session. Every call is one
+// COMPOUND where the protocol allows it: the path's LOOKUPs ride along with
+// the operation instead of costing a round trip each.
+type nfs4Client struct {
+	mu   sync.Mutex
+	s    *nfs4Session
+	root []byte // the export's filehandle
+	// rootFSID is the export's file system: a delete never enters a
+	// directory on another one (something mounted inside a volume on the
+	// server, or another export).
+	rootFSID fsid4
+	desc     string
+	export   string
+	prefix   string
+}
+
+func dialNFS4(ctx context.Context, src source.Source) (Client, error) {
+	desc := src.String()
+	conn, err := dialTCP(ctx, src.HostPort(nfs4Port))
+	if err != nil {
+		return nil, unavailable(src, fmt.Sprintf("connect to the NFSv4 server on port %d", portOr(src.Port, nfs4Port)), err)
+	}
+	s, err := newNFS4Session(conn, desc)
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+	c := &nfs4Client{s: s, desc: desc}
+	if err := s.establish(ctx); err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("%s: %w", desc, err)
+	}
+	if err := c.findExport(ctx, src.Export); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("%s: %w", desc, err)
+	}
+	return c, nil
+}
+
+func portOr(p, def int) int {
+	if p == 0 {
+		return def
+	}
+	return p
+}
+
+// findExport roots the session at the export the source's path lies in,
+// as the v3 client does with the server's export list: NFSv4 has none, but
+// the server's namespace shows where an export begins, as a change of file
+// system (fsid) from the directory above. The deepest such change on the
+// path is the export; the rest of the path is the prefix. A server whose
+// whole namespace is one file system roots the session at "/".
+func (c *nfs4Client) findExport(ctx context.Context, export string) error {
+	parts := splitRel(export)
+	fhs := make([][]byte, len(parts)+1)
+	attrs := make([]attrs4, len(parts)+1)
+	mask := attrMask(attrType, attrFSID)
+	found := 0 // components looked up
+	var failure error
+	for found < len(parts) || fhs[0] == nil {
+		ops := []nfs4Op{}
+		if fhs[0] == nil {
+			ops = append(ops, opPutrootfh(), opGetfh(&fhs[0]), opGetattr(mask, &attrs[0]))
+		} else {
+			ops = append(ops, opPutfh(fhs[found]))
+		}
+		first := found
+		for i := first; i < len(parts) && len(ops)+3 < int(c.s.fore.MaxOps); i++ {
+			ops = append(ops, opLookup(parts[i]), opGetfh(&fhs[i+1]), opGetattr(mask, &attrs[i+1]))
+		}
+		err := c.s.compound(ctx, ops)
+		for found < len(parts) && fhs[found+1] != nil && attrs[found+1].mask != 0 {
+			found++
+		}
+		if err == nil && found == first && found < len(parts) {
+			// A server whose GETATTR answers no attributes: without them
+			// the walk would ask again forever.
+			c.s.broken = true
+			return fmt.Errorf("GETATTR of %s returned no type or fsid: %w", parts[found], ErrUnavailable)
+		}
+		if err != nil {
+			var ne *NFS4Error
+			if !errors.As(err, &ne) || ops[ne.Index].code != op4Lookup {
+				return err
+			}
+			failure = err
+			break
+		}
+	}
+	level := 0
+	for i := 1; i <= found; i++ {
+		if attrs[i].FSID != attrs[i-1].FSID {
+			level = i
+		}
+	}
+	if failure != nil && level == 0 {
+		if errors.Is(failure, fs.ErrPermission) {
+			return fmt.Errorf("the server refuses this client the path %s (check the export's client list and, when not running as root, whether it demands 'secure'): %w", export, failure)
+		}
+		return fmt.Errorf("the server has no export or directory %s: %w", export, failure)
+	}
+	if level > 0 && attrs[level].Type != nf4Dir {
+		return fmt.Errorf("%s is not a directory on the server: %w", "/"+strings.Join(parts[:level], "/"), fs.ErrNotExist)
+	}
+	c.root = fhs[level]
+	c.rootFSID = attrs[level].FSID
+	c.export = "/" + strings.Join(parts[:level], "/")
+	c.prefix = strings.Join(parts[level:], "/")
+	return nil
+}
+
+func (c *nfs4Client) ShareName() string { return c.export }
+func (c *nfs4Client) Prefix() string    { return c.prefix }
+
+// Broken reports whether the session may not be used again.
+func (c *nfs4Client) Broken() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.s.broken
+}
+
+// lookupOps makes the current filehandle the directory parts name, from
+// the root. A path too long for one COMPOUND is walked in pieces first.
+// extra is how many operations the caller adds after these.
+func (c *nfs4Client) lookupOps(ctx context.Context, parts []string, extra int) ([]nfs4Op, error) {
+	room := int(c.s.fore.MaxOps) - 1 - extra // SEQUENCE
+	fh := c.root
+	for len(parts)+1 > room {
+		n := min(len(parts), int(c.s.fore.MaxOps)-3)
+		ops := []nfs4Op{opPutfh(fh)}
+		for _, p := range parts[:n] {
+			ops = append(ops, opLookup(p))
+		}
+		var next []byte
+		ops = append(ops, opGetfh(&next))
+		if err := c.run(ctx, ops); err != nil {
+			return nil, err
+		}
+		fh, parts = next, parts[n:]
+	}
+	ops := make([]nfs4Op, 0, len(parts)+1+extra)
+	ops = append(ops, opPutfh(fh))
+	for _, p := range parts {
+		ops = append(ops, opLookup(p))
+	}
+	return ops, nil
+}
+
+// parentOps is lookupOps for rel's parent; it also returns rel's last name,
+// "" for the root.
+func (c *nfs4Client) parentOps(ctx context.Context, rel string, extra int) ([]nfs4Op, string, error) {
+	parts := splitRel(rel)
+	if len(parts) == 0 {
+		return nil, "", nil
+	}
+	ops, err := c.lookupOps(ctx, parts[:len(parts)-1], extra)
+	return ops, parts[len(parts)-1], err
+}
+
+// run sends ops after SEQUENCE and turns the answer into the client's
+// errors. The root's filehandle gone stale (the export was replaced on the
+// server) breaks the session, so the pool dials a fresh one.
+func (c *nfs4Client) run(ctx context.Context, ops []nfs4Op) error {
+	err := c.s.compound(ctx, ops)
+	var ne *NFS4Error
+	if errors.As(err, &ne) && ne.Index == 0 && ops[0].code == op4Putfh && (ne.Status == nfs4ErrStale || ne.Status == nfs4ErrFhexpired || ne.Status == nfs4ErrBadhandle) {
+		c.s.broken = true
+		// %v: the status must not read as "this path is missing".
+		return fmt.Errorf("%s: the export's filehandle is no longer valid (%v): %w", c.desc, err, ErrUnavailable)
+	}
+	return err
+}
+
+var statMask = attrMask(attrType, attrMode, attrFileID)
+
+func (c *nfs4Client) Stat(ctx context.Context, rel string) (FileInfo, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ops, err := c.lookupOps(ctx, splitRel(rel), 1)
+	if err != nil {
+		return FileInfo{}, fmt.Errorf("stat %s: %w", rel, err)
+	}
+	var a attrs4
+	if err := c.run(ctx, append(ops, opGetattr(statMask, &a))); err != nil {
+		return FileInfo{}, fmt.Errorf("stat %s: %w", rel, err)
+	}
+	return fileInfo4(a), nil
+}
+
+func fileInfo4(a attrs4) FileInfo {
+	return FileInfo{IsDir: a.Type == nf4Dir, IsLink: a.Type == nf4Lnk, Mode: fs.FileMode(a.Mode & 0o777), ID: a.FileID}
+}
+
+func (c *nfs4Client) Mkdir(ctx context.Context, rel string, perm fs.FileMode) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ops, name, err := c.parentOps(ctx, rel, 2)
+	if err != nil {
+		return fmt.Errorf("mkdir %s: %w", rel, err)
+	}
+	if name == "" {
+		return fmt.Errorf("mkdir of the share root: %w", fs.ErrExist)
+	}
+	// CREATE leaves the new directory current: SETATTR then sets exactly
+	// perm, which the server's umask or a dropped setgid bit may have
+	// changed, in the same round trip.
+	mode := unixMode(perm)
+	ops = append(ops, opMkdir(name, mode), opSetattr(anonymousStateid, setAttrs{mode: &mode}))
+	if err := c.run(ctx, ops); err != nil {
+		return fmt.Errorf("mkdir %s: %w", rel, err)
+	}
+	return nil
+}
+
+func (c *nfs4Client) Rename(ctx context.Context, from, to string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.rename(ctx, from, to, false)
+}
+
+// Replace is RENAME, which replaces an existing target atomically.
+func (c *nfs4Client) Replace(ctx context.Context, from, to string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.rename(ctx, from, to, true)
+}
+
+func (c *nfs4Client) rename(ctx context.Context, from, to string, replace bool) error {
+	if len(splitRel(from)) == 0 || len(splitRel(to)) == 0 {
+		return fmt.Errorf("rename of the share root: %w", fs.ErrPermission)
+	}
+	if !replace {
+		// RENAME replaces an existing target (an empty directory, or a
+		// file); refuse instead, so an older archive is never overwritten.
+		ops, err := c.lookupOps(ctx, splitRel(to), 0)
+		if err != nil {
+			return fmt.Errorf("rename %s to %s: %w", from, to, err)
+		}
+		err = c.run(ctx, ops)
+		var ne *NFS4Error
+		switch {
+		case err == nil:
+			return fmt.Errorf("rename %s to %s: %w", from, to, fs.ErrExist)
+		case !errors.As(err, &ne) || ne.Status != nfs4ErrNoent || ne.Index != len(ops)-1:
+			// Anything but "the last name is not there": the target's
+			// directory is missing, or the server would not say.
+			return fmt.Errorf("rename %s to %s: %w", from, to, err)
+		}
+	}
+	fromOps, fromName, err := c.parentOps(ctx, from, 0)
+	if err != nil {
+		return fmt.Errorf("rename %s to %s: %w", from, to, err)
+	}
+	toOps, toName, err := c.parentOps(ctx, to, len(fromOps)+2)
+	if err != nil {
+		return fmt.Errorf("rename %s to %s: %w", from, to, err)
+	}
+	ops := append(fromOps, opSavefh())
+	ops = append(ops, toOps...)
+	ops = append(ops, opRename(fromName, toName))
+	if err := c.run(ctx, ops); err != nil {
+		return fmt.Errorf("rename %s to %s: %w", from, to, err)
+	}
+	return nil
+}
+
+// readdirMax is the most a READDIR reply carries, within what the session
+// allows: one batch of entries held at a time.
+func (c *nfs4Client) readdirMax() uint32 {
+	return min(64<<10, c.s.fore.MaxResponse-1024)
+}
+
+func (c *nfs4Client) List(ctx context.Context, rel string, max int) ([]string, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ops, err := c.lookupOps(ctx, splitRel(rel), 2)
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", rel, err)
+	}
+	var fh []byte
+	var names []string
+	var cookie uint64
+	var verf [8]byte
+	ops = append(ops, opGetfh(&fh))
+	for {
+		var page readdir4Page
+		if err := c.run(ctx, append(ops, opReaddir(cookie, verf, 8192, c.readdirMax(), attrMask(), &page))); err != nil {
+			return nil, fmt.Errorf("list %s: %w", rel, err)
+		}
+		for _, e := range page.Entries {
+			if max > 0 && len(names) == max {
+				return names, nil
+			}
+			if e.Name != "." && e.Name != ".." {
+				names = append(names, e.Name)
+			}
+		}
+		if page.EOF {
+			return names, nil
+		}
+		if len(page.Entries) == 0 {
+			c.s.broken = true
+			return nil, fmt.Errorf("list %s: %w: READDIR returned no entries before the end of the directory", rel, ErrUnavailable)
+		}
+		cookie, verf = page.Entries[len(page.Entries)-1].Cookie, page.Verf
+		ops = []nfs4Op{opPutfh(fh)}
+	}
+}
+
+func (c *nfs4Client) Remove(ctx context.Context, rel string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ops, name, err := c.parentOps(ctx, rel, 1)
+	if err != nil {
+		return fmt.Errorf("remove %s: %w", rel, err)
+	}
+	if name == "" {
+		return fmt.Errorf("remove of the share root: %w", fs.ErrPermission)
+	}
+	if err := c.run(ctx, append(ops, opRemove(name))); err != nil {
+		return fmt.Errorf("remove %s: %w", rel, err)
+	}
+	return nil
+}
+
+// openOwner is the open-owner of every OPEN: the session's client ID makes
+// it unique, and the client holds at most one file open at a time.
+var openOwner = []byte("fileshare-csi")
+
+// claimFH opens the current filehandle (v4.1, RFC 8881 section 18.16).
+const claimFH = 4
+
+func opOpenFH(clientID uint64, access uint32, res *openResult) nfs4Op {
+	return nfs4Op{code: op4Open, mutates: true, enc: func(e *xdrEnc) {
+		e.u32(0)
+		e.u32(access | openWantNoDeleg)
+		e.u32(0)
+		e.u64(clientID)
+		e.opaque(openOwner)
+		e.u32(openNoCreate)
+		e.u32(claimFH)
+	}, dec: func(d *xdrDec) { decodeOpen(d, res) }}
+}
+
+// WriteFile creates or replaces a small file: OPEN (creating it, or
+// truncating it), WRITE and CLOSE in one COMPOUND, using the current
+// stateid. Data too large for one goes on in more, each opening the file
+// again by its handle.
+func (c *nfs4Client) WriteFile(ctx context.Context, rel string, data []byte) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ops, name, err := c.parentOps(ctx, rel, 3)
+	if err != nil {
+		return fmt.Errorf("create %s: %w", rel, err)
+	}
+	if name == "" {
+		return fmt.Errorf("write of the share root: %w", fs.ErrPermission)
+	}
+	const chunk = 32 << 10
+	budget := int(c.s.fore.MaxRequest) - 2048 // headers, path, OPEN
+	var fh []byte
+	var open openResult
+	opened := false
+	off := 0
+	for first := true; first || off < len(data); first = false {
+		if first {
+			ops = append(ops, opOpenCreate(c.s.clientID, openOwner, name, 0o644, &open), opGetfh(&fh))
+		} else {
+			ops = []nfs4Op{opPutfh(fh), opOpenFH(c.s.clientID, openShareAccessWrite, &open)}
+		}
+		openAt := len(ops) - 1
+		if !first {
+			openAt = 1
+		}
+		type planned struct {
+			at, n   int
+			written uint32
+		}
+		var writes []*planned
+		end, used := off, 0
+		for end < len(data) && used < budget && len(ops)+2 < int(c.s.fore.MaxOps)-1 {
+			n := min(chunk, len(data)-end, budget-used)
+			w := &planned{at: end, n: n}
+			writes = append(writes, w)
+			ops = append(ops, opWrite(currentStateid, uint64(end), data[end:end+n], &w.written))
+			end += n
+			used += n
+		}
+		ops = append(ops, opClose(currentStateid))
+		err := c.run(ctx, ops)
+		var ne *NFS4Error
+		opened = err == nil || errors.As(err, &ne) && ne.Index > openAt
+		if opened && err != nil {
+			// CLOSE did not run: close the file with the stateid OPEN gave.
+			c.closeOpen(ctx, fh, open.Stateid)
+		}
+		if open.Delegation != nil {
+			c.returnDelegation(ctx, fh, *open.Delegation)
+		}
+		if err != nil {
+			return fmt.Errorf("write %s: %w", rel, err)
+		}
+		next := end
+		for _, w := range writes {
+			if int(w.written) < w.n {
+				// A short write: go on from where it stopped.
+				next = w.at + int(w.written)
+				break
+			}
+		}
+		if next == off && len(writes) > 0 {
+			c.s.broken = true
+			return fmt.Errorf("write %s: the server wrote nothing: %w", rel, ErrUnavailable)
+		}
+		off = next
+	}
+	return nil
+}
+
+// closeOpen and returnDelegation clean up after a COMPOUND cut short; their
+// own failure leaves state the server drops at the lease's end.
+func (c *nfs4Client) closeOpen(ctx context.Context, fh []byte, sid stateid4) {
+	if fh != nil {
+		_ = c.s.compound(ctx, []nfs4Op{opPutfh(fh), opClose(sid)})
+	}
+}
+
+func (c *nfs4Client) returnDelegation(ctx context.Context, fh []byte, sid stateid4) {
+	if fh != nil {
+		_ = c.s.compound(ctx, []nfs4Op{opPutfh(fh), opDelegreturn(sid)})
+	}
+}
+
+// ReadFile reads with the anonymous stateid: no OPEN, no state to clean up.
+func (c *nfs4Client) ReadFile(ctx context.Context, rel string) ([]byte, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ops, err := c.lookupOps(ctx, splitRel(rel), 2)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", rel, err)
+	}
+	const chunk = 32 << 10
+	var fh, out []byte
+	ops = append(ops, opGetfh(&fh))
+	for {
+		var data []byte
+		var eof bool
+		if err := c.run(ctx, append(ops, opRead(anonymousStateid, uint64(len(out)), chunk, &data, &eof))); err != nil {
+			return nil, fmt.Errorf("read %s: %w", rel, err)
+		}
+		out = append(out, data...)
+		if eof || len(data) == 0 {
+			return out, nil
+		}
+		if len(out) > 1<<20 {
+			return nil, fmt.Errorf("read %s: larger than 1 MiB, not a metadata file", rel)
+		}
+		ops = []nfs4Op{opPutfh(fh)}
+	}
+}
+
+func (c *nfs4Client) Capacity(ctx context.Context) (Capacity, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var a attrs4
+	err := c.run(ctx, []nfs4Op{opPutfh(c.root), opGetattr(attrMask(attrFilesAvail, attrFilesTotal, attrSpaceAvail, attrSpaceTotal), &a)})
+	if err != nil {
+		return Capacity{}, fmt.Errorf("capacity: %w", err)
+	}
+	return Capacity{
+		TotalBytes:     clampInt64(a.SpaceTotal),
+		AvailableBytes: clampInt64(a.SpaceAvail),
+		TotalInodes:    clampInt64(a.FilesTotal),
+		FreeInodes:     clampInt64(a.FilesAvail),
+	}, nil
+}
+
+// closeTimeout bounds the goodbye to the server: Close has no context, and
+// a server that does not answer loses nothing but a lease it ends itself.
+const closeTimeout = 2 * time.Second
+
+func (c *nfs4Client) Close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), closeTimeout)
+	defer cancel()
+	c.s.destroy(ctx)
+	c.s.broken = true
+	return c.s.conn.Close()
+}

@@ -108,7 +108,9 @@ func TestNFS41ClientOperations(t *testing.T) {
 		t.Fatal(err)
 	}
 	if b, err := c.ReadFile(ctx, p("d/rec.json")); err != nil || !bytes.Equal(b, large) {
-		t.Fatalf("read back %d bytes, %v; want %d", len(b), err, len(large))
+		onDisk, _ := os.ReadFile(filepath.Join(dir, "d", "rec.json"))
+		t.Fatalf("read back %d bytes, %v; want %d; first difference at %d; the server's disk has %d bytes, first difference at %d",
+			len(b), err, len(large), firstDifference(b, large), len(onDisk), firstDifference(onDisk, large))
 	}
 	if err := c.WriteFile(ctx, p("d/rec.json"), small); err != nil {
 		t.Fatal(err)
@@ -214,4 +216,18 @@ func TestNFS41ClientOperations(t *testing.T) {
 	if err := c.RemoveAll(ctx, "", share.RemoveOptions{}); !errors.Is(err, fs.ErrPermission) {
 		t.Fatalf("RemoveAll of the root: %v", err)
 	}
+}
+
+// firstDifference is the offset of the first byte where a and b differ, or
+// the shorter length when one is a prefix of the other; -1 when equal.
+func firstDifference(a, b []byte) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	if len(a) != len(b) {
+		return min(len(a), len(b))
+	}
+	return -1
 }

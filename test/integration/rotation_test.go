@@ -144,6 +144,36 @@ func (w *writer) halt(t *testing.T) []write {
 	return w.writes
 }
 
+// checkWrites checks a writer's record across a switch of passwords: every
+// write reported done is on the server with its whole content, and writes
+// failed only from `from` (zero: from the start) until the first write that
+// began after `ready` and succeeded. It returns when that write began, and
+// how many failed and landed.
+func checkWrites(t *testing.T, writes []write, dir string, from, ready time.Time) (firstOK time.Time, failed, landed int) {
+	t.Helper()
+	for _, x := range writes {
+		if x.started.After(ready) && x.err == nil {
+			firstOK = x.started
+			break
+		}
+	}
+	for _, x := range writes {
+		if x.err != nil {
+			failed++
+			if x.started.Before(from) || x.started.After(firstOK) {
+				t.Errorf("write %s failed outside the switch (%s after it began): %v", x.name, x.started.Sub(from), x.err)
+			}
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, x.name))
+		if err != nil || string(b) != string(contentOf(x.name)) {
+			t.Errorf("write %s reported success but the server has %d bytes (%v)", x.name, len(b), err)
+		}
+		landed++
+	}
+	return firstOK, failed, landed
+}
+
 // superOptions returns the options the kernel reports for the mount at
 // path (mountinfo's last field).
 func superOptions(t *testing.T, path string) string {
@@ -277,27 +307,7 @@ func TestSMBPasswordRotation(t *testing.T) {
 	writes := w.halt(t)
 	stopped = true
 
-	failed, landed := 0, 0
-	var firstOK time.Time
-	for _, x := range writes {
-		if x.started.After(upAt) && x.err == nil && firstOK.IsZero() {
-			firstOK = x.started
-		}
-	}
-	for _, x := range writes {
-		if x.err != nil {
-			failed++
-			if x.started.Before(switchAt) || x.started.After(firstOK) {
-				t.Errorf("write %s failed outside the reconnect (%s after the restart began): %v", x.name, x.started.Sub(switchAt), x.err)
-			}
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join(dir, x.name))
-		if err != nil || string(b) != string(contentOf(x.name)) {
-			t.Errorf("write %s reported success but the server has %d bytes (%v)", x.name, len(b), err)
-		}
-		landed++
-	}
+	firstOK, failed, landed := checkWrites(t, writes, dir, switchAt, upAt)
 	t.Logf("%d writes: %d landed, %d failed while the server was down and the session reconnected (%s from the restart to the first write with the new session)",
 		len(writes), landed, failed, firstOK.Sub(switchAt).Round(10*time.Millisecond))
 
@@ -366,26 +376,7 @@ func TestSMBPasswordRotation(t *testing.T) {
 	time.Sleep(2 * time.Second)
 	writes = w.halt(t)
 	stopped = true
-	firstOK = time.Time{}
-	failed, landed = 0, 0
-	for _, x := range writes {
-		if x.started.After(secretAt) && x.err == nil && firstOK.IsZero() {
-			firstOK = x.started
-		}
-	}
-	for _, x := range writes {
-		if x.err != nil {
-			failed++
-			if x.started.After(firstOK) {
-				t.Errorf("write %s failed after the mount had logged on with the Secret's password: %v", x.name, x.err)
-			}
-			continue
-		}
-		if b, err := os.ReadFile(filepath.Join(dir, x.name)); err != nil || string(b) != string(contentOf(x.name)) {
-			t.Errorf("write %s reported success but the server has %d bytes (%v)", x.name, len(b), err)
-		}
-		landed++
-	}
+	firstOK, failed, landed = checkWrites(t, writes, dir, time.Time{}, secretAt)
 	t.Logf("server first: %d writes, %d landed, %d failed while the Secret was behind the server; the first write on the new session came %s after the Secret changed",
 		len(writes), landed, failed, firstOK.Sub(secretAt).Round(10*time.Millisecond))
 	if got := superOptions(t, staging); got != optionsBefore {

@@ -278,6 +278,11 @@ func createE2EClass(t *testing.T, name, proto string, mountOptions []string) {
 	}
 	mustGuest(t, "sh", "-c", fmt.Sprintf("d=/tmp/fileshare-node/%s/e2e-%s; mkdir -p $d && chmod 0777 $d",
 		map[string]string{"nfs": "nfsd/export", "smb": "samba/share"}[proto], name))
+	if proto == "nfs" {
+		// The test-driver file's inline volume: it must exist, nothing
+		// creates an inline volume's directory.
+		mustGuest(t, "sh", "-c", fmt.Sprintf("d=/tmp/fileshare-node/nfsd/export/e2e-inline-%s; mkdir -p $d && chmod 0777 $d", name))
+	}
 	var mo strings.Builder
 	for _, o := range mountOptions {
 		fmt.Fprintf(&mo, "  - %s\n", o)

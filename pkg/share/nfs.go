@@ -621,8 +621,27 @@ func (c *nfsClient) removeEntry(ctx context.Context, proc uint32, dir []byte, na
 	return nil
 }
 
-// RemoveAll needs no foreign markers: NFS shows a link as a link, and the
-// walk removes it with REMOVE, which never follows it.
+// nfsWalk is one RemoveAll over NFSv3, shared by the sessions that work on
+// it. NFS shows a link as a link and REMOVE never follows one, but a
+// server can still show one directory in two places (a bind mount on the
+// server, which NFS-Ganesha shows as a plain directory with the ID of what
+// it shows): the walk never enters a directory on another file system than
+// its top's, one whose ID it met above it, one above its top or protected,
+// or one marked as another volume's root.
+type nfsWalk struct {
+	fsid    uint64   // the top's file system
+	parts   []string // the walk's top, from the root
+	protect []string
+	foreign string // directory of foreign-ID markers; "" for none
+	fence   walkFence
+
+	mu sync.Mutex
+	// foreignFH is the handle of the markers' directory, found on the first
+	// question; handles hold on every session to the same export.
+	foreignFH    []byte
+	foreignFound bool
+}
+
 func (c *nfsClient) RemoveAll(ctx context.Context, rel string, opts RemoveOptions) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -636,18 +655,18 @@ func (c *nfsClient) RemoveAll(ctx context.Context, rel string, opts RemoveOption
 	if name == "" {
 		return fmt.Errorf("refusing to remove the share's base directory: %w", fs.ErrPermission)
 	}
-	fh, attr, err := c.lookup(ctx, dir, name)
+	fh, attr, err := c.lookupAttr(ctx, dir, name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	if err != nil {
-		return err
+		return fmt.Errorf("remove %s: %w", rel, err)
 	}
 	// LOOKUP does not follow a symlink and REMOVE removes the link itself,
 	// so a volume directory replaced by a link never leads elsewhere.
 	if attr.Type != nfs.NF3Dir {
 		if err := c.removeEntry(ctx, procRemove, dir, name); err != nil {
-			return err
+			return ignoreMissing(err)
 		}
 		countRemoved(ctx)
 		return nil
@@ -655,12 +674,137 @@ func (c *nfsClient) RemoveAll(ctx context.Context, rel string, opts RemoveOption
 	if opts.RootID != 0 && attr.Fileid != 0 && attr.Fileid != opts.RootID {
 		return fmt.Errorf("remove %s: it is no longer the directory that was checked: left alone: %w", rel, ErrLeftBehind)
 	}
+	w := &nfsWalk{fsid: attr.FSID, parts: splitRel(rel), protect: opts.Protect, foreign: opts.Foreign}
+	// The caller took its own root's mark away before the walk; one still
+	// there means rel leads to another volume's root.
+	if foreign, err := w.isForeign(ctx, c, attr.Fileid); err != nil {
+		return fmt.Errorf("remove %s: %w", rel, err)
+	} else if foreign {
+		return fmt.Errorf("remove %s: it is another volume's directory: left alone: %w", rel, ErrLeftBehind)
+	}
 	h := &removeHelpers{borrow: c.helpers}
 	defer h.release()
-	if err := c.removeDir(ctx, dir, name, nfs.PostOpFH3{IsSet: true, FH: fh}, attr, h); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("remove %s: %w", rel, err)
+	if err := c.removeDir(ctx, w, dir, name, fh, attr, h, []uint64{attr.Fileid}); err != nil {
+		return ignoreMissing(fmt.Errorf("remove %s: %w", rel, err))
 	}
 	return nil
+}
+
+// lookupAttr is lookup with the attributes fetched when LOOKUP's reply left
+// them out: the walk decides on them.
+func (c *nfsClient) lookupAttr(ctx context.Context, dir []byte, name string) ([]byte, nfs.Fattr, error) {
+	fh, attr, err := c.lookup(ctx, dir, name)
+	if err != nil || attr.Type != 0 {
+		return fh, attr, err
+	}
+	if attr, err = c.getattr(ctx, fh); err != nil {
+		return nil, nfs.Fattr{}, fmt.Errorf("getattr %s: %w", name, err)
+	}
+	return fh, attr, nil
+}
+
+// leave answers whether the walk must not enter the directory with attr,
+// found below the directories ancestors; s is the session asking.
+func (w *nfsWalk) leave(ctx context.Context, s *nfsClient, attr nfs.Fattr, ancestors []uint64) (bool, error) {
+	id := attr.Fileid
+	if attr.FSID != w.fsid || (id != 0 && slices.Contains(ancestors, id)) {
+		return true, nil
+	}
+	if f, err := w.fence.isFenced(id, func() ([]uint64, error) { return w.readFenced(ctx, s) }); err != nil || f {
+		return f, err
+	}
+	return w.isForeign(ctx, s, id)
+}
+
+// isForeign answers whether the directory with this ID has a marker in the
+// foreign directory: it is another volume's root.
+func (w *nfsWalk) isForeign(ctx context.Context, s *nfsClient, id uint64) (bool, error) {
+	if w.foreign == "" {
+		return false, nil
+	}
+	return w.fence.isForeign(id, func() (bool, error) {
+		dir, err := w.foreignDir(ctx, s)
+		if err != nil || dir == nil {
+			return false, err
+		}
+		_, _, err = s.lookup(ctx, dir, strconv.FormatUint(id, 10))
+		if errors.Is(err, fs.ErrNotExist) {
+			return false, nil
+		}
+		if err != nil {
+			return false, fmt.Errorf("look for the mark of directory %d in %s: %w", id, w.foreign, err)
+		}
+		return true, nil
+	})
+}
+
+// foreignDir is the handle of the markers' directory, nil when there is
+// none. A session that keeps it (the driver's own) answers at no cost.
+func (w *nfsWalk) foreignDir(ctx context.Context, s *nfsClient) ([]byte, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.foreignFound {
+		return w.foreignFH, nil
+	}
+	p := strings.Join(splitRel(w.foreign), "/")
+	fh, ok := s.dirs[p]
+	if !ok {
+		var err error
+		fh, err = s.resolve(ctx, p)
+		if errors.Is(err, fs.ErrNotExist) {
+			fh, err = nil, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("look up %s: %w", w.foreign, err)
+		}
+		if fh != nil && keepHandle(p) {
+			if s.dirs == nil {
+				s.dirs = map[string][]byte{}
+			}
+			s.dirs[p] = fh
+		}
+	}
+	w.foreignFH, w.foreignFound = fh, true
+	return fh, nil
+}
+
+// readFenced reads the IDs of the directories above the walk's top, from
+// the root down, and of the protected ones (those that do not exist are
+// skipped), on the session s.
+func (w *nfsWalk) readFenced(ctx context.Context, s *nfsClient) ([]uint64, error) {
+	root, err := s.getattr(ctx, s.root)
+	if err != nil {
+		return nil, fmt.Errorf("getattr of the export's root: %w", err)
+	}
+	ids := []uint64{root.Fileid}
+	dir := s.root
+	for _, p := range w.parts[:len(w.parts)-1] {
+		fh, attr, err := s.lookupAttr(ctx, dir, p)
+		if errors.Is(err, fs.ErrNotExist) {
+			// Renamed since the walk began. The ones read so far stay
+			// fenced, as on NFSv4.1; an error wrapping ErrNotExist here
+			// would make the whole delete look done.
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("look up %s: %w", p, err)
+		}
+		ids = append(ids, attr.Fileid)
+		dir = fh
+	}
+	for _, p := range w.protect {
+		parent, name, err := s.resolveParent(ctx, p)
+		if err == nil && name != "" {
+			var attr nfs.Fattr
+			if _, attr, err = s.lookupAttr(ctx, parent, name); err == nil {
+				ids = append(ids, attr.Fileid)
+			}
+		}
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("look up %s: %w", p, err)
+		}
+	}
+	return ids, nil
 }
 
 // removeWorkers is how many extra sessions a large RemoveAll spreads its
@@ -743,75 +887,83 @@ func (c *nfsClient) null(ctx context.Context) error {
 
 // emptyDir deletes everything inside the directory fh, one READDIRPLUS
 // reply at a time, so memory stays one batch per directory level however
-// large the directory is. After a batch is deleted it reads again from the
-// start: cookies into a directory whose entries were just removed are not
-// reliable on every server. A directory without owner write and search
-// permission is opened up first, so read-only trees are deleted even when
-// the server squashes root. Large batches are spread over h's sessions.
-func (c *nfsClient) emptyDir(ctx context.Context, fh []byte, attr nfs.Fattr, h *removeHelpers) error {
+// large the directory is. After a batch in which something was removed it
+// reads again from the start: cookies into a directory whose entries were
+// just removed are not reliable on every server. A directory without owner
+// write and search permission is opened up first, so read-only trees are
+// deleted even when the server squashes root. Large batches are spread
+// over h's sessions. It returns how many entries it removed and how many
+// directories it left alone as not this volume's.
+func (c *nfsClient) emptyDir(ctx context.Context, w *nfsWalk, fh []byte, attr nfs.Fattr, h *removeHelpers, ancestors []uint64) (removed, skipped int, err error) {
 	if attr.FileMode&0o700 != 0o700 {
 		if err := c.setattr(ctx, fh, nfs.Sattr3{Mode: nfs.SetMode{SetIt: true, Mode: attr.FileMode&0o7777 | 0o700}}); err != nil {
-			return err
+			return 0, 0, err
 		}
 	}
 	var cookie, verf uint64
 	for {
 		page, err := c.readdirplus(ctx, fh, cookie, verf)
 		if err != nil {
-			return err
+			return removed, skipped, err
 		}
-		removed := 0
+		r, s := 0, 0
 		if len(page.entries) > 0 {
-			if removed, err = c.removeBatch(ctx, fh, page.entries, h); err != nil {
-				return err
+			r, s, err = c.removeBatch(ctx, w, fh, page.entries, h, ancestors)
+			removed, skipped = removed+r, skipped+s
+			if err != nil {
+				return removed, skipped, err
 			}
 		}
 		if page.eof {
-			return nil
+			return removed, skipped, nil
 		}
-		if removed > 0 {
+		if r > 0 {
 			cookie, verf = 0, 0
 		} else {
-			// Nothing was there to remove (only "." and "..", or entries
-			// already gone): move on, or this would read the same page again.
+			// Nothing was removed (only "." and "..", entries already
+			// gone, or directories left alone): move on, or this would
+			// read the same page again.
 			cookie, verf = page.cookie, page.verf
 		}
 	}
 }
 
 // removeBatch removes entries of the directory fh, each with everything
-// below it, and returns how many it removed (not counting ones already gone).
-func (c *nfsClient) removeBatch(ctx context.Context, fh []byte, entries []nfs.EntryPlus, h *removeHelpers) (int, error) {
+// below it, and returns how many it removed (not counting ones already
+// gone) and how many directories it left alone.
+func (c *nfsClient) removeBatch(ctx context.Context, w *nfsWalk, fh []byte, entries []nfs.EntryPlus, h *removeHelpers, ancestors []uint64) (removed, skipped int, err error) {
 	if len(entries) >= parallelMin {
 		if ws := h.sessions(ctx); len(ws) > 0 {
-			return c.removeParallel(ctx, fh, entries, ws, h.lastErr)
+			return c.removeParallel(ctx, w, fh, entries, ws, h.lastErr, ancestors)
 		}
 	}
-	removed := 0
 	for _, e := range entries {
-		ok, err := c.removeOne(ctx, fh, e, h)
+		ok, left, err := c.removeOne(ctx, w, fh, e, h, ancestors)
 		if err != nil {
-			return removed, err
+			return removed, skipped, err
 		}
 		if ok {
 			removed++
 		}
+		if left {
+			skipped++
+		}
 	}
-	return removed, nil
+	return removed, skipped, nil
 }
 
 // removeParallel removes entries over this session and helpers, each taking
 // whole entries (a subdirectory's tree, or a file) and working alone below
 // them. lastErr[i] receives helper i's error.
-func (c *nfsClient) removeParallel(ctx context.Context, fh []byte, entries []nfs.EntryPlus, helpers []*nfsClient, lastErr []error) (int, error) {
+func (c *nfsClient) removeParallel(ctx context.Context, w *nfsWalk, fh []byte, entries []nfs.EntryPlus, helpers []*nfsClient, lastErr []error, ancestors []uint64) (int, int, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	jobs := make(chan nfs.EntryPlus)
-	var removed atomic.Int64
+	var removed, skipped atomic.Int64
 	var wg sync.WaitGroup
-	work := func(w *nfsClient) error {
+	work := func(s *nfsClient) error {
 		for e := range jobs {
-			ok, err := w.removeOne(ctx, fh, e, nil)
+			ok, left, err := s.removeOne(ctx, w, fh, e, nil, ancestors)
 			if err != nil {
 				cancel(err)
 				return err
@@ -819,12 +971,15 @@ func (c *nfsClient) removeParallel(ctx context.Context, fh []byte, entries []nfs
 			if ok {
 				removed.Add(1)
 			}
+			if left {
+				skipped.Add(1)
+			}
 		}
 		return nil
 	}
-	for i, w := range helpers {
+	for i, s := range helpers {
 		wg.Go(func() {
-			if err := work(w); err != nil {
+			if err := work(s); err != nil {
 				lastErr[i] = err
 				// Drain, so the feeder never waits on a worker that quit.
 				for range jobs {
@@ -847,15 +1002,15 @@ func (c *nfsClient) removeParallel(ctx context.Context, fh []byte, entries []nfs
 		}
 	}
 	wg.Wait()
-	return int(removed.Load()), context.Cause(ctx)
+	return int(removed.Load()), int(skipped.Load()), context.Cause(ctx)
 }
 
 // removeOne removes the entry e of the directory fh with everything below
-// it; false when it was already gone.
-func (c *nfsClient) removeOne(ctx context.Context, fh []byte, e nfs.EntryPlus, h *removeHelpers) (bool, error) {
-	var err error
-	if e.Attr.IsSet && e.Attr.Attr.Type == nfs.NF3Dir {
-		err = c.removeDir(ctx, fh, e.FileName, e.Handle, e.Attr.Attr, h)
+// it. ok is false when it was already gone; left reports a directory that
+// is not this volume's, which it never entered, or one that holds such.
+func (c *nfsClient) removeOne(ctx context.Context, w *nfsWalk, fh []byte, e nfs.EntryPlus, h *removeHelpers, ancestors []uint64) (ok, left bool, err error) {
+	if e.Attr.IsSet && e.Attr.Attr.Type == nfs.NF3Dir && e.Handle.IsSet {
+		err = c.removeChild(ctx, w, fh, e.FileName, e.Handle.FH, e.Attr.Attr, h, ancestors)
 	} else {
 		// Also symlinks: REMOVE removes the link, never what it points to.
 		err = c.removeEntry(ctx, procRemove, fh, e.FileName)
@@ -863,37 +1018,64 @@ func (c *nfsClient) removeOne(ctx context.Context, fh []byte, e nfs.EntryPlus, h
 			countRemoved(ctx)
 		}
 		if isNFSStatus(err, nfs.NFS3ErrIsDir) || errors.Is(err, fs.ErrExist) || errors.Is(err, ErrNotEmpty) {
-			// READDIRPLUS gave no attributes and it is a directory.
-			err = c.removeDir(ctx, fh, e.FileName, nfs.PostOpFH3{}, nfs.Fattr{}, h)
+			// A directory after all (READDIRPLUS gave no attributes or no
+			// handle): look at it as READDIRPLUS would have shown it.
+			var dfh []byte
+			var attr nfs.Fattr
+			if dfh, attr, err = c.lookupAttr(ctx, fh, e.FileName); err == nil {
+				if attr.Type != nfs.NF3Dir {
+					// Swapped since: the next pass looks at it afresh.
+					return false, false, nil
+				}
+				err = c.removeChild(ctx, w, fh, e.FileName, dfh, attr, h, ancestors)
+			}
 		}
 	}
-	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return false, false, nil
+	case errors.Is(err, ErrLeftBehind):
+		return false, true, nil
 	}
-	return err == nil, err
+	return err == nil, false, err
 }
 
-// removeDir empties and removes the directory name in parent. Entries created
-// while it runs make RMDIR fail with NOTEMPTY; it tries again a few times.
-func (c *nfsClient) removeDir(ctx context.Context, parent []byte, name string, handle nfs.PostOpFH3, attr nfs.Fattr, h *removeHelpers) error {
-	fh := handle.FH
-	if !handle.IsSet || attr.Type != nfs.NF3Dir {
-		var err error
-		if fh, attr, err = c.lookup(ctx, parent, name); err != nil {
-			return err
-		}
+// removeChild removes the directory name (handle fh, attributes attr) of
+// parent with everything below it, unless it is not this volume's to
+// remove: then it is never entered, and the error wraps ErrLeftBehind.
+func (c *nfsClient) removeChild(ctx context.Context, w *nfsWalk, parent []byte, name string, fh []byte, attr nfs.Fattr, h *removeHelpers, ancestors []uint64) error {
+	leave, err := w.leave(ctx, c, attr, ancestors)
+	if err != nil {
+		return err
 	}
+	if leave {
+		return fmt.Errorf("%s is not this volume's: left alone: %w", name, ErrLeftBehind)
+	}
+	below := append(append(make([]uint64, 0, len(ancestors)+1), ancestors...), attr.Fileid)
+	return c.removeDir(ctx, w, parent, name, fh, attr, h, below)
+}
+
+// removeDir empties and removes the directory name (handle fh, attributes
+// attr) in parent. Entries created while it runs make RMDIR fail with
+// NOTEMPTY; it tries again a few times. ancestors holds its own ID and
+// those of the directories the walk came through.
+func (c *nfsClient) removeDir(ctx context.Context, w *nfsWalk, parent []byte, name string, fh []byte, attr nfs.Fattr, h *removeHelpers, ancestors []uint64) error {
 	var err error
 	for range 3 {
-		if err = c.emptyDir(ctx, fh, attr, h); err != nil {
-			return err
+		removed, skipped, eerr := c.emptyDir(ctx, w, fh, attr, h, ancestors)
+		if eerr != nil {
+			return eerr
 		}
 		err = c.removeEntry(ctx, procRmdir, parent, name)
 		if err == nil {
 			countRemoved(ctx)
+			return nil
 		}
 		if !errors.Is(err, ErrNotEmpty) && !errors.Is(err, fs.ErrExist) {
 			return err
+		}
+		if removed == 0 && skipped > 0 {
+			return fmt.Errorf("%s holds %d directories that are not this volume's, left alone: %w", name, skipped, ErrLeftBehind)
 		}
 		attr.FileMode |= 0o700
 	}

@@ -36,27 +36,37 @@ func unmountBelow(t *testing.T, dir string) {
 
 // Someone with root on the file server bind-mounts another volume and the
 // export's root inside a volume: the server shows them as plain
-// directories, with the IDs of what they show. The NFSv4.1 walk recognises
-// another volume's root by its mark and the export's root as a directory
-// above it, never enters them, deletes the rest of the volume, and leaves
-// the two in the quarantine.
-func TestNFS41DeleteNeverEntersBindMounts(t *testing.T) {
+// directories, with the IDs of what they show, on the export's own file
+// system. The walk, over NFSv3 and NFSv4.1 alike, recognises another
+// volume's root by its mark and the export's root as a directory above it,
+// never enters them, deletes the rest of the volume, and leaves the two in
+// the quarantine.
+func TestNFSDeleteNeverEntersBindMounts(t *testing.T) {
 	if env.nfs.Name != "ganesha" {
 		// Kernel nfsd hides a mount below an export unless the export has
 		// crossmnt or nohide: the client would see the empty directory
 		// under it, which is not the case under test.
 		t.Skip("written for NFS-Ganesha, which shows bind mounts below an export")
 	}
+	for _, v := range []struct {
+		name   string
+		source func(string) string
+	}{{"nfs", nfsSource}, {"nfs41", nfs41Source}} {
+		t.Run(v.name, func(t *testing.T) { deleteNeverEntersBindMounts(t, "bind-"+v.name, v.source) })
+	}
+}
+
+func deleteNeverEntersBindMounts(t *testing.T, dir string, source func(string) string) {
 	c := controller(t)
-	base := filepath.Join(env.nfs.Data, "bind-nfs41")
+	base := filepath.Join(env.nfs.Data, dir)
 	if err := os.MkdirAll(base, 0o777); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { unmountBelow(t, env.nfs.Data) })
-	params := map[string]string{"source": nfs41Source("bind-nfs41")}
+	params := map[string]string{"source": source(dir)}
 	victim := create(t, c, "victim", params, nil)
 	writeFile(t, filepath.Join(base, "victim", "data", "deep"), "victim deep")
-	bystander := filepath.Join(env.nfs.Data, "bind-nfs41-bystander")
+	bystander := filepath.Join(env.nfs.Data, dir+"-bystander")
 	writeFile(t, filepath.Join(bystander, "file"), "not a volume")
 
 	attacker := create(t, c, "attacker", params, nil)

@@ -22,11 +22,7 @@ type nfs4Walk struct {
 	// foreign is the handle of the directory of foreign-ID markers; nil
 	// when there is none.
 	foreign []byte
-	known   map[uint64]bool // ID -> foreign
-	// fenced holds the IDs of the directories above the top and of the
-	// protected ones; read when the first subdirectory is met, so deleting
-	// a directory of files costs no look-ups.
-	fenced map[uint64]bool
+	fence   walkFence
 }
 
 // walkMask is what the walk reads of every entry: enough to decide, with
@@ -40,7 +36,7 @@ func (c *nfs4Client) RemoveAll(ctx context.Context, rel string, opts RemoveOptio
 	if len(parts) == 0 {
 		return fmt.Errorf("refusing to remove the share's base directory: %w", fs.ErrPermission)
 	}
-	w := &nfs4Walk{c: c, parts: parts, protect: opts.Protect, known: map[uint64]bool{}}
+	w := &nfs4Walk{c: c, parts: parts, protect: opts.Protect}
 	// One COMPOUND finds rel's parent, rel itself as LOOKUP sees it (a link
 	// stays a link), and the foreign markers' directory with, when the
 	// caller knows rel's ID, that ID's marker.
@@ -326,19 +322,16 @@ func (w *nfs4Walk) removeChild(ctx context.Context, dir []byte, e dirEntry4, anc
 // isForeign answers whether the directory with this ID has a marker in the
 // foreign directory: it is another volume's root.
 func (w *nfs4Walk) isForeign(ctx context.Context, id uint64) (bool, error) {
-	if w.foreign == nil || id == 0 {
+	if w.foreign == nil {
 		return false, nil
 	}
-	if f, ok := w.known[id]; ok {
-		return f, nil
-	}
-	err := w.c.run(ctx, []nfs4Op{opPutfh(w.foreign), opLookup(strconv.FormatUint(id, 10))})
-	f := err == nil
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return false, err
-	}
-	w.known[id] = f
-	return f, nil
+	return w.fence.isForeign(id, func() (bool, error) {
+		err := w.c.run(ctx, []nfs4Op{opPutfh(w.foreign), opLookup(strconv.FormatUint(id, 10))})
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return false, err
+		}
+		return err == nil, nil
+	})
 }
 
 // isFenced answers whether the directory with this ID lies above the
@@ -346,18 +339,10 @@ func (w *nfs4Walk) isForeign(ctx context.Context, id uint64) (bool, error) {
 // directories above the top in one walk down from the root, each
 // protected directory by its path (those that do not exist are skipped).
 func (w *nfs4Walk) isFenced(ctx context.Context, id uint64) (bool, error) {
-	if id == 0 {
-		return false, nil
-	}
-	if w.fenced == nil {
-		if err := w.readFenced(ctx); err != nil {
-			return false, fmt.Errorf("look up the directories a delete must never enter: %w", err)
-		}
-	}
-	return w.fenced[id], nil
+	return w.fence.isFenced(id, func() ([]uint64, error) { return w.readFenced(ctx) })
 }
 
-func (w *nfs4Walk) readFenced(ctx context.Context) error {
+func (w *nfs4Walk) readFenced(ctx context.Context) ([]uint64, error) {
 	above := w.parts[:len(w.parts)-1]
 	ids := make([]attrs4, len(above)+1+len(w.protect))
 	idMask := attrMask(attrFileID)
@@ -386,7 +371,7 @@ func (w *nfs4Walk) readFenced(ctx context.Context) error {
 			segs = segs[1:]
 		}
 		if len(ops) == 0 {
-			return fmt.Errorf("a path of %d components is deeper than one COMPOUND reaches: %w", len(segs[0]), ErrLeftBehind)
+			return nil, fmt.Errorf("a path of %d components is deeper than one COMPOUND reaches: %w", len(segs[0]), ErrLeftBehind)
 		}
 		err := w.c.run(ctx, ops)
 		var ne *NFS4Error
@@ -408,14 +393,14 @@ func (w *nfs4Walk) readFenced(ctx context.Context) error {
 			}
 			segs = append(rest, segs...)
 		default:
-			return err
+			return nil, err
 		}
 	}
-	w.fenced = map[uint64]bool{}
+	var out []uint64
 	for _, a := range ids {
-		if a.has(attrFileID) && a.FileID != 0 {
-			w.fenced[a.FileID] = true
+		if a.has(attrFileID) {
+			out = append(out, a.FileID)
 		}
 	}
-	return nil
+	return out, nil
 }

@@ -4,6 +4,7 @@ package integration
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -72,6 +73,11 @@ func deleteNeverEntersBindMounts(t *testing.T, dir string, source func(string) s
 	attacker := create(t, c, "attacker", params, nil)
 	adir := filepath.Join(base, "attacker")
 	writeFile(t, filepath.Join(adir, "own", "file"), "the attacker's own")
+	// Enough siblings that the NFSv3 walk spreads the directory over its
+	// helper sessions, which must keep the same guards.
+	for i := range 40 {
+		writeFile(t, filepath.Join(adir, "sub", fmt.Sprintf("own-%02d", i), "file"), "the attacker's own")
+	}
 	for name, target := range map[string]string{"bind-victim": filepath.Join(base, "victim"), "bind-root": env.nfs.Data} {
 		p := filepath.Join(adir, "sub", name)
 		if err := os.MkdirAll(p, 0o777); err != nil {
@@ -91,6 +97,15 @@ func deleteNeverEntersBindMounts(t *testing.T, dir string, source func(string) s
 	quarantine := filepath.Join(env.nfs.Data, ".fileshare-csi", "deleting", attacker.GetVolumeId()[len(attacker.GetVolumeId())-16:])
 	if _, err := os.Stat(filepath.Join(quarantine, "own")); !os.IsNotExist(err) {
 		t.Errorf("the attacker's own data was not deleted: %v", err)
+	}
+	if left, err := os.ReadDir(filepath.Join(quarantine, "sub")); err != nil {
+		t.Error(err)
+	} else if len(left) != 2 {
+		names := make([]string, len(left))
+		for i, e := range left {
+			names[i] = e.Name()
+		}
+		t.Errorf("the quarantine holds %v, want only the two bind mounts", names)
 	}
 	for _, name := range []string{"bind-victim", "bind-root"} {
 		if _, err := os.Stat(filepath.Join(quarantine, "sub", name)); err != nil {

@@ -675,12 +675,15 @@ func (c *nfsClient) RemoveAll(ctx context.Context, rel string, opts RemoveOption
 		return fmt.Errorf("remove %s: it is no longer the directory that was checked: left alone: %w", rel, ErrLeftBehind)
 	}
 	w := &nfsWalk{fsid: attr.FSID, parts: splitRel(rel), protect: opts.Protect, foreign: opts.Foreign}
-	// The caller took its own root's mark away before the walk; one still
-	// there means rel leads to another volume's root.
-	if foreign, err := w.isForeign(ctx, c, attr.Fileid); err != nil {
-		return fmt.Errorf("remove %s: %w", rel, err)
-	} else if foreign {
-		return fmt.Errorf("remove %s: it is another volume's directory: left alone: %w", rel, ErrLeftBehind)
+	// A top with the ID the caller checked is that volume's own root, whose
+	// mark the caller took away: only a top it could not check needs the
+	// look-up, which costs NFSv3 a round trip of its own.
+	if opts.RootID == 0 {
+		if foreign, err := w.isForeign(ctx, c, attr.Fileid); err != nil {
+			return fmt.Errorf("remove %s: %w", rel, err)
+		} else if foreign {
+			return fmt.Errorf("remove %s: it is another volume's directory: left alone: %w", rel, ErrLeftBehind)
+		}
 	}
 	h := &removeHelpers{borrow: c.helpers}
 	defer h.release()

@@ -322,9 +322,15 @@ func (c *nfsClient) call(ctx context.Context, args any) (*oncrpc.Reader, error) 
 	return res, nil
 }
 
+// errStale marks a stale handle among the errors that wrap fs.ErrNotExist:
+// the thing may well be there, under a handle the session no longer knows.
+var errStale = errors.New("stale file handle")
+
 func statusError(status uint32) error {
 	switch status {
-	case nfs.NFS3ErrNoEnt, nfs.NFS3ErrStale:
+	case nfs.NFS3ErrStale:
+		return fmt.Errorf("NFS status %d: %w: %w", status, errStale, fs.ErrNotExist)
+	case nfs.NFS3ErrNoEnt:
 		return fmt.Errorf("NFS status %d: %w", status, fs.ErrNotExist)
 	case nfs.NFS3ErrExist:
 		return fmt.Errorf("NFS status %d: %w", status, fs.ErrExist)
@@ -731,7 +737,9 @@ func (w *nfsWalk) isForeign(ctx context.Context, s *nfsClient, id uint64) (bool,
 			return false, err
 		}
 		_, _, err = s.lookup(ctx, dir, strconv.FormatUint(id, 10))
-		if errors.Is(err, fs.ErrNotExist) {
+		// Only a missing mark says not foreign: a stale handle of the
+		// markers' directory says nothing about the mark.
+		if errors.Is(err, fs.ErrNotExist) && !errors.Is(err, errStale) {
 			return false, nil
 		}
 		if err != nil {
@@ -754,7 +762,7 @@ func (w *nfsWalk) foreignDir(ctx context.Context, s *nfsClient) ([]byte, error) 
 	if !ok {
 		var err error
 		fh, err = s.resolve(ctx, p)
-		if errors.Is(err, fs.ErrNotExist) {
+		if errors.Is(err, fs.ErrNotExist) && !errors.Is(err, errStale) {
 			fh, err = nil, nil
 		}
 		if err != nil {
@@ -783,7 +791,7 @@ func (w *nfsWalk) readFenced(ctx context.Context, s *nfsClient) ([]uint64, error
 	dir := s.root
 	for _, p := range w.parts[:len(w.parts)-1] {
 		fh, attr, err := s.lookupAttr(ctx, dir, p)
-		if errors.Is(err, fs.ErrNotExist) {
+		if errors.Is(err, fs.ErrNotExist) && !errors.Is(err, errStale) {
 			// Renamed since the walk began. The ones read so far stay
 			// fenced, as on NFSv4.1; an error wrapping ErrNotExist here
 			// would make the whole delete look done.
@@ -803,7 +811,7 @@ func (w *nfsWalk) readFenced(ctx context.Context, s *nfsClient) ([]uint64, error
 				ids = append(ids, attr.Fileid)
 			}
 		}
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err != nil && (!errors.Is(err, fs.ErrNotExist) || errors.Is(err, errStale)) {
 			return nil, fmt.Errorf("look up %s: %w", p, err)
 		}
 	}

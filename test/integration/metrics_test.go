@@ -24,6 +24,28 @@ import (
 	"github.com/fileshare-csi/fileshare-csi/test/localservers"
 )
 
+// ownDriver starts a driver (controller and node) of the test's own beside
+// the suite's, stopped when the test ends; its log is shown if it fails.
+func ownDriver(t *testing.T, nodeID string, args ...string) *harness.Driver {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	d, err := harness.StartDriver(env.binary, dir, append([]string{"--mode", "all", "--nodeid", nodeID,
+		"--state-dir", filepath.Join(dir, "state"), "--v", "5"}, args...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		d.Stop()
+		if t.Failed() {
+			t.Logf("---- %s driver log (tail) ----\n%s", nodeID, d.LogTail(20000))
+		}
+	})
+	return d
+}
+
 // metricsDriver starts a driver of its own with metrics on, so the counts
 // it shows come from this test's calls alone.
 func metricsDriver(t *testing.T) (*harness.Driver, string) {
@@ -34,21 +56,7 @@ func metricsDriver(t *testing.T) (*harness.Driver, string) {
 	}
 	addr := l.Addr().String()
 	l.Close()
-	dir := t.TempDir()
-	if err := os.Chmod(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	d, err := harness.StartDriver(env.binary, dir, "--mode", "all", "--nodeid", "metrics-node",
-		"--state-dir", filepath.Join(dir, "state"), "--metrics-address", addr, "--v", "5")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		d.Stop()
-		if t.Failed() {
-			t.Logf("---- metrics driver log (tail) ----\n%s", d.LogTail(20000))
-		}
-	})
+	d := ownDriver(t, "metrics-node", "--metrics-address", addr)
 	return d, "http://" + addr + "/metrics"
 }
 

@@ -96,11 +96,14 @@ func resetPeakRSS(t *testing.T) {
 	}
 }
 
-// nfsConnections counts the driver's established TCP connections to port
+// nfsConnections counts the suite driver's established TCP connections to
+// port 2049.
+func nfsConnections(t *testing.T) int { return nfsConnectionsOf(t, env.driver.Pid()) }
+
+// nfsConnectionsOf counts a driver's established TCP connections to port
 // 2049: its socket inodes (/proc/PID/fd) that /proc/PID/net/tcp{,6} shows
 // with that remote port.
-func nfsConnections(t *testing.T) int {
-	pid := env.driver.Pid()
+func nfsConnectionsOf(t *testing.T, pid int) int {
 	fds, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
 	if err != nil {
 		t.Error(err)
@@ -243,7 +246,13 @@ const maxSessionsPerShare = 16
 // helper sessions of parallel deletion come out of the same pool.
 func TestParallelDeleteVolumesStayWithinTheConnectionBound(t *testing.T) {
 	const volumes = 16
-	c := controller(t)
+	// A driver of its own: the suite's driver holds the idle sessions of
+	// every earlier test (about 100), and in full runs its count rose by
+	// 14 to 30 more than this test's share could open, from other shares'
+	// sessions. Here every connection is this test's.
+	d := ownDriver(t, "connections-node")
+	c := csi.NewControllerClient(d.Conn)
+	nfsConnections := func(t *testing.T) int { return nfsConnectionsOf(t, d.Pid()) }
 	params, base := nfsBase(t, "scale-connections")
 	before := nfsConnections(t)
 	var ids []string

@@ -104,7 +104,8 @@ func dialNFS(ctx context.Context, src source.Source) (Client, error) {
 	// root_squash the server maps this to its anonymous user.
 	c.auth = rpc.NewAuthUnix(hostname, 0, 0).Auth()
 
-	pm, err := oncrpc.Dial(ctx, nil, src.HostPort(pmapPort))
+	// The portmapper is always on 111: a port in the source is nfsd's.
+	pm, err := oncrpc.Dial(ctx, nil, net.JoinHostPort(src.Host, strconv.Itoa(pmapPort)))
 	if err != nil {
 		return nil, unavailable(src, "connect to the portmapper (rpcbind) on port 111", err)
 	}

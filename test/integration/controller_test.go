@@ -414,3 +414,26 @@ func listeningOn(addr string) bool {
 	c.Close()
 	return true
 }
+
+// A port in an NFSv3 source is nfsd's: the portmapper and mountd are still
+// found on 111, as mount.nfs finds them.
+func TestNFSv3SourceWithAPort(t *testing.T) {
+	c := controller(t)
+	base := filepath.Join(env.nfs.Data, "with-port")
+	if err := os.MkdirAll(base, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	params := map[string]string{"source": "nfs://127.0.0.1:2049" + base}
+	vol := create(t, c, "pvc-with-port", params, nil)
+	dir := filepath.Join(base, vol.GetVolumeContext()["subDir"])
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		t.Fatalf("volume directory %s: %v", dir, err)
+	}
+	if !strings.Contains(vol.GetVolumeId(), "127.0.0.1:2049") {
+		t.Fatalf("the port is not in the volume ID %s", vol.GetVolumeId())
+	}
+	deleteVol(t, c, vol.GetVolumeId(), nil)
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Fatalf("DeleteVolume left %s: %v", dir, err)
+	}
+}

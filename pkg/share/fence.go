@@ -1,7 +1,10 @@
 package share
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"sync"
 )
 
@@ -67,4 +70,32 @@ func (f *walkFence) isForeign(id uint64, look func() (bool, error)) (bool, error
 	f.known[id] = v
 	f.mu.Unlock()
 	return v, nil
+}
+
+// removeDirInPasses empties the directory name and removes it, the NFS
+// walks' way: entries created meanwhile make the remove fail with
+// NOTEMPTY, and the next of up to three passes takes them. A pass that
+// removed nothing and left only directories that are not the volume's
+// ends it: another pass cannot help. empty reports what one pass removed
+// and what it left alone.
+func removeDirInPasses(ctx context.Context, name string, empty func() (removed, skipped int, err error), remove func() error) error {
+	var err error
+	for range 3 {
+		removed, skipped, eerr := empty()
+		if eerr != nil {
+			return eerr
+		}
+		err = remove()
+		if err == nil {
+			countRemoved(ctx)
+			return nil
+		}
+		if !errors.Is(err, ErrNotEmpty) && !errors.Is(err, fs.ErrExist) {
+			return err
+		}
+		if removed == 0 && skipped > 0 {
+			return fmt.Errorf("%s holds %d directories that are not this volume's, left alone: %w", name, skipped, ErrLeftBehind)
+		}
+	}
+	return err
 }

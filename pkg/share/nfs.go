@@ -1072,26 +1072,12 @@ func (c *nfsClient) removeChild(ctx context.Context, w *nfsWalk, parent []byte, 
 // NOTEMPTY; it tries again a few times. ancestors holds its own ID and
 // those of the directories the walk came through.
 func (c *nfsClient) removeDir(ctx context.Context, w *nfsWalk, parent []byte, name string, fh []byte, attr nfs.Fattr, h *removeHelpers, ancestors []uint64) error {
-	var err error
-	for range 3 {
-		removed, skipped, eerr := c.emptyDir(ctx, w, fh, attr, h, ancestors)
-		if eerr != nil {
-			return eerr
-		}
-		err = c.removeEntry(ctx, procRmdir, parent, name)
-		if err == nil {
-			countRemoved(ctx)
-			return nil
-		}
-		if !errors.Is(err, ErrNotEmpty) && !errors.Is(err, fs.ErrExist) {
-			return err
-		}
-		if removed == 0 && skipped > 0 {
-			return fmt.Errorf("%s holds %d directories that are not this volume's, left alone: %w", name, skipped, ErrLeftBehind)
-		}
+	return removeDirInPasses(ctx, name, func() (int, int, error) {
+		removed, skipped, err := c.emptyDir(ctx, w, fh, attr, h, ancestors)
+		// emptyDir made it searchable, if it was not: not again.
 		attr.FileMode |= 0o700
-	}
-	return err
+		return removed, skipped, err
+	}, func() error { return c.removeEntry(ctx, procRmdir, parent, name) })
 }
 
 func isNFSStatus(err error, status uint32) bool {

@@ -113,26 +113,12 @@ func (c *nfs4Client) RemoveAll(ctx context.Context, rel string, opts RemoveOptio
 // NOTEMPTY; it tries again a few times. ancestors holds its own ID and
 // those of the directories the walk came through.
 func (w *nfs4Walk) removeDir(ctx context.Context, parent []byte, name string, fh []byte, a attrs4, ancestors []uint64) error {
-	var err error
-	for range 3 {
-		removed, skipped, eerr := w.emptyDir(ctx, fh, a, ancestors)
-		if eerr != nil {
-			return eerr
-		}
-		err = w.c.run(ctx, []nfs4Op{opPutfh(parent), opRemove(name)})
-		if err == nil {
-			countRemoved(ctx)
-			return nil
-		}
-		if !errors.Is(err, ErrNotEmpty) && !errors.Is(err, fs.ErrExist) {
-			return err
-		}
-		if removed == 0 && skipped > 0 {
-			return fmt.Errorf("%s holds %d directories that are not this volume's, left alone: %w", name, skipped, ErrLeftBehind)
-		}
+	return removeDirInPasses(ctx, name, func() (int, int, error) {
+		removed, skipped, err := w.emptyDir(ctx, fh, a, ancestors)
+		// emptyDir made it searchable, if it was not: not again.
 		a.Mode |= 0o700
-	}
-	return err
+		return removed, skipped, err
+	}, func() error { return w.c.run(ctx, []nfs4Op{opPutfh(parent), opRemove(name)}) })
 }
 
 // emptyDir deletes what the directory fh holds, one READDIR reply at a

@@ -166,8 +166,12 @@ func poolKey(src source.Source, creds Credentials) string {
 
 // userKey is the prefix of poolKey that names the share and the user.
 func userKey(src source.Source, creds Credentials) string {
-	return hashOf(string(src.Protocol), src.HostPort(0), src.Export, src.Share, src.Base, src.EffectiveVersion()) + "/" +
-		hashOf(creds.Domain, creds.Username) + "/"
+	return shareKey(src) + hashOf(creds.Domain, creds.Username) + "/"
+}
+
+// shareKey is the prefix of poolKey that names the share.
+func shareKey(src source.Source) string {
+	return hashOf(string(src.Protocol), src.HostPort(0), src.Export, src.Share, src.Base, src.EffectiveVersion()) + "/"
 }
 
 // supersede marks the sessions of the same user on the same share opened
@@ -383,8 +387,7 @@ func (p *Pool) release(key string, c Client, broken bool) {
 // GetCapacity) for SMB shares that a recent call with secrets reached.
 func (p *Pool) GetIdle(src source.Source) *Lease {
 	p.once.Do(p.start)
-	prefix := poolKey(src, Credentials{})
-	prefix = prefix[:strings.IndexByte(prefix, '/')+1]
+	prefix := shareKey(src)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for key, ks := range p.keys {

@@ -105,7 +105,7 @@ func TestNodeInlineVolumes(t *testing.T) {
 			if _, err := n.NodePublishVolume(ctx, req); err != nil {
 				t.Fatalf("republish: %v", err)
 			}
-			if got := mountsAt(t, target); got != 1 || superOptions(t, target) != before {
+			if got := len(mountsAt(t, target)); got != 1 || superOptions(t, target) != before {
 				t.Fatalf("after a republish: %d mounts at the target, options %s (were %s)", got, superOptions(t, target), before)
 			}
 			for range 2 {

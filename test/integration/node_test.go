@@ -125,18 +125,26 @@ func unpublish(t *testing.T, sv stagedVol, target string) {
 	}
 }
 
-func isMounted(t *testing.T, path string) bool {
+// mountsAt returns the mount table's lines for the mounts stacked at
+// path, bottom first.
+func mountsAt(t *testing.T, path string) []string {
 	t.Helper()
 	b, err := os.ReadFile("/proc/self/mountinfo")
 	if err != nil {
 		t.Fatal(err)
 	}
+	var at []string
 	for _, line := range strings.Split(string(b), "\n") {
 		if f := strings.Fields(line); len(f) > 4 && f[4] == path {
-			return true
+			at = append(at, line)
 		}
 	}
-	return false
+	return at
+}
+
+func isMounted(t *testing.T, path string) bool {
+	t.Helper()
+	return len(mountsAt(t, path)) > 0
 }
 
 func TestNodeMultiWriterTwoTargets(t *testing.T) {

@@ -181,23 +181,16 @@ func checkWrites(t *testing.T, writes []write, dir string, from, ready time.Time
 // path (mountinfo's last field).
 func superOptions(t *testing.T, path string) string {
 	t.Helper()
-	b, err := os.ReadFile("/proc/self/mountinfo")
-	if err != nil {
-		t.Fatal(err)
-	}
-	found := ""
-	for _, line := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(line); len(f) > 4 && f[4] == path {
-			if _, tail, ok := strings.Cut(line, " - "); ok {
-				tf := strings.Fields(tail)
-				found = tf[len(tf)-1]
-			}
-		}
-	}
-	if found == "" {
+	at := mountsAt(t, path)
+	if len(at) == 0 {
 		t.Fatalf("nothing mounted at %s", path)
 	}
-	return found
+	_, tail, _ := strings.Cut(at[len(at)-1], " - ")
+	f := strings.Fields(tail)
+	if len(f) == 0 {
+		t.Fatalf("a mount table line without options: %q", at[len(at)-1])
+	}
+	return f[len(f)-1]
 }
 
 // A pod keeps writing while the administrator changes the SMB password on
@@ -386,23 +379,7 @@ func TestSMBPasswordRotation(t *testing.T) {
 		t.Fatalf("the mount's options changed:\n%s\nwere\n%s", got, optionsBefore)
 	}
 
-	if b, err := os.ReadFile(filepath.Join(env.logPath)); err == nil && (strings.Contains(string(b), rotatedPassword) || strings.Contains(string(b), third)) {
+	if b := string(driverLog(t)); strings.Contains(b, rotatedPassword) || strings.Contains(b, third) {
 		t.Fatal("the driver logged a password")
 	}
-}
-
-// mountsAt counts the mounts stacked at path.
-func mountsAt(t *testing.T, path string) int {
-	t.Helper()
-	b, err := os.ReadFile("/proc/self/mountinfo")
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for _, line := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(line); len(f) > 4 && f[4] == path {
-			n++
-		}
-	}
-	return n
 }

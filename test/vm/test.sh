@@ -19,6 +19,8 @@ FILESHARE_DRIVER_BINARY=/results/bin/fileshare-csi FILESHARE_MANIFESTS=/results/
   "$repo/test/vm/run.sh" "$results" sh -c \
   'cd /results && exec /results/bin/integration.test -test.v -test.timeout 13m -ginkgo.no-color ${FILESHARE_TEST_FLAGS:-} > /results/integration.log 2>&1'
 rc=$?
+rot=""
+rot_rc=0
 if [ $rc -eq 0 ] && [ -z "${FILESHARE_TEST_FLAGS:-}" ]; then
   # SMB password rotation needs what the host's kernel lacks (CIFS
   # password2, Linux 6.12.2+): a second, short boot of Debian trixie's
@@ -31,21 +33,22 @@ if [ $rc -eq 0 ] && [ -z "${FILESHARE_TEST_FLAGS:-}" ]; then
     FILESHARE_DRIVER_BINARY=/results/bin/fileshare-csi FILESHARE_MANIFESTS=/results/manifests VM_KERNEL_ROOT="$kroot" VM_TIMEOUT=600 \
       "$repo/test/vm/run.sh" "$rot" sh -c \
       'cd /results && exec /results/bin/integration.test -test.v -test.timeout 8m -ginkgo.no-color -test.run "^(TestSMBPasswordRotation|TestControllerTakesANewSMBPasswordAtOnce)$" > /results/integration.log 2>&1'
-    rc=$?
+    rot_rc=$?
   else
-    rc=2
-  fi
-  grep -E '^(=== RUN|--- |PASS|FAIL|ok|panic)|^\s+--- |_test.go:[0-9]+:' "$rot/integration.log" 2>/dev/null | sed 's/^/[6.12] /' || true
-  if [ $rc -ne 0 ]; then
-    echo "---- rotation integration.log (tail) ----"; tail -120 "$rot/integration.log" || true
-    echo "---- rotation guest.log (tail) ----"; tail -40 "$rot/guest.log" || true
-    exit $rc
+    rot_rc=2
   fi
 fi
 set -e
-grep -E '^(=== RUN|--- |PASS|FAIL|ok|panic)|^\s+--- |Ran [0-9]+ of|Passed|\[FAIL\]|_test.go:[0-9]+:' "$results/integration.log" || true
-if [ $rc -ne 0 ]; then
-  echo "---- integration.log (tail) ----"; tail -120 "$results/integration.log" || true
-  echo "---- guest.log (tail) ----"; tail -40 "$results/guest.log" || true
-fi
-exit $rc
+# report DIR RC PREFIX: a boot's test summary, and its logs' tails if it
+# failed.
+report() {
+  grep -E '^(=== RUN|--- |PASS|FAIL|ok|panic)|^\s+--- |Ran [0-9]+ of|Passed|\[FAIL\]|_test.go:[0-9]+:' "$1/integration.log" 2>/dev/null | sed "s/^/$3/" || true
+  if [ "$2" -ne 0 ]; then
+    echo "---- ${3}integration.log (tail) ----"; tail -120 "$1/integration.log" || true
+    echo "---- ${3}guest.log (tail) ----"; tail -40 "$1/guest.log" || true
+  fi
+}
+report "$results" $rc ""
+[ -z "$rot" ] || report "$rot" $rot_rc "[6.12] "
+[ $rc -ne 0 ] && exit $rc
+exit $rot_rc

@@ -1,0 +1,125 @@
+package share
+
+import (
+	"context"
+	"io/fs"
+	"time"
+)
+
+// EntryType is what kind of object a directory entry is, as the server shows it.
+type EntryType uint8
+
+const (
+	// TypeOther is anything a copy does not reproduce: devices, sockets,
+	// FIFOs, reparse points that are not symlinks.
+	TypeOther EntryType = iota
+	TypeFile
+	TypeDir
+	TypeSymlink
+)
+
+func (t EntryType) String() string {
+	switch t {
+	case TypeFile:
+		return "file"
+	case TypeDir:
+		return "directory"
+	case TypeSymlink:
+		return "symlink"
+	}
+	return "other"
+}
+
+// Attr is what a snapshot or clone keeps of one entry, and what a walk
+// needs to decide whether it may enter a directory.
+type Attr struct {
+	Type EntryType
+	// Mode is the permission bits with fs.ModeSetuid, fs.ModeSetgid and
+	// fs.ModeSticky, where the protocol carries Unix modes (HasMode).
+	Mode    fs.FileMode
+	HasMode bool
+	// UID and GID are numeric owners, where the protocol carries them
+	// (HasOwner): NFSv3 always, NFSv4.1 when the server answers numeric ids.
+	UID, GID uint32
+	HasOwner bool
+	Size     int64
+	ModTime  time.Time
+	// DOSAttributes are the SMB file attributes a copy keeps (read-only,
+	// hidden, system, archive: MS-FSCC 2.6); 0 on NFS.
+	DOSAttributes uint32
+	// ID is the server's file ID (0 when the server gives none). It must be
+	// set for directories: the walks decide by it whether they may enter.
+	ID uint64
+	// FSID names the file system the entry is on, where the protocol says
+	// (NFS); entries on another file system than the walk's top (a mount on
+	// the server inside a volume) are never entered.
+	FSID [2]uint64
+}
+
+// DirEntry is one name in a directory listing, with its attributes.
+type DirEntry struct {
+	Name string
+	Attr Attr
+}
+
+// AttrMask says which fields of an Attr SetAttr applies.
+type AttrMask uint8
+
+const (
+	SetMode AttrMask = 1 << iota
+	SetOwner
+	SetModTime
+	// SetSize truncates or extends a file: a copy that skipped writing
+	// zero-filled blocks (holes) sets the final size with it.
+	SetSize
+	SetDOSAttributes
+)
+
+// FileReader reads one open file at offsets. io.EOF at or past the end.
+type FileReader interface {
+	ReadAt(ctx context.Context, p []byte, off int64) (int, error)
+	Close(ctx context.Context) error
+}
+
+// FileWriter writes one open file at offsets; Close makes the data stable
+// on the server (COMMIT where the protocol asks for it).
+type FileWriter interface {
+	WriteAt(ctx context.Context, p []byte, off int64) (int, error)
+	Close(ctx context.Context) error
+}
+
+// TreeClient is a Client that reads and writes a tree entry by entry: what
+// snapshots, restores and clones are made of. Paths are relative to the
+// session's root, like Client's. Errors wrap fs.ErrNotExist, fs.ErrExist,
+// fs.ErrPermission and ErrUnavailable as Client's do.
+type TreeClient interface {
+	Client
+	// Lstat describes rel itself: a link the protocol shows as a link is
+	// described, never followed.
+	Lstat(ctx context.Context, rel string) (Attr, error)
+	// ReadDir calls fn with the entries of the directory rel, a page at a
+	// time (never the whole directory in memory), without "." and "..".
+	// An error from fn stops the listing and is returned.
+	ReadDir(ctx context.Context, rel string, fn func([]DirEntry) error) error
+	Readlink(ctx context.Context, rel string) (string, error)
+	// Symlink creates the link rel pointing at target, or fails with fs.ErrExist.
+	Symlink(ctx context.Context, target, rel string) error
+	Open(ctx context.Context, rel string) (FileReader, error)
+	// Create creates rel, or truncates it to zero when it exists, with
+	// perm where the protocol carries Unix modes.
+	Create(ctx context.Context, rel string, perm fs.FileMode) (FileWriter, error)
+	// SetAttr sets the fields of a named by mask on rel (not through a link).
+	SetAttr(ctx context.Context, rel string, a Attr, mask AttrMask) error
+}
+
+// ServerSideCopier is a TreeClient that can copy a file's data within its
+// share without the data passing through the controller: SMB
+// FSCTL_SRV_COPYCHUNK or FSCTL_DUPLICATE_EXTENTS_TO_FILE (a reflink where the
+// server's file system can share extents).
+type ServerSideCopier interface {
+	// CopyData copies the size bytes of the file from into the file to,
+	// which exists (made by Create). It answers an error wrapping
+	// errors.ErrUnsupported when the server cannot, before writing anything,
+	// so the caller streams the data itself instead.
+	CopyData(ctx context.Context, from, to string, size int64) error
+}

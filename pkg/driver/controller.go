@@ -35,6 +35,9 @@ func (d *Driver) ControllerGetCapabilities(context.Context, *csi.ControllerGetCa
 		csi.ControllerServiceCapability_RPC_GET_VOLUME,
 		csi.ControllerServiceCapability_RPC_GET_VOLUME_HEALTH,
 		csi.ControllerServiceCapability_RPC_SINGLE_NODE_MULTI_WRITER,
+		csi.ControllerServiceCapability_RPC_CREATE_DELETE_SNAPSHOT,
+		csi.ControllerServiceCapability_RPC_LIST_SNAPSHOTS,
+		csi.ControllerServiceCapability_RPC_CLONE_VOLUME,
 	} {
 		caps = append(caps, &csi.ControllerServiceCapability{
 			Type: &csi.ControllerServiceCapability_Rpc{Rpc: &csi.ControllerServiceCapability_RPC{Type: c}},
@@ -244,9 +247,6 @@ func (d *Driver) CreateVolume(ctx context.Context, req *csi.CreateVolumeRequest)
 	if err := validateCapabilities(req.GetVolumeCapabilities()); err != nil {
 		return nil, err
 	}
-	if req.GetVolumeContentSource() != nil {
-		return nil, status.Error(codes.InvalidArgument, "volume content sources (snapshots, clones) are not supported")
-	}
 	params, err := volume.ParseParams(req.GetName(), req.GetParameters())
 	if err != nil {
 		return nil, status.Error(codes.InvalidArgument, err.Error())
@@ -264,20 +264,39 @@ func (d *Driver) CreateVolume(ctx context.Context, req *csi.CreateVolumeRequest)
 	if err := state.CheckPath(locate(vol).path); err != nil {
 		return nil, toStatus(err)
 	}
+	creds := credentialsFrom(req.GetSecrets())
+	var origin *contentOrigin
+	var contentID string
+	if cs := req.GetVolumeContentSource(); cs != nil {
+		if origin, err = d.resolveContent(ctx, cs, params.Source.Protocol, creds); err != nil {
+			return nil, err
+		}
+		if lim := req.GetCapacityRange().GetLimitBytes(); lim > 0 && origin.size > lim {
+			return nil, status.Errorf(codes.OutOfRange, "the content source holds %d bytes, more than limit_bytes %d", origin.size, lim)
+		}
+		size = max(size, origin.size)
+		contentID = origin.id
+	}
 	var rec state.Record
 	var w where
-	err = d.withStore(ctx, vol, credentialsFrom(req.GetSecrets()), true, func(st *state.Store, at where) error {
+	err = d.withStore(ctx, vol, creds, true, func(st *state.Store, at where) error {
 		w = at
 		var err error
 		rec, err = st.Create(ctx, state.CreateRequest{
 			Path: w.path, Name: req.GetName(), CapacityBytes: size,
-			Perm:   modeOf(params.MountPermissions),
-			Legacy: state.LegacyRecordPath(w.base, w.subDir),
+			Perm:          modeOf(params.MountPermissions),
+			Legacy:        state.LegacyRecordPath(w.base, w.subDir),
+			ContentSource: contentID,
 		})
 		return err
 	})
 	if err != nil {
 		return nil, toStatus(err)
+	}
+	if rec.Populating {
+		if err := d.populate(ctx, rec, w, origin, creds); err != nil {
+			return nil, err
+		}
 	}
 	vol.UID = rec.UID
 	klog.FromContext(ctx).V(2).Info("volume ready", "volume", vol.ID(), "path", w.path)
@@ -286,6 +305,7 @@ func (d *Driver) CreateVolume(ctx context.Context, req *csi.CreateVolumeRequest)
 		CapacityBytes:      rec.CapacityBytes,
 		VolumeContext:      volumeContext(vol, params.MountOptions),
 		AccessibleTopology: accessibleTopology(vol.Source.Protocol),
+		ContentSource:      req.GetVolumeContentSource(),
 	}}, nil
 }
 
@@ -348,6 +368,10 @@ func (d *Driver) DeleteVolume(ctx context.Context, req *csi.DeleteVolumeRequest)
 		}
 		if err != nil || rec.Path == "" {
 			return err
+		}
+		// A copy still filling the volume stops before it is deleted.
+		if err := d.jobs.Cancel(ctx, populateJobKey(rec.UID)); err != nil {
+			return fmt.Errorf("the copy filling the volume did not stop in time: %w", state.ErrBusy)
 		}
 		disposed = true
 		switch vol.OnDelete {

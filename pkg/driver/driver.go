@@ -16,6 +16,7 @@ import (
 	"google.golang.org/grpc"
 	"k8s.io/klog/v2"
 
+	"github.com/fileshare-csi/fileshare-csi/pkg/jobs"
 	"github.com/fileshare-csi/fileshare-csi/pkg/keylock"
 	"github.com/fileshare-csi/fileshare-csi/pkg/metrics"
 	"github.com/fileshare-csi/fileshare-csi/pkg/mounter"
@@ -61,6 +62,9 @@ type Driver struct {
 	volumeLocks keylock.Tree
 	nodeLocks   tryLocks
 	mounts      mountHealth
+	// jobs runs snapshot, restore and clone copies beyond their RPCs.
+	jobs           *jobs.Runner
+	snapshotShares knownShares
 }
 
 // New checks cfg and returns a Driver.
@@ -82,7 +86,7 @@ func New(cfg Config) (*Driver, error) {
 			return nil, errors.New("the node service needs a mounter")
 		}
 	}
-	d := &Driver{cfg: cfg}
+	d := &Driver{cfg: cfg, jobs: jobs.NewRunner()}
 	if cfg.Controller {
 		cfg.Metrics.WatchPool(cfg.Pool)
 	}

@@ -10,7 +10,10 @@
 //	.fileshare-csi/holds/<key>/<key2>   the volume <key2> lies below the directory <key> (empty)
 //	.fileshare-csi/roots/<id>           a volume root's server file ID (empty)
 //	.fileshare-csi/archives/<key>.json  the directory <key> is an archive
-//	.fileshare-csi/deleting/<uid>       a volume being deleted
+//	.fileshare-csi/deleting/<uid>       a volume or snapshot being deleted
+//	.fileshare-csi/snapshots/<key>.json a snapshot's record (<key>: hash of its name)
+//	.fileshare-csi/snapshots/<uid>      a complete snapshot's copy of its volume
+//	.fileshare-csi/snapshots/<uid>.partial  a snapshot's copy while it is made
 //	BASE/.fileshare-csi/<escaped>.json  records of v1 volumes (no UID)
 //
 // <key> is a hash of the directory's path from the root, so record names
@@ -59,7 +62,14 @@ var (
 const Dir = volume.MetadataDir
 
 // metadataDirs are never entered by a delete, whatever link leads there.
-var metadataDirs = []string{Dir, volumesDir, holdsDir, rootsDir, archivesDir, deletingDir}
+var metadataDirs = []string{Dir, volumesDir, holdsDir, rootsDir, archivesDir, deletingDir, snapshotsDir}
+
+// MetadataDirs are the directories of the driver's own that no walk over a
+// volume may enter, wherever a link or mount makes them appear.
+func MetadataDirs() []string { return append([]string(nil), metadataDirs...) }
+
+// RootsDir holds one marker per volume and snapshot root's file ID.
+const RootsDir = rootsDir
 
 const (
 	volumesDir  = Dir + "/volumes"
@@ -83,6 +93,10 @@ type Record struct {
 	// later reaches another ID (the directory was replaced by a link) is not
 	// this volume any more.
 	RootID uint64 `json:"rootID,omitempty"`
+	// ContentSource names the snapshot or volume (by ID) the volume is
+	// filled from; Populating stays true until that copy is complete.
+	ContentSource string `json:"contentSource,omitempty"`
+	Populating    bool   `json:"populating,omitempty"`
 }
 
 // Archive marks a directory as the archive of a deleted volume.
@@ -228,6 +242,10 @@ type CreateRequest struct {
 	// Legacy is where a v1 record for the same directory would be: a live
 	// v1 volume's directory is never adopted by another claim.
 	Legacy string
+	// ContentSource, when set, is the ID of the snapshot or volume the new
+	// volume is to be filled from: its record says Populating until
+	// Populated is called.
+	ContentSource string
 }
 
 // Create makes the volume's directory and record, or returns the record of
@@ -252,6 +270,9 @@ func (s *Store) Create(ctx context.Context, req CreateRequest) (Record, error) {
 		if req.CapacityBytes != 0 && rec.CapacityBytes != req.CapacityBytes {
 			return Record{}, fmt.Errorf("volume %q exists with capacity %d, not %d: %w", rec.Name, rec.CapacityBytes, req.CapacityBytes, ErrConflict)
 		}
+		if rec.ContentSource != req.ContentSource {
+			return Record{}, fmt.Errorf("volume %q exists with another content source (%q, not %q): %w", rec.Name, rec.ContentSource, req.ContentSource, ErrConflict)
+		}
 		return s.ensureDir(ctx, rec, req.Perm)
 	case !errors.Is(err, fs.ErrNotExist):
 		return Record{}, err
@@ -263,7 +284,8 @@ func (s *Store) Create(ctx context.Context, req CreateRequest) (Record, error) {
 	if err != nil {
 		return Record{}, err
 	}
-	rec = Record{UID: uid, Name: req.Name, Path: p, CapacityBytes: req.CapacityBytes, Created: s.now().UTC()}
+	rec = Record{UID: uid, Name: req.Name, Path: p, CapacityBytes: req.CapacityBytes, Created: s.now().UTC(),
+		ContentSource: req.ContentSource, Populating: req.ContentSource != ""}
 	// Holds first: a crash after them leaves a hold without a record,
 	// which the next check clears; a volume without its holds could be
 	// swallowed by a volume made later at an ancestor.
@@ -647,6 +669,17 @@ func utf8Start(s string, i int) bool { return i >= len(s) || s[i]&0xC0 != 0x80 }
 // is ever entered or removed: links are removed as links, and directories
 // whose ID marks them as another volume's are left alone.
 func (s *Store) DeleteVolume(ctx context.Context, rec Record) error {
+	if err := s.deleteDir(ctx, rec); err != nil {
+		return err
+	}
+	done := rec
+	done.RootID = 0 // its mark went with the directory
+	return s.dropRecord(ctx, done)
+}
+
+// deleteDir moves rec.Path to the quarantine under rec.UID and removes
+// it there, with its root's mark, through every guard of the delete walk.
+func (s *Store) deleteDir(ctx context.Context, rec Record) error {
 	fi, exists, own, err := s.rootState(ctx, rec.Path, rec.RootID)
 	if err != nil {
 		return err
@@ -664,12 +697,7 @@ func (s *Store) DeleteVolume(ctx context.Context, rec Record) error {
 	}
 	// purge looks again at what the quarantine holds: the path may have
 	// been swapped for a link between the look above and the move.
-	if err := s.purge(ctx, Quarantine(rec.UID), rec.RootID); err != nil {
-		return err
-	}
-	done := rec
-	done.RootID = 0 // its mark went above
-	return s.dropRecord(ctx, done)
+	return s.purge(ctx, Quarantine(rec.UID), rec.RootID)
 }
 
 func (s *Store) moveToQuarantine(ctx context.Context, rec Record, fi share.FileInfo, own bool) error {

@@ -70,17 +70,7 @@ func (v Volume) ID() string {
 }
 
 // ValidUID reports whether s has the form of a volume UID.
-func ValidUID(s string) bool {
-	if len(s) != UIDLength {
-		return false
-	}
-	for _, r := range s {
-		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'f') {
-			return false
-		}
-	}
-	return true
-}
+func ValidUID(s string) bool { return isHex(s, UIDLength) }
 
 // ParseID decodes and validates a volume ID. It refuses anything whose
 // directory could resolve outside the source's base.

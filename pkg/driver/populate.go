@@ -1,0 +1,155 @@
+package driver
+
+import (
+	"context"
+	"time"
+
+	"github.com/container-storage-interface/spec/lib/go/csi"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"k8s.io/klog/v2"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/copytree"
+	"github.com/fileshare-csi/fileshare-csi/pkg/share"
+	"github.com/fileshare-csi/fileshare-csi/pkg/source"
+	"github.com/fileshare-csi/fileshare-csi/pkg/state"
+	"github.com/fileshare-csi/fileshare-csi/pkg/volume"
+)
+
+// populateMargin is kept of a CreateVolume's deadline to answer in: a copy
+// that has not finished by then keeps running, and the call answers
+// Aborted, which csi-provisioner retries.
+const populateMargin = 500 * time.Millisecond
+
+// contentOrigin is what a new volume is filled from: a snapshot's copy or
+// another volume's directory.
+type contentOrigin struct {
+	id     string // the snapshot or volume ID, kept in the new volume's record
+	from   copyEnd
+	size   int64
+	source *csi.VolumeContentSource // echoed in the answer
+}
+
+func populateJobKey(uid string) string { return "populate/" + uid }
+
+// resolveContent finds the snapshot or volume a CreateVolume names as its
+// content source, on its own share, which may be another share of the same
+// protocol reached with the same secrets.
+func (d *Driver) resolveContent(ctx context.Context, cs *csi.VolumeContentSource, proto source.Protocol, creds share.Credentials) (*contentOrigin, error) {
+	sameProtocol := func(p source.Protocol, what string) error {
+		if p != proto {
+			return status.Errorf(codes.InvalidArgument, "the %s is on an %s share and the new volume on an %s share: a restore or clone stays within one protocol (copy the data yourself across protocols)", what, p, proto)
+		}
+		return nil
+	}
+	switch {
+	case cs.GetSnapshot() != nil:
+		id := cs.GetSnapshot().GetSnapshotId()
+		sid, err := volume.ParseSnapshotID(id)
+		if err != nil {
+			return nil, status.Errorf(codes.NotFound, "no such snapshot: %v", err)
+		}
+		if err := sameProtocol(sid.Source.Protocol, "snapshot"); err != nil {
+			return nil, err
+		}
+		o := &contentOrigin{id: id, source: cs}
+		root := locate(volume.Volume{Source: sid.Source}).root
+		err = d.withShare(ctx, root, creds, func(c share.Client) error {
+			snap, err := state.New(c).GetSnapshot(ctx, sid.Key, sid.UID)
+			if err != nil {
+				return err
+			}
+			if !snap.Ready {
+				return status.Errorf(codes.Unavailable, "snapshot %q is not ready yet: its copy is still being made", snap.Name)
+			}
+			o.from = copyEnd{root: root, path: snap.Tree(), rootID: snap.RootID}
+			o.size = snap.SizeBytes
+			return nil
+		})
+		if err != nil {
+			return nil, toStatus(err)
+		}
+		return o, nil
+	case cs.GetVolume() != nil:
+		id := cs.GetVolume().GetVolumeId()
+		vol, err := existingVolumeID(id)
+		if err != nil {
+			return nil, err
+		}
+		if err := sameProtocol(vol.Source.Protocol, "source volume"); err != nil {
+			return nil, err
+		}
+		o := &contentOrigin{id: id, source: cs}
+		err = d.withStore(ctx, vol, creds, false, func(st *state.Store, w where) error {
+			rec, err := lookup(ctx, st, vol, w)
+			if err != nil {
+				return err
+			}
+			if err := st.CheckDir(ctx, w.path); err != nil {
+				return err
+			}
+			if rec.Populating {
+				return status.Errorf(codes.Unavailable, "volume %q is still being filled itself; clone it once it is", rec.Name)
+			}
+			o.from = copyEnd{root: w.root, path: w.path, rootID: rec.RootID}
+			o.size = rec.CapacityBytes
+			return nil
+		})
+		if err != nil {
+			return nil, toStatus(err)
+		}
+		return o, nil
+	}
+	return nil, status.Error(codes.InvalidArgument, "the volume content source names neither a snapshot nor a volume")
+}
+
+// populate fills a new volume from its origin in the background and waits
+// for the copy while the call's deadline allows. A copy that outlives the
+// call keeps running; the CO's retry finds it (one job per volume) and
+// waits again, so no second copy ever starts. After a controller restart
+// the retry starts the copy again, which skips what is already complete.
+func (d *Driver) populate(ctx context.Context, rec state.Record, w where, o *contentOrigin, creds share.Credentials) error {
+	logger := klog.FromContext(ctx).WithValues("volume", rec.Name, "from", o.id)
+	key := populateJobKey(rec.UID)
+	job := d.jobs.Start(key, func(jctx context.Context) error {
+		start := time.Now()
+		err := d.copyBetween(jctx, o.from, copyEnd{root: w.root, path: w.path}, creds, logger, func(c share.Client, stats copytree.Stats) error {
+			unlock, err := d.lock(jctx, w)
+			if err != nil {
+				return err
+			}
+			defer unlock()
+			st := state.New(c)
+			cur, err := st.Get(jctx, w.path, rec.UID)
+			if err != nil {
+				return err // deleted while it was filled
+			}
+			if _, err := st.Populated(jctx, cur); err != nil {
+				return err
+			}
+			logger.Info("volume filled", "files", stats.Files, "bytes", stats.Bytes, "serverSideBytes", stats.ServerSideBytes, "resumed", stats.Resumed, "duration", time.Since(start).String())
+			return nil
+		})
+		if err != nil {
+			logger.Error(err, "filling the volume stopped; the next CreateVolume resumes it")
+		}
+		return err
+	})
+	var timeout <-chan time.Time
+	if dl, ok := ctx.Deadline(); ok {
+		t := time.NewTimer(time.Until(dl) - populateMargin)
+		defer t.Stop()
+		timeout = t.C
+	}
+	select {
+	case <-job.Done():
+		if err := job.Err(); err != nil {
+			return status.Errorf(codeOf(err), "filling volume %q from %s: %v", rec.Name, o.id, err)
+		}
+		d.jobs.Forget(key, job)
+		return nil
+	case <-timeout:
+	case <-ctx.Done():
+	}
+	return status.Errorf(codes.Aborted, "volume %q is still being filled from %s; the copy goes on, and a retry of this call waits for it", rec.Name, o.id)
+}

@@ -1,0 +1,376 @@
+package driver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/container-storage-interface/spec/lib/go/csi"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/timestamppb"
+	"k8s.io/klog/v2"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/copytree"
+	"github.com/fileshare-csi/fileshare-csi/pkg/share"
+	"github.com/fileshare-csi/fileshare-csi/pkg/source"
+	"github.com/fileshare-csi/fileshare-csi/pkg/state"
+	"github.com/fileshare-csi/fileshare-csi/pkg/volume"
+)
+
+// snapshotWait is how long CreateSnapshot waits for a copy before it answers
+// ready_to_use=false and lets csi-snapshotter poll: a small volume is ready
+// in the first answer, a large one never holds the call.
+const snapshotWait = 2 * time.Second
+
+// knownShares remembers the shares this controller has taken snapshots on,
+// for a ListSnapshots that names neither a snapshot nor a volume: the
+// controller keeps no list of shares, and a request without filters names
+// none. Kubernetes always filters; see the README.
+type knownShares struct {
+	mu    sync.Mutex
+	roots map[string]source.Source // canonical name -> the source as a class gave it
+}
+
+func (k *knownShares) add(src source.Source) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.roots == nil {
+		k.roots = map[string]source.Source{}
+	}
+	k.roots[lockName(locate(volume.Volume{Source: src}).root)] = src
+}
+
+func (k *knownShares) all() []source.Source {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	out := make([]source.Source, 0, len(k.roots))
+	for _, s := range k.roots {
+		out = append(out, s)
+	}
+	return out
+}
+
+func snapshotJobKey(uid string) string { return "snapshot/" + uid }
+
+// snapshotWhere is where a snapshot's record and copy lie: in the metadata
+// directory at the session's root, locked by its copy's path.
+func snapshotWhere(sid volume.Snapshot, c share.Client) where {
+	w := locate(volume.Volume{Source: sid.Source}).under(c.Prefix())
+	w.path = state.Snapshot{UID: sid.UID}.Tree()
+	return w
+}
+
+func (d *Driver) CreateSnapshot(ctx context.Context, req *csi.CreateSnapshotRequest) (*csi.CreateSnapshotResponse, error) {
+	if req.GetName() == "" {
+		return nil, status.Error(codes.InvalidArgument, "snapshot name is missing")
+	}
+	if req.GetSourceVolumeId() == "" {
+		return nil, status.Error(codes.InvalidArgument, "source volume ID is missing")
+	}
+	vol, err := existingVolumeID(req.GetSourceVolumeId())
+	if err != nil {
+		return nil, err
+	}
+	snap, err := d.takeSnapshot(ctx, vol, req.GetName(), "", credentialsFrom(req.GetSecrets()))
+	if err != nil {
+		return nil, err
+	}
+	return &csi.CreateSnapshotResponse{Snapshot: csiSnapshot(vol.Source, snap)}, nil
+}
+
+// takeSnapshot records the snapshot and makes sure its copy runs, waiting
+// for it a little: the answer says ready when the copy finished in time.
+func (d *Driver) takeSnapshot(ctx context.Context, vol volume.Volume, name, groupID string, creds share.Credentials) (state.Snapshot, error) {
+	var snap state.Snapshot
+	var from copyEnd
+	err := d.withStore(ctx, vol, creds, true, func(st *state.Store, w where) error {
+		rec, err := lookup(ctx, st, vol, w)
+		if err != nil {
+			return err
+		}
+		if err := st.CheckDir(ctx, w.path); err != nil {
+			return err
+		}
+		if rec.Populating {
+			return fmt.Errorf("volume %q is still being filled from %s; snapshot it once it is: %w", rec.Name, rec.ContentSource, share.ErrUnavailable)
+		}
+		snap, err = st.CreateSnapshot(ctx, state.SnapshotRequest{
+			Name: name, SourceVolumeID: vol.ID(), SourcePath: w.path, SizeBytes: rec.CapacityBytes, GroupID: groupID,
+		})
+		from = copyEnd{root: w.root, path: w.path, rootID: rec.RootID}
+		return err
+	})
+	if err != nil {
+		return state.Snapshot{}, toStatus(err)
+	}
+	d.snapshotShares.add(vol.Source)
+	if snap.Ready {
+		if j := d.jobs.Get(snapshotJobKey(snap.UID)); j != nil {
+			d.jobs.Forget(snapshotJobKey(snap.UID), j)
+		}
+		return snap, nil
+	}
+	sid := volume.Snapshot{Source: vol.Source, Key: snap.Key(), UID: snap.UID}
+	var done state.Snapshot
+	job := d.jobs.Start(snapshotJobKey(snap.UID), func(jctx context.Context) error {
+		var err error
+		done, err = d.copySnapshot(jctx, sid, snap, from, creds)
+		return err
+	})
+	wait := time.NewTimer(snapshotWait)
+	defer wait.Stop()
+	select {
+	case <-job.Done():
+		if err := job.Err(); err != nil {
+			// The next call starts the copy again, from where it stopped.
+			return state.Snapshot{}, status.Errorf(codeOf(err), "copying volume %s into snapshot %q: %v", vol.SubDir, name, err)
+		}
+		d.jobs.Forget(snapshotJobKey(snap.UID), job)
+		return done, nil
+	case <-wait.C:
+	case <-ctx.Done():
+	}
+	return snap, nil
+}
+
+// copySnapshot copies the volume into the snapshot's partial copy and,
+// once it is whole, moves it into place and records the snapshot ready.
+func (d *Driver) copySnapshot(ctx context.Context, sid volume.Snapshot, snap state.Snapshot, from copyEnd, creds share.Credentials) (state.Snapshot, error) {
+	logger := klog.FromContext(ctx).WithValues("snapshot", snap.Name, "source", snap.SourcePath)
+	start := time.Now()
+	var done state.Snapshot
+	err := d.copyBetween(ctx, from, copyEnd{root: from.root, path: snap.PartialTree()}, creds, logger, func(c share.Client, stats copytree.Stats) error {
+		w := snapshotWhere(sid, c)
+		unlock, err := d.lock(ctx, w)
+		if err != nil {
+			return err
+		}
+		defer unlock()
+		st := state.New(c)
+		cur, err := st.GetSnapshot(ctx, sid.Key, sid.UID)
+		if err != nil {
+			return err // deleted while it was copied
+		}
+		cur.Files, cur.Bytes = stats.Files, stats.Bytes
+		done, err = st.CompleteSnapshot(ctx, cur)
+		return err
+	})
+	if err != nil {
+		logger.Error(err, "snapshot copy stopped; the next CreateSnapshot resumes it")
+		return state.Snapshot{}, err
+	}
+	logger.Info("snapshot ready", "files", done.Files, "bytes", done.Bytes, "duration", time.Since(start).String())
+	return done, nil
+}
+
+// copyEnd is one end of a copy: a directory on the share a session is
+// dialed to, by its path from the session's root.
+type copyEnd struct {
+	root   source.Source
+	path   string
+	rootID uint64 // the directory's recorded file ID; 0 when not checked
+}
+
+// copyBetween copies from's directory to to's through sessions leased from
+// the pool, then calls finish on a session on to's share while the leases
+// are still held.
+func (d *Driver) copyBetween(ctx context.Context, from, to copyEnd, creds share.Credentials, logger klog.Logger, finish func(share.Client, copytree.Stats) error) error {
+	lister, err := d.cfg.Pool.Get(ctx, from.root, creds)
+	if err != nil {
+		return err
+	}
+	var lastErr error
+	defer func() { lister.Release(lastErr) }()
+	src, err := d.cfg.Pool.Get(ctx, from.root, creds)
+	if err != nil {
+		return err
+	}
+	defer func() { src.Release(lastErr) }()
+	dst := src
+	if lockName(from.root) != lockName(to.root) {
+		if dst, err = d.cfg.Pool.Get(ctx, to.root, creds); err != nil {
+			return err
+		}
+		defer func() { dst.Release(lastErr) }()
+	}
+	ls, ok1 := lister.Client.(share.TreeClient)
+	sc, ok2 := src.Client.(share.TreeClient)
+	dc, ok3 := dst.Client.(share.TreeClient)
+	if !ok1 || !ok2 || !ok3 {
+		lastErr = fmt.Errorf("the %s client cannot copy directory trees: %w", from.root.Protocol, errors.ErrUnsupported)
+		return lastErr
+	}
+	stats, err := copytree.Copy(ctx, copytree.Sessions{Lister: ls, Workers: []copytree.Pair{{Src: sc, Dst: dc}}}, from.path, to.path, copytree.Options{
+		Foreign: state.RootsDir, Protect: state.MetadataDirs(), TopID: from.rootID,
+		Log: func(msg string, kv ...any) { logger.Info(msg, kv...) },
+	})
+	if err != nil {
+		lastErr = err
+		return err
+	}
+	if stats.Skipped > 0 {
+		logger.Info("the copy left entries out (see above)", "skipped", stats.Skipped)
+	}
+	lastErr = finish(dc, stats)
+	return lastErr
+}
+
+func csiSnapshot(src source.Source, snap state.Snapshot) *csi.Snapshot {
+	return &csi.Snapshot{
+		SnapshotId:      volume.Snapshot{Source: src, Key: snap.Key(), UID: snap.UID}.ID(),
+		SourceVolumeId:  snap.SourceVolumeID,
+		SizeBytes:       snap.SizeBytes,
+		CreationTime:    timestamppb.New(snap.Created),
+		ReadyToUse:      snap.Ready,
+		GroupSnapshotId: snap.GroupID,
+	}
+}
+
+func (d *Driver) DeleteSnapshot(ctx context.Context, req *csi.DeleteSnapshotRequest) (*csi.DeleteSnapshotResponse, error) {
+	if req.GetSnapshotId() == "" {
+		return nil, status.Error(codes.InvalidArgument, "snapshot ID is missing")
+	}
+	sid, err := volume.ParseSnapshotID(req.GetSnapshotId())
+	if err != nil {
+		klog.FromContext(ctx).Info("DeleteSnapshot of an ID this driver never issued: nothing to delete", "reason", err.Error())
+		return &csi.DeleteSnapshotResponse{}, nil
+	}
+	if err := d.deleteSnapshot(ctx, sid, credentialsFrom(req.GetSecrets())); err != nil {
+		return nil, err
+	}
+	return &csi.DeleteSnapshotResponse{}, nil
+}
+
+func (d *Driver) deleteSnapshot(ctx context.Context, sid volume.Snapshot, creds share.Credentials) error {
+	// A copy still running stops first: it must not write into what is
+	// being deleted, nor mark it ready afterwards.
+	if err := d.jobs.Cancel(ctx, snapshotJobKey(sid.UID)); err != nil {
+		return status.Error(codes.Aborted, "the snapshot's copy did not stop in time; retry")
+	}
+	root := locate(volume.Volume{Source: sid.Source}).root
+	err := d.withShare(ctx, root, creds, func(c share.Client) error {
+		unlock, err := d.lock(ctx, snapshotWhere(sid, c))
+		if err != nil {
+			return err
+		}
+		defer unlock()
+		st := state.New(c)
+		st.Log = func(msg string, kv ...any) { klog.FromContext(ctx).Info(msg, kv...) }
+		snap, err := st.GetSnapshot(ctx, sid.Key, sid.UID)
+		if errors.Is(err, state.ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		return st.DeleteSnapshot(ctx, snap)
+	})
+	if errors.Is(err, fs.ErrNotExist) && !errors.Is(err, share.ErrUnavailable) {
+		return nil // the share itself is gone, and the snapshot with it
+	}
+	return toStatus(err)
+}
+
+// ListSnapshots reads the snapshot records of the share a filter names, or
+// of every share this controller has snapshotted on since it started.
+func (d *Driver) ListSnapshots(ctx context.Context, req *csi.ListSnapshotsRequest) (*csi.ListSnapshotsResponse, error) {
+	start := 0
+	if t := req.GetStartingToken(); t != "" {
+		n, err := strconv.Atoi(t)
+		if err != nil || n < 0 {
+			return nil, status.Errorf(codes.Aborted, "starting_token %q is not one this driver gave", t)
+		}
+		start = n
+	}
+	if req.GetMaxEntries() < 0 {
+		return nil, status.Error(codes.InvalidArgument, "max_entries is negative")
+	}
+	creds := credentialsFrom(req.GetSecrets())
+	var shares []source.Source
+	keep := func(state.Snapshot) bool { return true }
+	switch {
+	case req.GetSnapshotId() != "":
+		sid, err := volume.ParseSnapshotID(req.GetSnapshotId())
+		if err != nil {
+			return &csi.ListSnapshotsResponse{}, nil
+		}
+		shares = []source.Source{sid.Source}
+		keep = func(s state.Snapshot) bool { return s.UID == sid.UID && s.Key() == sid.Key }
+	case req.GetSourceVolumeId() != "":
+		vol, err := volume.ParseID(req.GetSourceVolumeId())
+		if err != nil {
+			return &csi.ListSnapshotsResponse{}, nil
+		}
+		shares = []source.Source{vol.Source}
+		id := vol.ID()
+		keep = func(s state.Snapshot) bool { return s.SourceVolumeID == id }
+	default:
+		shares = d.snapshotShares.all()
+	}
+	type found struct {
+		src  source.Source
+		snap state.Snapshot
+	}
+	var all []found
+	for _, src := range shares {
+		snaps, err := d.listShareSnapshots(ctx, src, creds)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range snaps {
+			if keep(s) {
+				all = append(all, found{src, s})
+			}
+		}
+	}
+	sort.SliceStable(all, func(i, j int) bool {
+		if !all[i].snap.Created.Equal(all[j].snap.Created) {
+			return all[i].snap.Created.Before(all[j].snap.Created)
+		}
+		return all[i].snap.UID < all[j].snap.UID
+	})
+	if start > len(all) {
+		return nil, status.Errorf(codes.Aborted, "starting_token %d is past the %d snapshots there are", start, len(all))
+	}
+	end := len(all)
+	if m := int(req.GetMaxEntries()); m > 0 && start+m < end {
+		end = start + m
+	}
+	resp := &csi.ListSnapshotsResponse{}
+	for _, f := range all[start:end] {
+		resp.Entries = append(resp.Entries, &csi.ListSnapshotsResponse_Entry{Snapshot: csiSnapshot(f.src, f.snap)})
+	}
+	if end < len(all) {
+		resp.NextToken = strconv.Itoa(end)
+	}
+	return resp, nil
+}
+
+// listShareSnapshots reads one share's snapshot records. A call without
+// secrets reads an SMB share through an idle session that an earlier call
+// with secrets left in the pool, or finds nothing there.
+func (d *Driver) listShareSnapshots(ctx context.Context, src source.Source, creds share.Credentials) ([]state.Snapshot, error) {
+	root := locate(volume.Volume{Source: src}).root
+	if creds.Username != "" || src.Protocol != source.SMB {
+		var out []state.Snapshot
+		err := d.withShare(ctx, root, creds, func(c share.Client) error {
+			var err error
+			out, err = state.New(c).ListSnapshots(ctx)
+			return err
+		})
+		return out, toStatus(err)
+	}
+	lease := d.cfg.Pool.GetIdle(root)
+	if lease == nil {
+		return nil, nil
+	}
+	out, err := state.New(lease.Client).ListSnapshots(ctx)
+	lease.Release(err)
+	return out, toStatus(err)
+}

@@ -1,0 +1,183 @@
+package state
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/share"
+)
+
+const snapshotsDir = Dir + "/snapshots"
+
+// Snapshot is what the share keeps about one snapshot. Its copy of the
+// volume lies in the metadata directory, beside the records and never in a
+// volume: no claim's subDir can name it (CheckPath), no volume walk enters
+// it (it is protected, and its root is marked like a volume's), and no
+// CreateVolume adopts it.
+type Snapshot struct {
+	UID  string `json:"uid"`
+	Name string `json:"name"`
+	// SourceVolumeID is the volume the snapshot was taken of, SourcePath
+	// its directory from the share's root.
+	SourceVolumeID string `json:"sourceVolumeID"`
+	SourcePath     string `json:"sourcePath"`
+	// SizeBytes is the source's recorded size: what a restore needs.
+	SizeBytes int64     `json:"sizeBytes"`
+	Created   time.Time `json:"created"`
+	// Ready is set once the copy is complete, in the same write that
+	// records the copy's root ID: a record never says ready for a copy
+	// that is not whole.
+	Ready  bool   `json:"ready"`
+	RootID uint64 `json:"rootID,omitempty"`
+	// GroupID names the group snapshot this one was taken in, if any.
+	GroupID string `json:"groupID,omitempty"`
+	Files   int64  `json:"files,omitempty"`
+	Bytes   int64  `json:"bytes,omitempty"`
+}
+
+// SnapshotKey is the record key of the snapshot with this CreateSnapshot name.
+func SnapshotKey(name string) string { return key("snapshot\x00" + name) }
+
+func snapshotRecord(k string) string { return snapshotsDir + "/" + k + ".json" }
+
+// Tree is where the snapshot's complete copy lies, from the share's root.
+func (s Snapshot) Tree() string { return snapshotsDir + "/" + s.UID }
+
+// PartialTree is where its copy is made: it is renamed to Tree once whole.
+func (s Snapshot) PartialTree() string { return snapshotsDir + "/" + s.UID + ".partial" }
+
+// Key is the snapshot's record key.
+func (s Snapshot) Key() string { return SnapshotKey(s.Name) }
+
+// SnapshotRequest describes a snapshot to record.
+type SnapshotRequest struct {
+	Name, SourceVolumeID, SourcePath string
+	SizeBytes                        int64
+	GroupID                          string
+}
+
+// CreateSnapshot records a new snapshot, not ready, or returns the record
+// of the snapshot an earlier call with the same name made (idempotent).
+// The same name for another source volume is ErrConflict.
+func (s *Store) CreateSnapshot(ctx context.Context, req SnapshotRequest) (Snapshot, error) {
+	k := SnapshotKey(req.Name)
+	var snap Snapshot
+	err := s.readJSON(ctx, snapshotRecord(k), &snap)
+	switch {
+	case err == nil:
+		if snap.SourceVolumeID != req.SourceVolumeID {
+			return Snapshot{}, fmt.Errorf("snapshot %q exists already, of another volume: %w", req.Name, ErrConflict)
+		}
+		return snap, nil
+	case !errors.Is(err, fs.ErrNotExist):
+		return Snapshot{}, err
+	}
+	uid, err := NewUID()
+	if err != nil {
+		return Snapshot{}, err
+	}
+	snap = Snapshot{UID: uid, Name: req.Name, SourceVolumeID: req.SourceVolumeID, SourcePath: req.SourcePath,
+		SizeBytes: req.SizeBytes, Created: s.now().UTC(), GroupID: req.GroupID}
+	if err := share.MkdirAll(ctx, s.c, snapshotsDir, 0o700); err != nil {
+		return Snapshot{}, err
+	}
+	return snap, s.writeJSON(ctx, snapshotRecord(k), snap)
+}
+
+// GetSnapshot returns the record with this key and UID, or ErrNotFound.
+func (s *Store) GetSnapshot(ctx context.Context, k, uid string) (Snapshot, error) {
+	var snap Snapshot
+	err := s.readJSON(ctx, snapshotRecord(k), &snap)
+	if errors.Is(err, fs.ErrNotExist) || err == nil && snap.UID != uid {
+		return Snapshot{}, fmt.Errorf("no snapshot with UID %s: %w", uid, ErrNotFound)
+	}
+	return snap, err
+}
+
+// CompleteSnapshot moves the finished copy into place, marks its root so
+// no volume walk ever enters it, and records the snapshot as ready.
+func (s *Store) CompleteSnapshot(ctx context.Context, snap Snapshot) (Snapshot, error) {
+	err := s.c.Rename(ctx, snap.PartialTree(), snap.Tree())
+	if errors.Is(err, fs.ErrNotExist) {
+		// A retry after the rename: the copy is in place already.
+		if _, serr := s.c.Stat(ctx, snap.Tree()); serr == nil {
+			err = nil
+		}
+	}
+	if err != nil {
+		return snap, fmt.Errorf("move the finished copy of snapshot %q into place: %w", snap.Name, err)
+	}
+	fi, err := s.c.Stat(ctx, snap.Tree())
+	if err != nil {
+		return snap, err
+	}
+	if fi.ID != 0 {
+		if err := s.writeMarker(ctx, rootMarker(fi.ID)); err != nil {
+			return snap, err
+		}
+	}
+	snap.RootID, snap.Ready = fi.ID, true
+	return snap, s.writeJSON(ctx, snapshotRecord(snap.Key()), snap)
+}
+
+// DeleteSnapshot removes the snapshot's copy, whole or partial, with every
+// guard of a volume delete (links removed as links, nothing outside the
+// copy entered), then its record. The source volume is not touched.
+func (s *Store) DeleteSnapshot(ctx context.Context, snap Snapshot) error {
+	for _, tree := range []string{snap.Tree(), snap.PartialTree()} {
+		rootID := uint64(0)
+		if tree == snap.Tree() {
+			rootID = snap.RootID
+		}
+		if err := s.deleteDir(ctx, Record{UID: snap.UID, Path: tree, RootID: rootID}); err != nil {
+			return fmt.Errorf("delete the copy of snapshot %q: %w", snap.Name, err)
+		}
+	}
+	return s.removeFile(ctx, snapshotRecord(snap.Key()))
+}
+
+// ListSnapshots returns the share's snapshot records, oldest first (then
+// by UID), so that a listing can be paged by position.
+func (s *Store) ListSnapshots(ctx context.Context) ([]Snapshot, error) {
+	names, err := s.c.List(ctx, snapshotsDir, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []Snapshot
+	for _, n := range names {
+		k, ok := strings.CutSuffix(n, ".json")
+		if !ok || len(k) != 32 {
+			continue
+		}
+		var snap Snapshot
+		err := s.readJSON(ctx, snapshotRecord(k), &snap)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // deleted while listing
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, snap)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if !out[i].Created.Equal(out[j].Created) {
+			return out[i].Created.Before(out[j].Created)
+		}
+		return out[i].UID < out[j].UID
+	})
+	return out, nil
+}
+
+// Populated records that a restored or cloned volume's copy is complete.
+func (s *Store) Populated(ctx context.Context, rec Record) (Record, error) {
+	rec.Populating = false
+	return rec, s.writeJSON(ctx, recordPath(rec.Path), rec)
+}

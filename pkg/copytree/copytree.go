@@ -532,12 +532,13 @@ func (c *copier) copyLink(ctx context.Context, w Pair, src, dst string, a share.
 	if err := w.Dst.Symlink(ctx, target, dst); err != nil {
 		return fmt.Errorf("link %s: %w", dst, err)
 	}
-	// A link keeps its owner; its mode means nothing, and its time is
-	// not worth a second round trip per link.
+	// A link keeps its owner and time, in one call; its mode means nothing.
+	mask := share.SetModTime
 	if a.HasOwner {
-		if err := w.Dst.SetAttr(ctx, dst, a, share.SetOwner); err != nil {
-			return fmt.Errorf("own %s: %w", dst, err)
-		}
+		mask |= share.SetOwner
+	}
+	if err := w.Dst.SetAttr(ctx, dst, a, mask); err != nil {
+		return fmt.Errorf("set attributes of link %s: %w", dst, err)
 	}
 	c.links.Add(1)
 	return nil

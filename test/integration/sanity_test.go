@@ -76,7 +76,8 @@ func TestSanity(t *testing.T) {
 	// client and the node mounts with vers=4.1 from the pin alone.
 	sanityConfig(&nfs41Sanity, "nfs41", map[string]string{"source": nfs41Source("sanity")}, "")
 	var sec strings.Builder
-	for _, k := range []string{"CreateVolumeSecret", "DeleteVolumeSecret", "ControllerValidateVolumeCapabilitiesSecret", "NodeStageVolumeSecret", "ControllerExpandVolumeSecret"} {
+	for _, k := range []string{"CreateVolumeSecret", "DeleteVolumeSecret", "ControllerValidateVolumeCapabilitiesSecret", "NodeStageVolumeSecret", "ControllerExpandVolumeSecret",
+		"CreateSnapshotSecret", "DeleteSnapshotSecret", "ListSnapshotsSecret"} {
 		fmt.Fprintf(&sec, "%s:\n  username: %s\n  password: %s\n", k, smbSecrets()["username"], smbSecrets()["password"])
 	}
 	sanityConfig(&smbSanity, "smb", map[string]string{"source": smbSource("sanity"), "mountOptions": "vers=3.0"}, sec.String())

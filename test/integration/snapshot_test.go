@@ -1,0 +1,414 @@
+//go:build linux
+
+package integration
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/container-storage-interface/spec/lib/go/csi"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+// entry is what a restore must give back of one path, as the server's disk
+// has it.
+type entry struct {
+	Type     string
+	Mode     fs.FileMode // permissions, setuid, setgid, sticky
+	UID, GID uint32
+	Size     int64
+	MTime    time.Time
+	Sum      string // file content
+	Link     string // link target
+	Blocks   int64  // disk blocks, for sparseness
+}
+
+// treeOf reads every entry below dir on the server's disk.
+func treeOf(t *testing.T, dir string) map[string]entry {
+	t.Helper()
+	out := map[string]entry{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return err
+		}
+		st := fi.Sys().(*syscall.Stat_t)
+		e := entry{Mode: fi.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky), UID: st.Uid, GID: st.Gid, MTime: fi.ModTime(), Blocks: st.Blocks}
+		switch {
+		case fi.Mode()&fs.ModeSymlink != 0:
+			e.Type = "link"
+			e.Link, err = os.Readlink(p)
+		case fi.IsDir():
+			e.Type = "dir"
+		default:
+			e.Type = "file"
+			e.Size = fi.Size()
+			e.Sum, err = sumOf(p)
+		}
+		out[rel] = e
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func sumOf(p string) (string, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// sameTree compares two trees field by field: type, content, size, link
+// target and modification time everywhere; mode and owner where the
+// protocol carries them (NFS). SMB keeps times to 100 ns.
+func sameTree(t *testing.T, what string, want, got map[string]entry, unix bool) {
+	t.Helper()
+	var names []string
+	for n := range want {
+		names = append(names, n)
+	}
+	for n := range got {
+		if _, ok := want[n]; !ok {
+			t.Errorf("%s: %s is there and should not be", what, n)
+		}
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		w, ok := got[n]
+		e := want[n]
+		if !ok {
+			t.Errorf("%s: %s is missing", what, n)
+			continue
+		}
+		if n == "." || e.Type == "link" {
+			// The volume's own directory keeps the new volume's time. A
+			// link's own time is sent, but NFS-Ganesha answers a SETATTR of
+			// a link's time with success and keeps the old one.
+			e.MTime, w.MTime = time.Time{}, time.Time{}
+		}
+		if !unix {
+			e.Mode, w.Mode, e.UID, w.UID, e.GID, w.GID = 0, 0, 0, 0, 0, 0
+			e.MTime, w.MTime = e.MTime.Truncate(100), w.MTime.Truncate(100)
+		}
+		e.Blocks, w.Blocks = 0, 0
+		if e.Type == "dir" {
+			e.Size, w.Size = 0, 0
+		}
+		if !e.MTime.Equal(w.MTime) {
+			t.Errorf("%s: %s modified %v, want %v", what, n, w.MTime, e.MTime)
+		}
+		e.MTime, w.MTime = time.Time{}, time.Time{}
+		if e != w {
+			t.Errorf("%s: %s is %+v, want %+v", what, n, w, e)
+		}
+	}
+}
+
+// fillSnapshotSource writes what a restore must keep: contents, an empty
+// file, nested and setgid directories, a sparse file, links, owners and
+// times (NFS), each entry with its own time.
+func fillSnapshotSource(t *testing.T, dir string, unix bool) {
+	t.Helper()
+	old := syscall.Umask(0)
+	defer syscall.Umask(old)
+	must(t, os.MkdirAll(filepath.Join(dir, "a/b/c"), 0o777))
+	must(t, os.MkdirAll(filepath.Join(dir, "shared"), 0o777))
+	data := make([]byte, 3<<20+5)
+	rand.Read(data)
+	must(t, os.WriteFile(filepath.Join(dir, "a/b/c/big"), data, 0o640))
+	must(t, os.WriteFile(filepath.Join(dir, "a/small"), []byte("small file\n"), 0o644))
+	must(t, os.WriteFile(filepath.Join(dir, "empty"), nil, 0o600))
+	for i := range 30 {
+		must(t, os.WriteFile(filepath.Join(dir, "shared", fmt.Sprintf("f%02d", i)), []byte(strings.Repeat("x", i)), 0o664))
+	}
+	// 24 MiB with data at both ends and a hole between.
+	sp, err := os.Create(filepath.Join(dir, "sparse"))
+	must(t, err)
+	_, err = sp.WriteAt([]byte("head"), 0)
+	must(t, err)
+	_, err = sp.WriteAt([]byte("tail"), 24<<20-4)
+	must(t, err)
+	must(t, sp.Close())
+	if unix {
+		must(t, os.Chmod(filepath.Join(dir, "shared"), 0o2775|fs.ModeSetgid))
+		must(t, os.Chown(filepath.Join(dir, "shared"), 1000, 3000))
+		must(t, os.Chown(filepath.Join(dir, "a/b/c/big"), 1234, 2345))
+		must(t, os.Symlink("../a/small", filepath.Join(dir, "shared/rel-link")))
+		must(t, os.Symlink("/nowhere/at/all", filepath.Join(dir, "dangling")))
+		must(t, os.Lchown(filepath.Join(dir, "dangling"), 1234, 2345))
+	}
+	// Times last, deepest first, at whole microseconds apart.
+	base := time.Date(2022, 6, 7, 8, 9, 10, 123456000, time.UTC)
+	var paths []string
+	must(t, filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && p != dir && d.Type()&fs.ModeSymlink == 0 {
+			paths = append(paths, p)
+		}
+		return err
+	}))
+	for i := len(paths) - 1; i >= 0; i-- {
+		ts := base.Add(time.Duration(i) * time.Hour)
+		must(t, os.Chtimes(paths[i], ts, ts))
+	}
+}
+
+func snapshotOf(t *testing.T, c csi.ControllerClient, name, volumeID string, secrets map[string]string) *csi.Snapshot {
+	t.Helper()
+	deadline := time.Now().Add(3 * time.Minute)
+	for {
+		resp, err := c.CreateSnapshot(context.Background(), &csi.CreateSnapshotRequest{Name: name, SourceVolumeId: volumeID, Secrets: secrets})
+		if err != nil {
+			t.Fatalf("CreateSnapshot %s: %v", name, err)
+		}
+		if s := resp.GetSnapshot(); s.GetReadyToUse() {
+			return s
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("snapshot %s not ready after 3 minutes", name)
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+}
+
+// createFrom makes a volume from a content source, retrying while the copy
+// runs past a call's deadline, as csi-provisioner does.
+func createFrom(t *testing.T, c csi.ControllerClient, name string, params, secrets map[string]string, cs *csi.VolumeContentSource) *csi.Volume {
+	t.Helper()
+	deadline := time.Now().Add(3 * time.Minute)
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		resp, err := c.CreateVolume(ctx, &csi.CreateVolumeRequest{
+			Name: name, Parameters: params, Secrets: secrets, VolumeCapabilities: []*csi.VolumeCapability{mountCap},
+			VolumeContentSource: cs,
+		})
+		cancel()
+		if err == nil {
+			if resp.GetVolume().GetContentSource() == nil {
+				t.Errorf("CreateVolume %s from a content source answered no content source", name)
+			}
+			return resp.GetVolume()
+		}
+		if status.Code(err) != codes.Aborted || time.Now().After(deadline) {
+			t.Fatalf("CreateVolume %s from %v: %v", name, cs, err)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+func fromSnapshot(id string) *csi.VolumeContentSource {
+	return &csi.VolumeContentSource{Type: &csi.VolumeContentSource_Snapshot{Snapshot: &csi.VolumeContentSource_SnapshotSource{SnapshotId: id}}}
+}
+
+func fromVolume(id string) *csi.VolumeContentSource {
+	return &csi.VolumeContentSource{Type: &csi.VolumeContentSource_Volume{Volume: &csi.VolumeContentSource_VolumeSource{VolumeId: id}}}
+}
+
+// metadataRoot is where the driver keeps its records for a protocol's
+// share on the server's disk (the export's or the share's root).
+func metadataRoot(t *testing.T) string {
+	if isNFS(t) {
+		return filepath.Join(env.nfs.Data, ".fileshare-csi")
+	}
+	return filepath.Join(env.samba.Data, ".fileshare-csi")
+}
+
+// Snapshot, write more, restore: the restored tree is the tree at the
+// snapshot, field by field. A clone of the live volume is the volume as it
+// is now. The source's deletion leaves the snapshot usable; the snapshot's
+// deletion removes its copy and nothing else.
+func TestSnapshotRestoreAndClone(t *testing.T) {
+	c := controller(t)
+	protocols(t, func(t *testing.T, params, secrets map[string]string, base string) {
+		unix := isNFS(t)
+		src := create(t, c, "src", params, secrets)
+		sdir := filepath.Join(base, "src")
+		fillSnapshotSource(t, sdir, unix)
+		atSnapshot := treeOf(t, sdir)
+
+		snap := snapshotOf(t, c, "snap-1", src.GetVolumeId(), secrets)
+		if snap.GetSizeBytes() != src.GetCapacityBytes() || snap.GetSourceVolumeId() != src.GetVolumeId() || snap.GetCreationTime() == nil {
+			t.Errorf("snapshot = %+v; want the source's size %d and ID", snap, src.GetCapacityBytes())
+		}
+		again := snapshotOf(t, c, "snap-1", src.GetVolumeId(), secrets)
+		if again.GetSnapshotId() != snap.GetSnapshotId() {
+			t.Errorf("a repeated CreateSnapshot made another snapshot: %s, first %s", again.GetSnapshotId(), snap.GetSnapshotId())
+		}
+		// The copy lies in the driver's metadata, outside every volume.
+		copies, _ := filepath.Glob(filepath.Join(metadataRoot(t), "snapshots", "*"))
+		inMetadata := false
+		for _, p := range copies {
+			if fi, err := os.Stat(filepath.Join(p, "a/small")); err == nil && fi.Mode().IsRegular() {
+				inMetadata = true
+			}
+		}
+		if !inMetadata {
+			t.Errorf("no snapshot copy in %s/snapshots", metadataRoot(t))
+		}
+
+		// The volume moves on.
+		writeFile(t, filepath.Join(sdir, "a/small"), "changed after the snapshot")
+		writeFile(t, filepath.Join(sdir, "new-after"), "new")
+		must(t, os.Remove(filepath.Join(sdir, "empty")))
+
+		restored := createFrom(t, c, "restored", params, secrets, fromSnapshot(snap.GetSnapshotId()))
+		if restored.GetCapacityBytes() < snap.GetSizeBytes() {
+			t.Errorf("restored volume has %d bytes, less than the snapshot's %d", restored.GetCapacityBytes(), snap.GetSizeBytes())
+		}
+		rtree := treeOf(t, filepath.Join(base, "restored"))
+		sameTree(t, "restore", atSnapshot, rtree, unix)
+		if orig, got := atSnapshot["sparse"].Blocks, rtree["sparse"].Blocks; got > orig+2*(1<<20)/512 {
+			t.Errorf("the restored sparse file takes %d blocks, the original %d: its hole was written out", got, orig)
+		}
+
+		clone := createFrom(t, c, "clone", params, secrets, fromVolume(src.GetVolumeId()))
+		sameTree(t, "clone", treeOf(t, sdir), treeOf(t, filepath.Join(base, "clone")), unix)
+		_ = clone
+
+		// Listing: by snapshot ID, by source volume, and not for others.
+		list, err := c.ListSnapshots(context.Background(), &csi.ListSnapshotsRequest{SnapshotId: snap.GetSnapshotId(), Secrets: secrets})
+		if err != nil || len(list.GetEntries()) != 1 || !list.GetEntries()[0].GetSnapshot().GetReadyToUse() {
+			t.Errorf("ListSnapshots by ID = %v, %v; want the ready snapshot", list, err)
+		}
+		list, err = c.ListSnapshots(context.Background(), &csi.ListSnapshotsRequest{SourceVolumeId: src.GetVolumeId(), Secrets: secrets})
+		if err != nil || len(list.GetEntries()) != 1 {
+			t.Errorf("ListSnapshots by source = %v, %v; want one snapshot", list, err)
+		}
+		list, err = c.ListSnapshots(context.Background(), &csi.ListSnapshotsRequest{SourceVolumeId: clone.GetVolumeId(), Secrets: secrets})
+		if err != nil || len(list.GetEntries()) != 0 {
+			t.Errorf("ListSnapshots of the clone = %v, %v; want none", list, err)
+		}
+
+		// Same name, other volume: refused.
+		_, err = c.CreateSnapshot(context.Background(), &csi.CreateSnapshotRequest{Name: "snap-1", SourceVolumeId: clone.GetVolumeId(), Secrets: secrets})
+		wantCode(t, "CreateSnapshot with a taken name", err, codes.AlreadyExists)
+
+		// Deleting the source keeps the snapshot.
+		deleteVol(t, c, src.GetVolumeId(), secrets)
+		late := createFrom(t, c, "restored-late", params, secrets, fromSnapshot(snap.GetSnapshotId()))
+		sameTree(t, "restore after the source was deleted", atSnapshot, treeOf(t, filepath.Join(base, "restored-late")), unix)
+		_ = late
+
+		// Deleting the snapshot removes its copy, and only that.
+		for range 2 {
+			if _, err := c.DeleteSnapshot(context.Background(), &csi.DeleteSnapshotRequest{SnapshotId: snap.GetSnapshotId(), Secrets: secrets}); err != nil {
+				t.Fatalf("DeleteSnapshot: %v", err)
+			}
+		}
+		copies, _ = filepath.Glob(filepath.Join(metadataRoot(t), "snapshots", "*"))
+		for _, p := range copies {
+			if _, err := os.Stat(filepath.Join(p, "a/small")); err == nil {
+				t.Errorf("a snapshot copy is left: %s", p)
+			}
+		}
+		sameTree(t, "restore after the snapshot was deleted", atSnapshot, treeOf(t, filepath.Join(base, "restored")), unix)
+		_, err = c.CreateVolume(context.Background(), &csi.CreateVolumeRequest{
+			Name: "from-deleted", Parameters: params, Secrets: secrets, VolumeCapabilities: []*csi.VolumeCapability{mountCap},
+			VolumeContentSource: fromSnapshot(snap.GetSnapshotId()),
+		})
+		wantCode(t, "restore from a deleted snapshot", err, codes.NotFound)
+		for _, v := range []*csi.Volume{restored, clone, late} {
+			deleteVol(t, c, v.GetVolumeId(), secrets)
+		}
+	})
+}
+
+// A link in the volume to another volume is copied as a link (NFS) and the
+// other volume is never read into the snapshot: Samba shows an in-share
+// link as the directory it leads to, which is another volume's root, and
+// the walk leaves it out.
+func TestSnapshotNeverReadsAnotherVolume(t *testing.T) {
+	c := controller(t)
+	protocols(t, func(t *testing.T, params, secrets map[string]string, base string) {
+		victim := create(t, c, "victim", params, secrets)
+		writeFile(t, filepath.Join(base, "victim", "secret"), "the victim's data")
+		src := create(t, c, "src", params, secrets)
+		sdir := filepath.Join(base, "src")
+		writeFile(t, filepath.Join(sdir, "mine"), "mine")
+		must(t, os.Symlink("../victim", filepath.Join(sdir, "to-victim")))
+		must(t, os.Symlink(filepath.Join(base, "victim"), filepath.Join(sdir, "abs-victim")))
+		must(t, os.Symlink("../..", filepath.Join(sdir, "up")))
+
+		snap := snapshotOf(t, c, "snap-link", src.GetVolumeId(), secrets)
+		restored := createFrom(t, c, "restored", params, secrets, fromSnapshot(snap.GetSnapshotId()))
+		rdir := filepath.Join(base, "restored")
+		mustRead(t, filepath.Join(rdir, "mine"), "mine")
+		err := filepath.WalkDir(rdir, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && d.Name() == "secret" {
+				t.Errorf("the victim's file was copied into the restore: %s", p)
+			}
+			return err
+		})
+		must(t, err)
+		if isNFS(t) {
+			if target, err := os.Readlink(filepath.Join(rdir, "to-victim")); err != nil || target != "../victim" {
+				t.Errorf("the link was not copied as a link: %q, %v", target, err)
+			}
+		}
+		mustRead(t, filepath.Join(base, "victim", "secret"), "the victim's data")
+		if _, err := c.DeleteSnapshot(context.Background(), &csi.DeleteSnapshotRequest{SnapshotId: snap.GetSnapshotId(), Secrets: secrets}); err != nil {
+			t.Fatal(err)
+		}
+		mustRead(t, filepath.Join(base, "victim", "secret"), "the victim's data")
+		for _, v := range []*csi.Volume{restored, src, victim} {
+			deleteVol(t, c, v.GetVolumeId(), secrets)
+		}
+	})
+}
+
+// Bad input gets the spec's codes.
+func TestSnapshotBadInput(t *testing.T) {
+	c := controller(t)
+	protocols(t, func(t *testing.T, params, secrets map[string]string, base string) {
+		ctx := context.Background()
+		esc := func(s string) string { return strings.NewReplacer("%", "%25", "#", "%23").Replace(s) }
+		_, err := c.CreateSnapshot(ctx, &csi.CreateSnapshotRequest{Name: "x", SourceVolumeId: "v2#" + esc(params["source"]) + "#gone#delete#0123456789abcdef", Secrets: secrets})
+		wantCode(t, "CreateSnapshot of a volume that does not exist", err, codes.NotFound)
+		_, err = c.CreateSnapshot(ctx, &csi.CreateSnapshotRequest{Name: "x", SourceVolumeId: "not-an-id", Secrets: secrets})
+		wantCode(t, "CreateSnapshot of a foreign ID", err, codes.NotFound)
+		restore := func(snapshotID string) error {
+			_, err := c.CreateVolume(ctx, &csi.CreateVolumeRequest{Name: "x", Parameters: params, Secrets: secrets, VolumeCapabilities: []*csi.VolumeCapability{mountCap},
+				VolumeContentSource: fromSnapshot(snapshotID)})
+			return err
+		}
+		wantCode(t, "restore from a forged snapshot ID", restore("s1#"+esc(params["source"])+"#00000000000000000000000000000000#0123456789abcdef"), codes.NotFound)
+		wantCode(t, "restore from a snapshot ID of no format", restore("garbage"), codes.NotFound)
+		other := smbSource("x")
+		if !isNFS(t) {
+			other = nfsSource("x")
+		}
+		wantCode(t, "restore across protocols", restore("s1#"+esc(other)+"#00000000000000000000000000000000#0123456789abcdef"), codes.InvalidArgument)
+		if _, err := os.Stat(filepath.Join(base, "x")); !os.IsNotExist(err) {
+			t.Errorf("a refused restore left a directory: %v", err)
+		}
+		_, err = c.DeleteSnapshot(ctx, &csi.DeleteSnapshotRequest{SnapshotId: "garbage"})
+		wantCode(t, "DeleteSnapshot of a foreign ID", err, codes.OK)
+		_, err = c.ListSnapshots(ctx, &csi.ListSnapshotsRequest{StartingToken: "nope"})
+		wantCode(t, "ListSnapshots with a bad token", err, codes.Aborted)
+	})
+}

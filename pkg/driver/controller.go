@@ -37,6 +37,7 @@ func (d *Driver) ControllerGetCapabilities(context.Context, *csi.ControllerGetCa
 		csi.ControllerServiceCapability_RPC_SINGLE_NODE_MULTI_WRITER,
 		csi.ControllerServiceCapability_RPC_CREATE_DELETE_SNAPSHOT,
 		csi.ControllerServiceCapability_RPC_LIST_SNAPSHOTS,
+		csi.ControllerServiceCapability_RPC_GET_SNAPSHOT,
 		csi.ControllerServiceCapability_RPC_CLONE_VOLUME,
 	} {
 		caps = append(caps, &csi.ControllerServiceCapability{
@@ -269,6 +270,9 @@ func (d *Driver) CreateVolume(ctx context.Context, req *csi.CreateVolumeRequest)
 	var contentID string
 	if cs := req.GetVolumeContentSource(); cs != nil {
 		if origin, err = d.resolveContent(ctx, cs, params.Source.Protocol, creds); err != nil {
+			return nil, err
+		}
+		if err := copiesSupported(params.Source); err != nil {
 			return nil, err
 		}
 		if lim := req.GetCapacityRange().GetLimitBytes(); lim > 0 && origin.size > lim {

@@ -25,11 +25,16 @@ func (d *Driver) GetPluginCapabilities(context.Context, *csi.GetPluginCapabiliti
 		}},
 	})
 	if d.cfg.Controller {
-		caps = append(caps, &csi.PluginCapability{
-			Type: &csi.PluginCapability_Service_{Service: &csi.PluginCapability_Service{
-				Type: csi.PluginCapability_Service_CONTROLLER_SERVICE,
-			}},
-		})
+		// Snapshots are usable from every topology: they report none, and
+		// the volume a restore makes has its protocol's (NFS: Linux nodes).
+		for _, t := range []csi.PluginCapability_Service_Type{
+			csi.PluginCapability_Service_CONTROLLER_SERVICE,
+			csi.PluginCapability_Service_SNAPSHOT_ACCESSIBILITY_CONSTRAINTS,
+		} {
+			caps = append(caps, &csi.PluginCapability{
+				Type: &csi.PluginCapability_Service_{Service: &csi.PluginCapability_Service{Type: t}},
+			})
+		}
 	}
 	return &csi.GetPluginCapabilitiesResponse{Capabilities: caps}, nil
 }

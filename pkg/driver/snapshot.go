@@ -77,6 +77,9 @@ func (d *Driver) CreateSnapshot(ctx context.Context, req *csi.CreateSnapshotRequ
 	if err != nil {
 		return nil, err
 	}
+	if err := copiesSupported(vol.Source); err != nil {
+		return nil, err
+	}
 	snap, err := d.takeSnapshot(ctx, vol, req.GetName(), "", credentialsFrom(req.GetSecrets()))
 	if err != nil {
 		return nil, err
@@ -229,7 +232,44 @@ func csiSnapshot(src source.Source, snap state.Snapshot) *csi.Snapshot {
 		CreationTime:    timestamppb.New(snap.Created),
 		ReadyToUse:      snap.Ready,
 		GroupSnapshotId: snap.GroupID,
+		// No topology of its own: a snapshot lies on its share, reachable
+		// by the controller from anywhere, and a restore is a CreateVolume
+		// whose volume gets its protocol's topology (NFS: Linux nodes).
 	}
+}
+
+// GetSnapshot reports one snapshot. Without secrets an SMB share is read
+// through an idle session an earlier call with secrets left in the pool.
+func (d *Driver) GetSnapshot(ctx context.Context, req *csi.GetSnapshotRequest) (*csi.GetSnapshotResponse, error) {
+	if req.GetSnapshotId() == "" {
+		return nil, status.Error(codes.InvalidArgument, "snapshot ID is missing")
+	}
+	sid, err := volume.ParseSnapshotID(req.GetSnapshotId())
+	if err != nil {
+		return nil, status.Errorf(codes.NotFound, "no such snapshot: %v", err)
+	}
+	var snap state.Snapshot
+	read := func(c share.Client) error {
+		var err error
+		snap, err = state.New(c).GetSnapshot(ctx, sid.Key, sid.UID)
+		return err
+	}
+	root := locate(volume.Volume{Source: sid.Source}).root
+	creds := credentialsFrom(req.GetSecrets())
+	if creds.Username == "" && sid.Source.Protocol == source.SMB {
+		lease := d.cfg.Pool.GetIdle(root)
+		if lease == nil {
+			return nil, status.Errorf(codes.FailedPrecondition, "GetSnapshot carries no secrets and no SMB session to %s is open: pass the snapshot secrets", root.String())
+		}
+		err = read(lease.Client)
+		lease.Release(err)
+	} else {
+		err = d.withShare(ctx, root, creds, read)
+	}
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	return &csi.GetSnapshotResponse{Snapshot: csiSnapshot(sid.Source, snap)}, nil
 }
 
 func (d *Driver) DeleteSnapshot(ctx context.Context, req *csi.DeleteSnapshotRequest) (*csi.DeleteSnapshotResponse, error) {
@@ -373,4 +413,17 @@ func (d *Driver) listShareSnapshots(ctx context.Context, src source.Source, cred
 	out, err := state.New(lease.Client).ListSnapshots(ctx)
 	lease.Release(err)
 	return out, toStatus(err)
+}
+
+// copiesSupported refuses snapshots, restores and clones on shares whose
+// user-space client cannot copy trees yet: the NFSv3 client can; the
+// NFSv4.1 and SMB clients get the same TreeClient next (issue #11).
+func copiesSupported(src source.Source) error {
+	switch {
+	case src.Protocol == source.SMB:
+		return status.Error(codes.FailedPrecondition, "snapshots, restores and clones of SMB volumes are not available in this version yet; NFSv3 volumes have them")
+	case src.EffectiveVersion() == source.NFSv41:
+		return status.Error(codes.FailedPrecondition, "snapshots, restores and clones of NFSv4.1 volumes are not available in this version yet; NFSv3 volumes (a source without ?vers=4.1) have them")
+	}
+	return nil
 }

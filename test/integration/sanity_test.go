@@ -77,13 +77,19 @@ func TestSanity(t *testing.T) {
 	sanityConfig(&nfs41Sanity, "nfs41", map[string]string{"source": nfs41Source("sanity")}, "")
 	var sec strings.Builder
 	for _, k := range []string{"CreateVolumeSecret", "DeleteVolumeSecret", "ControllerValidateVolumeCapabilitiesSecret", "NodeStageVolumeSecret", "ControllerExpandVolumeSecret",
-		"CreateSnapshotSecret", "DeleteSnapshotSecret", "ListSnapshotsSecret"} {
+		"CreateSnapshotSecret", "DeleteSnapshotSecret", "ListSnapshotsSecret", "GetSnapshotSecret"} {
 		fmt.Fprintf(&sec, "%s:\n  username: %s\n  password: %s\n", k, smbSecrets()["username"], smbSecrets()["password"])
 	}
 	sanityConfig(&smbSanity, "smb", map[string]string{"source": smbSource("sanity"), "mountOptions": "vers=3.0"}, sec.String())
 
 	RegisterFailHandler(Fail)
 	suiteConfig, reporterConfig := GinkgoConfiguration()
+	// Snapshots, restores and clones are copied by the controller's
+	// user-space clients, and only the NFSv3 client copies trees so far;
+	// the NFSv4.1 and SMB classes refuse them with FailedPrecondition
+	// (TestSnapshot* checks that) until their clients do (issue #11).
+	suiteConfig.SkipStrings = append(suiteConfig.SkipStrings,
+		`(NFSv4.1|SMB 3) StorageClass .*(Snapshot|from an existing source)`)
 	if !kernelCanMount() {
 		for _, c := range nodeMountCases {
 			suiteConfig.SkipStrings = append(suiteConfig.SkipStrings, c)

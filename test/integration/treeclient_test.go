@@ -71,7 +71,9 @@ func dialTree(t *testing.T, p treeProtocol, base string) (share.TreeClient, stri
 	t.Cleanup(func() { c.Close() })
 	tc, ok := c.(share.TreeClient)
 	if !ok {
-		t.Fatalf("the %s client is not a share.TreeClient", p.name)
+		// Until it is, the controller refuses snapshots and clones on
+		// this protocol with FailedPrecondition (TestSnapshot* checks).
+		t.Skipf("the %s client does not copy trees yet (issue #11)", p.name)
 	}
 	rel := base
 	if c.Prefix() != "" {

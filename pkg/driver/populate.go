@@ -114,21 +114,17 @@ func (d *Driver) populate(ctx context.Context, rec state.Record, w where, o *con
 	job := d.jobs.Start(key, func(jctx context.Context) error {
 		start := time.Now()
 		err := d.copyBetween(jctx, o.from, copyEnd{root: w.root, path: w.path}, creds, logger, func(c share.Client, stats copytree.Stats) error {
-			unlock, err := d.lock(jctx, w)
-			if err != nil {
-				return err
-			}
-			defer unlock()
-			st := state.New(c)
-			cur, err := st.Get(jctx, w.path, rec.UID)
-			if err != nil {
-				return err // deleted while it was filled
-			}
-			if _, err := st.Populated(jctx, cur); err != nil {
-				return err
-			}
-			logger.Info("volume filled", "files", stats.Files, "bytes", stats.Bytes, "serverSideBytes", stats.ServerSideBytes, "resumed", stats.Resumed, "duration", time.Since(start).String())
-			return nil
+			return d.lockedStore(jctx, c, w, func(st *state.Store) error {
+				cur, err := st.Get(jctx, w.path, rec.UID)
+				if err != nil {
+					return err // deleted while it was filled
+				}
+				if _, err := st.Populated(jctx, cur); err != nil {
+					return err
+				}
+				logger.Info("volume filled", "files", stats.Files, "bytes", stats.Bytes, "serverSideBytes", stats.ServerSideBytes, "resumed", stats.Resumed, "duration", time.Since(start).String())
+				return nil
+			})
 		})
 		if err != nil {
 			logger.Error(err, "filling the volume stopped; the next CreateVolume resumes it")

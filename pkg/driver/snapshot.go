@@ -149,20 +149,15 @@ func (d *Driver) copySnapshot(ctx context.Context, sid volume.Snapshot, snap sta
 	start := time.Now()
 	var done state.Snapshot
 	err := d.copyBetween(ctx, from, copyEnd{root: from.root, path: snap.PartialTree()}, creds, logger, func(c share.Client, stats copytree.Stats) error {
-		w := snapshotWhere(sid, c)
-		unlock, err := d.lock(ctx, w)
-		if err != nil {
+		return d.lockedStore(ctx, c, snapshotWhere(sid, c), func(st *state.Store) error {
+			cur, err := st.GetSnapshot(ctx, sid.Key, sid.UID)
+			if err != nil {
+				return err // deleted while it was copied
+			}
+			cur.Files, cur.Bytes = stats.Files, stats.Bytes
+			done, err = st.CompleteSnapshot(ctx, cur)
 			return err
-		}
-		defer unlock()
-		st := state.New(c)
-		cur, err := st.GetSnapshot(ctx, sid.Key, sid.UID)
-		if err != nil {
-			return err // deleted while it was copied
-		}
-		cur.Files, cur.Bytes = stats.Files, stats.Bytes
-		done, err = st.CompleteSnapshot(ctx, cur)
-		return err
+		})
 	})
 	if err != nil {
 		logger.Error(err, "snapshot copy stopped; the next CreateSnapshot resumes it")
@@ -170,6 +165,17 @@ func (d *Driver) copySnapshot(ctx context.Context, sid volume.Snapshot, snap sta
 	}
 	logger.Info("snapshot ready", "files", done.Files, "bytes", done.Bytes, "duration", time.Since(start).String())
 	return done, nil
+}
+
+// lockedStore runs fn on the store of c's share while holding w's lock:
+// a copy's last step, which records its result, must not race a delete.
+func (d *Driver) lockedStore(ctx context.Context, c share.Client, w where, fn func(*state.Store) error) error {
+	unlock, err := d.lock(ctx, w)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return fn(state.New(c))
 }
 
 // copyEnd is one end of a copy: a directory on the share a session is

@@ -1167,29 +1167,69 @@ func (c *nfsClient) WriteFile(ctx context.Context, rel string, data []byte) erro
 		return err
 	}
 	for off := 0; off < len(data); {
-		chunk := data[off:min(len(data), off+32768)]
-		res, err := c.call(ctx, &struct {
-			rpc.Header
-			FH     []byte
-			Offset uint64
-			Count  uint32
-			Stable uint32
-			Data   []byte
-		}{c.header(procWrite), file, uint64(off), uint32(len(chunk)), 2 /* FILE_SYNC */, chunk})
+		n, _, err := c.writeAt(ctx, file, uint64(off), data[off:min(len(data), off+32768)], stableFileSync)
 		if err != nil {
 			return fmt.Errorf("write %s: %w", rel, err)
 		}
-		var reply struct {
-			Wcc   nfs.WccData
-			Count uint32
-		}
-		if err := res.Decode(&reply); err != nil || reply.Count == 0 {
-			c.broken = true
-			return fmt.Errorf("write %s: short reply: %w", rel, ErrUnavailable)
-		}
-		off += int(reply.Count)
+		off += int(n)
 	}
 	return nil
+}
+
+const (
+	stableUnstable = 0
+	stableFileSync = 2
+)
+
+// writeAt is one WRITE: how much the server took, and its write verifier
+// (which changes when the server restarts).
+func (c *nfsClient) writeAt(ctx context.Context, fh []byte, off uint64, data []byte, stable uint32) (uint32, uint64, error) {
+	res, err := c.call(ctx, &struct {
+		rpc.Header
+		FH     []byte
+		Offset uint64
+		Count  uint32
+		Stable uint32
+		Data   []byte
+	}{c.header(procWrite), fh, off, uint32(len(data)), stable, data})
+	if err != nil {
+		return 0, 0, err
+	}
+	var reply struct {
+		Wcc       nfs.WccData
+		Count     uint32
+		Committed uint32
+		Verf      uint64
+	}
+	if err := res.Decode(&reply); err != nil || reply.Count == 0 {
+		c.broken = true
+		return 0, 0, fmt.Errorf("short reply: %w", ErrUnavailable)
+	}
+	return reply.Count, reply.Verf, nil
+}
+
+// readAt is one READ of up to count bytes.
+func (c *nfsClient) readAt(ctx context.Context, fh []byte, off uint64, count uint32) ([]byte, bool, error) {
+	res, err := c.call(ctx, &struct {
+		rpc.Header
+		FH     []byte
+		Offset uint64
+		Count  uint32
+	}{c.header(procRead), fh, off, count})
+	if err != nil {
+		return nil, false, err
+	}
+	var reply struct {
+		Attr  nfs.PostOpAttr
+		Count uint32
+		EOF   bool
+		Data  []byte
+	}
+	if err := res.Decode(&reply); err != nil {
+		c.broken = true
+		return nil, false, fmt.Errorf("%w: %w", ErrUnavailable, err)
+	}
+	return reply.Data, reply.EOF, nil
 }
 
 func (c *nfsClient) ReadFile(ctx context.Context, rel string) ([]byte, error) {
@@ -1201,27 +1241,12 @@ func (c *nfsClient) ReadFile(ctx context.Context, rel string) ([]byte, error) {
 	}
 	var buf bytes.Buffer
 	for {
-		res, err := c.call(ctx, &struct {
-			rpc.Header
-			FH     []byte
-			Offset uint64
-			Count  uint32
-		}{c.header(procRead), fh, uint64(buf.Len()), 32768})
+		data, eof, err := c.readAt(ctx, fh, uint64(buf.Len()), 32768)
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", rel, err)
 		}
-		var reply struct {
-			Attr  nfs.PostOpAttr
-			Count uint32
-			EOF   bool
-			Data  []byte
-		}
-		if err := res.Decode(&reply); err != nil {
-			c.broken = true
-			return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
-		}
-		buf.Write(reply.Data)
-		if reply.EOF || len(reply.Data) == 0 {
+		buf.Write(data)
+		if eof || len(data) == 0 {
 			return buf.Bytes(), nil
 		}
 		if buf.Len() > 1<<20 {

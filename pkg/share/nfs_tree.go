@@ -200,31 +200,15 @@ func (f *nfsFile) ReadAt(ctx context.Context, p []byte, off int64) (int, error) 
 	defer f.c.mu.Unlock()
 	n := 0
 	for n < len(p) {
-		want := min(len(p)-n, nfsIOSize)
-		res, err := f.c.call(ctx, &struct {
-			rpc.Header
-			FH     []byte
-			Offset uint64
-			Count  uint32
-		}{f.c.header(procRead), f.fh, uint64(off) + uint64(n), uint32(want)})
+		data, eof, err := f.c.readAt(ctx, f.fh, uint64(off)+uint64(n), uint32(min(len(p)-n, nfsIOSize)))
 		if err != nil {
 			return n, fmt.Errorf("read %s: %w", f.rel, err)
 		}
-		var reply struct {
-			Attr  nfs.PostOpAttr
-			Count uint32
-			EOF   bool
-			Data  []byte
-		}
-		if err := res.Decode(&reply); err != nil {
-			f.c.broken = true
-			return n, fmt.Errorf("%w: %w", ErrUnavailable, err)
-		}
-		n += copy(p[n:], reply.Data)
-		if reply.EOF {
+		n += copy(p[n:], data)
+		if eof {
 			return n, io.EOF
 		}
-		if len(reply.Data) == 0 {
+		if len(data) == 0 {
 			return n, fmt.Errorf("read %s: the server returned nothing before the end: %w", f.rel, io.ErrNoProgress)
 		}
 	}
@@ -236,33 +220,15 @@ func (f *nfsFile) WriteAt(ctx context.Context, p []byte, off int64) (int, error)
 	defer f.c.mu.Unlock()
 	n := 0
 	for n < len(p) {
-		chunk := p[n:min(len(p), n+nfsIOSize)]
-		res, err := f.c.call(ctx, &struct {
-			rpc.Header
-			FH     []byte
-			Offset uint64
-			Count  uint32
-			Stable uint32
-			Data   []byte
-		}{f.c.header(procWrite), f.fh, uint64(off) + uint64(n), uint32(len(chunk)), 0 /* UNSTABLE */, chunk})
+		count, verf, err := f.c.writeAt(ctx, f.fh, uint64(off)+uint64(n), p[n:min(len(p), n+nfsIOSize)], stableUnstable)
 		if err != nil {
 			return n, fmt.Errorf("write %s: %w", f.rel, err)
 		}
-		var reply struct {
-			Wcc       nfs.WccData
-			Count     uint32
-			Committed uint32
-			Verf      uint64
-		}
-		if err := res.Decode(&reply); err != nil || reply.Count == 0 {
-			f.c.broken = true
-			return n, fmt.Errorf("write %s: short reply: %w", f.rel, ErrUnavailable)
-		}
-		if err := f.sameVerifier(reply.Verf); err != nil {
+		if err := f.sameVerifier(verf); err != nil {
 			return n, err
 		}
 		f.wrote = true
-		n += int(reply.Count)
+		n += int(count)
 	}
 	return n, nil
 }

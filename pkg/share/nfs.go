@@ -67,6 +67,9 @@ type nfsClient struct {
 	// helpers lends more sessions on the same share for a large RemoveAll
 	// (see removeHelpers); nil when the session did not come from a pool.
 	helpers func(ctx context.Context) (l *Lease, done func())
+	// io is the READ and WRITE size of the tree copy's files, from FSINFO
+	// on first use (see ioSizes in nfs_tree.go).
+	io nfsIOSizes
 }
 
 // maxFH is the largest NFSv3 file handle (RFC 1813, NFS3_FHSIZE).

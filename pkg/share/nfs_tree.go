@@ -10,19 +10,67 @@ import (
 
 	"github.com/vmware/go-nfs-client/nfs"
 	"github.com/vmware/go-nfs-client/nfs/rpc"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/share/oncrpc"
 )
 
 const (
 	procReadlink = 5
 	procSymlink  = 10
+	procFsinfo   = 19
 	procCommit   = 21
 )
 
-// nfsIOSize is what one READ or WRITE carries: servers take 64 KiB and
-// more (Linux nfsd 1 MiB), and the copy's chunk is split into these.
-const nfsIOSize = 64 << 10
+// maxIOSize bounds one READ or WRITE whatever FSINFO allows (Linux nfsd and
+// NFS-Ganesha say 1 MiB): a READ reply must fit in one RPC record
+// (oncrpc.MaxRecord) with its headers. A copy's 1 MiB chunk is two calls.
+const maxIOSize = oncrpc.MaxRecord / 2
+
+// defaultIOSize is what a READ or WRITE carries when the server answers
+// FSINFO with an error or a size of 0: 32 KiB, what ReadFile asks for, is
+// within what every NFSv3 server takes.
+const defaultIOSize = 32 << 10
 
 var _ TreeClient = (*nfsClient)(nil)
+
+// nfsIOSizes are the largest READ and WRITE counts a session uses.
+type nfsIOSizes struct{ read, write int }
+
+// ioSizes asks FSINFO, once a session, for the server's rtmax and wtmax and
+// keeps them within maxIOSize. It asks about the export's root: servers give
+// one limit for all they export, and a file system mounted below the root
+// on the server is read through the same nfsd. c.mu must be held.
+func (c *nfsClient) ioSizes(ctx context.Context) (nfsIOSizes, error) {
+	if c.io.read != 0 {
+		return c.io, nil
+	}
+	sizes := nfsIOSizes{read: defaultIOSize, write: defaultIOSize}
+	res, err := c.call(ctx, &struct {
+		rpc.Header
+		FH []byte
+	}{c.header(procFsinfo), c.root})
+	switch {
+	case err == nil:
+		var info nfs.FSInfo
+		if err := res.Decode(&info); err != nil {
+			c.broken = true
+			return nfsIOSizes{}, fmt.Errorf("fsinfo: %w: %w", ErrUnavailable, err)
+		}
+		sizes = nfsIOSizes{read: ioSize(info.RTMax), write: ioSize(info.WTMax)}
+	case BreaksSession(err):
+		return nfsIOSizes{}, fmt.Errorf("fsinfo: %w", err)
+	}
+	// An NFS status (FSINFO refused) leaves the defaults.
+	c.io = sizes
+	return sizes, nil
+}
+
+func ioSize(limit uint32) int {
+	if limit == 0 {
+		return defaultIOSize
+	}
+	return int(min(limit, maxIOSize))
+}
 
 func attrOf(a nfs.Fattr) Attr {
 	out := Attr{
@@ -101,10 +149,12 @@ func (c *nfsClient) ReadDir(ctx context.Context, rel string, fn func([]DirEntry)
 				if !e.Attr.IsSet {
 					// The server left the attributes out: ask for them.
 					if _, attr, err = c.lookupAttr(ctx, fh, e.FileName); err != nil {
-						if errors.Is(err, fs.ErrNotExist) {
+						if errors.Is(err, fs.ErrNotExist) && !errors.Is(err, errStale) {
 							err = nil
 							continue // removed since the listing
 						}
+						// A stale handle is the directory's, not a
+						// sign the entry is gone: never skip it.
 						break
 					}
 				}
@@ -195,12 +245,22 @@ func (c *nfsClient) Open(ctx context.Context, rel string) (FileReader, error) {
 	return &nfsFile{c: c, fh: fh, rel: rel}, nil
 }
 
+// ReadAt fills p from off with READs of at most the server's rtmax, and
+// answers io.EOF when the end of the file comes before p is full.
 func (f *nfsFile) ReadAt(ctx context.Context, p []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, fmt.Errorf("read %s at %d: %w", f.rel, off, fs.ErrInvalid)
+	}
 	f.c.mu.Lock()
 	defer f.c.mu.Unlock()
+	sizes, err := f.c.ioSizes(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("read %s: %w", f.rel, err)
+	}
 	n := 0
 	for n < len(p) {
-		data, eof, err := f.c.readAt(ctx, f.fh, uint64(off)+uint64(n), uint32(min(len(p)-n, nfsIOSize)))
+		at := uint64(off) + uint64(n)
+		data, eof, err := f.c.readAt(ctx, f.fh, at, uint32(min(len(p)-n, sizes.read)))
 		if err != nil {
 			return n, fmt.Errorf("read %s: %w", f.rel, err)
 		}
@@ -209,20 +269,48 @@ func (f *nfsFile) ReadAt(ctx context.Context, p []byte, off int64) (int, error) 
 			return n, io.EOF
 		}
 		if len(data) == 0 {
-			return n, fmt.Errorf("read %s: the server returned nothing before the end: %w", f.rel, io.ErrNoProgress)
+			// Nothing and no eof: servers that leave eof unset at the
+			// end exist; the size tells whether this is the end.
+			attr, err := f.c.getattr(ctx, f.fh)
+			if err != nil {
+				return n, fmt.Errorf("read %s: getattr: %w", f.rel, err)
+			}
+			if at >= attr.Filesize {
+				return n, io.EOF
+			}
+			return n, fmt.Errorf("read %s: the server returned nothing at %d of %d bytes: %w", f.rel, at, attr.Filesize, ErrUnavailable)
 		}
 	}
 	return n, nil
 }
 
+// WriteAt writes p at off in UNSTABLE WRITEs of at most the server's wtmax,
+// which Close commits.
+//
+// UNSTABLE and one COMMIT rather than FILE_SYNC writes: FILE_SYNC makes
+// the server flush its disk before each reply, once per call; UNSTABLE lets
+// it write back as it likes and flush once per file, at COMMIT. The price
+// is that a server restart before the COMMIT may lose what was written,
+// which the write verifier reveals (see sameVerifier).
 func (f *nfsFile) WriteAt(ctx context.Context, p []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, fmt.Errorf("write %s at %d: %w", f.rel, off, fs.ErrInvalid)
+	}
 	f.c.mu.Lock()
 	defer f.c.mu.Unlock()
+	sizes, err := f.c.ioSizes(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("write %s: %w", f.rel, err)
+	}
 	n := 0
 	for n < len(p) {
-		count, verf, err := f.c.writeAt(ctx, f.fh, uint64(off)+uint64(n), p[n:min(len(p), n+nfsIOSize)], stableUnstable)
+		chunk := p[n:min(len(p), n+sizes.write)]
+		count, verf, err := f.c.writeAt(ctx, f.fh, uint64(off)+uint64(n), chunk, stableUnstable)
 		if err != nil {
 			return n, fmt.Errorf("write %s: %w", f.rel, err)
+		}
+		if int64(count) > int64(len(chunk)) {
+			return n, fmt.Errorf("write %s: the server says it wrote %d bytes of %d: %w", f.rel, count, len(chunk), ErrUnavailable)
 		}
 		if err := f.sameVerifier(verf); err != nil {
 			return n, err
@@ -233,10 +321,13 @@ func (f *nfsFile) WriteAt(ctx context.Context, p []byte, off int64) (int, error)
 	return n, nil
 }
 
-// sameVerifier checks that the server did not restart between writes: a
-// new verifier means UNSTABLE data written before may be lost, and the
-// copy must start the file again (the copy's resume does: the file is
-// not complete until its time is set).
+// sameVerifier checks that the server did not restart since the first
+// UNSTABLE write: a new verifier means what was written before may be lost.
+// The NFS fix is to write it again, but the writer has only the chunk at
+// hand, not the file's data before it: so the file fails with an error
+// wrapping ErrUnavailable (a session whose server restarted is not kept),
+// and the copy's retry writes the whole file again (a file whose time was
+// never set, as this one's is not, is not complete: copytree's complete).
 func (f *nfsFile) sameVerifier(v uint64) error {
 	if !f.wrote {
 		f.verf = v
@@ -274,7 +365,11 @@ func (f *nfsFile) Close(ctx context.Context) error {
 		f.c.broken = true
 		return fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
-	return f.sameVerifier(reply.Verf)
+	if err := f.sameVerifier(reply.Verf); err != nil {
+		return err
+	}
+	f.wrote = false // committed: a second Close has nothing to do
+	return nil
 }
 
 func (c *nfsClient) Create(ctx context.Context, rel string, perm fs.FileMode) (FileWriter, error) {
@@ -302,7 +397,13 @@ func (c *nfsClient) Create(ctx context.Context, rel string, perm fs.FileMode) (F
 	return &nfsFile{c: c, fh: fh, rel: rel}, nil
 }
 
+// SetAttr sets what mask names with SETATTR on the handle of rel's last
+// component, which LOOKUP gives without following a link: a link's own
+// attributes change, never its target's.
 func (c *nfsClient) SetAttr(ctx context.Context, rel string, a Attr, mask AttrMask) error {
+	if mask&SetSize != 0 && a.Size < 0 {
+		return fmt.Errorf("%s: size %d: %w", rel, a.Size, fs.ErrInvalid)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	fh, _, err := c.lookupLast(ctx, rel)
@@ -310,21 +411,44 @@ func (c *nfsClient) SetAttr(ctx context.Context, rel string, a Attr, mask AttrMa
 		return err
 	}
 	var s nfs.Sattr3
-	if mask&SetMode != 0 {
-		s.Mode = nfs.SetMode{SetIt: true, Mode: unixMode(a.Mode)}
-	}
 	if mask&SetOwner != 0 {
 		s.UID = nfs.SetUID{SetIt: true, UID: a.UID}
 		s.GID = nfs.SetUID{SetIt: true, UID: a.GID}
+		if mask&SetMode != 0 && a.Mode&(fs.ModeSetuid|fs.ModeSetgid) != 0 {
+			// A change of owner clears setuid and setgid, and Linux nfsd
+			// does so even when the same SETATTR sets them: the owner
+			// first, then the mode with the rest.
+			if err := c.setattr(ctx, fh, s); err != nil {
+				return fmt.Errorf("%s: %w", rel, err)
+			}
+			s = nfs.Sattr3{}
+		}
+	}
+	if mask&SetMode != 0 {
+		s.Mode = nfs.SetMode{SetIt: true, Mode: unixMode(a.Mode)}
 	}
 	if mask&SetSize != 0 {
 		s.Size = nfs.SetSize{SetIt: true, Size: uint64(a.Size)}
 	}
 	if mask&SetModTime != 0 {
-		s.Mtime = nfs.SetTime{SetIt: nfs.SetToClientTime, Time: nfs.NFS3Time{Seconds: uint32(a.ModTime.Unix()), Nseconds: uint32(a.ModTime.Nanosecond())}}
+		s.Mtime = nfs.SetTime{SetIt: nfs.SetToClientTime, Time: nfsTime(a.ModTime)}
 	}
 	if err := c.setattr(ctx, fh, s); err != nil {
 		return fmt.Errorf("%s: %w", rel, err)
 	}
 	return nil
+}
+
+// nfsTime is t as nfstime3, whose unsigned 32-bit seconds span 1970 to
+// 2106: a time outside is kept at the nearest end rather than wrapped
+// round, and a copy goes on.
+func nfsTime(t time.Time) nfs.NFS3Time {
+	switch sec := t.Unix(); {
+	case sec < 0:
+		return nfs.NFS3Time{}
+	case sec > 1<<32-1:
+		return nfs.NFS3Time{Seconds: 1<<32 - 1, Nseconds: 999999999}
+	default:
+		return nfs.NFS3Time{Seconds: uint32(sec), Nseconds: uint32(t.Nanosecond())}
+	}
 }

@@ -44,6 +44,9 @@ type smbClient struct {
 	// broken is set once a transport failure or a cut deadline happened on
 	// the session: a reply may still be in flight, so it must not be reused.
 	broken atomic.Bool
+	// chunkLimits are the copychunk limits the server took last (zero until
+	// a server-side copy); under mu.
+	chunkLimits copychunkLimits
 }
 
 // smbLogoffTimeout bounds the polite TREE_DISCONNECT and LOGOFF of a session
@@ -287,14 +290,20 @@ func (c *smbClient) Remove(ctx context.Context, rel string) error {
 // removeOne deletes a file or empty directory, clearing the read-only
 // attribute when that is what stops it (STATUS_CANNOT_DELETE).
 func (c *smbClient) removeOne(sh *smb2.Share, p string) error {
-	err := sh.Remove(p)
+	return evenReadOnly(sh, p, func() error { return sh.Remove(p) })
+}
+
+// evenReadOnly runs op on p, and once more after clearing p's read-only
+// attribute when the server refused it.
+func evenReadOnly(sh *smb2.Share, p string, op func() error) error {
+	err := op()
 	if err == nil || !errors.Is(err, fs.ErrPermission) {
 		return err
 	}
 	if cerr := sh.Chmod(p, 0o777); cerr != nil {
 		return err
 	}
-	return sh.Remove(p)
+	return op()
 }
 
 func (c *smbClient) WriteFile(ctx context.Context, rel string, data []byte) error {
@@ -308,14 +317,19 @@ func (c *smbClient) ReadFile(ctx context.Context, rel string) ([]byte, error) {
 	defer c.mu.Unlock()
 	sh := c.on(ctx)
 	b, err := sh.ReadFile(c.full(rel))
+	return b, c.wrap(ctx, "read", rel, missingParent(sh, c.full(rel), err))
+}
+
+// missingParent turns the ACCESS_DENIED with which Samba answers for a file
+// whose parent directory does not exist (rather than NOT_FOUND) into the
+// fs.ErrNotExist it means, asking about the path itself.
+func missingParent(sh *smb2.Share, p string, err error) error {
 	if errors.Is(err, fs.ErrPermission) {
-		// Samba answers ACCESS_DENIED, not NOT_FOUND, for a file whose
-		// parent directory does not exist; ask about the path itself.
-		if _, serr := sh.Stat(c.full(rel)); errors.Is(serr, fs.ErrNotExist) {
-			err = serr
+		if _, serr := sh.Stat(p); errors.Is(serr, fs.ErrNotExist) {
+			return serr
 		}
 	}
-	return b, c.wrap(ctx, "read", rel, err)
+	return err
 }
 
 func (c *smbClient) Capacity(ctx context.Context) (Capacity, error) {

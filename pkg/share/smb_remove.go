@@ -203,8 +203,7 @@ func (w *smbWalk) skippedCount() int {
 }
 
 func isNotEmpty(err error) bool {
-	var re *smb2.ResponseError
-	return errors.As(err, &re) && re.Code == 0xC0000101 || // STATUS_DIRECTORY_NOT_EMPTY
+	return ntStatus(err) == 0xC0000101 || // STATUS_DIRECTORY_NOT_EMPTY
 		err != nil && strings.Contains(err.Error(), "not empty")
 }
 

@@ -10,6 +10,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"syscall"
@@ -75,11 +76,9 @@ func dialTree(t *testing.T, p treeProtocol, base string) (share.TreeClient, stri
 		// this protocol with FailedPrecondition (TestSnapshot* checks).
 		t.Skipf("the %s client does not copy trees yet (issue #11)", p.name)
 	}
-	rel := base
-	if c.Prefix() != "" {
-		rel = c.Prefix()
-	}
-	return tc, rel, dir
+	// Paths are relative to the session's root: the export on NFS (Prefix
+	// leads from there to base), base itself on SMB (Prefix is empty).
+	return tc, c.Prefix(), dir
 }
 
 // The TreeClient contract, the same for every protocol, checked against
@@ -90,7 +89,7 @@ func TestTreeClient(t *testing.T) {
 			c, rel, dir := dialTree(t, p, "treeclient-"+p.name)
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
-			at := func(name string) string { return rel + "/" + name }
+			at := func(name string) string { return path.Join(rel, name) }
 
 			// A tree made on the server's disk.
 			big := make([]byte, 3<<20+17)
@@ -99,10 +98,18 @@ func TestTreeClient(t *testing.T) {
 			must(t, os.MkdirAll(filepath.Join(dir, "d/e"), 0o777))
 			must(t, os.WriteFile(filepath.Join(dir, "d/big"), big, 0o640))
 			must(t, os.WriteFile(filepath.Join(dir, "empty"), nil, 0o600))
-			must(t, os.Chmod(filepath.Join(dir, "d"), 0o2750|fs.ModeSetgid))
-			must(t, os.Chmod(filepath.Join(dir, "empty"), 0o600))
-			must(t, os.Chmod(filepath.Join(dir, "d/big"), 0o640))
-			must(t, os.Chown(filepath.Join(dir, "d/big"), 1234, 2345))
+			if p.unix {
+				must(t, os.Chmod(filepath.Join(dir, "d"), 0o2750|fs.ModeSetgid))
+				must(t, os.Chmod(filepath.Join(dir, "empty"), 0o600))
+				must(t, os.Chmod(filepath.Join(dir, "d/big"), 0o640))
+				must(t, os.Chown(filepath.Join(dir, "d/big"), 1234, 2345))
+			} else {
+				// Samba checks Unix permissions as the SMB user's own
+				// Unix account, which must be able to read and write.
+				must(t, os.Chmod(filepath.Join(dir, "d"), 0o777))
+				must(t, os.Chmod(filepath.Join(dir, "empty"), 0o666))
+				must(t, os.Chmod(filepath.Join(dir, "d/big"), 0o666))
+			}
 			must(t, os.Chtimes(filepath.Join(dir, "d/big"), mtime, mtime))
 			must(t, os.Symlink("../elsewhere", filepath.Join(dir, "d/link")))
 

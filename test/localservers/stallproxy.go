@@ -26,7 +26,9 @@ type StallProxy struct {
 	stall        atomic.Bool
 	accepted     atomic.Int32
 	treeConnects atomic.Int32
-	done         chan struct{}
+	// fromClient and fromServer count the bytes forwarded each way.
+	fromClient, fromServer atomic.Int64
+	done                   chan struct{}
 
 	mu     sync.Mutex
 	conns  []net.Conn
@@ -66,6 +68,12 @@ func (p *StallProxy) Accepted() int { return int(p.accepted.Load()) }
 // TreeConnects is how many TREE_CONNECT requests clients have sent, stalled
 // or forwarded.
 func (p *StallProxy) TreeConnects() int { return int(p.treeConnects.Load()) }
+
+// Forwarded is how many bytes the proxy has passed on from clients to the
+// server and from the server to clients, frame headers included.
+func (p *StallProxy) Forwarded() (fromClient, fromServer int64) {
+	return p.fromClient.Load(), p.fromServer.Load()
+}
 
 // Close stops listening and drops every connection, stalled ones included.
 func (p *StallProxy) Close() {
@@ -164,6 +172,11 @@ func (p *StallProxy) pump(src, dst net.Conn, stalled chan struct{}, stall func()
 		}
 		if _, err := dst.Write(append(hdr[:], msg...)); err != nil {
 			return
+		}
+		if fromClient {
+			p.fromClient.Add(int64(len(hdr) + len(msg)))
+		} else {
+			p.fromServer.Add(int64(len(hdr) + len(msg)))
 		}
 	}
 }

@@ -422,14 +422,11 @@ func (d *Driver) listShareSnapshots(ctx context.Context, src source.Source, cred
 }
 
 // copiesSupported refuses snapshots, restores and clones on shares whose
-// user-space client cannot copy trees yet: the NFSv3 client can; the
-// NFSv4.1 and SMB clients get the same TreeClient next (issue #11).
+// user-space client cannot copy trees yet: the NFSv3 and SMB clients can;
+// the NFSv4.1 client gets the same TreeClient next (issue #11).
 func copiesSupported(src source.Source) error {
-	switch {
-	case src.Protocol == source.SMB:
-		return status.Error(codes.FailedPrecondition, "snapshots, restores and clones of SMB volumes are not available in this version yet; NFSv3 volumes have them")
-	case src.EffectiveVersion() == source.NFSv41:
-		return status.Error(codes.FailedPrecondition, "snapshots, restores and clones of NFSv4.1 volumes are not available in this version yet; NFSv3 volumes (a source without ?vers=4.1) have them")
+	if src.Protocol == source.NFS && src.EffectiveVersion() == source.NFSv41 {
+		return status.Error(codes.FailedPrecondition, "snapshots, restores and clones of NFSv4.1 volumes are not available in this version yet; NFSv3 volumes (a source without ?vers=4.1) and SMB volumes have them")
 	}
 	return nil
 }

@@ -288,7 +288,7 @@ func (d *Driver) CreateVolume(ctx context.Context, req *csi.CreateVolumeRequest)
 		var err error
 		rec, err = st.Create(ctx, state.CreateRequest{
 			Path: w.path, Name: req.GetName(), CapacityBytes: size,
-			Perm:          modeOf(params.MountPermissions),
+			Perm:          share.UnixFileMode(params.MountPermissions),
 			Legacy:        state.LegacyRecordPath(w.base, w.subDir),
 			ContentSource: contentID,
 		})
@@ -311,22 +311,6 @@ func (d *Driver) CreateVolume(ctx context.Context, req *csi.CreateVolumeRequest)
 		AccessibleTopology: accessibleTopology(vol.Source.Protocol),
 		ContentSource:      req.GetVolumeContentSource(),
 	}}, nil
-}
-
-// modeOf turns the mountPermissions parameter into a FileMode, keeping the
-// setuid, setgid and sticky bits.
-func modeOf(m uint32) fs.FileMode {
-	perm := fs.FileMode(m & 0o777)
-	if m&0o2000 != 0 {
-		perm |= fs.ModeSetgid
-	}
-	if m&0o4000 != 0 {
-		perm |= fs.ModeSetuid
-	}
-	if m&0o1000 != 0 {
-		perm |= fs.ModeSticky
-	}
-	return perm
 }
 
 func volumeContext(vol volume.Volume, mountOptions []string) map[string]string {

@@ -525,6 +525,22 @@ func unixMode(perm fs.FileMode) uint32 {
 	return m
 }
 
+// UnixFileMode is unixMode's inverse: a Unix mode's permission, setuid,
+// setgid and sticky bits as a FileMode.
+func UnixFileMode(m uint32) fs.FileMode {
+	perm := fs.FileMode(m & 0o777)
+	if m&0o4000 != 0 {
+		perm |= fs.ModeSetuid
+	}
+	if m&0o2000 != 0 {
+		perm |= fs.ModeSetgid
+	}
+	if m&0o1000 != 0 {
+		perm |= fs.ModeSticky
+	}
+	return perm
+}
+
 func (c *nfsClient) setattr(ctx context.Context, fh []byte, attr nfs.Sattr3) error {
 	_, err := c.call(ctx, &struct {
 		rpc.Header

@@ -29,6 +29,12 @@ type nfs4Client struct {
 	desc     string
 	export   string
 	prefix   string
+	// opens counts the files a tree copy opened: each gets an open-owner
+	// of its own (see openFile).
+	opens uint64
+	// noAttrs are attributes the server did not return for an entry even
+	// when asked with GETATTR: ReadDir stops asking for them entry by entry.
+	noAttrs uint64
 }
 
 func dialNFS4(ctx context.Context, src source.Source) (Client, error) {
@@ -193,15 +199,22 @@ var statMask = attrMask(attrType, attrMode, attrFileID)
 func (c *nfs4Client) Stat(ctx context.Context, rel string) (FileInfo, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	ops, err := c.lookupOps(ctx, splitRel(rel), 1)
+	a, err := c.getattr(ctx, rel, statMask)
 	if err != nil {
 		return FileInfo{}, fmt.Errorf("stat %s: %w", rel, err)
 	}
-	var a attrs4
-	if err := c.run(ctx, append(ops, opGetattr(statMask, &a))); err != nil {
-		return FileInfo{}, fmt.Errorf("stat %s: %w", rel, err)
-	}
 	return fileInfo4(a), nil
+}
+
+// getattr reads the attributes mask names of rel: its path's LOOKUPs and
+// GETATTR in one COMPOUND.
+func (c *nfs4Client) getattr(ctx context.Context, rel string, mask []uint32) (attrs4, error) {
+	var a attrs4
+	ops, err := c.lookupOps(ctx, splitRel(rel), 1)
+	if err == nil {
+		err = c.run(ctx, append(ops, opGetattr(mask, &a)))
+	}
+	return a, err
 }
 
 func fileInfo4(a attrs4) FileInfo {
@@ -290,36 +303,52 @@ func (c *nfs4Client) readdirMax() uint32 {
 func (c *nfs4Client) List(ctx context.Context, rel string, max int) ([]string, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	ops, err := c.lookupOps(ctx, splitRel(rel), 2)
-	if err != nil {
-		return nil, fmt.Errorf("list %s: %w", rel, err)
-	}
-	var fh []byte
 	var names []string
-	var cookie uint64
-	var verf [8]byte
-	ops = append(ops, opGetfh(&fh))
-	for {
-		var page readdir4Page
-		if err := c.run(ctx, append(ops, opReaddir(cookie, verf, 8192, c.readdirMax(), attrMask(), &page))); err != nil {
-			return nil, fmt.Errorf("list %s: %w", rel, err)
-		}
-		for _, e := range page.Entries {
+	err := c.readdir(ctx, rel, attrMask(), func(_ []byte, entries []dirEntry4) (bool, error) {
+		for _, e := range entries {
 			if max > 0 && len(names) == max {
-				return names, nil
+				return false, nil
 			}
 			if e.Name != "." && e.Name != ".." {
 				names = append(names, e.Name)
 			}
 		}
-		if page.EOF {
-			return names, nil
+		return true, nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", rel, err)
+	}
+	return names, nil
+}
+
+// readdir reads the directory rel one READDIR reply at a time, each entry
+// with the attributes mask names, and hands each reply's entries to page
+// with the directory's handle. page returns false to stop early.
+func (c *nfs4Client) readdir(ctx context.Context, rel string, mask []uint32, page func(dir []byte, entries []dirEntry4) (bool, error)) error {
+	ops, err := c.lookupOps(ctx, splitRel(rel), 2)
+	if err != nil {
+		return err
+	}
+	var fh []byte
+	var cookie uint64
+	var verf [8]byte
+	ops = append(ops, opGetfh(&fh))
+	for {
+		var p readdir4Page
+		if err := c.run(ctx, append(ops, opReaddir(cookie, verf, 8192, c.readdirMax(), mask, &p))); err != nil {
+			return err
 		}
-		if len(page.Entries) == 0 {
+		if more, err := page(fh, p.Entries); err != nil || !more {
+			return err
+		}
+		if p.EOF {
+			return nil
+		}
+		if len(p.Entries) == 0 {
 			c.s.broken = true
-			return nil, fmt.Errorf("list %s: %w: READDIR returned no entries before the end of the directory", rel, ErrUnavailable)
+			return fmt.Errorf("%w: READDIR returned no entries before the end of the directory", ErrUnavailable)
 		}
-		cookie, verf = page.Entries[len(page.Entries)-1].Cookie, page.Verf
+		cookie, verf = p.Entries[len(p.Entries)-1].Cookie, p.Verf
 		ops = []nfs4Op{opPutfh(fh)}
 	}
 }
@@ -344,19 +373,8 @@ func (c *nfs4Client) Remove(ctx context.Context, rel string) error {
 // it unique, and the client holds at most one file open at a time.
 var openOwner = []byte("fileshare-csi")
 
-// claimFH opens the current filehandle (v4.1, RFC 8881 section 18.16).
-const claimFH = 4
-
 func opOpenFH(clientID uint64, access uint32, res *openResult) nfs4Op {
-	return nfs4Op{code: op4Open, mutates: true, enc: func(e *xdrEnc) {
-		e.u32(0)
-		e.u32(access | openWantNoDeleg)
-		e.u32(0)
-		e.u64(clientID)
-		e.opaque(openOwner)
-		e.u32(openNoCreate)
-		e.u32(claimFH)
-	}, dec: func(d *xdrDec) { decodeOpen(d, res) }}
+	return opOpen(clientID, openOwner, openArgs{access: access}, res)
 }
 
 // WriteFile creates or replaces a small file: OPEN (creating it, or
@@ -390,8 +408,8 @@ func (c *nfs4Client) WriteFile(ctx context.Context, rel string, data []byte) err
 			openAt = 1
 		}
 		type planned struct {
-			at, n   int
-			written uint32
+			at, n int
+			res   writeResult
 		}
 		var writes []*planned
 		end, used := off, 0
@@ -402,7 +420,7 @@ func (c *nfs4Client) WriteFile(ctx context.Context, rel string, data []byte) err
 			n := min(chunk, len(data)-end, budget-used)
 			w := &planned{at: end, n: n}
 			writes = append(writes, w)
-			ops = append(ops, opWrite(currentStateid, uint64(end), data[end:end+n], &w.written))
+			ops = append(ops, opWrite(currentStateid, uint64(end), data[end:end+n], fileSync4, &w.res))
 			end += n
 			used += n
 		}
@@ -422,9 +440,9 @@ func (c *nfs4Client) WriteFile(ctx context.Context, rel string, data []byte) err
 		}
 		next := end
 		for _, w := range writes {
-			if int(w.written) < w.n {
+			if int(w.res.Count) < w.n {
 				// A short write: go on from where it stopped.
-				next = w.at + int(w.written)
+				next = w.at + int(w.res.Count)
 				break
 			}
 		}

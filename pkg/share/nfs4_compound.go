@@ -18,6 +18,7 @@ const (
 const (
 	op4Access          = 3
 	op4Close           = 4
+	op4Commit          = 5
 	op4Create          = 6
 	op4Getattr         = 9
 	op4Getfh           = 10
@@ -27,6 +28,7 @@ const (
 	op4Putrootfh       = 24
 	op4Read            = 25
 	op4Readdir         = 26
+	op4Readlink        = 27
 	op4Remove          = 28
 	op4Rename          = 29
 	op4Restorefh       = 31
@@ -43,9 +45,9 @@ const (
 )
 
 var op4Names = map[uint32]string{
-	op4Access: "ACCESS", op4Close: "CLOSE", op4Create: "CREATE", op4Getattr: "GETATTR", op4Getfh: "GETFH",
+	op4Access: "ACCESS", op4Close: "CLOSE", op4Commit: "COMMIT", op4Create: "CREATE", op4Getattr: "GETATTR", op4Getfh: "GETFH",
 	op4Lookup: "LOOKUP", op4Open: "OPEN", op4Putfh: "PUTFH", op4Putrootfh: "PUTROOTFH", op4Read: "READ",
-	op4Readdir: "READDIR", op4Remove: "REMOVE", op4Rename: "RENAME", op4Restorefh: "RESTOREFH",
+	op4Readdir: "READDIR", op4Readlink: "READLINK", op4Remove: "REMOVE", op4Rename: "RENAME", op4Restorefh: "RESTOREFH",
 	op4Savefh: "SAVEFH", op4Setattr: "SETATTR", op4Write: "WRITE", op4ExchangeID: "EXCHANGE_ID",
 	op4CreateSession: "CREATE_SESSION", op4DestroySession: "DESTROY_SESSION", op4Sequence: "SEQUENCE",
 	op4DestroyClientID: "DESTROY_CLIENTID", op4ReclaimComplete: "RECLAIM_COMPLETE", op4Illegal: "ILLEGAL",
@@ -80,6 +82,7 @@ const (
 	nfs4ErrNotsupp        = 10004
 	nfs4ErrServerfault    = 10006
 	nfs4ErrDelay          = 10008
+	nfs4ErrExpired        = 10011
 	nfs4ErrGrace          = 10013
 	nfs4ErrFhexpired      = 10014
 	nfs4ErrShareDenied    = 10015
@@ -88,12 +91,15 @@ const (
 	nfs4ErrMoved          = 10019
 	nfs4ErrMinorVersMism  = 10021
 	nfs4ErrStaleClientid  = 10022
+	nfs4ErrStaleStateid   = 10023
+	nfs4ErrBadStateid     = 10025
 	nfs4ErrSymlink        = 10029
 	nfs4ErrAttrnotsupp    = 10032
 	nfs4ErrBadxdr         = 10036
 	nfs4ErrBadowner       = 10039
 	nfs4ErrBadname        = 10041
 	nfs4ErrOpIllegal      = 10044
+	nfs4ErrAdminRevoked   = 10047
 	nfs4ErrBadsession     = 10052
 	nfs4ErrBadslot        = 10053
 	nfs4ErrCompleteAlrdy  = 10054
@@ -112,11 +118,12 @@ var nfs4StatusNames = map[uint32]string{
 	nfs4ErrXdev: "XDEV", nfs4ErrNotdir: "NOTDIR", nfs4ErrIsdir: "ISDIR", nfs4ErrInval: "INVAL", nfs4ErrNospc: "NOSPC",
 	nfs4ErrRofs: "ROFS", nfs4ErrNametoolong: "NAMETOOLONG", nfs4ErrNotempty: "NOTEMPTY", nfs4ErrStale: "STALE",
 	nfs4ErrBadhandle: "BADHANDLE", nfs4ErrBadCookie: "BAD_COOKIE", nfs4ErrNotsupp: "NOTSUPP",
-	nfs4ErrServerfault: "SERVERFAULT", nfs4ErrDelay: "DELAY", nfs4ErrGrace: "GRACE", nfs4ErrFhexpired: "FHEXPIRED",
+	nfs4ErrServerfault: "SERVERFAULT", nfs4ErrDelay: "DELAY", nfs4ErrExpired: "EXPIRED", nfs4ErrGrace: "GRACE", nfs4ErrFhexpired: "FHEXPIRED",
 	nfs4ErrShareDenied: "SHARE_DENIED", nfs4ErrWrongsec: "WRONGSEC", nfs4ErrResource: "RESOURCE", nfs4ErrMoved: "MOVED",
-	nfs4ErrMinorVersMism: "MINOR_VERS_MISMATCH", nfs4ErrStaleClientid: "STALE_CLIENTID", nfs4ErrSymlink: "SYMLINK",
+	nfs4ErrMinorVersMism: "MINOR_VERS_MISMATCH", nfs4ErrStaleClientid: "STALE_CLIENTID", nfs4ErrStaleStateid: "STALE_STATEID",
+	nfs4ErrBadStateid: "BAD_STATEID", nfs4ErrSymlink: "SYMLINK",
 	nfs4ErrAttrnotsupp: "ATTRNOTSUPP", nfs4ErrBadxdr: "BADXDR", nfs4ErrBadowner: "BADOWNER", nfs4ErrBadname: "BADNAME",
-	nfs4ErrOpIllegal: "OP_ILLEGAL", nfs4ErrBadsession: "BADSESSION", nfs4ErrBadslot: "BADSLOT",
+	nfs4ErrOpIllegal: "OP_ILLEGAL", nfs4ErrAdminRevoked: "ADMIN_REVOKED", nfs4ErrBadsession: "BADSESSION", nfs4ErrBadslot: "BADSLOT",
 	nfs4ErrCompleteAlrdy: "COMPLETE_ALREADY", nfs4ErrSeqMisordered: "SEQ_MISORDERED", nfs4ErrReqTooBig: "REQ_TOO_BIG",
 	nfs4ErrRepTooBig: "REP_TOO_BIG", nfs4ErrTooManyOps: "TOO_MANY_OPS", nfs4ErrOpNotInSession: "OP_NOT_IN_SESSION",
 	nfs4ErrDeadsession: "DEADSESSION", nfs4ErrNotOnlyOp: "NOT_ONLY_OP", nfs4ErrWrongType: "WRONG_TYPE",
@@ -157,6 +164,11 @@ func (e *NFS4Error) Unwrap() error {
 	case nfs4ErrDelay, nfs4ErrGrace:
 		// Still so at the call's deadline: worth a retry later, on any
 		// session.
+		return ErrUnavailable
+	case nfs4ErrStaleStateid, nfs4ErrBadStateid, nfs4ErrExpired, nfs4ErrAdminRevoked:
+		// An open file's state is gone: the server restarted (the session
+		// was made again under it) or ended the lease. Not an answer about
+		// the path; the work is done again on a fresh open.
 		return ErrUnavailable
 	}
 	return nil

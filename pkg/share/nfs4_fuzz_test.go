@@ -3,6 +3,7 @@ package share
 import (
 	"errors"
 	"testing"
+	"time"
 )
 
 // fuzzOps is a COMPOUND that uses every result decoder the client has; the
@@ -17,11 +18,14 @@ func fuzzOps() []nfs4Op {
 		data []byte
 		eof  bool
 		open openResult
-		n    uint32
+		w    writeResult
 		ex   exchangeIDRes
 		cs   createSessionRes
+		link string
+		verf [8]byte
 	)
 	mode := uint32(0o755)
+	mtime := time.Unix(0, 0)
 	return []nfs4Op{
 		opSequence([16]byte{}, 1, 0, &seq),
 		opPutfh([]byte{1}),
@@ -31,7 +35,7 @@ func fuzzOps() []nfs4Op {
 		opReaddir(0, [8]byte{}, 1, 1, walkMask, &page),
 		opRead(anonymousStateid, 0, 4096, &data, &eof),
 		opOpenCreate(1, []byte("o"), "f", 0o644, &open),
-		opWrite(currentStateid, 0, []byte("x"), &n),
+		opWrite(currentStateid, 0, []byte("x"), unstable4, &w),
 		opClose(currentStateid),
 		opMkdir("d", mode),
 		opSetattr(anonymousStateid, setAttrs{mode: &mode}),
@@ -42,6 +46,13 @@ func fuzzOps() []nfs4Op {
 		opCreateSession(1, 1, nfs4ForeChannel, nfs4BackChannel, &cs),
 		opReclaimComplete(),
 		opDelegreturn(anonymousStateid),
+		opGetattr(treeMask, &a),
+		opReaddir(0, [8]byte{}, 1, 1, treeDirMask, &page),
+		opReadlink(&link),
+		opSymlink("t", "l"),
+		opOpen(1, []byte("o"), openArgs{access: openShareAccessRead, name: "f"}, &open),
+		opCommit(&verf),
+		opSetattr(anonymousStateid, setAttrs{owner: &owner4{"0", "0"}, mtime: &mtime}),
 	}
 }
 

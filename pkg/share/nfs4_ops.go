@@ -1,5 +1,7 @@
 package share
 
+import "time"
+
 // Attribute numbers (RFC 8881 section 5) the client reads or sets.
 const (
 	attrType            = 1
@@ -17,6 +19,8 @@ const (
 	attrSpaceAvail      = 42
 	attrSpaceFree       = 43
 	attrSpaceTotal      = 44
+	attrTimeModify      = 53
+	attrTimeModifySet   = 54
 	attrMountedOnFileID = 55
 )
 
@@ -34,12 +38,27 @@ const (
 	// maxName bounds a name a server returns in READDIR; no file system
 	// the driver meets allows more than 255 bytes, 4 KiB leaves room.
 	maxName = 4096
+	// maxLink bounds a link's target READLINK returns: Linux's PATH_MAX.
+	maxLink = 4096
 )
 
 // fsid4 names a file system on the server; a directory whose fsid differs
 // from its parent's is another file system (another export, or something
 // mounted there on the server).
 type fsid4 struct{ Major, Minor uint64 }
+
+// nfstime4 is a time as seconds and nanoseconds since the epoch.
+type nfstime4 struct {
+	Seconds  int64
+	Nseconds uint32
+}
+
+func (t nfstime4) time() time.Time { return time.Unix(t.Seconds, int64(t.Nseconds)).UTC() }
+
+func (e *xdrEnc) nfstime(t time.Time) {
+	e.u64(uint64(t.Unix()))
+	e.u32(uint32(t.Nanosecond()))
+}
 
 // attrs4 holds the attributes the client asks for; mask says which the
 // server returned (all of them are numbered below 64).
@@ -60,10 +79,20 @@ type attrs4 struct {
 	SpaceAvail      uint64
 	SpaceFree       uint64
 	SpaceTotal      uint64
+	ModTime         nfstime4
 	MountedOnFileID uint64
 }
 
 func (a *attrs4) has(bit int) bool { return a.mask&(1<<bit) != 0 }
+
+// maskBits is the attributes of a bitmap4 mask as attrs4.mask holds them.
+func maskBits(mask []uint32) uint64 {
+	var m uint64
+	for i, w := range mask[:min(len(mask), 2)] {
+		m |= uint64(w) << (32 * i)
+	}
+	return m
+}
 
 // attrMask is the bitmap4 of the attributes bits.
 func attrMask(bits ...int) []uint32 {
@@ -134,6 +163,8 @@ func decodeFattr(d *xdrDec, a *attrs4) {
 			a.SpaceFree = v.u64()
 		case attrSpaceTotal:
 			a.SpaceTotal = v.u64()
+		case attrTimeModify:
+			a.ModTime = nfstime4{int64(v.u64()), v.u32()}
 		case attrMountedOnFileID:
 			a.MountedOnFileID = v.u64()
 		default:
@@ -150,13 +181,25 @@ func decodeFattr(d *xdrDec, a *attrs4) {
 	}
 }
 
-// setAttrs are the attributes the client sets: only the mode, and a size
-// to truncate a file it replaces.
+// setAttrs are the attributes the client sets; nil ones are left as they
+// are.
 type setAttrs struct {
-	size *uint64
-	mode *uint32
+	size  *uint64
+	mode  *uint32
+	owner *owner4
+	// mtime is set to this time (SET_TO_CLIENT_TIME4).
+	mtime *time.Time
 }
 
+// owner4 is a file's owner and group, as numeric ids in decimal where the
+// client sets them: servers take those from AUTH_SYS clients.
+type owner4 struct{ User, Group string }
+
+// setToClientTime4 says a settime4 carries the time to set.
+const setToClientTime4 = 1
+
+// encodeFattr writes s as a fattr4: the values go in the order of their
+// attribute numbers.
 func encodeFattr(e *xdrEnc, s setAttrs) {
 	var bits []int
 	var vals xdrEnc
@@ -167,6 +210,16 @@ func encodeFattr(e *xdrEnc, s setAttrs) {
 	if s.mode != nil {
 		bits = append(bits, attrMode)
 		vals.u32(*s.mode)
+	}
+	if s.owner != nil {
+		bits = append(bits, attrOwner, attrOwnerGroup)
+		vals.str(s.owner.User)
+		vals.str(s.owner.Group)
+	}
+	if s.mtime != nil {
+		bits = append(bits, attrTimeModifySet)
+		vals.u32(setToClientTime4)
+		vals.nfstime(*s.mtime)
 	}
 	if len(bits) == 0 {
 		e.bitmap(nil)
@@ -231,17 +284,34 @@ func opGetattr(mask []uint32, a *attrs4) nfs4Op {
 func opSavefh() nfs4Op    { return nfs4Op{code: op4Savefh} }
 func opRestorefh() nfs4Op { return nfs4Op{code: op4Restorefh} }
 
-// opMkdir is CREATE of a directory named name in the current directory,
-// which then becomes the current filehandle.
-func opMkdir(name string, mode uint32) nfs4Op {
+// opCreate is CREATE of name in the current directory, a directory or
+// (typ nf4Lnk) a link to target, which then becomes the current filehandle.
+func opCreate(typ uint32, target, name string, attrs setAttrs) nfs4Op {
 	return nfs4Op{code: op4Create, mutates: true, enc: func(e *xdrEnc) {
-		e.u32(nf4Dir)
+		e.u32(typ)
+		if typ == nf4Lnk {
+			e.str(target)
+		}
 		e.str(name)
-		encodeFattr(e, setAttrs{mode: &mode})
+		encodeFattr(e, attrs)
 	}, dec: func(d *xdrDec) {
 		skipChangeInfo(d)
 		d.bitmap()
 	}}
+}
+
+func opMkdir(name string, mode uint32) nfs4Op {
+	return opCreate(nf4Dir, "", name, setAttrs{mode: &mode})
+}
+
+// opSymlink makes the link name to target. It sets no attributes: a
+// link's mode means nothing, and some servers refuse to set one.
+func opSymlink(target, name string) nfs4Op {
+	return opCreate(nf4Lnk, target, name, setAttrs{})
+}
+
+func opReadlink(target *string) nfs4Op {
+	return nfs4Op{code: op4Readlink, dec: func(d *xdrDec) { *target = d.str(maxLink) }}
 }
 
 func opSetattr(sid stateid4, s setAttrs) nfs4Op {
@@ -319,6 +389,7 @@ const (
 	openCreate       = 1
 	createUnchecked  = 0
 	claimNull        = 0
+	claimFH          = 4 // the current filehandle (new in v4.1)
 	delegNone        = 0
 	delegRead        = 1
 	delegWrite       = 2
@@ -327,6 +398,7 @@ const (
 	limitBlocks      = 2
 	whyNoDelegConten = 1
 	whyNoDelegRes    = 2
+	unstable4        = 0
 	fileSync4        = 2
 )
 
@@ -337,23 +409,49 @@ type openResult struct {
 	Delegation *stateid4
 }
 
-// opOpenCreate opens name in the current directory for writing, creating
-// it with mode or truncating it to size 0 (UNCHECKED4). owner is the
-// open-owner, unique to the session's client ID.
-func opOpenCreate(clientID uint64, owner []byte, name string, mode uint32, res *openResult) nfs4Op {
-	var zero uint64
+// openArgs are what an OPEN asks for, besides its owner.
+type openArgs struct {
+	access uint32 // openShareAccessRead and Write
+	// create: create the file with mode, or truncate it to size 0 when it
+	// exists (UNCHECKED4).
+	create bool
+	mode   uint32
+	// name is opened in the current directory (CLAIM_NULL, which never
+	// follows a link: a link answers NFS4ERR_SYMLINK); "" opens the
+	// current filehandle (CLAIM_FH).
+	name string
+}
+
+// opOpen opens a file, denying nothing to others. owner is the open-owner,
+// unique to the session's client ID.
+func opOpen(clientID uint64, owner []byte, a openArgs, res *openResult) nfs4Op {
 	return nfs4Op{code: op4Open, mutates: true, enc: func(e *xdrEnc) {
 		e.u32(0) // seqid, ignored in v4.1
-		e.u32(openShareAccessWrite | openWantNoDeleg)
+		e.u32(a.access | openWantNoDeleg)
 		e.u32(0) // deny none
 		e.u64(clientID)
 		e.opaque(owner)
-		e.u32(openCreate)
-		e.u32(createUnchecked)
-		encodeFattr(e, setAttrs{size: &zero, mode: &mode})
-		e.u32(claimNull)
-		e.str(name)
+		if a.create {
+			var zero uint64
+			e.u32(openCreate)
+			e.u32(createUnchecked)
+			encodeFattr(e, setAttrs{size: &zero, mode: &a.mode})
+		} else {
+			e.u32(openNoCreate)
+		}
+		if a.name == "" {
+			e.u32(claimFH)
+		} else {
+			e.u32(claimNull)
+			e.str(a.name)
+		}
 	}, dec: func(d *xdrDec) { decodeOpen(d, res) }}
+}
+
+// opOpenCreate opens name in the current directory for writing, creating
+// it with mode or truncating it to size 0.
+func opOpenCreate(clientID uint64, owner []byte, name string, mode uint32, res *openResult) nfs4Op {
+	return opOpen(clientID, owner, openArgs{access: openShareAccessWrite, create: true, mode: mode, name: name}, res)
 }
 
 func decodeOpen(d *xdrDec, res *openResult) {
@@ -393,17 +491,35 @@ func decodeOpen(d *xdrDec, res *openResult) {
 	}
 }
 
-func opWrite(sid stateid4, offset uint64, data []byte, written *uint32) nfs4Op {
+// writeResult is WRITE's answer: how much was written, how stable it is
+// (unstable4 to fileSync4), and the server's write verifier, which changes
+// when the server restarts and loses what was not yet stable.
+type writeResult struct {
+	Count     uint32
+	Committed uint32
+	Verf      [8]byte
+}
+
+func opWrite(sid stateid4, offset uint64, data []byte, stable uint32, res *writeResult) nfs4Op {
 	return nfs4Op{code: op4Write, mutates: true, enc: func(e *xdrEnc) {
 		e.stateid(sid)
 		e.u64(offset)
-		e.u32(fileSync4)
+		e.u32(stable)
 		e.opaque(data)
 	}, dec: func(d *xdrDec) {
-		*written = d.u32()
-		d.u32()    // committed
-		d.fixed(8) // verifier
+		res.Count = d.u32()
+		res.Committed = d.u32()
+		copy(res.Verf[:], d.fixed(8))
 	}}
+}
+
+// opCommit makes the whole file's unstable writes stable; verf is the
+// write verifier to compare with the WRITEs'.
+func opCommit(verf *[8]byte) nfs4Op {
+	return nfs4Op{code: op4Commit, mutates: true, enc: func(e *xdrEnc) {
+		e.u64(0) // offset and count 0: all of the file
+		e.u32(0)
+	}, dec: func(d *xdrDec) { copy(verf[:], d.fixed(8)) }}
 }
 
 func opRead(sid stateid4, offset uint64, count uint32, data *[]byte, eof *bool) nfs4Op {

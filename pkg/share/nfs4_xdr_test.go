@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"strings"
 	"testing"
+	"time"
 )
 
 // hexWords writes XDR as groups of four bytes, as RFCs print it.
@@ -61,7 +62,7 @@ func TestEncodeSetattrAndOpen(t *testing.T) {
 		t.Fatalf("OPEN args\n%x\nwant\n%x", e.b, want)
 	}
 	e = xdrEnc{}
-	opWrite(currentStateid, 4096, []byte("abcde"), new(uint32)).enc(&e)
+	opWrite(currentStateid, 4096, []byte("abcde"), fileSync4, new(writeResult)).enc(&e)
 	want = hexWords(`00000001 00000000 00000000 00000000  00000000 00001000  00000002  00000005 61626364 65000000`)
 	if !bytes.Equal(e.b, want) {
 		t.Fatalf("WRITE args\n%x\nwant\n%x", e.b, want)
@@ -265,5 +266,105 @@ func TestNFS4ErrorsUnwrapLikeV3(t *testing.T) {
 	}
 	if err := (&NFS4Error{Op: op4Remove, Status: nfs4ErrIO}); IsAnswer(err) || err.Error() != "NFSv4 REMOVE: NFS4ERR_IO (5)" {
 		t.Errorf("IO: %v", err)
+	}
+}
+
+func TestEncodeTreeOps(t *testing.T) {
+	size, mode := uint64(5), uint32(0o2640)
+	mtime := time.Date(2020, 1, 2, 3, 4, 5, 6, time.UTC) // 1577934245 s
+	var e xdrEnc
+	opSetattr(anonymousStateid, setAttrs{size: &size, mode: &mode, owner: &owner4{"1234", "2345"}, mtime: &mtime}).enc(&e)
+	want := hexWords(`00000000 00000000 00000000 00000000
+		00000002 00000010 00400032
+		0000002c
+		00000000 00000005  000005a0  00000004 31323334  00000004 32333435  00000001 00000000 5e0d5da5 00000006`)
+	if !bytes.Equal(e.b, want) {
+		t.Fatalf("SETATTR args\n%x\nwant\n%x", e.b, want)
+	}
+	// A time before 1970 is a negative int64.
+	e = xdrEnc{}
+	early := time.Date(1969, 12, 31, 23, 59, 59, 0, time.UTC)
+	opSetattr(anonymousStateid, setAttrs{mtime: &early}).enc(&e)
+	if want := hexWords(`00000001 ffffffff ffffffff 00000000`); !bytes.Equal(e.b[len(e.b)-16:], want) {
+		t.Fatalf("settime4 of 1969: %x", e.b[len(e.b)-16:])
+	}
+
+	e = xdrEnc{}
+	opSymlink("../t", "l").enc(&e)
+	want = hexWords(`00000005 00000004 2e2e2f74 00000001 6c000000 00000000 00000000`)
+	if !bytes.Equal(e.b, want) {
+		t.Fatalf("CREATE NF4LNK args\n%x\nwant\n%x", e.b, want)
+	}
+
+	// OPEN for reading: no create, CLAIM_NULL of the name.
+	e = xdrEnc{}
+	var res openResult
+	opOpen(0x1122334455667788, []byte("o"), openArgs{access: openShareAccessRead, name: "f"}, &res).enc(&e)
+	want = hexWords(`00000000 00000401 00000000 11223344 55667788 00000001 6f000000
+		00000000
+		00000000 00000001 66000000`)
+	if !bytes.Equal(e.b, want) {
+		t.Fatalf("OPEN args\n%x\nwant\n%x", e.b, want)
+	}
+	// CLAIM_FH of the current filehandle.
+	e = xdrEnc{}
+	opOpen(1, []byte("o"), openArgs{access: openShareAccessWrite}, &res).enc(&e)
+	if want := hexWords(`00000000 00000004`); !bytes.Equal(e.b[len(e.b)-8:], want) {
+		t.Fatalf("OPEN by handle ends %x", e.b[len(e.b)-8:])
+	}
+
+	e = xdrEnc{}
+	opWrite(stateid4{Seqid: 2}, 1, []byte("a"), unstable4, new(writeResult)).enc(&e)
+	want = hexWords(`00000002 00000000 00000000 00000000  00000000 00000001  00000000  00000001 61000000`)
+	if !bytes.Equal(e.b, want) {
+		t.Fatalf("UNSTABLE WRITE args\n%x\nwant\n%x", e.b, want)
+	}
+	e = xdrEnc{}
+	opCommit(new([8]byte)).enc(&e)
+	if want := hexWords(`00000000 00000000 00000000`); !bytes.Equal(e.b, want) {
+		t.Fatalf("COMMIT args %x", e.b)
+	}
+}
+
+func TestDecodeTreeResults(t *testing.T) {
+	var target string
+	var w writeResult
+	var verf [8]byte
+	var a attrs4
+	ops := []nfs4Op{opPutfh([]byte{1}), opReadlink(&target), opWrite(anonymousStateid, 0, []byte("x"), unstable4, &w), opCommit(&verf), opGetattr(treeMask, &a)}
+	b := reply(0,
+		result4{op4Putfh, 0, nil},
+		result4{op4Readlink, 0, func(e *xdrEnc) { e.str("../elsewhere") }},
+		result4{op4Write, 0, func(e *xdrEnc) { e.u32(1); e.u32(unstable4); e.fixed([]byte("verifier")) }},
+		result4{op4Commit, 0, func(e *xdrEnc) { e.fixed([]byte("verifier")) }},
+		result4{op4Getattr, 0, func(e *xdrEnc) {
+			fattr(e, []int{attrType, attrSize, attrMode, attrOwner, attrOwnerGroup, attrTimeModify}, func(v *xdrEnc) {
+				v.u32(nf4Reg)
+				v.u64(3)
+				v.u32(0o4751)
+				v.str("1234")
+				v.str("2345")
+				v.u64(1577934245)
+				v.u32(800000000)
+			})
+		}},
+	)
+	if r, err := decodeCompound(b, ops); err != nil || r.err != nil {
+		t.Fatalf("decode: %+v, %v", r, err)
+	}
+	if target != "../elsewhere" || w.Count != 1 || w.Committed != unstable4 || string(w.Verf[:]) != "verifier" || string(verf[:]) != "verifier" {
+		t.Fatalf("READLINK %q, WRITE %+v, COMMIT %q", target, w, verf)
+	}
+	got := treeAttr(a)
+	want := Attr{Type: TypeFile, Size: 3, Mode: 0o751 | fs.ModeSetuid, HasMode: true, UID: 1234, GID: 2345, HasOwner: true,
+		ModTime: time.Date(2020, 1, 2, 3, 4, 5, 800000000, time.UTC)}
+	if got != want {
+		t.Fatalf("treeAttr = %+v, want %+v", got, want)
+	}
+	// Owners as names cannot be this machine's ids; no mode returned is
+	// no mode known.
+	a.Owner, a.mask = "root@localdomain", a.mask&^(1<<attrMode)
+	if got := treeAttr(a); got.HasOwner || got.HasMode {
+		t.Fatalf("treeAttr of a named owner and no mode = %+v", got)
 	}
 }

@@ -294,7 +294,10 @@ func StartGanesha(ctx context.Context, dir string, opts ...Option) (*Server, err
   Protocols = %[2]s; %[3]s Bind_addr = 127.0.0.1;
   Enable_NLM = false; Enable_RQUOTA = false;
 }
-NFSV4 { Graceless = true; RecoveryRoot = %[4]s; }
+# Owners as numeric ids, as kernel nfsd gives them to AUTH_SYS clients by
+# default: an NFSv4.1 client can carry an owner only as a number, and
+# Ganesha would name every id this machine's passwd knows (root@domain).
+NFSV4 { Graceless = true; RecoveryRoot = %[4]s; Only_Numeric_Owners = true; }
 # Tests change the exported directory behind Ganesha's back; don't cache.
 MDCACHE { Dir_Chunk = 0; }
 EXPORT {

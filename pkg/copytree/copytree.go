@@ -23,6 +23,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
@@ -157,6 +158,7 @@ type copier struct {
 	fenced     map[uint64]bool // IDs above the top and of protected directories, read lazily
 	foreign    map[uint64]bool
 	serverCopy atomic.Bool // false once a server said it cannot copy
+	ownersLost sync.Once
 
 	files, dirs, links, bytes, serverBytes, resumed, skipped atomic.Int64
 }
@@ -349,6 +351,11 @@ func (c *copier) makeDir(ctx context.Context, dst share.TreeClient, rel string, 
 
 func (c *copier) copyEntry(ctx context.Context, w Pair, n *dirNode, e share.DirEntry) error {
 	src, dst := path.Join(n.src, e.Name), path.Join(n.dst, e.Name)
+	if e.Attr.HasMode && !e.Attr.HasOwner {
+		c.ownersLost.Do(func() {
+			c.log("owners are not kept: the server names them user@domain, not by number (NFSv4: set the server to answer numeric ids, as Linux nfsd does by default; NFS-Ganesha: Only_Numeric_Owners = true)", "path", src)
+		})
+	}
 	var err error
 	switch e.Attr.Type {
 	case share.TypeFile:
@@ -404,7 +411,7 @@ func (c *copier) copyFile(ctx context.Context, w Pair, src, dst string, a share.
 	if err != nil {
 		return fmt.Errorf("create %s: %w", dst, err)
 	}
-	written, holes, err := c.copyData(ctx, w, src, dst, out, a.Size)
+	written, holes, err := c.copyData(ctx, w, src, dst, out, a)
 	if cerr := out.Close(ctx); err == nil && cerr != nil {
 		err = fmt.Errorf("close %s: %w", dst, cerr)
 	}
@@ -444,11 +451,12 @@ func clear(ctx context.Context, dst share.TreeClient, rel string, existing share
 // one session and the server can, else streamed a chunk at a time, leaving
 // chunks of zeros unwritten (holes). holes says whether the file's end
 // was left unwritten, so its size must still be set.
-func (c *copier) copyData(ctx context.Context, w Pair, src, dst string, out share.FileWriter, size int64) (int64, bool, error) {
+func (c *copier) copyData(ctx context.Context, w Pair, src, dst string, out share.FileWriter, a share.Attr) (int64, bool, error) {
+	size := a.Size
 	if size == 0 {
 		return 0, false, nil
 	}
-	if ssc, ok := w.Src.(share.ServerSideCopier); ok && share.TreeClient(w.Src) == w.Dst && !c.serverCopy.Load() {
+	if ssc, ok := w.Src.(share.ServerSideCopier); ok && share.TreeClient(w.Src) == w.Dst && !a.Sparse && !c.serverCopy.Load() {
 		err := ssc.CopyData(ctx, src, dst, size)
 		if err == nil {
 			c.serverBytes.Add(size)

@@ -272,9 +272,6 @@ func (d *Driver) CreateVolume(ctx context.Context, req *csi.CreateVolumeRequest)
 		if origin, err = d.resolveContent(ctx, cs, params.Source.Protocol, creds); err != nil {
 			return nil, err
 		}
-		if err := copiesSupported(params.Source); err != nil {
-			return nil, err
-		}
 		if lim := req.GetCapacityRange().GetLimitBytes(); lim > 0 && origin.size > lim {
 			return nil, status.Errorf(codes.OutOfRange, "the content source holds %d bytes, more than limit_bytes %d", origin.size, lim)
 		}

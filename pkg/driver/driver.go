@@ -57,6 +57,7 @@ type Driver struct {
 	csi.UnimplementedIdentityServer
 	csi.UnimplementedControllerServer
 	csi.UnimplementedNodeServer
+	csi.UnimplementedGroupControllerServer
 
 	cfg         Config
 	volumeLocks keylock.Tree
@@ -104,6 +105,7 @@ func (d *Driver) Register(s *grpc.Server) {
 	csi.RegisterIdentityServer(s, d)
 	if d.cfg.Controller {
 		csi.RegisterControllerServer(s, d)
+		csi.RegisterGroupControllerServer(s, d)
 	}
 	if d.cfg.Node {
 		csi.RegisterNodeServer(s, d)

@@ -30,6 +30,7 @@ func (d *Driver) GetPluginCapabilities(context.Context, *csi.GetPluginCapabiliti
 		for _, t := range []csi.PluginCapability_Service_Type{
 			csi.PluginCapability_Service_CONTROLLER_SERVICE,
 			csi.PluginCapability_Service_SNAPSHOT_ACCESSIBILITY_CONSTRAINTS,
+			csi.PluginCapability_Service_GROUP_CONTROLLER_SERVICE,
 		} {
 			caps = append(caps, &csi.PluginCapability{
 				Type: &csi.PluginCapability_Service_{Service: &csi.PluginCapability_Service{Type: t}},

@@ -69,7 +69,7 @@ func (d *Driver) resolveContent(ctx context.Context, cs *csi.VolumeContentSource
 		if err != nil {
 			return nil, toStatus(err)
 		}
-		return o, copiesSupported(sid.Source)
+		return o, nil
 	case cs.GetVolume() != nil:
 		id := cs.GetVolume().GetVolumeId()
 		vol, err := existingVolumeID(id)
@@ -98,7 +98,7 @@ func (d *Driver) resolveContent(ctx context.Context, cs *csi.VolumeContentSource
 		if err != nil {
 			return nil, toStatus(err)
 		}
-		return o, copiesSupported(vol.Source)
+		return o, nil
 	}
 	return nil, status.Error(codes.InvalidArgument, "the volume content source names neither a snapshot nor a volume")
 }

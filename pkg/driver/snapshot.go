@@ -17,6 +17,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/copytree"
+	"github.com/fileshare-csi/fileshare-csi/pkg/jobs"
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 	"github.com/fileshare-csi/fileshare-csi/pkg/source"
 	"github.com/fileshare-csi/fileshare-csi/pkg/state"
@@ -77,20 +78,38 @@ func (d *Driver) CreateSnapshot(ctx context.Context, req *csi.CreateSnapshotRequ
 	if err != nil {
 		return nil, err
 	}
-	if err := copiesSupported(vol.Source); err != nil {
-		return nil, err
-	}
-	snap, err := d.takeSnapshot(ctx, vol, req.GetName(), "", credentialsFrom(req.GetSecrets()))
+	snap, err := d.takeSnapshot(ctx, vol, req.GetName(), credentialsFrom(req.GetSecrets()))
 	if err != nil {
 		return nil, err
 	}
 	return &csi.CreateSnapshotResponse{Snapshot: csiSnapshot(vol.Source, snap)}, nil
 }
 
-// takeSnapshot records the snapshot and makes sure its copy runs, waiting
-// for it a little: the answer says ready when the copy finished in time.
-func (d *Driver) takeSnapshot(ctx context.Context, vol volume.Volume, name, groupID string, creds share.Credentials) (state.Snapshot, error) {
-	var snap state.Snapshot
+// pendingSnapshot is a snapshot whose copy may still run.
+type pendingSnapshot struct {
+	vol  volume.Volume
+	snap state.Snapshot  // as recorded; Ready once the copy is in place
+	job  *jobs.Job       // nil when the record said ready already
+	done *state.Snapshot // the ready record, set by the job when it succeeds
+}
+
+// takeSnapshot records the snapshot, starts its copy and waits for it a
+// little: the answer says ready when the copy finished in time.
+func (d *Driver) takeSnapshot(ctx context.Context, vol volume.Volume, name string, creds share.Credentials) (state.Snapshot, error) {
+	p, err := d.startSnapshot(ctx, vol, name, "", creds)
+	if err != nil {
+		return state.Snapshot{}, err
+	}
+	if err := d.awaitSnapshots(ctx, []*pendingSnapshot{p}, snapshotWait); err != nil {
+		return state.Snapshot{}, err
+	}
+	return p.snap, nil
+}
+
+// startSnapshot records the snapshot (or finds the record an earlier call
+// made) and makes sure its copy runs, without waiting for it.
+func (d *Driver) startSnapshot(ctx context.Context, vol volume.Volume, name, groupID string, creds share.Credentials) (*pendingSnapshot, error) {
+	p := &pendingSnapshot{vol: vol, done: new(state.Snapshot)}
 	var from copyEnd
 	err := d.withStore(ctx, vol, creds, true, func(st *state.Store, w where) error {
 		rec, err := lookup(ctx, st, vol, w)
@@ -103,43 +122,58 @@ func (d *Driver) takeSnapshot(ctx context.Context, vol volume.Volume, name, grou
 		if rec.Populating {
 			return fmt.Errorf("volume %q is still being filled from %s; snapshot it once it is: %w", rec.Name, rec.ContentSource, share.ErrUnavailable)
 		}
-		snap, err = st.CreateSnapshot(ctx, state.SnapshotRequest{
+		p.snap, err = st.CreateSnapshot(ctx, state.SnapshotRequest{
 			Name: name, SourceVolumeID: vol.ID(), SourcePath: w.path, SizeBytes: rec.CapacityBytes, GroupID: groupID,
 		})
 		from = copyEnd{root: w.root, path: w.path, rootID: rec.RootID}
 		return err
 	})
 	if err != nil {
-		return state.Snapshot{}, toStatus(err)
+		return nil, toStatus(err)
 	}
 	d.snapshotShares.add(vol.Source)
-	if snap.Ready {
-		if j := d.jobs.Get(snapshotJobKey(snap.UID)); j != nil {
-			d.jobs.Forget(snapshotJobKey(snap.UID), j)
+	key := snapshotJobKey(p.snap.UID)
+	if p.snap.Ready {
+		if j := d.jobs.Get(key); j != nil {
+			d.jobs.Forget(key, j)
 		}
-		return snap, nil
+		return p, nil
 	}
-	sid := volume.Snapshot{Source: vol.Source, Key: snap.Key(), UID: snap.UID}
-	var done state.Snapshot
-	job := d.jobs.Start(snapshotJobKey(snap.UID), func(jctx context.Context) error {
+	sid := volume.Snapshot{Source: vol.Source, Key: p.snap.Key(), UID: p.snap.UID}
+	snap, done := p.snap, p.done
+	p.job = d.jobs.Start(key, func(jctx context.Context) error {
 		var err error
-		done, err = d.copySnapshot(jctx, sid, snap, from, creds)
+		*done, err = d.copySnapshot(jctx, sid, snap, from, creds)
 		return err
 	})
-	wait := time.NewTimer(snapshotWait)
-	defer wait.Stop()
-	select {
-	case <-job.Done():
-		if err := job.Err(); err != nil {
-			// The next call starts the copy again, from where it stopped.
-			return state.Snapshot{}, status.Errorf(codeOf(err), "copying volume %s into snapshot %q: %v", vol.SubDir, name, err)
+	return p, nil
+}
+
+// awaitSnapshots waits for the copies of ps until all have ended, wait has
+// passed or ctx ends. A copy that ended marks its snapshot ready, or fails
+// the call (the next call starts the copy again, from where it stopped);
+// one still running leaves its snapshot not ready.
+func (d *Driver) awaitSnapshots(ctx context.Context, ps []*pendingSnapshot, wait time.Duration) error {
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	for _, p := range ps {
+		if p.job == nil {
+			continue
 		}
-		d.jobs.Forget(snapshotJobKey(snap.UID), job)
-		return done, nil
-	case <-wait.C:
-	case <-ctx.Done():
+		select {
+		case <-p.job.Done():
+		case <-timer.C:
+			return nil
+		case <-ctx.Done():
+			return nil
+		}
+		if err := p.job.Err(); err != nil {
+			return status.Errorf(codeOf(err), "copying volume %s into snapshot %q: %v", p.vol.SubDir, p.snap.Name, err)
+		}
+		d.jobs.Forget(snapshotJobKey(p.snap.UID), p.job)
+		p.snap, p.job = *p.done, nil
 	}
-	return snap, nil
+	return nil
 }
 
 // copySnapshot copies the volume into the snapshot's partial copy and,
@@ -148,7 +182,9 @@ func (d *Driver) copySnapshot(ctx context.Context, sid volume.Snapshot, snap sta
 	logger := klog.FromContext(ctx).WithValues("snapshot", snap.Name, "source", snap.SourcePath)
 	start := time.Now()
 	var done state.Snapshot
+	var copied copytree.Stats
 	err := d.copyBetween(ctx, from, copyEnd{root: from.root, path: snap.PartialTree()}, creds, logger, func(c share.Client, stats copytree.Stats) error {
+		copied = stats
 		return d.lockedStore(ctx, c, snapshotWhere(sid, c), func(st *state.Store) error {
 			cur, err := st.GetSnapshot(ctx, sid.Key, sid.UID)
 			if err != nil {
@@ -163,7 +199,8 @@ func (d *Driver) copySnapshot(ctx context.Context, sid volume.Snapshot, snap sta
 		logger.Error(err, "snapshot copy stopped; the next CreateSnapshot resumes it")
 		return state.Snapshot{}, err
 	}
-	logger.Info("snapshot ready", "files", done.Files, "bytes", done.Bytes, "duration", time.Since(start).String())
+	logger.Info("snapshot ready", "files", copied.Files, "bytes", copied.Bytes, "serverSideBytes", copied.ServerSideBytes,
+		"resumed", copied.Resumed, "skipped", copied.Skipped, "duration", time.Since(start).String())
 	return done, nil
 }
 
@@ -419,14 +456,4 @@ func (d *Driver) listShareSnapshots(ctx context.Context, src source.Source, cred
 	out, err := state.New(lease.Client).ListSnapshots(ctx)
 	lease.Release(err)
 	return out, toStatus(err)
-}
-
-// copiesSupported refuses snapshots, restores and clones on shares whose
-// user-space client cannot copy trees yet: the NFSv3 and SMB clients can;
-// the NFSv4.1 client gets the same TreeClient next (issue #11).
-func copiesSupported(src source.Source) error {
-	if src.Protocol == source.NFS && src.EffectiveVersion() == source.NFSv41 {
-		return status.Error(codes.FailedPrecondition, "snapshots, restores and clones of NFSv4.1 volumes are not available in this version yet; NFSv3 volumes (a source without ?vers=4.1) and SMB volumes have them")
-	}
-	return nil
 }

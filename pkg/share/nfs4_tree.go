@@ -198,11 +198,11 @@ func (c *nfs4Client) SetAttr(ctx context.Context, rel string, a Attr, mask AttrM
 	return nil
 }
 
-// ioSize is the most data one READ or WRITE moves within the session's
+// nfs4IOSize is the most data one READ or WRITE moves within the session's
 // limit on a request or a reply (limit): what is left after the RPC
 // header with its credentials, SEQUENCE, PUTFH and the operation's own
 // fields (well under 1 KiB), in whole 4 KiB pages, at most 1 MiB.
-func ioSize(limit uint32) int {
+func nfs4IOSize(limit uint32) int {
 	room := int(min(limit, 1<<20+1024)) - 1024
 	if room >= 4096 {
 		room &^= 4095
@@ -328,7 +328,7 @@ func (f *nfs4File) transfer(ctx context.Context, what string, p []byte, off int6
 	if f.closed {
 		return 0, fmt.Errorf("%s %s: %w", what, f.rel, fs.ErrClosed)
 	}
-	chunk := ioSize(limit)
+	chunk := nfs4IOSize(limit)
 	n := 0
 	for n < len(p) {
 		m, err := step(p[n:min(len(p), n+chunk)], uint64(off)+uint64(n))

@@ -39,6 +39,7 @@ func smbAttr(st *smb2.FileStat) Attr {
 		ModTime:       st.LastWriteTime.UTC(),
 		DOSAttributes: st.FileAttributes & smbDOSAttributes,
 		ID:            st.FileId,
+		Sparse:        st.AllocationSize < st.EndOfFile,
 	}
 	switch {
 	case st.FileAttributes&fileAttributeReparsePoint != 0:

@@ -47,6 +47,10 @@ type Attr struct {
 	// DOSAttributes are the SMB file attributes a copy keeps (read-only,
 	// hidden, system, archive: MS-FSCC 2.6); 0 on NFS.
 	DOSAttributes uint32
+	// Sparse says the server has fewer bytes allocated to the file than
+	// its size (holes), where the protocol tells (SMB). A server-side copy
+	// would write the holes out, so such a file is streamed instead.
+	Sparse bool
 	// ID is the server's file ID (0 when the server gives none). It must be
 	// set for directories: the walks decide by it whether they may enter.
 	ID uint64

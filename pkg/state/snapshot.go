@@ -99,6 +99,17 @@ func (s *Store) GetSnapshot(ctx context.Context, k, uid string) (Snapshot, error
 	return snap, err
 }
 
+// GetSnapshotByName returns the record of the snapshot with this
+// CreateSnapshot name, or ErrNotFound.
+func (s *Store) GetSnapshotByName(ctx context.Context, name string) (Snapshot, error) {
+	var snap Snapshot
+	err := s.readJSON(ctx, snapshotRecord(SnapshotKey(name)), &snap)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Snapshot{}, fmt.Errorf("no snapshot named %q: %w", name, ErrNotFound)
+	}
+	return snap, err
+}
+
 // CompleteSnapshot moves the finished copy into place, marks its root so
 // no volume walk ever enters it, and records the snapshot as ready.
 func (s *Store) CompleteSnapshot(ctx context.Context, snap Snapshot) (Snapshot, error) {
@@ -180,4 +191,97 @@ func (s *Store) ListSnapshots(ctx context.Context) ([]Snapshot, error) {
 func (s *Store) Populated(ctx context.Context, rec Record) (Record, error) {
 	rec.Populating = false
 	return rec, s.writeJSON(ctx, recordPath(rec.Path), rec)
+}
+
+const groupsDir = snapshotsDir + "/groups"
+
+// Group is what the share keeps about one group snapshot: which member
+// snapshots were taken together. The members are ordinary snapshots, each
+// with its own record and copy, named after the group and their volume.
+type Group struct {
+	UID     string        `json:"uid"`
+	Name    string        `json:"name"`
+	Created time.Time     `json:"created"`
+	Members []GroupMember `json:"members"`
+}
+
+// GroupMember is one volume of a group snapshot and the snapshot taken of it.
+type GroupMember struct {
+	VolumeID     string `json:"volumeID"`
+	SnapshotName string `json:"snapshotName"`
+}
+
+// GroupKey is the record key of the group snapshot with this name.
+func GroupKey(name string) string { return key("group\x00" + name) }
+
+func groupRecord(k string) string { return groupsDir + "/" + k + ".json" }
+
+// GroupLockPath names a group snapshot, by its record key, for the locks.
+func GroupLockPath(key string) string { return groupsDir + "/" + key }
+
+// MemberSnapshotName is the snapshot name of a group's member volume.
+func MemberSnapshotName(group, volumeID string) string {
+	return "group/" + key(group) + "/" + key(volumeID)
+}
+
+// CreateGroup records a group snapshot of these volumes, or returns the
+// record an earlier call with the same name made. The same name for
+// another set of volumes is ErrConflict.
+func (s *Store) CreateGroup(ctx context.Context, name string, volumeIDs []string) (Group, error) {
+	k := GroupKey(name)
+	var g Group
+	err := s.readJSON(ctx, groupRecord(k), &g)
+	switch {
+	case err == nil:
+		if !sameMembers(g, volumeIDs) {
+			return Group{}, fmt.Errorf("group snapshot %q exists already, of other volumes: %w", name, ErrConflict)
+		}
+		return g, nil
+	case !errors.Is(err, fs.ErrNotExist):
+		return Group{}, err
+	}
+	uid, err := NewUID()
+	if err != nil {
+		return Group{}, err
+	}
+	g = Group{UID: uid, Name: name, Created: s.now().UTC()}
+	for _, id := range volumeIDs {
+		g.Members = append(g.Members, GroupMember{VolumeID: id, SnapshotName: MemberSnapshotName(name, id)})
+	}
+	if err := share.MkdirAll(ctx, s.c, groupsDir, 0o700); err != nil {
+		return Group{}, err
+	}
+	return g, s.writeJSON(ctx, groupRecord(k), g)
+}
+
+func sameMembers(g Group, volumeIDs []string) bool {
+	if len(g.Members) != len(volumeIDs) {
+		return false
+	}
+	want := map[string]bool{}
+	for _, id := range volumeIDs {
+		want[id] = true
+	}
+	for _, m := range g.Members {
+		if !want[m.VolumeID] {
+			return false
+		}
+	}
+	return true
+}
+
+// GetGroup returns the group record with this key and UID, or ErrNotFound.
+func (s *Store) GetGroup(ctx context.Context, k, uid string) (Group, error) {
+	var g Group
+	err := s.readJSON(ctx, groupRecord(k), &g)
+	if errors.Is(err, fs.ErrNotExist) || err == nil && g.UID != uid {
+		return Group{}, fmt.Errorf("no group snapshot with UID %s: %w", uid, ErrNotFound)
+	}
+	return g, err
+}
+
+// DeleteGroup removes the group's record; its members are deleted first,
+// each as a snapshot.
+func (s *Store) DeleteGroup(ctx context.Context, g Group) error {
+	return s.removeFile(ctx, groupRecord(GroupKey(g.Name)))
 }

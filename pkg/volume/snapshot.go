@@ -17,22 +17,41 @@ type Snapshot struct {
 	UID    string
 }
 
-const snapshotIDVersion = "s1"
+const (
+	snapshotIDVersion = "s1"
+	// groupIDVersion starts a group snapshot's ID; the fields are a
+	// snapshot ID's, the key and UID those of the group's record.
+	groupIDVersion = "g1"
+)
 
 // KeyLength is the length of a snapshot record key in hex digits.
 const KeyLength = 32
 
 // ID encodes the snapshot as s1#<source>#<key>#<uid>.
-func (s Snapshot) ID() string {
-	return strings.Join([]string{snapshotIDVersion, escape(s.Source.String()), s.Key, s.UID}, idSep)
+func (s Snapshot) ID() string { return s.encode(snapshotIDVersion) }
+
+// GroupID encodes a group snapshot as g1#<source>#<key>#<uid>.
+func (s Snapshot) GroupID() string { return s.encode(groupIDVersion) }
+
+func (s Snapshot) encode(version string) string {
+	return strings.Join([]string{version, escape(s.Source.String()), s.Key, s.UID}, idSep)
 }
 
 // ParseSnapshotID decodes and validates a snapshot ID.
 func ParseSnapshotID(id string) (Snapshot, error) {
+	return parseSnapshotID(id, snapshotIDVersion, "snapshot")
+}
+
+// ParseGroupSnapshotID decodes and validates a group snapshot ID.
+func ParseGroupSnapshotID(id string) (Snapshot, error) {
+	return parseSnapshotID(id, groupIDVersion, "group snapshot")
+}
+
+func parseSnapshotID(id, version, what string) (Snapshot, error) {
 	shown := source.Redact(id)
 	fields := strings.Split(id, idSep)
-	if len(fields) != 4 || fields[0] != snapshotIDVersion {
-		return Snapshot{}, fmt.Errorf("snapshot ID %q: unknown format (want %s#<source>#<key>#<uid>)", shown, snapshotIDVersion)
+	if len(fields) != 4 || fields[0] != version {
+		return Snapshot{}, fmt.Errorf("%s ID %q: unknown format (want %s#<source>#<key>#<uid>)", what, shown, version)
 	}
 	if !isHex(fields[2], KeyLength) {
 		return Snapshot{}, fmt.Errorf("snapshot ID %q: %q is not a record key (%d hex digits)", shown, fields[2], KeyLength)

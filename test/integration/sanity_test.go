@@ -84,12 +84,6 @@ func TestSanity(t *testing.T) {
 
 	RegisterFailHandler(Fail)
 	suiteConfig, reporterConfig := GinkgoConfiguration()
-	// Snapshots, restores and clones are copied by the controller's
-	// user-space clients, and the NFSv4.1 client does not copy trees yet:
-	// its class refuses them with FailedPrecondition (TestSnapshot* checks
-	// that) until it does (issue #11).
-	suiteConfig.SkipStrings = append(suiteConfig.SkipStrings,
-		`NFSv4.1 StorageClass .*(Snapshot|from an existing source)`)
 	if !kernelCanMount() {
 		for _, c := range nodeMountCases {
 			suiteConfig.SkipStrings = append(suiteConfig.SkipStrings, c)

@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"syscall"
@@ -242,28 +243,6 @@ func fromVolume(id string) *csi.VolumeContentSource {
 	return &csi.VolumeContentSource{Type: &csi.VolumeContentSource_Volume{Volume: &csi.VolumeContentSource_VolumeSource{VolumeId: id}}}
 }
 
-// copiesAvailable says whether this protocol's client copies trees yet
-// (NFSv3 and SMB do; NFSv4.1 follows). Where it does not, the controller
-// must refuse plainly, before it makes anything, and the test checks that.
-func copiesAvailable(t *testing.T, c csi.ControllerClient, params, secrets map[string]string, base string) bool {
-	t.Helper()
-	if !strings.HasSuffix(t.Name(), "/nfs41") {
-		return true
-	}
-	v := create(t, c, "refused-src", params, secrets)
-	_, err := c.CreateSnapshot(context.Background(), &csi.CreateSnapshotRequest{Name: "refused", SourceVolumeId: v.GetVolumeId(), Secrets: secrets})
-	wantCode(t, "CreateSnapshot where the client cannot copy yet", err, codes.FailedPrecondition)
-	_, err = c.CreateVolume(context.Background(), &csi.CreateVolumeRequest{Name: "refused-clone", Parameters: params, Secrets: secrets,
-		VolumeCapabilities: []*csi.VolumeCapability{mountCap}, VolumeContentSource: fromVolume(v.GetVolumeId())})
-	wantCode(t, "a clone where the client cannot copy yet", err, codes.FailedPrecondition)
-	if _, err := os.Stat(filepath.Join(base, "refused-clone")); !os.IsNotExist(err) {
-		t.Errorf("a refused clone left a directory: %v", err)
-	}
-	deleteVol(t, c, v.GetVolumeId(), secrets)
-	t.Logf("%s: snapshots and clones are refused with FailedPrecondition until its client copies trees", t.Name())
-	return false
-}
-
 // metadataRoot is where the driver keeps its records for a protocol's
 // share on the server's disk (the export's or the share's root).
 func metadataRoot(t *testing.T) string {
@@ -280,9 +259,6 @@ func metadataRoot(t *testing.T) string {
 func TestSnapshotRestoreAndClone(t *testing.T) {
 	c := controller(t)
 	protocols(t, func(t *testing.T, params, secrets map[string]string, base string) {
-		if !copiesAvailable(t, c, params, secrets, base) {
-			return
-		}
 		unix := isNFS(t)
 		src := create(t, c, "src", params, secrets)
 		sdir := filepath.Join(base, "src")
@@ -383,9 +359,6 @@ func TestSnapshotRestoreAndClone(t *testing.T) {
 func TestSnapshotNeverReadsAnotherVolume(t *testing.T) {
 	c := controller(t)
 	protocols(t, func(t *testing.T, params, secrets map[string]string, base string) {
-		if !copiesAvailable(t, c, params, secrets, base) {
-			return
-		}
 		victim := create(t, c, "victim", params, secrets)
 		writeFile(t, filepath.Join(base, "victim", "secret"), "the victim's data")
 		src := create(t, c, "src", params, secrets)
@@ -426,9 +399,6 @@ func TestSnapshotNeverReadsAnotherVolume(t *testing.T) {
 func TestSnapshotBadInput(t *testing.T) {
 	c := controller(t)
 	protocols(t, func(t *testing.T, params, secrets map[string]string, base string) {
-		if !copiesAvailable(t, c, params, secrets, base) {
-			return
-		}
 		ctx := context.Background()
 		esc := func(s string) string { return strings.NewReplacer("%", "%25", "#", "%23").Replace(s) }
 		_, err := c.CreateSnapshot(ctx, &csi.CreateSnapshotRequest{Name: "x", SourceVolumeId: "v2#" + esc(params["source"]) + "#gone#delete#0123456789abcdef", Secrets: secrets})
@@ -454,5 +424,229 @@ func TestSnapshotBadInput(t *testing.T) {
 		wantCode(t, "DeleteSnapshot of a foreign ID", err, codes.OK)
 		_, err = c.ListSnapshots(ctx, &csi.ListSnapshotsRequest{StartingToken: "nope"})
 		wantCode(t, "ListSnapshots with a bad token", err, codes.Aborted)
+	})
+}
+
+// A group snapshot of three volumes: one snapshot of each, restorable one by
+// one, and deleted together without touching the volumes.
+func TestGroupSnapshot(t *testing.T) {
+	conn := dial(t)
+	c, gc := csi.NewControllerClient(conn), csi.NewGroupControllerClient(conn)
+	protocols(t, func(t *testing.T, params, secrets map[string]string, base string) {
+		ctx := context.Background()
+		var ids []string
+		trees := map[string]map[string]entry{}
+		for _, name := range []string{"db", "logs", "media"} {
+			v := create(t, c, name, params, secrets)
+			writeFile(t, filepath.Join(base, name, "data", name+".txt"), "contents of "+name)
+			ids = append(ids, v.GetVolumeId())
+			trees[v.GetVolumeId()] = treeOf(t, filepath.Join(base, name))
+		}
+		var group *csi.VolumeGroupSnapshot
+		deadline := time.Now().Add(2 * time.Minute)
+		for group.GetReadyToUse() == false {
+			resp, err := gc.CreateVolumeGroupSnapshot(ctx, &csi.CreateVolumeGroupSnapshotRequest{Name: "nightly", SourceVolumeIds: ids, Secrets: secrets})
+			if err != nil {
+				t.Fatalf("CreateVolumeGroupSnapshot: %v", err)
+			}
+			if group != nil && resp.GetGroupSnapshot().GetGroupSnapshotId() != group.GetGroupSnapshotId() {
+				t.Fatalf("a repeated CreateVolumeGroupSnapshot made another group: %s, first %s", resp.GetGroupSnapshot().GetGroupSnapshotId(), group.GetGroupSnapshotId())
+			}
+			group = resp.GetGroupSnapshot()
+			if time.Now().After(deadline) {
+				t.Fatal("group snapshot not ready after 2 minutes")
+			}
+		}
+		if len(group.GetSnapshots()) != 3 {
+			t.Fatalf("group has %d snapshots, want 3", len(group.GetSnapshots()))
+		}
+		got, err := gc.GetVolumeGroupSnapshot(ctx, &csi.GetVolumeGroupSnapshotRequest{GroupSnapshotId: group.GetGroupSnapshotId(), Secrets: secrets})
+		if err != nil || !got.GetGroupSnapshot().GetReadyToUse() || len(got.GetGroupSnapshot().GetSnapshots()) != 3 {
+			t.Fatalf("GetVolumeGroupSnapshot = %v, %v", got, err)
+		}
+		for _, s := range group.GetSnapshots() {
+			if s.GetGroupSnapshotId() != group.GetGroupSnapshotId() || !s.GetReadyToUse() {
+				t.Errorf("member %+v does not name its group or is not ready", s)
+			}
+		}
+		// The members change; a member restored is the member at the snapshot.
+		for _, name := range []string{"db", "logs", "media"} {
+			writeFile(t, filepath.Join(base, name, "data", name+".txt"), "changed")
+		}
+		member := group.GetSnapshots()[1]
+		restored := createFrom(t, c, "restored-member", params, secrets, fromSnapshot(member.GetSnapshotId()))
+		sameTree(t, "restored member", trees[member.GetSourceVolumeId()], treeOf(t, filepath.Join(base, "restored-member")), isNFS(t))
+
+		_, err = gc.CreateVolumeGroupSnapshot(ctx, &csi.CreateVolumeGroupSnapshotRequest{Name: "nightly", SourceVolumeIds: ids[:2], Secrets: secrets})
+		wantCode(t, "the group's name for other volumes", err, codes.AlreadyExists)
+		other := smbSource("x")
+		if !isNFS(t) {
+			other = nfsSource("x")
+		}
+		_, err = gc.CreateVolumeGroupSnapshot(ctx, &csi.CreateVolumeGroupSnapshotRequest{Name: "mixed", SourceVolumeIds: []string{ids[0], "v2#" + strings.ReplaceAll(other, "#", "%23") + "#x#delete#0123456789abcdef"}, Secrets: secrets})
+		wantCode(t, "a group across shares", err, codes.InvalidArgument)
+
+		for range 2 {
+			if _, err := gc.DeleteVolumeGroupSnapshot(ctx, &csi.DeleteVolumeGroupSnapshotRequest{GroupSnapshotId: group.GetGroupSnapshotId(), Secrets: secrets}); err != nil {
+				t.Fatalf("DeleteVolumeGroupSnapshot: %v", err)
+			}
+		}
+		_, err = gc.GetVolumeGroupSnapshot(ctx, &csi.GetVolumeGroupSnapshotRequest{GroupSnapshotId: group.GetGroupSnapshotId(), Secrets: secrets})
+		wantCode(t, "GetVolumeGroupSnapshot of a deleted group", err, codes.NotFound)
+		for _, s := range group.GetSnapshots() {
+			list, err := c.ListSnapshots(ctx, &csi.ListSnapshotsRequest{SnapshotId: s.GetSnapshotId(), Secrets: secrets})
+			if err != nil || len(list.GetEntries()) != 0 {
+				t.Errorf("member %s is still listed after its group was deleted: %v, %v", s.GetSnapshotId(), list, err)
+			}
+		}
+		for _, name := range []string{"db", "logs", "media"} {
+			mustRead(t, filepath.Join(base, name, "data", name+".txt"), "changed")
+		}
+		mustRead(t, filepath.Join(base, "restored-member", "data", "logs.txt"), "contents of logs")
+		for _, id := range append(ids, restored.GetVolumeId()) {
+			deleteVol(t, c, id, secrets)
+		}
+	})
+}
+
+// A controller killed in the middle of a snapshot's copy leaves no snapshot
+// marked ready; the next controller's CreateSnapshot resumes the copy,
+// skipping what is complete, and ends with one whole copy and no leftovers.
+func TestSnapshotResumesAfterAControllerRestart(t *testing.T) {
+	protocols(t, func(t *testing.T, params, secrets map[string]string, base string) {
+		first := ownDriver(t, "restart-1")
+		v := create(t, csi.NewControllerClient(first.Conn), "big", params, secrets)
+		src := filepath.Join(base, "big")
+		for d := range 20 {
+			for f := range 60 {
+				writeFile(t, filepath.Join(src, fmt.Sprintf("d%02d/f%03d", d, f)), strings.Repeat(fmt.Sprintf("%d/%d ", d, f), 50))
+			}
+		}
+		if isNFS(t) {
+			must(t, filepath.WalkDir(src, func(p string, _ fs.DirEntry, err error) error {
+				if err != nil {
+					return err
+				}
+				return os.Chown(p, 4321, 4321)
+			}))
+		}
+		want := treeOf(t, src)
+
+		// The first controller starts the copy and is killed once part of
+		// it is there. The call itself gives up early: the copy goes on.
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		_, _ = csi.NewControllerClient(first.Conn).CreateSnapshot(ctx, &csi.CreateSnapshotRequest{Name: "resumed", SourceVolumeId: v.GetVolumeId(), Secrets: secrets})
+		cancel()
+		var partial string
+		copiedBefore := 0
+		for deadline := time.Now().Add(time.Minute); copiedBefore < 150; time.Sleep(10 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("the copy did not get going (%d entries in %q)", copiedBefore, partial)
+			}
+			found, _ := filepath.Glob(filepath.Join(metadataRoot(t), "snapshots", "*.partial"))
+			if len(found) != 1 {
+				continue
+			}
+			partial, copiedBefore = found[0], 0
+			_ = filepath.WalkDir(partial, func(string, fs.DirEntry, error) error { copiedBefore++; return nil })
+		}
+		must(t, first.Cmd.Process.Kill())
+		first.Stop()
+		uid := strings.TrimSuffix(filepath.Base(partial), ".partial")
+		if _, err := os.Stat(filepath.Join(metadataRoot(t), "snapshots", uid)); !os.IsNotExist(err) {
+			t.Fatalf("the copy finished before the controller was killed (%v): make the tree larger", err)
+		}
+
+		second := ownDriver(t, "restart-2")
+		snap := snapshotOf(t, csi.NewControllerClient(second.Conn), "resumed", v.GetVolumeId(), secrets)
+		sid := snap.GetSnapshotId()
+		if !strings.HasSuffix(sid, "#"+uid) {
+			t.Fatalf("the second controller made another snapshot: %s, the first copied into %s", sid, partial)
+		}
+		rec, err := os.ReadFile(filepath.Join(metadataRoot(t), "snapshots", snapshotKeyOf(sid)+".json"))
+		if err != nil || !strings.Contains(string(rec), `"ready":true`) {
+			t.Fatalf("the record says %s (%v); want it ready", rec, err)
+		}
+		sameTree(t, "resumed snapshot", want, treeOf(t, filepath.Join(metadataRoot(t), "snapshots", uid)), isNFS(t))
+		if _, err := os.Stat(partial); !os.IsNotExist(err) {
+			t.Errorf("the partial copy is left behind: %v", err)
+		}
+		log, _ := second.Log()
+		if m := regexp.MustCompile(`"snapshot ready".* resumed=([0-9]+)`).FindSubmatch(log); m == nil || string(m[1]) == "0" {
+			t.Errorf("the second controller did not resume the copy (%q)", m)
+		}
+		c := csi.NewControllerClient(second.Conn)
+		if _, err := c.DeleteSnapshot(context.Background(), &csi.DeleteSnapshotRequest{SnapshotId: sid, Secrets: secrets}); err != nil {
+			t.Fatal(err)
+		}
+		deleteVol(t, c, v.GetVolumeId(), secrets)
+	})
+}
+
+// snapshotKeyOf is the record key field of a snapshot ID.
+func snapshotKeyOf(id string) string {
+	f := strings.Split(id, "#")
+	return f[len(f)-2]
+}
+
+// peakRSS is a process's highest resident set so far, in bytes.
+func peakRSS(t *testing.T, pid int) int64 {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`VmHWM:\s+([0-9]+) kB`).FindSubmatch(b)
+	if m == nil {
+		t.Fatalf("no VmHWM in /proc/%d/status", pid)
+	}
+	var kb int64
+	fmt.Sscan(string(m[1]), &kb)
+	return kb << 10
+}
+
+// A 1 GiB file is snapshotted and restored a chunk at a time: the
+// controller's peak memory grows by a few chunks, not by the file.
+func TestSnapshotOfALargeFileStaysWithinMemory(t *testing.T) {
+	if kernelNFS() {
+		t.Skip("the test VM keeps its files in a tmpfs within 3 GiB of memory, where three copies of 1 GiB do not fit; the host suite runs this")
+	}
+	protocols(t, func(t *testing.T, params, secrets map[string]string, base string) {
+		d := ownDriver(t, "large-file")
+		c := csi.NewControllerClient(d.Conn)
+		v := create(t, c, "large", params, secrets)
+		p := filepath.Join(base, "large", "disk.img")
+		f, err := os.Create(p)
+		must(t, err)
+		block := make([]byte, 4<<20)
+		for i := range block {
+			block[i] = byte(i*7 + 1)
+		}
+		for range 256 {
+			_, err := f.Write(block)
+			must(t, err)
+		}
+		must(t, f.Close())
+		if !isNFS(t) {
+			must(t, os.Chmod(p, 0o666))
+		}
+		before := peakRSS(t, d.Pid())
+		snap := snapshotOf(t, c, "large-snap", v.GetVolumeId(), secrets)
+		restored := createFrom(t, c, "large-restored", params, secrets, fromSnapshot(snap.GetSnapshotId()))
+		grown := peakRSS(t, d.Pid()) - before
+		t.Logf("peak RSS %d MiB before, grown by %d MiB over a 1 GiB snapshot and restore", before>>20, grown>>20)
+		if grown > 64<<20 {
+			t.Errorf("the controller's peak memory grew by %d MiB copying a 1 GiB file: it is not streamed", grown>>20)
+		}
+		want, err := sumOf(p)
+		must(t, err)
+		if got, err := sumOf(filepath.Join(base, "large-restored", "disk.img")); err != nil || got != want {
+			t.Errorf("the restored file differs (%v)", err)
+		}
+		if _, err := c.DeleteSnapshot(context.Background(), &csi.DeleteSnapshotRequest{SnapshotId: snap.GetSnapshotId(), Secrets: secrets}); err != nil {
+			t.Fatal(err)
+		}
+		deleteVol(t, c, restored.GetVolumeId(), secrets)
+		deleteVol(t, c, v.GetVolumeId(), secrets)
 	})
 }

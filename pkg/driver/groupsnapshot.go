@@ -1,0 +1,209 @@
+package driver
+
+import (
+	"context"
+	"errors"
+
+	"github.com/container-storage-interface/spec/lib/go/csi"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/timestamppb"
+	"k8s.io/klog/v2"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/share"
+	"github.com/fileshare-csi/fileshare-csi/pkg/source"
+	"github.com/fileshare-csi/fileshare-csi/pkg/state"
+	"github.com/fileshare-csi/fileshare-csi/pkg/volume"
+)
+
+// A group snapshot is one snapshot of each member volume, their copies
+// started together and deleted together. A file share cannot stop writes
+// across volumes, so it is not a point-in-time image of the group: the
+// README says so, and what to do for one (quiesce the application).
+
+func (d *Driver) GroupControllerGetCapabilities(context.Context, *csi.GroupControllerGetCapabilitiesRequest) (*csi.GroupControllerGetCapabilitiesResponse, error) {
+	return &csi.GroupControllerGetCapabilitiesResponse{Capabilities: []*csi.GroupControllerServiceCapability{{
+		Type: &csi.GroupControllerServiceCapability_Rpc{Rpc: &csi.GroupControllerServiceCapability_RPC{
+			Type: csi.GroupControllerServiceCapability_RPC_CREATE_DELETE_GET_VOLUME_GROUP_SNAPSHOT,
+		}},
+	}}}, nil
+}
+
+// groupWhere is where a group's record lies, locked by a path of its own.
+func groupWhere(src source.Source, key string, c share.Client) where {
+	w := locate(volume.Volume{Source: src}).under(c.Prefix())
+	w.path = state.GroupLockPath(key)
+	return w
+}
+
+func (d *Driver) CreateVolumeGroupSnapshot(ctx context.Context, req *csi.CreateVolumeGroupSnapshotRequest) (*csi.CreateVolumeGroupSnapshotResponse, error) {
+	if req.GetName() == "" {
+		return nil, status.Error(codes.InvalidArgument, "group snapshot name is missing")
+	}
+	if len(req.GetSourceVolumeIds()) == 0 {
+		return nil, status.Error(codes.InvalidArgument, "source volume IDs are missing")
+	}
+	var vols []volume.Volume
+	var ids []string
+	seen := map[string]bool{}
+	for _, id := range req.GetSourceVolumeIds() {
+		vol, err := existingVolumeID(id)
+		if err != nil {
+			return nil, err
+		}
+		if seen[vol.ID()] {
+			return nil, status.Errorf(codes.InvalidArgument, "volume %s is named twice", vol.SubDir)
+		}
+		seen[vol.ID()] = true
+		// The group's record lives on its members' share: one share.
+		if len(vols) > 0 && lockName(locate(vol).root) != lockName(locate(vols[0]).root) {
+			return nil, status.Errorf(codes.InvalidArgument, "the volumes of a group snapshot must be on one share: %s is on %s, %s on %s",
+				vols[0].SubDir, locate(vols[0]).root.String(), vol.SubDir, locate(vol).root.String())
+		}
+		vols = append(vols, vol)
+		ids = append(ids, vol.ID())
+	}
+	creds := credentialsFrom(req.GetSecrets())
+	root := locate(vols[0]).root
+	var g state.Group
+	err := d.withShare(ctx, root, creds, func(c share.Client) error {
+		return d.lockedStore(ctx, c, groupWhere(vols[0].Source, state.GroupKey(req.GetName()), c), func(st *state.Store) error {
+			var err error
+			g, err = st.CreateGroup(ctx, req.GetName(), ids)
+			return err
+		})
+	})
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	gid := volume.Snapshot{Source: vols[0].Source, Key: state.GroupKey(g.Name), UID: g.UID}
+	// Every member's copy starts before any is waited for: taken together.
+	pending := make([]*pendingSnapshot, 0, len(vols))
+	for i, vol := range vols {
+		p, err := d.startSnapshot(ctx, vol, g.Members[memberIndex(g, ids[i])].SnapshotName, gid.GroupID(), creds)
+		if err != nil {
+			return nil, err
+		}
+		pending = append(pending, p)
+	}
+	if err := d.awaitSnapshots(ctx, pending, snapshotWait); err != nil {
+		return nil, err
+	}
+	snaps := make([]state.Snapshot, 0, len(pending))
+	for _, p := range pending {
+		snaps = append(snaps, p.snap)
+	}
+	return &csi.CreateVolumeGroupSnapshotResponse{GroupSnapshot: csiGroupSnapshot(gid, g, vols, snaps)}, nil
+}
+
+func memberIndex(g state.Group, volumeID string) int {
+	for i, m := range g.Members {
+		if m.VolumeID == volumeID {
+			return i
+		}
+	}
+	return -1
+}
+
+func csiGroupSnapshot(gid volume.Snapshot, g state.Group, vols []volume.Volume, snaps []state.Snapshot) *csi.VolumeGroupSnapshot {
+	out := &csi.VolumeGroupSnapshot{GroupSnapshotId: gid.GroupID(), CreationTime: timestamppb.New(g.Created), ReadyToUse: true}
+	for i, s := range snaps {
+		out.Snapshots = append(out.Snapshots, csiSnapshot(vols[i].Source, s))
+		out.ReadyToUse = out.ReadyToUse && s.Ready
+	}
+	return out
+}
+
+// groupMembers reads a group's record and its members' snapshot records.
+func (d *Driver) groupMembers(ctx context.Context, c share.Client, gid volume.Snapshot) (state.Group, []volume.Volume, []state.Snapshot, error) {
+	st := state.New(c)
+	g, err := st.GetGroup(ctx, gid.Key, gid.UID)
+	if err != nil {
+		return g, nil, nil, err
+	}
+	var vols []volume.Volume
+	var snaps []state.Snapshot
+	for _, m := range g.Members {
+		vol, err := volume.ParseID(m.VolumeID)
+		if err != nil {
+			return g, nil, nil, err
+		}
+		snap, err := st.GetSnapshotByName(ctx, m.SnapshotName)
+		if errors.Is(err, state.ErrNotFound) {
+			continue // never recorded, or deleted with a delete cut short
+		}
+		if err != nil {
+			return g, nil, nil, err
+		}
+		vols = append(vols, vol)
+		snaps = append(snaps, snap)
+	}
+	return g, vols, snaps, nil
+}
+
+func (d *Driver) GetVolumeGroupSnapshot(ctx context.Context, req *csi.GetVolumeGroupSnapshotRequest) (*csi.GetVolumeGroupSnapshotResponse, error) {
+	if req.GetGroupSnapshotId() == "" {
+		return nil, status.Error(codes.InvalidArgument, "group snapshot ID is missing")
+	}
+	gid, err := volume.ParseGroupSnapshotID(req.GetGroupSnapshotId())
+	if err != nil {
+		return nil, status.Errorf(codes.NotFound, "no such group snapshot: %v", err)
+	}
+	var resp *csi.VolumeGroupSnapshot
+	err = d.withShare(ctx, locate(volume.Volume{Source: gid.Source}).root, credentialsFrom(req.GetSecrets()), func(c share.Client) error {
+		g, vols, snaps, err := d.groupMembers(ctx, c, gid)
+		if err != nil {
+			return err
+		}
+		resp = csiGroupSnapshot(gid, g, vols, snaps)
+		return nil
+	})
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	return &csi.GetVolumeGroupSnapshotResponse{GroupSnapshot: resp}, nil
+}
+
+// DeleteVolumeGroupSnapshot deletes every member snapshot, each with all the
+// guards of DeleteSnapshot, then the group's record. The member volumes are
+// not touched.
+func (d *Driver) DeleteVolumeGroupSnapshot(ctx context.Context, req *csi.DeleteVolumeGroupSnapshotRequest) (*csi.DeleteVolumeGroupSnapshotResponse, error) {
+	if req.GetGroupSnapshotId() == "" {
+		return nil, status.Error(codes.InvalidArgument, "group snapshot ID is missing")
+	}
+	gid, err := volume.ParseGroupSnapshotID(req.GetGroupSnapshotId())
+	if err != nil {
+		klog.FromContext(ctx).Info("DeleteVolumeGroupSnapshot of an ID this driver never issued: nothing to delete", "reason", err.Error())
+		return &csi.DeleteVolumeGroupSnapshotResponse{}, nil
+	}
+	creds := credentialsFrom(req.GetSecrets())
+	root := locate(volume.Volume{Source: gid.Source}).root
+	var g state.Group
+	var vols []volume.Volume
+	var snaps []state.Snapshot
+	err = d.withShare(ctx, root, creds, func(c share.Client) error {
+		var err error
+		g, vols, snaps, err = d.groupMembers(ctx, c, gid)
+		return err
+	})
+	if errors.Is(err, state.ErrNotFound) {
+		return &csi.DeleteVolumeGroupSnapshotResponse{}, nil
+	}
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	for i, s := range snaps {
+		if err := d.deleteSnapshot(ctx, volume.Snapshot{Source: vols[i].Source, Key: s.Key(), UID: s.UID}, creds); err != nil {
+			return nil, err
+		}
+	}
+	err = d.withShare(ctx, root, creds, func(c share.Client) error {
+		return d.lockedStore(ctx, c, groupWhere(gid.Source, gid.Key, c), func(st *state.Store) error {
+			return st.DeleteGroup(ctx, g)
+		})
+	})
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	return &csi.DeleteVolumeGroupSnapshotResponse{}, nil
+}

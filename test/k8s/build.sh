@@ -14,6 +14,8 @@
 #   KUBE_VERSION      k8s.io/kubernetes version (default v1.34.4)
 #   PROVISIONER_VERSION  external-provisioner/v6 version (default v6.3.0)
 #   HELM_VERSION      helm v3 version for the chart checks (default v3.22.0)
+#   SNAPSHOTTER_VERSION  external-snapshotter/v8 version: snapshot-controller,
+#                     csi-snapshotter and the snapshot CRDs (default v8.7.0)
 #
 # Prints the bin directories, one per line, on the last lines of stdout
 # (prefixed "BIN "). Cold: about 10 minutes on 2 cores; warm: instant.
@@ -22,6 +24,7 @@ set -euo pipefail
 KUBE_VERSION=${KUBE_VERSION:-v1.34.4}
 PROVISIONER_VERSION=${PROVISIONER_VERSION:-v6.3.0}
 HELM_VERSION=${HELM_VERSION:-v3.22.0}
+SNAPSHOTTER_VERSION=${SNAPSHOTTER_VERSION:-v8.7.0}
 # Bump when the recipe below changes in a way that needs a rebuild.
 RECIPE=r1
 
@@ -147,6 +150,14 @@ setup_from_module() {
 
 setup_provisioner() { setup_from_module "$1" "$(provisioner_module "$2")" "$2"; }
 setup_helm() { setup_from_module "$1" helm.sh/helm/v3 "$2"; }
+# external-snapshotter replaces its client module with ./client, which a
+# module download does not have: the scratch module requires the client
+# release of the same version instead.
+setup_snapshotter() {
+  setup_from_module "$1" github.com/kubernetes-csi/external-snapshotter/v8 "$2"
+  sed -i '/=> \.\//d' "$1/go.mod"
+  echo "require github.com/kubernetes-csi/external-snapshotter/client/v8 $2" >>"$1/go.mod"
+}
 
 # build_e2e VERSION: the external storage e2e suite as a test binary,
 # e2e.test, from a scratch test package that imports only what the suite
@@ -226,6 +237,19 @@ pmod=$(provisioner_module "$PROVISIONER_VERSION")
 build_component external-provisioner "$PROVISIONER_VERSION" setup_provisioner \
   "$pmod/cmd/csi-provisioner" \
   "-s -w -X main.version=$PROVISIONER_VERSION"
+
+# snapshot-controller and csi-snapshotter, and the CRDs they serve (from the
+# client module, beside the binaries in crd/), for the snapshot checks.
+build_component external-snapshotter "$SNAPSHOTTER_VERSION" setup_snapshotter \
+  "github.com/kubernetes-csi/external-snapshotter/v8/cmd/snapshot-controller github.com/kubernetes-csi/external-snapshotter/v8/cmd/csi-snapshotter" \
+  "-s -w -X main.version=$SNAPSHOTTER_VERSION"
+snapdir="$K8S_CACHE/external-snapshotter-$SNAPSHOTTER_VERSION-$RECIPE"
+if [ ! -f "$snapdir/bin/crd/snapshot.storage.k8s.io_volumesnapshots.yaml" ]; then
+  crdsrc=$(module_field "$snapdir" "github.com/kubernetes-csi/external-snapshotter/client/v8@$SNAPSHOTTER_VERSION" Dir)/config/crd
+  mkdir -p "$snapdir/bin/crd"
+  cp "$crdsrc"/*storage.k8s.io_*.yaml "$snapdir/bin/crd/"
+  chmod u+w "$snapdir/bin/crd"/*.yaml
+fi
 
 # helm, for the chart checks (charts/fileshare-csi).
 build_component helm "$HELM_VERSION" setup_helm "helm.sh/helm/v3/cmd/helm" \

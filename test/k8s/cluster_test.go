@@ -232,6 +232,9 @@ func TestQuickstartOnARealControlPlane(t *testing.T) {
 	// manifests/monitoring has a ServiceMonitor: its CRD comes from the
 	// Prometheus Operator's module, as a cluster running the operator has it.
 	mustKubectl(t, "", "apply", "--server-side", "-f", serviceMonitorCRD(t))
+	// manifests/examples/snapshots has snapshot classes: their CRDs come
+	// from the external-snapshotter release build.sh built.
+	mustKubectl(t, "", "apply", "--server-side", "-f", snapshotCRDs(t))
 	for _, dir := range kustomizations(t) {
 		out, err := kubectl("", "apply", "--dry-run=server", "-k", filepath.Join(env.repo, dir))
 		if err != nil {
@@ -366,6 +369,8 @@ spec:
 		t.Errorf("smb-wrong: phase %q (%v), want Pending", wrongClaim.Status.Phase, err)
 	}
 	step("wrong credentials: claim Pending with the cause in its events")
+
+	t.Run("snapshots", func(t *testing.T) { checkSnapshots(t, testNS, sh, stepper(t)) })
 
 	// Deleting the claims: the directory goes, stays or is archived. The
 	// Pending claim must be gone too: a provisioner started later would

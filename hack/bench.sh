@@ -22,7 +22,9 @@ echo "== test VM: kernel nfsd, Samba, and the mount(8) baselines"
 # Under emulation every mount takes about a second: fewer operations there.
 # Samba under emulation deletes about 30 files/s, so its tree is smaller there.
 printf '%s ' ${VM_BENCH_ARGS:--ops 40 -clients 16 -smb-tree-files 2000} > "$results/args"
-VM_TIMEOUT="${VM_TIMEOUT:-1500}" ./test/vm/run.sh "$results" sh -c \
+# The snapshot rows keep a 1 GiB file, its snapshot and one copy at once in
+# the VM's memory-backed disk: the VM gets 6 GiB.
+VM_MEMORY="${VM_MEMORY:-6144}" VM_TIMEOUT="${VM_TIMEOUT:-3600}" ./test/vm/run.sh "$results" sh -c \
   '/results/bin/bench -driver /results/bin/fileshare-csi -where VM -o /results/vm.md $(cat /results/args) > /results/bench-vm.log 2>&1' \
   || { tail -40 "$results/bench-vm.log"; exit 1; }
 cat "$results/vm.md"

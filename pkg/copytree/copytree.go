@@ -552,16 +552,14 @@ func (c *copier) copyLink(ctx context.Context, w Pair, src, dst string, a share.
 	return nil
 }
 
-// setAttrs gives a copied file or directory the source's attributes. The
-// owner goes first and the mode after it: a change of owner clears setuid
-// and setgid.
+// setAttrs gives a copied file or directory the source's attributes in one
+// call: the client sets the owner before the mode where a change of owner
+// would clear setuid and setgid.
 func setAttrs(ctx context.Context, dst share.TreeClient, rel string, a share.Attr) error {
-	if a.HasOwner {
-		if err := dst.SetAttr(ctx, rel, a, share.SetOwner); err != nil {
-			return fmt.Errorf("own %s: %w", rel, err)
-		}
-	}
 	mask := share.SetModTime
+	if a.HasOwner {
+		mask |= share.SetOwner
+	}
 	if a.HasMode {
 		mask |= share.SetMode
 	}

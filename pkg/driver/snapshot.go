@@ -215,58 +215,6 @@ func (d *Driver) lockedStore(ctx context.Context, c share.Client, w where, fn fu
 	return fn(state.New(c))
 }
 
-// copyEnd is one end of a copy: a directory on the share a session is
-// dialed to, by its path from the session's root.
-type copyEnd struct {
-	root   source.Source
-	path   string
-	rootID uint64 // the directory's recorded file ID; 0 when not checked
-}
-
-// copyBetween copies from's directory to to's through sessions leased from
-// the pool, then calls finish on a session on to's share while the leases
-// are still held.
-func (d *Driver) copyBetween(ctx context.Context, from, to copyEnd, creds share.Credentials, logger klog.Logger, finish func(share.Client, copytree.Stats) error) error {
-	lister, err := d.cfg.Pool.Get(ctx, from.root, creds)
-	if err != nil {
-		return err
-	}
-	var lastErr error
-	defer func() { lister.Release(lastErr) }()
-	src, err := d.cfg.Pool.Get(ctx, from.root, creds)
-	if err != nil {
-		return err
-	}
-	defer func() { src.Release(lastErr) }()
-	dst := src
-	if lockName(from.root) != lockName(to.root) {
-		if dst, err = d.cfg.Pool.Get(ctx, to.root, creds); err != nil {
-			return err
-		}
-		defer func() { dst.Release(lastErr) }()
-	}
-	ls, ok1 := lister.Client.(share.TreeClient)
-	sc, ok2 := src.Client.(share.TreeClient)
-	dc, ok3 := dst.Client.(share.TreeClient)
-	if !ok1 || !ok2 || !ok3 {
-		lastErr = fmt.Errorf("the %s client cannot copy directory trees: %w", from.root.Protocol, errors.ErrUnsupported)
-		return lastErr
-	}
-	stats, err := copytree.Copy(ctx, copytree.Sessions{Lister: ls, Workers: []copytree.Pair{{Src: sc, Dst: dc}}}, from.path, to.path, copytree.Options{
-		Foreign: state.RootsDir, Protect: state.MetadataDirs(), TopID: from.rootID,
-		Log: func(msg string, kv ...any) { logger.Info(msg, kv...) },
-	})
-	if err != nil {
-		lastErr = err
-		return err
-	}
-	if stats.Skipped > 0 {
-		logger.Info("the copy left entries out (see above)", "skipped", stats.Skipped)
-	}
-	lastErr = finish(dc, stats)
-	return lastErr
-}
-
 func csiSnapshot(src source.Source, snap state.Snapshot) *csi.Snapshot {
 	return &csi.Snapshot{
 		SnapshotId:      volume.Snapshot{Source: src, Key: snap.Key(), UID: snap.UID}.ID(),

@@ -64,6 +64,8 @@ type nfsClient struct {
 	// dirs keeps the handles of the driver's metadata directories (see
 	// keepHandle), by path from the root.
 	dirs map[string][]byte
+	// treeDirs keeps the parents the tree calls looked up (see treeParent).
+	treeDirs map[string][]byte
 	// helpers lends more sessions on the same share for a large RemoveAll
 	// (see removeHelpers); nil when the session did not come from a pool.
 	helpers func(ctx context.Context) (l *Lease, done func())
@@ -319,7 +321,7 @@ func (c *nfsClient) call(ctx context.Context, args any) (*oncrpc.Reader, error) 
 	if status != 0 {
 		if status == nfs.NFS3ErrStale {
 			// A kept handle may be the stale one: look them up again.
-			c.dirs = nil
+			c.dirs, c.treeDirs = nil, nil
 		}
 		return nil, statusError(status)
 	}

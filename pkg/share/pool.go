@@ -234,10 +234,10 @@ func (p *Pool) GetNew(ctx context.Context, src source.Source, creds Credentials)
 	return p.get(ctx, src, creds, false, true)
 }
 
-// tryGet is Get that never waits for a session to be released: it returns
+// TryGet is Get that never waits for a session to be released: it returns
 // nil when MaxOpenPerKey are in use, and when the pool has no bound (then
 // it must not add sessions of its own) or dialing fails.
-func (p *Pool) tryGet(ctx context.Context, src source.Source, creds Credentials) *Lease {
+func (p *Pool) TryGet(ctx context.Context, src source.Source, creds Credentials) *Lease {
 	if p.MaxOpenPerKey <= 0 {
 		return nil
 	}
@@ -337,7 +337,7 @@ func (p *Pool) lendHelpers(c Client, src source.Source, creds Credentials) {
 	}
 }
 
-// borrowHelper is tryGet within MaxHelpers as well. done must be called
+// borrowHelper is TryGet within MaxHelpers as well. done must be called
 // after the lease is released.
 func (p *Pool) borrowHelper(ctx context.Context, src source.Source, creds Credentials) (l *Lease, done func()) {
 	p.mu.Lock()
@@ -352,7 +352,7 @@ func (p *Pool) borrowHelper(ctx context.Context, src source.Source, creds Creden
 		p.helpersOut--
 		p.mu.Unlock()
 	}
-	if l = p.tryGet(ctx, src, creds); l == nil {
+	if l = p.TryGet(ctx, src, creds); l == nil {
 		done()
 		return nil, nil
 	}

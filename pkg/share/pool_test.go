@@ -151,17 +151,17 @@ func TestTryGetNeverWaitsAndStaysWithinTheBound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, b := p.tryGet(ctx, testSrc, Credentials{}), p.tryGet(ctx, testSrc, Credentials{})
+	a, b := p.TryGet(ctx, testSrc, Credentials{}), p.TryGet(ctx, testSrc, Credentials{})
 	if a == nil || b == nil {
-		t.Fatal("tryGet returned nil while under the bound")
+		t.Fatal("TryGet returned nil while under the bound")
 	}
 	// At the bound: nil at once, not a wait (the context never ends).
-	if l := p.tryGet(ctx, testSrc, Credentials{}); l != nil {
-		t.Fatal("tryGet dialed a fourth session with MaxOpenPerKey 3")
+	if l := p.TryGet(ctx, testSrc, Credentials{}); l != nil {
+		t.Fatal("TryGet dialed a fourth session with MaxOpenPerKey 3")
 	}
 	a.Release(nil)
-	if l := p.tryGet(ctx, testSrc, Credentials{}); l == nil || !l.Reused {
-		t.Fatalf("tryGet did not reuse the idle session: %+v", l)
+	if l := p.TryGet(ctx, testSrc, Credentials{}); l == nil || !l.Reused {
+		t.Fatalf("TryGet did not reuse the idle session: %+v", l)
 	}
 	if dialed.Load() != 3 {
 		t.Fatalf("%d sessions dialed, want 3", dialed.Load())
@@ -173,8 +173,8 @@ func TestTryGetNeverWaitsAndStaysWithinTheBound(t *testing.T) {
 func TestTryGetAddsNothingToAnUnboundedPool(t *testing.T) {
 	p, dialed, _ := newTestPool(0)
 	defer p.Close()
-	if l := p.tryGet(context.Background(), testSrc, Credentials{}); l != nil || dialed.Load() != 0 {
-		t.Fatal("tryGet dialed in a pool without a bound")
+	if l := p.TryGet(context.Background(), testSrc, Credentials{}); l != nil || dialed.Load() != 0 {
+		t.Fatal("TryGet dialed in a pool without a bound")
 	}
 }
 

@@ -37,6 +37,8 @@ var (
 	treeFiles  = flag.Int("tree-files", 10000, "files in the DeleteVolume tree")
 	smbTree    = flag.Int("smb-tree-files", 0, "files in the SMB DeleteVolume tree (default: -tree-files)")
 	treeDirs   = flag.Int("tree-dirs", 100, "directories the files are spread over")
+	bigFileMiB = flag.Int("big-file-mib", 1024, "size of the one-file snapshot rows")
+	snapshots  = flag.Bool("snapshots", true, "run the snapshot, restore and clone rows")
 	output     = flag.String("o", "", "also write the table to this file")
 	where      = flag.String("where", "host", "label for the rows' environment")
 )
@@ -101,6 +103,13 @@ func run() error {
 	for _, p := range e.protocols() {
 		if err := e.deleteTreeRows(p); err != nil {
 			return err
+		}
+	}
+	if *snapshots {
+		for _, p := range e.protocols() {
+			if err := e.snapshotRows(p); err != nil {
+				return err
+			}
 		}
 	}
 	if e.canMount {

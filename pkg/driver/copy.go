@@ -1,0 +1,97 @@
+package driver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"k8s.io/klog/v2"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/copytree"
+	"github.com/fileshare-csi/fileshare-csi/pkg/share"
+	"github.com/fileshare-csi/fileshare-csi/pkg/source"
+	"github.com/fileshare-csi/fileshare-csi/pkg/state"
+)
+
+// copyWorkers bounds how many files one tree copy copies at once, each
+// worker on sessions of its own. Workers beyond the first are taken only
+// while the pool has sessions to spare (TryGet), so a long copy never holds
+// up the CreateVolume and DeleteVolume calls on its share.
+const copyWorkers = 4
+
+// copyEnd is one end of a copy: a directory on the share a session is
+// dialed to, by its path from the session's root.
+type copyEnd struct {
+	root   source.Source
+	path   string
+	rootID uint64 // the directory's recorded file ID; 0 when not checked
+}
+
+// copyBetween copies from's directory to to's through sessions leased from
+// the pool, then calls finish on a session on to's share while the leases
+// are still held.
+func (d *Driver) copyBetween(ctx context.Context, from, to copyEnd, creds share.Credentials, logger klog.Logger, finish func(share.Client, copytree.Stats) error) (err error) {
+	var leases []*share.Lease
+	defer func() {
+		for _, l := range leases {
+			l.Release(err)
+		}
+	}()
+	tree := func(l *share.Lease) (share.TreeClient, error) {
+		leases = append(leases, l)
+		tc, ok := l.Client.(share.TreeClient)
+		if !ok {
+			return nil, fmt.Errorf("the %s client cannot copy directory trees: %w", from.root.Protocol, errors.ErrUnsupported)
+		}
+		return tc, nil
+	}
+	// lease waits for the lister and the first worker; later workers only
+	// come from sessions to spare.
+	lease := func(root source.Source, wait bool) (share.TreeClient, error) {
+		if !wait {
+			l := d.cfg.Pool.TryGet(ctx, root, creds)
+			if l == nil {
+				return nil, nil
+			}
+			return tree(l)
+		}
+		l, err := d.cfg.Pool.Get(ctx, root, creds)
+		if err != nil {
+			return nil, err
+		}
+		return tree(l)
+	}
+	lister, err := lease(from.root, true)
+	if err != nil {
+		return err
+	}
+	sameShare := lockName(from.root) == lockName(to.root)
+	var workers []copytree.Pair
+	for i := range copyWorkers {
+		src, err := lease(from.root, i == 0)
+		if err != nil {
+			return err
+		}
+		dst := src
+		if src != nil && !sameShare {
+			if dst, err = lease(to.root, i == 0); err != nil {
+				return err
+			}
+		}
+		if src == nil || dst == nil {
+			break
+		}
+		workers = append(workers, copytree.Pair{Src: src, Dst: dst})
+	}
+	stats, err := copytree.Copy(ctx, copytree.Sessions{Lister: lister, Workers: workers}, from.path, to.path, copytree.Options{
+		Foreign: state.RootsDir, Protect: state.MetadataDirs(), TopID: from.rootID,
+		Log: func(msg string, kv ...any) { logger.Info(msg, kv...) },
+	})
+	if err != nil {
+		return err
+	}
+	if stats.Skipped > 0 {
+		logger.Info("the copy left entries out (see above)", "skipped", stats.Skipped)
+	}
+	return finish(workers[0].Dst, stats)
+}

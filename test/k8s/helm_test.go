@@ -112,9 +112,16 @@ func checkChartMatchesOverlays(t *testing.T) {
 		"microk8s":            {"kubeletDir=/var/snap/microk8s/common/var/lib/kubelet"},
 		"windows":             {"windows.mode=csi-proxy"},
 		"windows-hostprocess": {"windows.mode=hostprocess"},
+		// The default overlay with the snapshot component over it.
+		"default+snapshots": {"snapshots.enabled=true"},
 	} {
 		chart := helmTemplate(t, "fileshare-csi", set...)
-		want := objectsOf(t, "overlay "+overlay, mustKubectl(t, "", "kustomize", filepath.Join(env.repo, "manifests/overlays", overlay)))
+		dir := filepath.Join(env.repo, "manifests/overlays", overlay)
+		if base, ok := strings.CutSuffix(overlay, "+snapshots"); ok {
+			dir = filepath.Join(env.work, "snapshots-"+base)
+			installSnapshotComponentDir(t, "manifests/overlays/"+base, dir)
+		}
+		want := objectsOf(t, "overlay "+overlay, mustKubectl(t, "", "kustomize", dir))
 		got := objectsOf(t, "chart for "+overlay, chart)
 		// The namespace is helm's to make (--create-namespace); the
 		// overlay's carries the Pod Security labels the README asks for.

@@ -24,6 +24,14 @@ func snapshotCRDs(t *testing.T) string {
 func installSnapshotComponent(t *testing.T, overlay string) {
 	t.Helper()
 	dir := filepath.Join(env.work, "snapshots-"+filepath.Base(overlay))
+	installSnapshotComponentDir(t, overlay, dir)
+	mustKubectl(t, "", "apply", "-k", dir)
+}
+
+// installSnapshotComponentDir writes into dir a kustomization of overlay
+// with manifests/components/snapshots over it.
+func installSnapshotComponentDir(t *testing.T, overlay, dir string) {
+	t.Helper()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +46,6 @@ func installSnapshotComponent(t *testing.T, overlay string) {
 	if err := os.WriteFile(filepath.Join(dir, "kustomization.yaml"), []byte(k), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	mustKubectl(t, "", "apply", "-k", dir)
 }
 
 // startSnapshotter runs snapshot-controller (the cluster's, with the admin's

@@ -112,7 +112,11 @@ func dialNFS(ctx context.Context, src source.Source) (Client, error) {
 	// The portmapper is always on 111: a port in the source is nfsd's.
 	pm, err := oncrpc.Dial(ctx, nil, net.JoinHostPort(src.Host, strconv.Itoa(pmapPort)))
 	if err != nil {
-		return nil, unavailable(src, "connect to the portmapper (rpcbind) on port 111", err)
+		err = unavailable(src, "connect to the portmapper (rpcbind) on port 111", err)
+		if errors.Is(err, syscall.ECONNREFUSED) {
+			err = fmt.Errorf("%w: %w", errNoNFSv3, err)
+		}
+		return nil, err
 	}
 	mountPort, err := getport(ctx, pm, mountProg, mountVers)
 	nfsPort := src.Port
@@ -199,7 +203,7 @@ func getport(ctx context.Context, pm *oncrpc.Conn, prog, vers uint32) (int, erro
 		return 0, fmt.Errorf("portmapper GETPORT(%d): %w: %w", prog, ErrUnavailable, err)
 	}
 	if port == 0 {
-		return 0, fmt.Errorf("program %d version %d over TCP is not registered with the portmapper: is the NFS server running and NFSv3 enabled? %w", prog, vers, ErrUnavailable)
+		return 0, fmt.Errorf("program %d version %d over TCP is not registered with the portmapper: is the NFS server running and NFSv3 enabled? %w: %w", prog, vers, errNoNFSv3, ErrUnavailable)
 	}
 	return int(port), nil
 }
@@ -327,6 +331,11 @@ func (c *nfsClient) call(ctx context.Context, args any) (*oncrpc.Reader, error) 
 	}
 	return res, nil
 }
+
+// errNoNFSv3 says the server offers no NFSv3 at all (nothing on the
+// portmapper's port, or MOUNT or NFSv3 not registered there), as opposed to
+// an NFSv3 server that is down: an unpinned source then tries NFSv4.1.
+var errNoNFSv3 = errors.New("the server offers no NFSv3")
 
 // errStale marks a stale handle among the errors that wrap fs.ErrNotExist:
 // the thing may well be there, under a handle the session no longer knows.

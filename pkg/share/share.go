@@ -117,7 +117,18 @@ func Dial(ctx context.Context, src source.Source, creds Credentials) (Client, er
 		if src.EffectiveVersion() == source.NFSv41 {
 			return dialNFS4(ctx, src)
 		}
-		return dialNFS(ctx, src)
+		c, err := dialNFS(ctx, src)
+		if err != nil && src.Version == "" && errors.Is(err, errNoNFSv3) && ctx.Err() == nil {
+			// An unpinned source on a server without NFSv3 (AWS EFS, Azure
+			// Files NFS, a NAS with v3 off): NFSv3 stays the default where
+			// it is offered, and NFSv4.1 serves where it is not.
+			c4, err4 := dialNFS4(ctx, src)
+			if err4 == nil {
+				return c4, nil
+			}
+			return nil, fmt.Errorf("%w; NFSv4.1 did not work either: %w", err, err4)
+		}
+		return c, err
 	case source.SMB:
 		return dialSMB(ctx, src, creds)
 	}

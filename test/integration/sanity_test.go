@@ -20,11 +20,15 @@ var (
 	nfs3Sanity  = sanity.NewTestConfig()
 	nfs41Sanity = sanity.NewTestConfig()
 	smbSanity   = sanity.NewTestConfig()
+	// An NFSv4.1 class on a server that offers nothing else, in a network
+	// where nothing listens on 111 (startNFS4OnlyNet).
+	nfs41OnlySanity = sanity.NewTestConfig()
 )
 
 var _ = Describe("NFSv3 StorageClass", func() { sanity.GinkgoTest(&nfs3Sanity) })
 var _ = Describe("NFSv4.1 StorageClass", func() { sanity.GinkgoTest(&nfs41Sanity) })
 var _ = Describe("SMB 3 StorageClass", func() { sanity.GinkgoTest(&smbSanity) })
+var _ = Describe("NFSv4.1-only server", func() { sanity.GinkgoTest(&nfs41OnlySanity) })
 
 // nodeMountCases are the csi-sanity cases that need a real NFS or CIFS mount.
 // They are skipped only where the kernel has no NFS or CIFS client (the host
@@ -84,6 +88,24 @@ func TestSanity(t *testing.T) {
 
 	RegisterFailHandler(Fail)
 	suiteConfig, reporterConfig := GinkgoConfiguration()
+	if env.nfs.Name == "ganesha" {
+		n, stop, err := startNFS4OnlyNet("sanity", "--mode", "all", "--nodeid", "sanity-v4only")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer stop()
+		base := filepath.Join(n.server.Data, "sanity")
+		if err := os.MkdirAll(base, 0o777); err != nil {
+			t.Fatal(err)
+		}
+		sanityConfig(&nfs41OnlySanity, "nfs41only", map[string]string{"source": "nfs://127.0.0.1" + base + "?vers=4.1"}, "")
+		nfs41OnlySanity.Address = n.driver.Endpoint
+	} else {
+		// The NFSv4-only server is an NFS-Ganesha in a network namespace of
+		// its own; the VM serves NFS with the kernel's nfsd, whose NFSv3
+		// the rest of the suite needs (one nfsd per network).
+		suiteConfig.SkipStrings = append(suiteConfig.SkipStrings, `NFSv4.1-only server`)
+	}
 	if !kernelCanMount() {
 		for _, c := range nodeMountCases {
 			suiteConfig.SkipStrings = append(suiteConfig.SkipStrings, c)

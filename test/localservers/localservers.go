@@ -11,6 +11,7 @@ package localservers
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -115,6 +116,7 @@ type options struct {
 	networks []string // beside loopback, in CIDR notation: 10.0.2.15/24
 	clients  []string // more NFS clients, in CIDR notation
 	v4only   int      // NFSv4 alone, on this port (Ganesha)
+	netns    string   // the network namespace to run in; "" for the host's
 }
 
 // NFSv4Only makes Ganesha serve NFSv4 alone (Protocols = 4) on port, as
@@ -278,7 +280,10 @@ func StartGanesha(ctx context.Context, dir string, opts ...Option) (*Server, err
 		}
 	}
 	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(s.Port))
-	if listening(addr) {
+	if o.netns != "" && o.v4only == 0 {
+		return nil, errors.New("only an NFSv4-only Ganesha runs in a network namespace of its own: MOUNT needs rpcbind")
+	}
+	if o.netns == "" && listening(addr) {
 		s.Stop()
 		return nil, fmt.Errorf("port %d is already in use: stop the other NFS server first", s.Port)
 	}
@@ -310,10 +315,20 @@ EXPORT {
 		return nil, err
 	}
 	s.cmd = exec.Command("ganesha.nfsd", "-F", "-f", conf, "-L", s.LogPath, "-p", filepath.Join(dir, "ganesha.pid"))
+	if o.netns != "" {
+		s.cmd = exec.Command("ip", append([]string{"netns", "exec", o.netns}, s.cmd.Args...)...)
+	}
 	s.cmd.SysProcAttr = ownProcessGroup()
 	if err := s.cmd.Start(); err != nil {
 		s.Stop()
 		return nil, fmt.Errorf("start ganesha: %w", err)
+	}
+	if o.netns != "" {
+		if err := waitListeningIn(ctx, o.netns, s.Port, s.cmd); err != nil {
+			s.Stop()
+			return nil, fmt.Errorf("ganesha did not listen in %s: %w\n%s", o.netns, err, s.Log())
+		}
+		return s, nil
 	}
 	if err := waitTCP(ctx, addr, s.cmd); err != nil {
 		s.Stop()

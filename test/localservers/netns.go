@@ -1,0 +1,87 @@
+//go:build linux
+
+package localservers
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// InNetNS runs the server in the network namespace ns (see NewNetNS): a
+// network of its own, with loopback alone, where nothing else listens, not
+// even rpcbind on port 111. Only an NFSv4Only Ganesha runs there.
+func InNetNS(ns string) Option {
+	return func(o *options) { o.netns = ns }
+}
+
+// NewNetNS makes the network namespace name with its loopback up, and
+// returns what removes it.
+func NewNetNS(name string) (func(), error) {
+	if out, err := exec.Command("ip", "netns", "add", name).CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("ip netns add %s: %w: %s", name, err, out)
+	}
+	remove := func() { _ = exec.Command("ip", "netns", "del", name).Run() }
+	// Loopback, with a second address on it: getaddrinfo (AI_ADDRCONFIG)
+	// resolves no IPv4 address, 127.0.0.1 included, in a network whose only
+	// IPv4 addresses are 127/8 ones, and Ganesha looks up its bind address
+	// that way. The extra address is loopback's too: it reaches nothing.
+	for _, args := range [][]string{
+		{"link", "set", "lo", "up"},
+		{"addr", "add", "10.253.0.1/32", "dev", "lo"},
+	} {
+		if out, err := exec.Command("ip", append([]string{"netns", "exec", name, "ip"}, args...)...).CombinedOutput(); err != nil {
+			remove()
+			return nil, fmt.Errorf("ip %v in %s: %w: %s", args, name, err, out)
+		}
+	}
+	return remove, nil
+}
+
+// ListeningIn lists the TCP ports something listens on in the network
+// namespace ns.
+func ListeningIn(ns string) ([]int, error) {
+	out, err := exec.Command("ip", "netns", "exec", ns, "ss", "-ltnH").CombinedOutput()
+	if err != nil {
+		return nil, fmt.Errorf("ss in %s: %w: %s", ns, err, out)
+	}
+	var ports []int
+	for _, l := range strings.Split(string(out), "\n") {
+		f := strings.Fields(l)
+		if len(f) < 4 {
+			continue
+		}
+		local := f[3]
+		if p, err := strconv.Atoi(local[strings.LastIndex(local, ":")+1:]); err == nil {
+			ports = append(ports, p)
+		}
+	}
+	return ports, nil
+}
+
+func waitListeningIn(ctx context.Context, ns string, port int, cmd *exec.Cmd) error {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	for {
+		ports, err := ListeningIn(ns)
+		if err != nil {
+			return err
+		}
+		for _, p := range ports {
+			if p == port {
+				return nil
+			}
+		}
+		if cmd.ProcessState != nil {
+			return fmt.Errorf("process exited: %s", cmd.ProcessState)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}

@@ -136,6 +136,20 @@ func (c *nfs4Client) ShareName() string { return c.export }
 func (c *nfs4Client) Prefix() string    { return c.prefix }
 
 // Broken reports whether the session may not be used again.
+// Renew sends a COMPOUND of SEQUENCE alone: the server renews the client's
+// lease, and a session it has lost shows up now, on an idle session,
+// rather than on the next caller's call.
+func (c *nfs4Client) Renew(ctx context.Context) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.s.compound(ctx, nil); err != nil {
+		return fmt.Errorf("%s: renew the lease: %w", c.desc, err)
+	}
+	return nil
+}
+
+var _ Renewer = (*nfs4Client)(nil)
+
 func (c *nfs4Client) Broken() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -124,7 +124,21 @@ func (p *Pool) Stats() []ShareStats {
 type idleClient struct {
 	c     Client
 	since time.Time
+	// renewed is when the server last heard from the session (see Renewer).
+	renewed time.Time
 }
+
+// Renewer is a session whose server keeps state for it that lapses unless
+// the client speaks within a lease (NFSv4.1: 60 to 90 seconds on common
+// servers). The pool renews such sessions while they sit idle, so the next
+// call finds its session alive instead of having to make it again.
+type Renewer interface {
+	Renew(ctx context.Context) error
+}
+
+// renewEvery is how often an idle Renewer is renewed: well within the
+// shortest leases servers grant.
+const renewEvery = 15 * time.Second
 
 // NewPool returns a pool with sensible defaults.
 func NewPool() *Pool {
@@ -377,7 +391,8 @@ func (p *Pool) release(key string, c Client, broken bool) {
 		_ = c.Close()
 		return
 	}
-	ks.idle = append(ks.idle, idleClient{c: c, since: time.Now()})
+	now := time.Now()
+	ks.idle = append(ks.idle, idleClient{c: c, since: now, renewed: now})
 	p.signal(ks)
 	p.mu.Unlock()
 }
@@ -408,7 +423,7 @@ func (p *Pool) start() {
 }
 
 func (p *Pool) janitor() {
-	t := time.NewTicker(p.IdleTimeout / 2)
+	t := time.NewTicker(min(p.IdleTimeout/2, renewEvery))
 	defer t.Stop()
 	for {
 		select {
@@ -417,6 +432,56 @@ func (p *Pool) janitor() {
 		case <-t.C:
 		}
 		p.closeIdle(func(ic idleClient) bool { return time.Since(ic.since) > p.IdleTimeout })
+		p.renewIdle(renewEvery)
+	}
+}
+
+// renewIdle renews the idle Renewers not renewed for every. Each is taken
+// off the idle list while it is renewed (it still counts as open), put back
+// when the server answered, and closed when it did not: a caller must not
+// be lent a session whose state may be gone.
+func (p *Pool) renewIdle(every time.Duration) {
+	type due struct {
+		key string
+		ic  idleClient
+	}
+	var renewing []due
+	p.mu.Lock()
+	for key, ks := range p.keys {
+		keep := ks.idle[:0]
+		for _, ic := range ks.idle {
+			if _, ok := ic.c.(Renewer); ok && time.Since(ic.renewed) >= every {
+				renewing = append(renewing, due{key, ic})
+			} else {
+				keep = append(keep, ic)
+			}
+		}
+		ks.idle = keep
+	}
+	p.mu.Unlock()
+	for _, d := range renewing {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		err := d.ic.c.(Renewer).Renew(ctx)
+		cancel()
+		p.mu.Lock()
+		ks := p.keys[d.key]
+		if err == nil && ks != nil && !p.closed && !ks.superseded {
+			d.ic.renewed = time.Now()
+			ks.idle = append(ks.idle, d.ic)
+			p.signal(ks)
+			p.mu.Unlock()
+			continue
+		}
+		if ks != nil {
+			ks.open--
+			if ks.open == 0 {
+				delete(p.keys, d.key)
+			} else {
+				p.signal(ks)
+			}
+		}
+		p.mu.Unlock()
+		_ = d.ic.c.Close()
 	}
 }
 

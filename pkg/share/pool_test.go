@@ -300,3 +300,75 @@ func TestPoolKeepsNFSVersionsApart(t *testing.T) {
 		t.Fatalf("dialed for versions %v, want [3 4.1]: one session per version, reused within it", dialedFor)
 	}
 }
+
+// renewingClient counts renewals and fails them once told to.
+type renewingClient struct {
+	countingClient
+	renewals *atomic.Int32
+	fail     *atomic.Bool
+	id       int32 // tells sessions apart
+}
+
+func (c renewingClient) Renew(context.Context) error {
+	c.renewals.Add(1)
+	if c.fail.Load() {
+		return errors.New("lease expired")
+	}
+	return nil
+}
+
+// Idle sessions with a lease are renewed and lent again; one whose renewal
+// fails is closed and never lent; sessions without a lease are left alone.
+func TestPoolRenewsIdleLeases(t *testing.T) {
+	var closed, renewals, dialed atomic.Int32
+	var fail atomic.Bool
+	p := &Pool{MaxOpenPerKey: 4, IdleTimeout: time.Hour, Dial: func(context.Context, source.Source, Credentials) (Client, error) {
+		return renewingClient{countingClient{closed: &closed}, &renewals, &fail, dialed.Add(1)}, nil
+	}}
+	defer p.Close()
+	ctx := context.Background()
+	l, err := p.Get(ctx, testSrc, Credentials{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := l.Client
+	l.Release(nil)
+	p.renewIdle(0)
+	if renewals.Load() != 1 || closed.Load() != 0 {
+		t.Fatalf("after one renewal pass: %d renewals, %d closed; want 1, 0", renewals.Load(), closed.Load())
+	}
+	p.renewIdle(time.Hour)
+	if renewals.Load() != 1 {
+		t.Fatalf("a session renewed just now was renewed again")
+	}
+	l, err = p.Get(ctx, testSrc, Credentials{})
+	if err != nil || l.Client != first || !l.Reused {
+		t.Fatalf("the renewed session was not lent again: %v", err)
+	}
+	l.Release(nil)
+
+	fail.Store(true)
+	p.renewIdle(0)
+	if closed.Load() != 1 {
+		t.Fatalf("a session whose renewal failed was not closed (%d closed)", closed.Load())
+	}
+	fail.Store(false)
+	l, err = p.Get(ctx, testSrc, Credentials{})
+	if err != nil || l.Client == first || l.Reused {
+		t.Fatalf("the pool lent the session whose renewal failed (reused %v, err %v)", l.Reused, err)
+	}
+	l.Release(nil)
+	if st := p.Stats(); len(st) != 1 || st[0].Open != 1 {
+		t.Fatalf("open sessions after a failed renewal: %+v, want 1", st)
+	}
+
+	// Sessions without a lease are not renewed.
+	plain, _, _ := newTestPool(2)
+	defer plain.Close()
+	l, _ = plain.Get(ctx, testSrc, Credentials{})
+	l.Release(nil)
+	plain.renewIdle(0)
+	if l, _ := plain.Get(ctx, testSrc, Credentials{}); l == nil || !l.Reused {
+		t.Fatal("a session without a lease left the idle list")
+	}
+}

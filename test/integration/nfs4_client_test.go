@@ -231,3 +231,23 @@ func firstDifference(a, b []byte) int {
 	}
 	return -1
 }
+
+// An idle pooled session renews its lease with a SEQUENCE alone; the real
+// server takes it, and the session goes on serving calls.
+func TestNFS41RenewKeepsTheSession(t *testing.T) {
+	c, _ := dialNFS41(t, "nfs41-renew")
+	r, ok := c.(share.Renewer)
+	if !ok {
+		t.Fatal("the NFSv4.1 client does not renew its lease")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	for range 3 {
+		if err := r.Renew(ctx); err != nil {
+			t.Fatalf("Renew: %v", err)
+		}
+	}
+	if _, err := c.Stat(ctx, c.Prefix()); err != nil {
+		t.Fatalf("Stat after renewing: %v", err)
+	}
+}

@@ -29,8 +29,11 @@ type copyEnd struct {
 
 // copyBetween copies from's directory to to's through sessions leased from
 // the pool, then calls finish on a session on to's share while the leases
-// are still held.
-func (d *Driver) copyBetween(ctx context.Context, from, to copyEnd, creds share.Credentials, logger klog.Logger, finish func(share.Client, copytree.Stats) error) (err error) {
+// are still held. kind (snapshot, restore, clone) labels its metrics.
+func (d *Driver) copyBetween(ctx context.Context, kind string, from, to copyEnd, creds share.Credentials, logger klog.Logger, finish func(share.Client, copytree.Stats) error) (err error) {
+	var stats copytree.Stats
+	ended := d.cfg.Metrics.CopyStarted(kind, string(from.root.Protocol))
+	defer func() { ended(stats.Files, stats.Bytes, stats.ServerSideBytes, err) }()
 	var leases []*share.Lease
 	defer func() {
 		for _, l := range leases {
@@ -83,7 +86,7 @@ func (d *Driver) copyBetween(ctx context.Context, from, to copyEnd, creds share.
 		}
 		workers = append(workers, copytree.Pair{Src: src, Dst: dst})
 	}
-	stats, err := copytree.Copy(ctx, copytree.Sessions{Lister: lister, Workers: workers}, from.path, to.path, copytree.Options{
+	stats, err = copytree.Copy(ctx, copytree.Sessions{Lister: lister, Workers: workers}, from.path, to.path, copytree.Options{
 		Foreign: state.RootsDir, Protect: state.MetadataDirs(), TopID: from.rootID,
 		Log: func(msg string, kv ...any) { logger.Info(msg, kv...) },
 	})

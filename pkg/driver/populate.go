@@ -24,6 +24,7 @@ const populateMargin = 500 * time.Millisecond
 // contentOrigin is what a new volume is filled from: a snapshot's copy or
 // another volume's directory.
 type contentOrigin struct {
+	kind   string // restore (from a snapshot) or clone (from a volume)
 	id     string // the snapshot or volume ID, kept in the new volume's record
 	from   copyEnd
 	size   int64
@@ -52,7 +53,7 @@ func (d *Driver) resolveContent(ctx context.Context, cs *csi.VolumeContentSource
 		if err := sameProtocol(sid.Source.Protocol, "snapshot"); err != nil {
 			return nil, err
 		}
-		o := &contentOrigin{id: id, source: cs}
+		o := &contentOrigin{kind: "restore", id: id, source: cs}
 		root := locate(volume.Volume{Source: sid.Source}).root
 		err = d.withShare(ctx, root, creds, func(c share.Client) error {
 			snap, err := state.New(c).GetSnapshot(ctx, sid.Key, sid.UID)
@@ -79,7 +80,7 @@ func (d *Driver) resolveContent(ctx context.Context, cs *csi.VolumeContentSource
 		if err := sameProtocol(vol.Source.Protocol, "source volume"); err != nil {
 			return nil, err
 		}
-		o := &contentOrigin{id: id, source: cs}
+		o := &contentOrigin{kind: "clone", id: id, source: cs}
 		err = d.withStore(ctx, vol, creds, false, func(st *state.Store, w where) error {
 			rec, err := lookup(ctx, st, vol, w)
 			if err != nil {
@@ -113,7 +114,7 @@ func (d *Driver) populate(ctx context.Context, rec state.Record, w where, o *con
 	key := populateJobKey(rec.UID)
 	job := d.jobs.Start(key, func(jctx context.Context) error {
 		start := time.Now()
-		err := d.copyBetween(jctx, o.from, copyEnd{root: w.root, path: w.path}, creds, logger, func(c share.Client, stats copytree.Stats) error {
+		err := d.copyBetween(jctx, o.kind, o.from, copyEnd{root: w.root, path: w.path}, creds, logger, func(c share.Client, stats copytree.Stats) error {
 			return d.lockedStore(jctx, c, w, func(st *state.Store) error {
 				cur, err := st.Get(jctx, w.path, rec.UID)
 				if err != nil {

@@ -183,7 +183,7 @@ func (d *Driver) copySnapshot(ctx context.Context, sid volume.Snapshot, snap sta
 	start := time.Now()
 	var done state.Snapshot
 	var copied copytree.Stats
-	err := d.copyBetween(ctx, from, copyEnd{root: from.root, path: snap.PartialTree()}, creds, logger, func(c share.Client, stats copytree.Stats) error {
+	err := d.copyBetween(ctx, "snapshot", from, copyEnd{root: from.root, path: snap.PartialTree()}, creds, logger, func(c share.Client, stats copytree.Stats) error {
 		copied = stats
 		return d.lockedStore(ctx, c, snapshotWhere(sid, c), func(st *state.Store) error {
 			cur, err := st.GetSnapshot(ctx, sid.Key, sid.UID)

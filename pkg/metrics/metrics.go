@@ -52,6 +52,10 @@ type Metrics struct {
 	repairs       *prometheus.CounterVec
 	probeTimeouts *prometheus.CounterVec
 	rotations     *prometheus.CounterVec
+	copies        *prometheus.CounterVec
+	copyBytes     *prometheus.CounterVec
+	copyFiles     *prometheus.CounterVec
+	copiesRunning *prometheus.GaugeVec
 }
 
 // New returns a registry with the process and Go runtime collectors and the
@@ -88,10 +92,30 @@ func New(driverName string) *Metrics {
 			Help: "New SMB passwords from a Secret given to live node mounts, by result (ok; refused: the server rejects it; failed: the node could not set it).",
 		}, []string{"result"}),
 	}
+	m.copies = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Namespace: namespace, Name: "copies_total",
+		Help: "Tree copies ended, by kind (snapshot, restore, clone), protocol and result (ok; failed: the next call resumes it; canceled: its snapshot or volume was deleted, or the controller stopped).",
+	}, []string{"kind", "protocol", "result"})
+	m.copyBytes = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Namespace: namespace, Name: "copy_bytes_total",
+		Help: "File data tree copies copied, by kind, protocol and how (streamed through the controller, or server: copied by the file server itself).",
+	}, []string{"kind", "protocol", "how"})
+	m.copyFiles = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Namespace: namespace, Name: "copy_files_total",
+		Help: "Files tree copies copied, by kind and protocol.",
+	}, []string{"kind", "protocol"})
+	m.copiesRunning = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Namespace: namespace, Name: "copies_running",
+		Help: "Tree copies running now (snapshots not yet ready, restores and clones not yet filled), by kind.",
+	}, []string{"kind"})
+	for _, k := range []string{"snapshot", "restore", "clone"} {
+		m.copiesRunning.WithLabelValues(k)
+	}
 	m.reg.MustRegister(
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		m.deletes, m.deleteEntries, m.repairs, m.probeTimeouts, m.rotations,
+		m.copies, m.copyBytes, m.copyFiles, m.copiesRunning,
 	)
 	return m
 }
@@ -152,6 +176,30 @@ func (m *Metrics) VolumeDeleted(protocol, action string, entries int64) {
 	}
 	m.deletes.WithLabelValues(protocol, action).Inc()
 	m.deleteEntries.WithLabelValues(protocol).Add(float64(entries))
+}
+
+// CopyStarted records a tree copy that began; the function it returns
+// records its end: files and bytes it copied (server the part the file
+// server copied itself) and how it ended.
+func (m *Metrics) CopyStarted(kind, protocol string) func(files, bytes, server int64, err error) {
+	if m == nil {
+		return func(int64, int64, int64, error) {}
+	}
+	m.copiesRunning.WithLabelValues(kind).Inc()
+	return func(files, bytes, server int64, err error) {
+		m.copiesRunning.WithLabelValues(kind).Dec()
+		result := "ok"
+		switch {
+		case errors.Is(err, context.Canceled):
+			result = "canceled"
+		case err != nil:
+			result = "failed"
+		}
+		m.copies.WithLabelValues(kind, protocol, result).Inc()
+		m.copyFiles.WithLabelValues(kind, protocol).Add(float64(files))
+		m.copyBytes.WithLabelValues(kind, protocol, "streamed").Add(float64(bytes - server))
+		m.copyBytes.WithLabelValues(kind, protocol, "server").Add(float64(server))
+	}
 }
 
 // MountRepaired records a remount of a broken node mount.

@@ -5,6 +5,7 @@ package integration
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"net"
 	"net/http"
 	"os"
@@ -292,4 +293,62 @@ func nodeMetrics(t *testing.T, c csi.ControllerClient, n csi.NodeClient, url str
 	for _, p := range []string{"nfs", "smb"} {
 		s.want(t, "fileshare_csi_node_mounts", map[string]string{"protocol": p, "state": "healthy"}, 0)
 	}
+}
+
+// Snapshot, restore and clone copies show in the metrics: how many ended
+// and how, their files and bytes (on SMB copied by the server), and none
+// left running once ready.
+func TestCopyMetrics(t *testing.T) {
+	d, url := metricsDriver(t)
+	c := csi.NewControllerClient(d.Conn)
+	protocols(t, func(t *testing.T, params, secrets map[string]string, base string) {
+		proto := "nfs"
+		if !isNFS(t) {
+			proto = "smb"
+		}
+		before := scrapeMetrics(t, url)
+		v := create(t, c, "src", params, secrets)
+		for i := range 5 {
+			writeFile(t, filepath.Join(base, "src", fmt.Sprintf("f%d", i)), strings.Repeat("x", 1000))
+		}
+		if !isNFS(t) {
+			must(t, filepath.WalkDir(filepath.Join(base, "src"), func(p string, _ fs.DirEntry, err error) error {
+				if err != nil {
+					return err
+				}
+				return os.Chmod(p, 0o777)
+			}))
+		}
+		snap := snapshotOf(t, c, "snap", v.GetVolumeId(), secrets)
+		restored := createFrom(t, c, "restored", params, secrets, fromSnapshot(snap.GetSnapshotId()))
+		cloned := createFrom(t, c, "cloned", params, secrets, fromVolume(v.GetVolumeId()))
+		after := scrapeMetrics(t, url)
+		delta := func(name string, labels map[string]string) float64 {
+			b := before.value(name, labels)
+			if b < 0 {
+				b = 0
+			}
+			return after.value(name, labels) - b
+		}
+		for _, kind := range []string{"snapshot", "restore", "clone"} {
+			if got := delta("fileshare_csi_copies_total", map[string]string{"kind": kind, "protocol": proto, "result": "ok"}); got != 1 {
+				t.Errorf("%s copies ended ok: %v, want 1", kind, got)
+			}
+			if got := delta("fileshare_csi_copy_files_total", map[string]string{"kind": kind, "protocol": proto}); got != 5 {
+				t.Errorf("%s copied %v files, want 5", kind, got)
+			}
+			streamed := delta("fileshare_csi_copy_bytes_total", map[string]string{"kind": kind, "protocol": proto, "how": "streamed"})
+			server := delta("fileshare_csi_copy_bytes_total", map[string]string{"kind": kind, "protocol": proto, "how": "server"})
+			if streamed+server != 5000 || (proto == "smb") != (server == 5000) {
+				t.Errorf("%s bytes: %v streamed, %v by the server; want 5000 in all, by the server on SMB", kind, streamed, server)
+			}
+			after.want(t, "fileshare_csi_copies_running", map[string]string{"kind": kind}, 0)
+		}
+		if _, err := c.DeleteSnapshot(context.Background(), &csi.DeleteSnapshotRequest{SnapshotId: snap.GetSnapshotId(), Secrets: secrets}); err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range []string{restored.GetVolumeId(), cloned.GetVolumeId(), v.GetVolumeId()} {
+			deleteVol(t, c, id, secrets)
+		}
+	})
 }

@@ -351,9 +351,9 @@ func (c *copier) makeDir(ctx context.Context, dst share.TreeClient, rel string, 
 
 func (c *copier) copyEntry(ctx context.Context, w Pair, n *dirNode, e share.DirEntry) error {
 	src, dst := path.Join(n.src, e.Name), path.Join(n.dst, e.Name)
-	if e.Attr.HasMode && !e.Attr.HasOwner {
+	if e.Attr.HasMode && !e.Attr.HasOwner && e.Attr.OwnerName == "" {
 		c.ownersLost.Do(func() {
-			c.log("owners are not kept: the server names them user@domain, not by number (NFSv4: set the server to answer numeric ids, as Linux nfsd does by default; NFS-Ganesha: Only_Numeric_Owners = true)", "path", src)
+			c.log("owners are not kept: the server does not say who owns its files", "path", src)
 		})
 	}
 	var err error
@@ -412,20 +412,31 @@ func (c *copier) copyFile(ctx context.Context, w Pair, src, dst string, a share.
 		return fmt.Errorf("create %s: %w", dst, err)
 	}
 	written, holes, err := c.copyData(ctx, w, src, dst, out, a)
-	if cerr := out.Close(ctx); err == nil && cerr != nil {
-		err = fmt.Errorf("close %s: %w", dst, cerr)
-	}
 	if err != nil {
+		_ = out.Close(ctx)
 		return err
 	}
-	if holes {
-		// Trailing zeros were not written: the size makes them a hole.
-		if err := w.Dst.SetAttr(ctx, dst, share.Attr{Size: a.Size}, share.SetSize); err != nil {
-			return fmt.Errorf("size %s: %w", dst, err)
+	// Trailing zeros were not written: the size makes them a hole.
+	if ac, ok := out.(share.AttrCloser); ok {
+		mask := attrMask(a)
+		if holes {
+			mask |= share.SetSize
 		}
-	}
-	if err := setAttrs(ctx, w.Dst, dst, a); err != nil {
-		return err
+		if err := ac.CloseSettingAttr(ctx, a, mask); err != nil {
+			return fmt.Errorf("close %s: %w", dst, err)
+		}
+	} else {
+		if err := out.Close(ctx); err != nil {
+			return fmt.Errorf("close %s: %w", dst, err)
+		}
+		if holes {
+			if err := w.Dst.SetAttr(ctx, dst, share.Attr{Size: a.Size}, share.SetSize); err != nil {
+				return fmt.Errorf("size %s: %w", dst, err)
+			}
+		}
+		if err := setAttrs(ctx, w.Dst, dst, a); err != nil {
+			return err
+		}
 	}
 	c.files.Add(1)
 	c.bytes.Add(written)
@@ -542,7 +553,7 @@ func (c *copier) copyLink(ctx context.Context, w Pair, src, dst string, a share.
 	}
 	// A link keeps its owner and time, in one call; its mode means nothing.
 	mask := share.SetModTime
-	if a.HasOwner {
+	if hasOwner(a) {
 		mask |= share.SetOwner
 	}
 	if err := w.Dst.SetAttr(ctx, dst, a, mask); err != nil {
@@ -556,8 +567,21 @@ func (c *copier) copyLink(ctx context.Context, w Pair, src, dst string, a share.
 // call: the client sets the owner before the mode where a change of owner
 // would clear setuid and setgid.
 func setAttrs(ctx context.Context, dst share.TreeClient, rel string, a share.Attr) error {
+	if err := dst.SetAttr(ctx, rel, a, attrMask(a)); err != nil {
+		return fmt.Errorf("set attributes of %s: %w", rel, err)
+	}
+	return nil
+}
+
+// hasOwner says whether a carries an owner to set: numeric ids, or an
+// NFSv4 server's names.
+func hasOwner(a share.Attr) bool { return a.HasOwner || a.OwnerName != "" }
+
+// attrMask names what a copy sets of a: its time, and its owner, mode and
+// DOS attributes where the source has them.
+func attrMask(a share.Attr) share.AttrMask {
 	mask := share.SetModTime
-	if a.HasOwner {
+	if hasOwner(a) {
 		mask |= share.SetOwner
 	}
 	if a.HasMode {
@@ -566,8 +590,5 @@ func setAttrs(ctx context.Context, dst share.TreeClient, rel string, a share.Att
 	if a.DOSAttributes != 0 {
 		mask |= share.SetDOSAttributes
 	}
-	if err := dst.SetAttr(ctx, rel, a, mask); err != nil {
-		return fmt.Errorf("set attributes of %s: %w", rel, err)
-	}
-	return nil
+	return mask
 }

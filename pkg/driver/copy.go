@@ -17,7 +17,7 @@ import (
 // worker on sessions of its own. Workers beyond the first are taken only
 // while the pool has sessions to spare (TryGet), so a long copy never holds
 // up the CreateVolume and DeleteVolume calls on its share.
-const copyWorkers = 4
+const copyWorkers = 8
 
 // copyEnd is one end of a copy: a directory on the share a session is
 // dialed to, by its path from the session's root.

@@ -23,7 +23,8 @@ var (
 // treeAttr is what a copy keeps of a, as far as the server returned it.
 // Owners are numeric where the server answers numeric ids (Linux servers
 // do for AUTH_SYS clients by default); "user@domain" names cannot be
-// turned into this machine's ids, so they leave HasOwner false.
+// turned into this machine's ids: they are kept as names (OwnerName,
+// GroupName) and HasOwner stays false.
 func treeAttr(a attrs4) Attr {
 	out := Attr{Size: clampInt64(a.Size), ID: a.FileID, FSID: [2]uint64{a.FSID.Major, a.FSID.Minor}}
 	switch a.Type {
@@ -42,8 +43,12 @@ func treeAttr(a attrs4) Attr {
 	}
 	uid, uerr := strconv.ParseUint(a.Owner, 10, 32)
 	gid, gerr := strconv.ParseUint(a.OwnerGroup, 10, 32)
-	if a.has(attrOwner) && a.has(attrOwnerGroup) && uerr == nil && gerr == nil {
+	switch {
+	case !a.has(attrOwner) || !a.has(attrOwnerGroup):
+	case uerr == nil && gerr == nil:
 		out.UID, out.GID, out.HasOwner = uint32(uid), uint32(gid), true
+	default:
+		out.OwnerName, out.GroupName = a.Owner, a.OwnerGroup
 	}
 	return out
 }
@@ -158,13 +163,41 @@ func (c *nfs4Client) Symlink(ctx context.Context, target, rel string) error {
 // all go in one COMPOUND. NFS has no DOS attributes: SetDOSAttributes
 // is ignored.
 func (c *nfs4Client) SetAttr(ctx context.Context, rel string, a Attr, mask AttrMask) error {
+	sets, err := setAttrList(rel, a, mask)
+	if err != nil || len(sets) == 0 {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ops, err := c.lookupOps(ctx, splitRel(rel), len(sets))
+	if err != nil {
+		return fmt.Errorf("set attributes of %s: %w", rel, err)
+	}
+	for _, s := range sets {
+		ops = append(ops, opSetattr(anonymousStateid, s))
+	}
+	if err := c.run(ctx, ops); err != nil {
+		return fmt.Errorf("set attributes of %s: %w", rel, err)
+	}
+	return nil
+}
+
+// setAttrList splits the fields mask names into the SETATTRs SetAttr
+// sends, in their order.
+func setAttrList(rel string, a Attr, mask AttrMask) ([]setAttrs, error) {
 	var sets []setAttrs
-	if mask&SetOwner != 0 {
+	switch {
+	case mask&SetOwner == 0:
+	case a.OwnerName != "" && a.GroupName != "":
+		// As the source's server named them: the same kind of server maps
+		// them back.
+		sets = append(sets, setAttrs{owner: &owner4{a.OwnerName, a.GroupName}})
+	case a.HasOwner:
 		sets = append(sets, setAttrs{owner: &owner4{strconv.FormatUint(uint64(a.UID), 10), strconv.FormatUint(uint64(a.GID), 10)}})
 	}
 	if mask&SetSize != 0 {
 		if a.Size < 0 {
-			return fmt.Errorf("set the size of %s to %d: %w", rel, a.Size, fs.ErrInvalid)
+			return nil, fmt.Errorf("set the size of %s to %d: %w", rel, a.Size, fs.ErrInvalid)
 		}
 		size := uint64(a.Size)
 		sets = append(sets, setAttrs{size: &size})
@@ -180,22 +213,7 @@ func (c *nfs4Client) SetAttr(ctx context.Context, rel string, a Attr, mask AttrM
 	if last.mode != nil || last.mtime != nil {
 		sets = append(sets, last)
 	}
-	if len(sets) == 0 {
-		return nil
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	ops, err := c.lookupOps(ctx, splitRel(rel), len(sets))
-	if err != nil {
-		return fmt.Errorf("set attributes of %s: %w", rel, err)
-	}
-	for _, s := range sets {
-		ops = append(ops, opSetattr(anonymousStateid, s))
-	}
-	if err := c.run(ctx, ops); err != nil {
-		return fmt.Errorf("set attributes of %s: %w", rel, err)
-	}
-	return nil
+	return sets, nil
 }
 
 // nfs4IOSize is the most data one READ or WRITE moves within the session's
@@ -358,6 +376,18 @@ func (f *nfs4File) sameVerifier(v [8]byte) error {
 // delegation, should the server have granted one though asked not to: one
 // COMPOUND. What it did not get to is cleaned up on its own.
 func (f *nfs4File) Close(ctx context.Context) error {
+	return f.CloseSettingAttr(ctx, Attr{}, 0)
+}
+
+var _ AttrCloser = (*nfs4File)(nil)
+
+// CloseSettingAttr commits, sets the attributes with the open's stateid and
+// closes, all in one COMPOUND.
+func (f *nfs4File) CloseSettingAttr(ctx context.Context, a Attr, mask AttrMask) error {
+	sets, err := setAttrList(f.rel, a, mask)
+	if err != nil {
+		return err
+	}
 	f.c.mu.Lock()
 	defer f.c.mu.Unlock()
 	if f.closed {
@@ -369,12 +399,15 @@ func (f *nfs4File) Close(ctx context.Context) error {
 	if f.unstable {
 		ops = append(ops, opCommit(&verf))
 	}
+	for _, s := range sets {
+		ops = append(ops, opSetattr(f.open.Stateid, s))
+	}
 	closeAt := len(ops)
 	ops = append(ops, opClose(f.open.Stateid))
 	if f.open.Delegation != nil {
 		ops = append(ops, opDelegreturn(*f.open.Delegation))
 	}
-	err := f.c.run(ctx, ops)
+	err = f.c.run(ctx, ops)
 	failed := len(ops)
 	if ne := (*NFS4Error)(nil); errors.As(err, &ne) {
 		failed = ne.Index

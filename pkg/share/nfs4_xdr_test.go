@@ -361,10 +361,10 @@ func TestDecodeTreeResults(t *testing.T) {
 	if got != want {
 		t.Fatalf("treeAttr = %+v, want %+v", got, want)
 	}
-	// Owners as names cannot be this machine's ids; no mode returned is
-	// no mode known.
-	a.Owner, a.mask = "root@localdomain", a.mask&^(1<<attrMode)
-	if got := treeAttr(a); got.HasOwner || got.HasMode {
+	// Owners as names cannot be this machine's ids: they are kept as the
+	// server's names; no mode returned is no mode known.
+	a.Owner, a.OwnerGroup, a.mask = "root@localdomain", "staff@localdomain", a.mask&^(1<<attrMode)
+	if got := treeAttr(a); got.HasOwner || got.HasMode || got.OwnerName != "root@localdomain" || got.GroupName != "staff@localdomain" {
 		t.Fatalf("treeAttr of a named owner and no mode = %+v", got)
 	}
 }

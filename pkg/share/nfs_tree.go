@@ -440,8 +440,36 @@ func (c *nfsClient) SetAttr(ctx context.Context, rel string, a Attr, mask AttrMa
 	if err != nil {
 		return err
 	}
+	return c.setAttrFH(ctx, fh, rel, a, mask)
+}
+
+var _ AttrCloser = (*nfsFile)(nil)
+
+// CloseSettingAttr commits the file's writes and sets its attributes on the
+// handle the writer holds: no lookup of its path again.
+func (f *nfsFile) CloseSettingAttr(ctx context.Context, a Attr, mask AttrMask) error {
+	if err := f.Close(ctx); err != nil {
+		return err
+	}
+	f.c.mu.Lock()
+	defer f.c.mu.Unlock()
+	if mask&SetSize != 0 && mask != SetSize {
+		// The size alone first: a change of size sets the time.
+		if err := f.c.setAttrFH(ctx, f.fh, f.rel, a, SetSize); err != nil {
+			return err
+		}
+		mask &^= SetSize
+	}
+	return f.c.setAttrFH(ctx, f.fh, f.rel, a, mask)
+}
+
+// setAttrFH is SetAttr on a handle; the caller holds c.mu.
+func (c *nfsClient) setAttrFH(ctx context.Context, fh []byte, rel string, a Attr, mask AttrMask) error {
+	if mask&SetSize != 0 && a.Size < 0 {
+		return fmt.Errorf("%s: size %d: %w", rel, a.Size, fs.ErrInvalid)
+	}
 	var s nfs.Sattr3
-	if mask&SetOwner != 0 {
+	if mask&SetOwner != 0 && a.HasOwner {
 		s.UID = nfs.SetUID{SetIt: true, UID: a.UID}
 		s.GID = nfs.SetUID{SetIt: true, UID: a.GID}
 		if mask&SetMode != 0 && a.Mode&(fs.ModeSetuid|fs.ModeSetgid) != 0 {

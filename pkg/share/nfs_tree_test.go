@@ -289,7 +289,7 @@ func TestNFSSetAttrSetsTheOwnerBeforeSetuidAndSetgid(t *testing.T) {
 	c := startFakeNFS3(t, srv)
 	ctx := testCtx(t)
 	mtime := time.Date(2021, 1, 2, 3, 4, 5, 600, time.UTC)
-	a := Attr{Mode: 0o755 | fs.ModeSetuid, UID: 5, GID: 6, ModTime: mtime}
+	a := Attr{Mode: 0o755 | fs.ModeSetuid, UID: 5, GID: 6, HasOwner: true, ModTime: mtime}
 	if err := c.SetAttr(ctx, "f", a, SetOwner|SetMode|SetModTime); err != nil {
 		t.Fatal(err)
 	}
@@ -302,7 +302,7 @@ func TestNFSSetAttrSetsTheOwnerBeforeSetuidAndSetgid(t *testing.T) {
 
 	// Without setuid or setgid, one call does; a time before 1970 is 1970.
 	srv.setattrs = nil
-	a = Attr{Mode: 0o644, UID: 5, GID: 6, ModTime: time.Date(1960, 1, 1, 0, 0, 0, 5, time.UTC)}
+	a = Attr{Mode: 0o644, UID: 5, GID: 6, HasOwner: true, ModTime: time.Date(1960, 1, 1, 0, 0, 0, 5, time.UTC)}
 	if err := c.SetAttr(ctx, "f", a, SetOwner|SetMode|SetModTime); err != nil {
 		t.Fatal(err)
 	}

@@ -42,6 +42,11 @@ type Attr struct {
 	// (HasOwner): NFSv3 always, NFSv4.1 when the server answers numeric ids.
 	UID, GID uint32
 	HasOwner bool
+	// OwnerName and GroupName are the owners as an NFSv4 server names them
+	// when it does not answer numbers ("alice@example.com"): a copy onto an
+	// NFSv4 share passes them on as they are, since they cannot be this
+	// machine's ids.
+	OwnerName, GroupName string
 	Size     int64
 	ModTime  time.Time
 	// DOSAttributes are the SMB file attributes a copy keeps (read-only,
@@ -71,6 +76,8 @@ type AttrMask uint8
 
 const (
 	SetMode AttrMask = 1 << iota
+	// SetOwner sets UID and GID when HasOwner, or OwnerName and GroupName
+	// where the protocol takes names (NFSv4); an Attr with neither sets none.
 	SetOwner
 	SetModTime
 	// SetSize truncates or extends a file: a copy that skipped writing
@@ -126,4 +133,13 @@ type ServerSideCopier interface {
 	// errors.ErrUnsupported when the server cannot, before writing anything,
 	// so the caller streams the data itself instead.
 	CopyData(ctx context.Context, from, to string, size int64) error
+}
+
+// AttrCloser is a FileWriter that can close its file and set the file's
+// attributes in the same round trips, on the handle it holds: a copy of
+// many small files saves a path lookup and a call per file.
+type AttrCloser interface {
+	// CloseSettingAttr is Close followed by SetAttr of the fields mask
+	// names (the size first, where it is among them).
+	CloseSettingAttr(ctx context.Context, a Attr, mask AttrMask) error
 }

@@ -92,7 +92,7 @@ func run() error {
 	defer servers.Stop()
 	e.samba, e.nfs = servers.Samba, servers.NFS
 
-	for _, p := range e.protocols() {
+	for _, p := range append(e.protocols(), e.nfs41()) {
 		if err := e.provisioningRows(p); err != nil {
 			return err
 		}
@@ -147,6 +147,52 @@ func (e *env) protocols() []protocol {
 			secrets: map[string]string{"username": localservers.SMBUser, "password": localservers.SMBPassword},
 			fstype:  "cifs", device: "//127.0.0.1/" + localservers.SMBShare + "/bench", options: "vers=3.0,port=4450"},
 	}
+}
+
+// nfs41 is the NFS share pinned to NFSv4.1: the controller's own v4.1
+// client, and mount(8) with vers=4.1 for the baseline.
+func (e *env) nfs41() protocol {
+	p := e.protocols()[0]
+	p.name, p.source, p.options = "NFSv4.1", p.source+"?vers=4.1", "vers=4.1"
+	return p
+}
+
+// roundTrips counts the RPCs one CreateVolume+DeleteVolume pair sends to
+// nfsd, on a warm pooled session, through a counting proxy in front of
+// port 2049.
+func (e *env) roundTrips(p protocol) (float64, error) {
+	counter, err := localservers.StartRPCCounter("127.0.0.1:2049")
+	if err != nil {
+		return 0, err
+	}
+	defer counter.Close()
+	d, err := e.startDriver("controller")
+	if err != nil {
+		return 0, err
+	}
+	defer d.stop()
+	ctrl := csi.NewControllerClient(d.conn)
+	source := strings.Replace(p.source, "nfs://127.0.0.1/", "nfs://"+counter.Addr+"/", 1)
+	pair := func(name string) error {
+		resp, err := ctrl.CreateVolume(context.Background(), &csi.CreateVolumeRequest{Name: name,
+			Parameters: map[string]string{"source": source}, VolumeCapabilities: []*csi.VolumeCapability{mountCap}})
+		if err != nil {
+			return err
+		}
+		_, err = ctrl.DeleteVolume(context.Background(), &csi.DeleteVolumeRequest{VolumeId: resp.GetVolume().GetVolumeId()})
+		return err
+	}
+	if err := pair("rt-warm"); err != nil {
+		return 0, err
+	}
+	const n = 20
+	before := counter.Calls()
+	for i := range n {
+		if err := pair(fmt.Sprintf("rt-%d", i)); err != nil {
+			return 0, err
+		}
+	}
+	return float64(counter.Calls()-before) / n, nil
 }
 
 // driver is a running driver process and a connection to it.
@@ -284,6 +330,14 @@ func (e *env) provisioningRows(p protocol) error {
 				return fmt.Errorf("%s create+delete: %w", p.name, err)
 			}
 			note := ""
+			if clients == 1 && pool && p.fstype == "nfs" {
+				rt, err := e.roundTrips(p)
+				if err != nil {
+					d.stop()
+					return fmt.Errorf("%s round trips: %w", p.name, err)
+				}
+				note = fmt.Sprintf("%.1f round trips to nfsd per pair", rt)
+			}
 			if clients > 1 && pool {
 				cur, peak := rss(d.Pid())
 				e.driverRSS = append(e.driverRSS, fmt.Sprintf("| controller (%s) | %s | %s | %s |", p.name, idleCur, cur, peak))

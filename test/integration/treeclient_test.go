@@ -226,7 +226,7 @@ func TestTreeClient(t *testing.T) {
 				t.Fatalf("written file has %d bytes, not what was written (%d)", len(onDisk), len(wantNew))
 			}
 			newTime := time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
-			set := share.Attr{Mode: 0o2640 | fs.ModeSetgid, UID: 1234, GID: 2345, ModTime: newTime, Size: 5 << 20}
+			set := share.Attr{Mode: 0o2640 | fs.ModeSetgid, UID: 1234, GID: 2345, HasOwner: true, ModTime: newTime, Size: 5 << 20}
 			mask := share.SetModTime | share.SetSize
 			if p.unix {
 				mask |= share.SetMode | share.SetOwner

@@ -47,8 +47,8 @@ type Attr struct {
 	// NFSv4 share passes them on as they are, since they cannot be this
 	// machine's ids.
 	OwnerName, GroupName string
-	Size     int64
-	ModTime  time.Time
+	Size                 int64
+	ModTime              time.Time
 	// DOSAttributes are the SMB file attributes a copy keeps (read-only,
 	// hidden, system, archive: MS-FSCC 2.6); 0 on NFS.
 	DOSAttributes uint32

@@ -54,6 +54,7 @@ func Dial(ctx context.Context, laddr *net.TCPAddr, addr string) (*Conn, error) {
 	d := net.Dialer{}
 	if laddr != nil {
 		d.LocalAddr = laddr
+		d.Control = reuseAddr
 	}
 	c, err := d.DialContext(ctx, "tcp", addr)
 	if err != nil {

@@ -261,3 +261,40 @@ func TestCancelClosesTheCall(t *testing.T) {
 		t.Fatalf("got %v, want Canceled", err)
 	}
 }
+
+// A local port whose last connection is in TIME_WAIT can be bound again
+// at once: NFS sessions cycle through the few reserved ports.
+func TestDialReusesALocalPortInTimeWait(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			// Wait for the client to close first, so the TIME_WAIT is
+			// the client's, as it is for a session the pool closes.
+			_, _ = c.Read(make([]byte, 1))
+			c.Close()
+		}
+	}()
+	probe, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	local := probe.Addr().(*net.TCPAddr)
+	probe.Close()
+	ctx := context.Background()
+	for i := range 3 {
+		c, err := Dial(ctx, local, l.Addr().String())
+		if err != nil {
+			t.Fatalf("dial %d from %v: %v", i, local, err)
+		}
+		c.Close()
+		time.Sleep(50 * time.Millisecond)
+	}
+}

@@ -952,20 +952,7 @@ func checkInlineComponent(t *testing.T) {
 	t.Helper()
 	for _, overlay := range []string{"default", "k0s", "microk8s", "windows", "windows-hostprocess"} {
 		dir := filepath.Join(env.work, "inline-"+overlay)
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		rel := func(p string) string {
-			r, err := filepath.Rel(dir, filepath.Join(env.repo, p))
-			if err != nil {
-				t.Fatal(err)
-			}
-			return r
-		}
-		k := fmt.Sprintf("resources:\n  - %s\ncomponents:\n  - %s\n", rel("manifests/overlays/"+overlay), rel("manifests/components/inline-volumes"))
-		if err := os.WriteFile(filepath.Join(dir, "kustomization.yaml"), []byte(k), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		withComponent(t, "manifests/overlays/"+overlay, "manifests/components/inline-volumes", dir)
 		if _, err := kubectl("", "apply", "--dry-run=server", "-k", dir); err != nil {
 			t.Errorf("overlay %s with the inline-volumes component: the API server rejects it: %v", overlay, err)
 			continue

@@ -32,6 +32,13 @@ func installSnapshotComponent(t *testing.T, overlay string) {
 // with manifests/components/snapshots over it.
 func installSnapshotComponentDir(t *testing.T, overlay, dir string) {
 	t.Helper()
+	withComponent(t, overlay, "manifests/components/snapshots", dir)
+}
+
+// withComponent writes into dir a kustomization of overlay with component
+// over it, both paths from the repository's root.
+func withComponent(t *testing.T, overlay, component, dir string) {
+	t.Helper()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +49,7 @@ func installSnapshotComponentDir(t *testing.T, overlay, dir string) {
 		}
 		return r
 	}
-	k := fmt.Sprintf("resources:\n  - %s\ncomponents:\n  - %s\n", rel(overlay), rel("manifests/components/snapshots"))
+	k := fmt.Sprintf("resources:\n  - %s\ncomponents:\n  - %s\n", rel(overlay), rel(component))
 	if err := os.WriteFile(filepath.Join(dir, "kustomization.yaml"), []byte(k), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -406,11 +406,17 @@ func listening(addr string) bool {
 }
 
 func waitTCP(ctx context.Context, addr string, cmd *exec.Cmd) error {
+	return waitFor(ctx, cmd, func() (bool, error) { return listening(addr), nil })
+}
+
+// waitFor polls ready for 30 seconds, or until the server's process exits.
+func waitFor(ctx context.Context, cmd *exec.Cmd, ready func() (bool, error)) error {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	for {
-		if listening(addr) {
-			return nil
+		ok, err := ready()
+		if ok || err != nil {
+			return err
 		}
 		if cmd.ProcessState != nil {
 			return fmt.Errorf("process exited: %s", cmd.ProcessState)

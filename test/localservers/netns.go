@@ -6,9 +6,9 @@ import (
 	"context"
 	"fmt"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // InNetNS runs the server in the network namespace ns (see NewNetNS): a
@@ -63,25 +63,8 @@ func ListeningIn(ns string) ([]int, error) {
 }
 
 func waitListeningIn(ctx context.Context, ns string, port int, cmd *exec.Cmd) error {
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	for {
+	return waitFor(ctx, cmd, func() (bool, error) {
 		ports, err := ListeningIn(ns)
-		if err != nil {
-			return err
-		}
-		for _, p := range ports {
-			if p == port {
-				return nil
-			}
-		}
-		if cmd.ProcessState != nil {
-			return fmt.Errorf("process exited: %s", cmd.ProcessState)
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
+		return slices.Contains(ports, port), err
+	})
 }

@@ -479,9 +479,18 @@ func (c *copier) copyData(ctx context.Context, w Pair, src, dst string, out shar
 		c.serverCopy.Store(true)
 		c.log("the server cannot copy files itself; streaming them through the controller", "reason", err.Error())
 	}
-	in, err := w.Src.Open(ctx, src)
+	var in share.FileReader
+	var err error
+	if eo, ok := w.Src.(share.EntryOpener); ok {
+		in, err = eo.OpenEntry(ctx, src, a)
+	} else {
+		in, err = w.Src.Open(ctx, src)
+	}
 	if err != nil {
 		return 0, false, fmt.Errorf("open %s: %w", src, err)
+	}
+	if sh, ok := out.(share.SizeHinter); ok {
+		sh.Expect(size)
 	}
 	defer in.Close(ctx)
 	buf := make([]byte, ChunkSize)

@@ -188,7 +188,11 @@ func (c *nfsClient) ReadDir(ctx context.Context, rel string, fn func([]DirEntry)
 						break
 					}
 				}
-				entries = append(entries, DirEntry{Name: e.FileName, Attr: attrOf(attr)})
+				a := attrOf(attr)
+				if e.Handle.IsSet {
+					a.Handle = string(e.Handle.FH)
+				}
+				entries = append(entries, DirEntry{Name: e.FileName, Attr: a})
 			}
 		}
 		c.mu.Unlock()
@@ -260,7 +264,26 @@ type nfsFile struct {
 	verf uint64 // the write verifier of the first UNSTABLE write
 	// wrote: UNSTABLE data a COMMIT must make stable.
 	wrote bool
+	// expect is the size the file will have (Expect), -1 when unknown.
+	expect int64
 }
+
+var (
+	_ EntryOpener = (*nfsClient)(nil)
+	_ SizeHinter  = (*nfsFile)(nil)
+)
+
+// OpenEntry opens the file a listing described by the handle READDIRPLUS
+// gave for it: no LOOKUP. Without one it is Open.
+func (c *nfsClient) OpenEntry(ctx context.Context, rel string, a Attr) (FileReader, error) {
+	if a.Handle == "" || a.Type != TypeFile {
+		return c.Open(ctx, rel)
+	}
+	return &nfsFile{c: c, fh: []byte(a.Handle), rel: rel, expect: -1}, nil
+}
+
+// Expect tells the writer the file's final size.
+func (f *nfsFile) Expect(size int64) { f.expect = size }
 
 func (c *nfsClient) Open(ctx context.Context, rel string) (FileReader, error) {
 	c.mu.Lock()
@@ -272,7 +295,7 @@ func (c *nfsClient) Open(ctx context.Context, rel string) (FileReader, error) {
 	if attr.Type != nfs.NF3Reg {
 		return nil, fmt.Errorf("open %s: not a regular file: %w", rel, fs.ErrInvalid)
 	}
-	return &nfsFile{c: c, fh: fh, rel: rel}, nil
+	return &nfsFile{c: c, fh: fh, rel: rel, expect: -1}, nil
 }
 
 // ReadAt fills p from off with READs of at most the server's rtmax, and
@@ -332,20 +355,28 @@ func (f *nfsFile) WriteAt(ctx context.Context, p []byte, off int64) (int, error)
 	if err != nil {
 		return 0, fmt.Errorf("write %s: %w", f.rel, err)
 	}
+	// A file written whole by one WRITE is made stable by it: a COMMIT
+	// would be a round trip more per small file.
+	stable := uint32(stableUnstable)
+	if off == 0 && int64(len(p)) == f.expect && len(p) <= sizes.write {
+		stable = stableFileSync
+	}
 	n := 0
 	for n < len(p) {
 		chunk := p[n:min(len(p), n+sizes.write)]
-		count, verf, err := f.c.writeAt(ctx, f.fh, uint64(off)+uint64(n), chunk, stableUnstable)
+		count, verf, err := f.c.writeAt(ctx, f.fh, uint64(off)+uint64(n), chunk, stable)
 		if err != nil {
 			return n, fmt.Errorf("write %s: %w", f.rel, err)
 		}
 		if int64(count) > int64(len(chunk)) {
 			return n, fmt.Errorf("write %s: the server says it wrote %d bytes of %d: %w", f.rel, count, len(chunk), ErrUnavailable)
 		}
-		if err := f.sameVerifier(verf); err != nil {
-			return n, err
+		if stable == stableUnstable {
+			if err := f.sameVerifier(verf); err != nil {
+				return n, err
+			}
+			f.wrote = true
 		}
-		f.wrote = true
 		n += int(count)
 	}
 	return n, nil
@@ -424,7 +455,7 @@ func (c *nfsClient) Create(ctx context.Context, rel string, perm fs.FileMode) (F
 	if err != nil {
 		return nil, err
 	}
-	return &nfsFile{c: c, fh: fh, rel: rel}, nil
+	return &nfsFile{c: c, fh: fh, rel: rel, expect: -1}, nil
 }
 
 // SetAttr sets what mask names with SETATTR on the handle of rel's last

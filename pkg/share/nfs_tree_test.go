@@ -38,6 +38,7 @@ type fakeNFS3 struct {
 	reads        []uint32 // counts asked by READ
 	writes       []uint32 // counts sent by WRITE
 	commits      int
+	stable       []uint32 // each WRITE's stable_how
 	setattrs     []nfs.Sattr3
 }
 
@@ -138,7 +139,7 @@ func (srv *fakeNFS3) answer(proc uint32, d *xdrDec) []any {
 		return []any{uint32(0), none, uint32(end - start), eof, data[start:end]}
 	case procWrite:
 		off, count := d.u64(), d.u32()
-		d.u32()
+		srv.stable = append(srv.stable, d.u32())
 		data := d.opaque(1 << 20)
 		srv.writes = append(srv.writes, count)
 		f := srv.files[fh]
@@ -309,5 +310,36 @@ func TestNFSSetAttrSetsTheOwnerBeforeSetuidAndSetgid(t *testing.T) {
 	one := nfs.Sattr3{UID: owner.UID, GID: owner.GID, Mode: nfs.SetMode{SetIt: true, Mode: 0o644}, Mtime: nfs.SetTime{SetIt: nfs.SetToClientTime}}
 	if !slices.Equal(srv.setattrs, []nfs.Sattr3{one}) {
 		t.Fatalf("SETATTRs %+v, want %+v", srv.setattrs, one)
+	}
+}
+
+// A file that one WRITE carries whole is written FILE_SYNC and needs no
+// COMMIT; one written in pieces is written UNSTABLE and committed.
+func TestNFSSmallFileIsWrittenStableWithoutCommit(t *testing.T) {
+	srv := &fakeNFS3{files: map[string][]byte{"f": nil, "g": nil}, wtmax: 1000, commitVerf: 1}
+	c := startFakeNFS3(t, srv)
+	ctx := testCtx(t)
+	small := &nfsFile{c: c, fh: []byte("f"), rel: "f", expect: -1}
+	small.Expect(500)
+	if n, err := small.WriteAt(ctx, bytes.Repeat([]byte("x"), 500), 0); n != 500 || err != nil {
+		t.Fatalf("WriteAt = %d, %v", n, err)
+	}
+	if err := small.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(srv.stable, []uint32{stableFileSync}) || srv.commits != 0 {
+		t.Fatalf("small file: WRITEs %v and %d COMMITs; want one FILE_SYNC and none", srv.stable, srv.commits)
+	}
+	srv.stable = nil
+	big := &nfsFile{c: c, fh: []byte("g"), rel: "g", expect: -1}
+	big.Expect(1500)
+	if n, err := big.WriteAt(ctx, bytes.Repeat([]byte("y"), 1500), 0); n != 1500 || err != nil {
+		t.Fatalf("WriteAt = %d, %v", n, err)
+	}
+	if err := big.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(srv.stable, []uint32{stableUnstable, stableUnstable}) || srv.commits != 1 {
+		t.Fatalf("file over wtmax: WRITEs %v and %d COMMITs; want two UNSTABLE and one", srv.stable, srv.commits)
 	}
 }

@@ -56,6 +56,10 @@ type Attr struct {
 	// its size (holes), where the protocol tells (SMB). A server-side copy
 	// would write the holes out, so such a file is streamed instead.
 	Sparse bool
+	// Handle is the server's handle for the entry where a listing gave one
+	// (NFSv3 READDIRPLUS), as opaque bytes: an EntryOpener opens by it
+	// without looking the path up again.
+	Handle string
 	// ID is the server's file ID (0 when the server gives none). It must be
 	// set for directories: the walks decide by it whether they may enter.
 	ID uint64
@@ -142,4 +146,17 @@ type AttrCloser interface {
 	// CloseSettingAttr is Close followed by SetAttr of the fields mask
 	// names (the size first, where it is among them).
 	CloseSettingAttr(ctx context.Context, a Attr, mask AttrMask) error
+}
+
+// EntryOpener is a TreeClient that opens a file a listing described,
+// by the handle the listing gave, without a lookup.
+type EntryOpener interface {
+	OpenEntry(ctx context.Context, rel string, a Attr) (FileReader, error)
+}
+
+// SizeHinter is a FileWriter told, before the first write, how large the
+// file will be: one whose data fits in one write makes it stable with that
+// write (NFSv3 FILE_SYNC) instead of a COMMIT after it.
+type SizeHinter interface {
+	Expect(size int64)
 }

@@ -493,7 +493,9 @@ func (c *copier) copyData(ctx context.Context, w Pair, src, dst string, out shar
 		sh.Expect(size)
 	}
 	defer in.Close(ctx)
-	buf := make([]byte, ChunkSize)
+	// As large as the file, up to a chunk: a copy of many small files must
+	// not allocate and clear a whole chunk for each.
+	buf := make([]byte, min(size, ChunkSize))
 	var off, end int64 // end: just past the last byte written
 	for off < size {
 		want := buf

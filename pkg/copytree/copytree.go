@@ -143,7 +143,7 @@ func Copy(ctx context.Context, s Sessions, from, to string, opts Options) (Stats
 	// Directory attributes last, deepest first: a directory's time changes
 	// whenever an entry is made in it.
 	for i := len(done) - 1; i >= 0; i-- {
-		if err := setAttrs(ctx, dst, done[i].dst, done[i].attr); err != nil {
+		if err := c.setAttrs(ctx, dst, done[i].dst, done[i].attr); err != nil {
 			return c.stats(), err
 		}
 	}
@@ -159,6 +159,7 @@ type copier struct {
 	foreign    map[uint64]bool
 	serverCopy atomic.Bool // false once a server said it cannot copy
 	ownersLost sync.Once
+	noDOS      sync.Once
 
 	files, dirs, links, bytes, serverBytes, resumed, skipped atomic.Int64
 }
@@ -422,7 +423,7 @@ func (c *copier) copyFile(ctx context.Context, w Pair, src, dst string, a share.
 		if holes {
 			mask |= share.SetSize
 		}
-		if err := ac.CloseSettingAttr(ctx, a, mask); err != nil {
+		if err := c.tolerate(ac.CloseSettingAttr(ctx, a, mask), dst); err != nil {
 			return fmt.Errorf("close %s: %w", dst, err)
 		}
 	} else {
@@ -434,7 +435,7 @@ func (c *copier) copyFile(ctx context.Context, w Pair, src, dst string, a share.
 				return fmt.Errorf("size %s: %w", dst, err)
 			}
 		}
-		if err := setAttrs(ctx, w.Dst, dst, a); err != nil {
+		if err := c.setAttrs(ctx, w.Dst, dst, a); err != nil {
 			return err
 		}
 	}
@@ -577,8 +578,8 @@ func (c *copier) copyLink(ctx context.Context, w Pair, src, dst string, a share.
 // setAttrs gives a copied file or directory the source's attributes in one
 // call: the client sets the owner before the mode where a change of owner
 // would clear setuid and setgid.
-func setAttrs(ctx context.Context, dst share.TreeClient, rel string, a share.Attr) error {
-	if err := dst.SetAttr(ctx, rel, a, attrMask(a)); err != nil {
+func (c *copier) setAttrs(ctx context.Context, dst share.TreeClient, rel string, a share.Attr) error {
+	if err := c.tolerate(dst.SetAttr(ctx, rel, a, attrMask(a)), rel); err != nil {
 		return fmt.Errorf("set attributes of %s: %w", rel, err)
 	}
 	return nil
@@ -602,4 +603,16 @@ func attrMask(a share.Attr) share.AttrMask {
 		mask |= share.SetDOSAttributes
 	}
 	return mask
+}
+
+// tolerate lets a copy go on without DOS attributes where the server cannot
+// store them, saying so once.
+func (c *copier) tolerate(err error, rel string) error {
+	if !errors.Is(err, share.ErrNoDOSAttributes) {
+		return err
+	}
+	c.noDOS.Do(func() {
+		c.log("DOS attributes are not kept: the destination's server cannot store them", "path", rel, "reason", err.Error())
+	})
+	return nil
 }

@@ -367,6 +367,15 @@ func setAttrOpen(sh *smb2.Share, p string, old uint32, a Attr, mask AttrMask) er
 			mtime = a.ModTime
 		}
 		err = setBasicInfo(f, mtime, attrs)
+		if isRefusal(err) && mask&SetDOSAttributes != 0 {
+			// Samba stores DOS attributes in extended attributes, which
+			// some file systems lack (tmpfs before Linux 6.6): the time
+			// alone, then say what was not kept.
+			refused := err
+			if err = setBasicInfo(f, mtime, 0); err == nil {
+				err = fmt.Errorf("%w (%v)", ErrNoDOSAttributes, refused)
+			}
+		}
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr

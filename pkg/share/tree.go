@@ -2,6 +2,8 @@ package share
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io/fs"
 	"time"
 )
@@ -74,6 +76,10 @@ type DirEntry struct {
 	Name string
 	Attr Attr
 }
+
+// ErrNoDOSAttributes says a SetAttr set everything asked but the DOS
+// attributes, which the server cannot store: a copy goes on without them.
+var ErrNoDOSAttributes = fmt.Errorf("the server does not store DOS attributes: %w", errors.ErrUnsupported)
 
 // AttrMask says which fields of an Attr SetAttr applies.
 type AttrMask uint8

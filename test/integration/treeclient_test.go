@@ -278,9 +278,21 @@ func TestTreeClient(t *testing.T) {
 			} else {
 				// DOS attributes survive a round trip (hidden, archive).
 				const hidden, archive = 0x2, 0x20
-				must(t, c.SetAttr(ctx, at("empty"), share.Attr{DOSAttributes: hidden | archive}, share.SetDOSAttributes))
-				if a, err := c.Lstat(ctx, at("empty")); err != nil || a.DOSAttributes&(hidden|archive) != hidden|archive {
-					t.Fatalf("Lstat after setting DOS attributes: %#x, %v", a.DOSAttributes, err)
+				err := c.SetAttr(ctx, at("empty"), share.Attr{DOSAttributes: hidden | archive, ModTime: newTime}, share.SetDOSAttributes|share.SetModTime)
+				switch {
+				case errors.Is(err, share.ErrNoDOSAttributes):
+					// Samba keeps them in extended attributes, which the VM's
+					// tmpfs (Linux 6.1) lacks: the time must be set all the same.
+					t.Logf("this server cannot store DOS attributes: %v", err)
+					if fi, err := os.Stat(filepath.Join(dir, "empty")); err != nil || !fi.ModTime().Equal(newTime) {
+						t.Fatalf("the time was not set with the DOS attributes refused: %v, %v", fi.ModTime(), err)
+					}
+				case err != nil:
+					t.Fatal(err)
+				default:
+					if a, err := c.Lstat(ctx, at("empty")); err != nil || a.DOSAttributes&(hidden|archive) != hidden|archive {
+						t.Fatalf("Lstat after setting DOS attributes: %#x, %v", a.DOSAttributes, err)
+					}
 				}
 			}
 		})

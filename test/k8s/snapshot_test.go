@@ -229,8 +229,10 @@ spec:
 	// Deleting everything removes every copy from the shares.
 	mustKubectl(t, "", "-n", ns, "delete", "volumegroupsnapshot", "nightly")
 	mustKubectl(t, "", "-n", ns, "delete", "volumesnapshot", "nfs-snap", "smb-snap")
-	waitFor(t, "the VolumeSnapshotContents to be deleted", 2*time.Minute, func() (bool, error) {
-		out, err := kubectl("", "get", "volumesnapshotcontents", "-o", "name")
+	// A group's members go with its VolumeGroupSnapshotContent, whose
+	// deletion (DeleteVolumeGroupSnapshot) may end after theirs.
+	waitFor(t, "the VolumeSnapshotContents and VolumeGroupSnapshotContents to be deleted", 2*time.Minute, func() (bool, error) {
+		out, err := kubectl("", "get", "volumesnapshotcontents,volumegroupsnapshotcontents", "-o", "name")
 		return err == nil && strings.TrimSpace(out) == "", err
 	})
 	// The export's and the share's roots, where the driver keeps its records.

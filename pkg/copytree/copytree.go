@@ -64,8 +64,6 @@ type Options struct {
 	TopID uint64
 	// Log, when set, hears about what the copy leaves out.
 	Log func(msg string, kv ...any)
-	// Progress, when set, is called after each file with the totals so far.
-	Progress func(Stats)
 }
 
 // Stats count what one copy did.
@@ -155,11 +153,11 @@ type copier struct {
 	opts    Options
 	topFSID [2]uint64
 
-	fenced     map[uint64]bool // IDs above the top and of protected directories, read lazily
-	foreign    map[uint64]bool
-	serverCopy atomic.Bool // false once a server said it cannot copy
-	ownersLost sync.Once
-	noDOS      sync.Once
+	fenced       map[uint64]bool // IDs above the top and of protected directories, read lazily
+	foreign      map[uint64]bool
+	noServerCopy atomic.Bool // set once a server said it cannot copy
+	ownersLost   sync.Once
+	noDOS        sync.Once
 
 	files, dirs, links, bytes, serverBytes, resumed, skipped atomic.Int64
 }
@@ -357,21 +355,15 @@ func (c *copier) copyEntry(ctx context.Context, w Pair, n *dirNode, e share.DirE
 			c.log("owners are not kept: the server does not say who owns its files", "path", src)
 		})
 	}
-	var err error
 	switch e.Attr.Type {
 	case share.TypeFile:
-		err = c.copyFile(ctx, w, src, dst, e.Attr, n.fresh)
+		return c.copyFile(ctx, w, src, dst, e.Attr, n.fresh)
 	case share.TypeSymlink:
-		err = c.copyLink(ctx, w, src, dst, e.Attr, n.fresh)
-	default:
-		c.skipped.Add(1)
-		c.log("left an entry out of the copy: a file share cannot hold it", "path", src, "type", e.Attr.Type.String())
-		return nil
+		return c.copyLink(ctx, w, src, dst, e.Attr, n.fresh)
 	}
-	if err == nil && c.opts.Progress != nil {
-		c.opts.Progress(c.stats())
-	}
-	return err
+	c.skipped.Add(1)
+	c.log("left an entry out of the copy: a file share cannot hold it", "path", src, "type", e.Attr.Type.String())
+	return nil
 }
 
 // complete reports whether dst already holds a finished copy of a file
@@ -399,7 +391,7 @@ func (c *copier) copyFile(ctx context.Context, w Pair, src, dst string, a share.
 			return nil
 		}
 		if existing.Type == share.TypeDir || existing.Type == share.TypeSymlink {
-			if err := clear(ctx, w.Dst, dst, existing); err != nil {
+			if err := removeStale(ctx, w.Dst, dst, existing); err != nil {
 				return err
 			}
 		}
@@ -444,9 +436,9 @@ func (c *copier) copyFile(ctx context.Context, w Pair, src, dst string, a share.
 	return nil
 }
 
-// clear removes what an earlier run left at rel that is not a file: it is
+// removeStale removes what an earlier run left at rel that is not a file: it is
 // inside the copy's own destination, never the source.
-func clear(ctx context.Context, dst share.TreeClient, rel string, existing share.Attr) error {
+func removeStale(ctx context.Context, dst share.TreeClient, rel string, existing share.Attr) error {
 	var err error
 	if existing.Type == share.TypeDir {
 		err = dst.RemoveAll(ctx, rel, share.RemoveOptions{RootID: existing.ID})
@@ -468,7 +460,7 @@ func (c *copier) copyData(ctx context.Context, w Pair, src, dst string, out shar
 	if size == 0 {
 		return 0, false, nil
 	}
-	if ssc, ok := w.Src.(share.ServerSideCopier); ok && share.TreeClient(w.Src) == w.Dst && !a.Sparse && !c.serverCopy.Load() {
+	if ssc, ok := w.Src.(share.ServerSideCopier); ok && share.TreeClient(w.Src) == w.Dst && !a.Sparse && !c.noServerCopy.Load() {
 		err := ssc.CopyData(ctx, src, dst, size)
 		if err == nil {
 			c.serverBytes.Add(size)
@@ -477,7 +469,7 @@ func (c *copier) copyData(ctx context.Context, w Pair, src, dst string, out shar
 		if !errors.Is(err, errors.ErrUnsupported) {
 			return 0, false, fmt.Errorf("server-side copy of %s: %w", src, err)
 		}
-		c.serverCopy.Store(true)
+		c.noServerCopy.Store(true)
 		c.log("the server cannot copy files itself; streaming them through the controller", "reason", err.Error())
 	}
 	var in share.FileReader
@@ -556,7 +548,7 @@ func (c *copier) copyLink(ctx context.Context, w Pair, src, dst string, a share.
 		}
 		fallthrough
 	default:
-		if err := clear(ctx, w.Dst, dst, existing); err != nil {
+		if err := removeStale(ctx, w.Dst, dst, existing); err != nil {
 			return err
 		}
 	}

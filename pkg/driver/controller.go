@@ -83,6 +83,23 @@ func (d *Driver) leaseWithoutSecrets(ctx context.Context, src source.Source) (*s
 	return lease, nil
 }
 
+// withShareOrIdle runs fn on a session to root: one from the pool for
+// creds, or, for an SMB call that carries no secrets, an idle one an
+// earlier call with secrets left in the pool. It reports false, without
+// running fn, when there is no such session.
+func (d *Driver) withShareOrIdle(ctx context.Context, root source.Source, creds share.Credentials, fn func(share.Client) error) (bool, error) {
+	if root.Protocol != source.SMB || creds.Username != "" {
+		return true, d.withShare(ctx, root, creds, fn)
+	}
+	lease := d.cfg.Pool.GetIdle(root)
+	if lease == nil {
+		return false, nil
+	}
+	err := fn(lease.Client)
+	lease.Release(err)
+	return true, err
+}
+
 // dialStatus turns a failure to open a session into a status: a missing
 // share or rejected credentials are the caller's to fix, not transient.
 func dialStatus(err error) error {
@@ -493,18 +510,13 @@ func (d *Driver) ControllerGetVolumeHealth(ctx context.Context, req *csi.Control
 	}
 	w := locate(vol)
 	health := &csi.VolumeHealth{VolumeId: req.GetVolumeId()}
-	check := func(st *state.Store, w where) error { return checkVolume(ctx, st, vol, w) }
-	if vol.Source.Protocol == source.SMB && req.GetSecrets()["username"] == "" {
-		// No credentials: look through a session a call with secrets left
-		// open, or report nothing known rather than a login failure.
-		lease := d.cfg.Pool.GetIdle(w.root)
-		if lease == nil {
-			return &csi.ControllerGetVolumeHealthResponse{VolumeHealth: health}, nil
-		}
-		err = check(state.New(lease.Client), w.under(lease.Prefix()))
-		lease.Release(err)
-	} else {
-		err = d.withStore(ctx, vol, credentialsFrom(req.GetSecrets()), false, check)
+	// SMB without credentials: nothing known is reported rather than a
+	// login failure when no session is open.
+	found, err := d.withShareOrIdle(ctx, w.root, credentialsFrom(req.GetSecrets()), func(c share.Client) error {
+		return checkVolume(ctx, state.New(c), vol, w.under(c.Prefix()))
+	})
+	if !found {
+		return &csi.ControllerGetVolumeHealthResponse{VolumeHealth: health}, nil
 	}
 	switch {
 	case err == nil:

@@ -11,6 +11,7 @@ import (
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 	"github.com/fileshare-csi/fileshare-csi/pkg/source"
 	"github.com/fileshare-csi/fileshare-csi/pkg/state"
+	"github.com/fileshare-csi/fileshare-csi/pkg/volume"
 )
 
 // copyWorkers bounds how many files one tree copy copies at once, each
@@ -18,6 +19,23 @@ import (
 // while the pool has sessions to spare (TryGet), so a long copy never holds
 // up the CreateVolume and DeleteVolume calls on its share.
 const copyWorkers = 8
+
+// copySource is the record of the volume a snapshot or clone copies: it
+// must exist with its directory, and must not be filled itself still.
+// verb names the operation for the message.
+func copySource(ctx context.Context, st *state.Store, vol volume.Volume, w where, verb string) (state.Record, error) {
+	rec, err := lookup(ctx, st, vol, w)
+	if err != nil {
+		return rec, err
+	}
+	if err := st.CheckDir(ctx, w.path); err != nil {
+		return rec, err
+	}
+	if rec.Populating {
+		return rec, fmt.Errorf("volume %q is still being filled from %s; %s it once it is: %w", rec.Name, rec.ContentSource, verb, share.ErrUnavailable)
+	}
+	return rec, nil
+}
 
 // copyEnd is one end of a copy: a directory on the share a session is
 // dialed to, by its path from the session's root.

@@ -82,15 +82,9 @@ func (d *Driver) resolveContent(ctx context.Context, cs *csi.VolumeContentSource
 		}
 		o := &contentOrigin{kind: "clone", id: id, source: cs}
 		err = d.withStore(ctx, vol, creds, false, func(st *state.Store, w where) error {
-			rec, err := lookup(ctx, st, vol, w)
+			rec, err := copySource(ctx, st, vol, w, "clone")
 			if err != nil {
 				return err
-			}
-			if err := st.CheckDir(ctx, w.path); err != nil {
-				return err
-			}
-			if rec.Populating {
-				return status.Errorf(codes.Unavailable, "volume %q is still being filled itself; clone it once it is", rec.Name)
 			}
 			o.from = copyEnd{root: w.root, path: w.path, rootID: rec.RootID}
 			o.size = rec.CapacityBytes

@@ -3,7 +3,6 @@ package driver
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"sort"
 	"strconv"
@@ -112,15 +111,9 @@ func (d *Driver) startSnapshot(ctx context.Context, vol volume.Volume, name, gro
 	p := &pendingSnapshot{vol: vol, done: new(state.Snapshot)}
 	var from copyEnd
 	err := d.withStore(ctx, vol, creds, true, func(st *state.Store, w where) error {
-		rec, err := lookup(ctx, st, vol, w)
+		rec, err := copySource(ctx, st, vol, w, "snapshot")
 		if err != nil {
 			return err
-		}
-		if err := st.CheckDir(ctx, w.path); err != nil {
-			return err
-		}
-		if rec.Populating {
-			return fmt.Errorf("volume %q is still being filled from %s; snapshot it once it is: %w", rec.Name, rec.ContentSource, share.ErrUnavailable)
 		}
 		p.snap, err = st.CreateSnapshot(ctx, state.SnapshotRequest{
 			Name: name, SourceVolumeID: vol.ID(), SourcePath: w.path, SizeBytes: rec.CapacityBytes, GroupID: groupID,
@@ -246,16 +239,9 @@ func (d *Driver) GetSnapshot(ctx context.Context, req *csi.GetSnapshotRequest) (
 		return err
 	}
 	root := locate(volume.Volume{Source: sid.Source}).root
-	creds := credentialsFrom(req.GetSecrets())
-	if creds.Username == "" && sid.Source.Protocol == source.SMB {
-		lease := d.cfg.Pool.GetIdle(root)
-		if lease == nil {
-			return nil, status.Errorf(codes.FailedPrecondition, "GetSnapshot carries no secrets and no SMB session to %s is open: pass the snapshot secrets", root.String())
-		}
-		err = read(lease.Client)
-		lease.Release(err)
-	} else {
-		err = d.withShare(ctx, root, creds, read)
+	found, err := d.withShareOrIdle(ctx, root, credentialsFrom(req.GetSecrets()), read)
+	if !found {
+		return nil, status.Errorf(codes.FailedPrecondition, "GetSnapshot carries no secrets and no SMB session to %s is open: pass the snapshot secrets", root.String())
 	}
 	if err != nil {
 		return nil, toStatus(err)
@@ -387,21 +373,11 @@ func (d *Driver) ListSnapshots(ctx context.Context, req *csi.ListSnapshotsReques
 // secrets reads an SMB share through an idle session that an earlier call
 // with secrets left in the pool, or finds nothing there.
 func (d *Driver) listShareSnapshots(ctx context.Context, src source.Source, creds share.Credentials) ([]state.Snapshot, error) {
-	root := locate(volume.Volume{Source: src}).root
-	if creds.Username != "" || src.Protocol != source.SMB {
-		var out []state.Snapshot
-		err := d.withShare(ctx, root, creds, func(c share.Client) error {
-			var err error
-			out, err = state.New(c).ListSnapshots(ctx)
-			return err
-		})
-		return out, toStatus(err)
-	}
-	lease := d.cfg.Pool.GetIdle(root)
-	if lease == nil {
-		return nil, nil
-	}
-	out, err := state.New(lease.Client).ListSnapshots(ctx)
-	lease.Release(err)
+	var out []state.Snapshot
+	_, err := d.withShareOrIdle(ctx, locate(volume.Volume{Source: src}).root, creds, func(c share.Client) error {
+		var err error
+		out, err = state.New(c).ListSnapshots(ctx)
+		return err
+	})
 	return out, toStatus(err)
 }

@@ -38,15 +38,13 @@ func (j *Job) Finished() (bool, error) {
 // Runner keeps the jobs of one driver.
 type Runner struct {
 	mu   sync.Mutex
-	ctx  context.Context
-	stop context.CancelFunc
 	jobs map[string]*Job
 }
 
-// NewRunner returns a runner whose jobs all end when Stop is called.
+// NewRunner returns a runner with no jobs. A job outlives the call that
+// started it; it ends when it is done or canceled, or with the process.
 func NewRunner() *Runner {
-	ctx, stop := context.WithCancel(context.Background())
-	return &Runner{ctx: ctx, stop: stop, jobs: map[string]*Job{}}
+	return &Runner{jobs: map[string]*Job{}}
 }
 
 // Start returns the job running under key, or starts fn as a new one. A job
@@ -60,7 +58,7 @@ func (r *Runner) Start(key string, fn func(ctx context.Context) error) *Job {
 			return j
 		}
 	}
-	ctx, cancel := context.WithCancel(r.ctx)
+	ctx, cancel := context.WithCancel(context.Background())
 	j := &Job{cancel: cancel, done: make(chan struct{})}
 	r.jobs[key] = j
 	go func() {
@@ -105,19 +103,3 @@ func (r *Runner) Cancel(ctx context.Context, key string) error {
 		return ctx.Err()
 	}
 }
-
-// Running counts the jobs that have not ended.
-func (r *Runner) Running() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	n := 0
-	for _, j := range r.jobs {
-		if done, _ := j.Finished(); !done {
-			n++
-		}
-	}
-	return n
-}
-
-// Stop cancels every job.
-func (r *Runner) Stop() { r.stop() }

@@ -464,18 +464,11 @@ func (e *env) deleteTreeRows(p protocol) error {
 	}
 	defer d.stop()
 	ctrl := csi.NewControllerClient(d.conn)
-	uid := 0
-	if p.secrets != nil {
-		uid = smbUID()
-	}
+	files, uid := p.tree()
 	resp, err := ctrl.CreateVolume(ctx, &csi.CreateVolumeRequest{Name: "tree-" + p.name,
 		Parameters: map[string]string{"source": p.source}, Secrets: p.secrets, VolumeCapabilities: []*csi.VolumeCapability{mountCap}})
 	if err != nil {
 		return err
-	}
-	files := *treeFiles
-	if p.secrets != nil && *smbTree > 0 {
-		files = *smbTree
 	}
 	if err := makeTree(filepath.Join(p.base, "tree-"+p.name), *treeDirs, files, uid); err != nil {
 		return err
@@ -589,6 +582,19 @@ func runSteps(steps [][]string) error {
 		}
 	}
 	return nil
+}
+
+// tree is how many files the tree rows put in a volume of p, and the uid
+// they belong to: SMB deletes and copies as the share's user.
+func (p protocol) tree() (files, uid int) {
+	files = *treeFiles
+	if p.secrets == nil {
+		return files, 0
+	}
+	if *smbTree > 0 {
+		files = *smbTree
+	}
+	return files, smbUID()
 }
 
 func smbUID() int {

@@ -25,14 +25,7 @@ func (e *env) snapshotRows(p protocol) error {
 	}
 	defer d.stop()
 	ctrl := csi.NewControllerClient(d.conn)
-	uid := 0
-	if p.secrets != nil {
-		uid = smbUID()
-	}
-	files := *treeFiles
-	if p.secrets != nil && *smbTree > 0 {
-		files = *smbTree
-	}
+	files, uid := p.tree()
 	for _, shape := range []struct {
 		name string
 		fill func(dir string) error

@@ -8,12 +8,17 @@ repo="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$repo"
 results="${BENCH_RESULTS:-/var/tmp/fileshare-bench}"
 # BENCH_ASSEMBLE_ONLY=1 rewrites docs/benchmarks.md from the last run's tables.
+# BENCH_ONLY=GROUPS runs only those row groups (see test/bench -only), on the
+# host and in the VM, and prints them without touching docs/benchmarks.md:
+# for iterating on one kind of row, e.g. BENCH_ONLY=snapshots.
+only=()
+[ -n "${BENCH_ONLY:-}" ] && only=(-only "$BENCH_ONLY")
 if [ -z "${BENCH_ASSEMBLE_ONLY:-}" ]; then
 ./hack/install-deps.sh vm
 rm -rf "$results"; mkdir -p "$results/bin"
 go build -o "$results/bin/fileshare-csi" ./cmd/fileshare-csi
 go build -o "$results/bin/bench" ./test/bench
-args=(${BENCH_ARGS:-})
+args=(${BENCH_ARGS:-} "${only[@]}")
 
 echo "== host: user-space rows against Samba and NFS-Ganesha"
 "$results/bin/bench" -driver "$results/bin/fileshare-csi" -where host -o "$results/host.md" "${args[@]}"
@@ -21,7 +26,7 @@ echo "== host: user-space rows against Samba and NFS-Ganesha"
 echo "== test VM: kernel nfsd, Samba, and the mount(8) baselines"
 # Under emulation every mount takes about a second: fewer operations there.
 # Samba under emulation deletes about 30 files/s, so its tree is smaller there.
-printf '%s ' ${VM_BENCH_ARGS:--ops 40 -clients 16 -smb-tree-files 2000} > "$results/args"
+printf '%s ' ${VM_BENCH_ARGS:--ops 40 -clients 16 -smb-tree-files 2000} "${only[@]}" > "$results/args"
 # The snapshot rows keep a 1 GiB file, its snapshot and one copy at once in
 # the VM's memory-backed disk: the VM gets 6 GiB.
 VM_MEMORY="${VM_MEMORY:-6144}" VM_TIMEOUT="${VM_TIMEOUT:-3600}" ./test/vm/run.sh "$results" sh -c \
@@ -29,13 +34,17 @@ VM_MEMORY="${VM_MEMORY:-6144}" VM_TIMEOUT="${VM_TIMEOUT:-3600}" ./test/vm/run.sh
   || { tail -40 "$results/bench-vm.log"; exit 1; }
 cat "$results/vm.md"
 fi
+if [ -n "${BENCH_ONLY:-}" ]; then
+  echo "BENCH_ONLY: docs/benchmarks.md left as it is"
+  exit 0
+fi
 
 out=docs/benchmarks.md
 mkdir -p docs
 {
   echo "# Benchmarks"
   echo
-  echo "Regenerate with \`make bench\` (about 20 minutes). Every row is measured in the same run as its"
+  echo "Regenerate with \`make bench\` (about 45 minutes). Every row is measured in the same run as its"
   echo "baseline, against real servers on loopback: on the host, Samba and NFS-Ganesha (this kernel cannot"
   echo "mount, so only user-space rows run there); in the test VM (\`test/vm\`, the host's Debian kernel under"
   echo "qemu TCG emulation, so absolute numbers are slow and only ratios carry over), kernel nfsd and Samba,"

@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -37,10 +38,12 @@ var (
 	treeFiles  = flag.Int("tree-files", 10000, "files in the DeleteVolume tree")
 	smbTree    = flag.Int("smb-tree-files", 0, "files in the SMB DeleteVolume tree (default: -tree-files)")
 	treeDirs   = flag.Int("tree-dirs", 100, "directories the files are spread over")
-	bigFileMiB = flag.Int("big-file-mib", 1024, "size of the one-file snapshot rows")
+	bigFileMiB = flag.Int("big-file-mib", 1024, "size of the one-file snapshot rows (0: no such rows)")
 	snapshots  = flag.Bool("snapshots", true, "run the snapshot, restore and clone rows")
 	output     = flag.String("o", "", "also write the table to this file")
 	where      = flag.String("where", "host", "label for the rows' environment")
+	only       = flag.String("only", "", "run only these row groups, comma-separated: provisioning, scaling, delete, snapshots, node (default: all)")
+	protoNames = flag.String("protocols", "", "run only the rows of these shares, comma-separated: NFS, SMB, NFSv4.1 (default: all)")
 )
 
 func main() {
@@ -92,34 +95,60 @@ func run() error {
 	defer servers.Stop()
 	e.samba, e.nfs = servers.Samba, servers.NFS
 
-	for _, p := range append(e.protocols(), e.nfs41()) {
-		if err := e.provisioningRows(p); err != nil {
+	if selected("provisioning") {
+		for _, p := range chosen(append(e.protocols(), e.nfs41())) {
+			if err := e.provisioningRows(p); err != nil {
+				return err
+			}
+		}
+	}
+	if selected("scaling") {
+		if err := e.scalingRows(); err != nil {
 			return err
 		}
 	}
-	if err := e.scalingRows(); err != nil {
-		return err
-	}
-	for _, p := range e.protocols() {
-		if err := e.deleteTreeRows(p); err != nil {
-			return err
+	if selected("delete") {
+		for _, p := range chosen(e.protocols()) {
+			if err := e.deleteTreeRows(p); err != nil {
+				return err
+			}
 		}
 	}
-	if *snapshots {
-		for _, p := range e.protocols() {
+	if *snapshots && selected("snapshots") {
+		for _, p := range chosen(e.protocols()) {
 			if err := e.snapshotRows(p); err != nil {
 				return err
 			}
 		}
 	}
-	if e.canMount {
-		for _, p := range e.protocols() {
+	if e.canMount && selected("node") {
+		for _, p := range chosen(e.protocols()) {
 			if err := e.nodeRows(p); err != nil {
 				return err
 			}
 		}
 	}
 	return e.print()
+}
+
+// selected says whether -only asks for the row group: iterating on one
+// kind of row should not cost the whole run.
+func selected(group string) bool {
+	return *only == "" || slices.Contains(strings.Split(*only, ","), group)
+}
+
+// chosen keeps the shares -protocols names.
+func chosen(ps []protocol) []protocol {
+	if *protoNames == "" {
+		return ps
+	}
+	var out []protocol
+	for _, p := range ps {
+		if slices.Contains(strings.Split(*protoNames, ","), p.name) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // protocol is one share the rows run against.

@@ -26,13 +26,15 @@ func (e *env) snapshotRows(p protocol) error {
 	defer d.stop()
 	ctrl := csi.NewControllerClient(d.conn)
 	files, uid := p.tree()
-	for _, shape := range []struct {
+	type shape struct {
 		name string
 		fill func(dir string) error
-	}{
-		{fmt.Sprintf("%d files in %d directories", files, *treeDirs), func(dir string) error { return makeTree(dir, *treeDirs, files, uid) }},
-		{fmt.Sprintf("one file of %d MiB", *bigFileMiB), func(dir string) error { return makeBigFile(filepath.Join(dir, "big"), *bigFileMiB<<20, uid) }},
-	} {
+	}
+	shapes := []shape{{fmt.Sprintf("%d files in %d directories", files, *treeDirs), func(dir string) error { return makeTree(dir, *treeDirs, files, uid) }}}
+	if *bigFileMiB > 0 {
+		shapes = append(shapes, shape{fmt.Sprintf("one file of %d MiB", *bigFileMiB), func(dir string) error { return makeBigFile(filepath.Join(dir, "big"), *bigFileMiB<<20, uid) }})
+	}
+	for _, shape := range shapes {
 		if err := e.snapshotShape(ctrl, p, shape.name, shape.fill); err != nil {
 			return fmt.Errorf("%s, %s: %w", p.name, shape.name, err)
 		}

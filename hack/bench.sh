@@ -28,8 +28,8 @@ echo "== test VM: kernel nfsd, Samba, and the mount(8) baselines"
 # Samba under emulation deletes about 30 files/s, so its tree is smaller there.
 printf '%s ' ${VM_BENCH_ARGS:--ops 40 -clients 16 -smb-tree-files 2000} "${only[@]}" > "$results/args"
 # The snapshot rows keep a 1 GiB file, its snapshot and one copy at once in
-# the VM's memory-backed disk: the VM gets 6 GiB.
-VM_MEMORY="${VM_MEMORY:-6144}" VM_TIMEOUT="${VM_TIMEOUT:-3600}" ./test/vm/run.sh "$results" sh -c \
+# the VM's memory-backed disk (half the VM's memory): the VM gets 10 GiB.
+VM_MEMORY="${VM_MEMORY:-10240}" VM_TIMEOUT="${VM_TIMEOUT:-3600}" ./test/vm/run.sh "$results" sh -c \
   '/results/bin/bench -driver /results/bin/fileshare-csi -where VM -o /results/vm.md $(cat /results/args) > /results/bench-vm.log 2>&1' \
   || { tail -40 "$results/bench-vm.log"; exit 1; }
 cat "$results/vm.md"

@@ -117,6 +117,16 @@ type options struct {
 	clients  []string // more NFS clients, in CIDR notation
 	v4only   int      // NFSv4 alone, on this port (Ganesha)
 	netns    string   // the network namespace to run in; "" for the host's
+	grace    [2]int   // Ganesha's NFSv4 grace period and lease, seconds; 0: graceless
+}
+
+// Grace makes Ganesha keep an NFSv4 grace period of period after every
+// start, and grant leases of lease, as a production server does: after a
+// crash, clients that held state get period to reclaim it, and everybody
+// else's OPENs are refused with NFS4ERR_GRACE until then. Without it the
+// test servers are graceless, so a restart costs the suite nothing.
+func Grace(period, lease time.Duration) Option {
+	return func(o *options) { o.grace = [2]int{int(period.Seconds()), int(lease.Seconds())} }
 }
 
 // NFSv4Only makes Ganesha serve NFSv4 alone (Protocols = 4) on port, as
@@ -293,6 +303,10 @@ func StartGanesha(ctx context.Context, dir string, opts ...Option) (*Server, err
 	if o.v4only != 0 {
 		ports = fmt.Sprintf("NFS_Port = %d;", s.Port)
 	}
+	grace := "Graceless = true;"
+	if o.grace[0] > 0 {
+		grace = fmt.Sprintf("Graceless = false; Grace_Period = %d; Lease_Lifetime = %d;", o.grace[0], o.grace[1])
+	}
 	// The v4 client records go below dir, so two instances never read or
 	// clear each other's.
 	cfg := fmt.Sprintf(`NFS_CORE_PARAM {
@@ -302,7 +316,7 @@ func StartGanesha(ctx context.Context, dir string, opts ...Option) (*Server, err
 # Owners as numeric ids, as kernel nfsd gives them to AUTH_SYS clients by
 # default: an NFSv4.1 client can carry an owner only as a number, and
 # Ganesha would name every id this machine's passwd knows (root@domain).
-NFSV4 { Graceless = true; RecoveryRoot = %[4]s; Only_Numeric_Owners = true; }
+NFSV4 { %[5]s RecoveryRoot = %[4]s; Only_Numeric_Owners = true; }
 # Tests change the exported directory behind Ganesha's back; don't cache.
 MDCACHE { Dir_Chunk = 0; }
 EXPORT {
@@ -310,47 +324,64 @@ EXPORT {
   Squash = No_Root_Squash; Protocols = %[2]s; Transports = TCP; SecType = sys;
   FSAL { Name = VFS; }
 }
-`, s.Data, protocols, ports, filepath.Join(dir, "recovery"))
+`, s.Data, protocols, ports, filepath.Join(dir, "recovery"), grace)
 	if err := os.WriteFile(conf, []byte(cfg), 0o644); err != nil {
 		return nil, err
 	}
-	s.cmd = exec.Command("ganesha.nfsd", "-F", "-f", conf, "-L", s.LogPath, "-p", filepath.Join(dir, "ganesha.pid"))
+	args := []string{"ganesha.nfsd", "-F", "-f", conf, "-L", s.LogPath, "-p", filepath.Join(dir, "ganesha.pid")}
 	if o.netns != "" {
-		s.cmd = exec.Command("ip", append([]string{"netns", "exec", o.netns}, s.cmd.Args...)...)
+		args = append([]string{"ip", "netns", "exec", o.netns}, args...)
 	}
+	s.up = func(ctx context.Context) error { return s.startGanesha(ctx, args, addr, o) }
+	// A crash, not a shutdown: the server gets no chance to tell clients
+	// or to end its sessions, as when a NAS loses power.
+	s.down = func() error {
+		if s.cmd == nil || s.cmd.Process == nil || s.cmd.ProcessState != nil {
+			return nil
+		}
+		_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
+		_ = s.cmd.Wait()
+		return nil
+	}
+	if err := s.up(ctx); err != nil {
+		s.Stop()
+		return nil, err
+	}
+	return s, nil
+}
+
+// startGanesha starts the daemon and waits until it serves: it listens,
+// and, unless it serves NFSv4 alone, has registered MOUNT with rpcbind.
+func (s *Server) startGanesha(ctx context.Context, args []string, addr string, o options) error {
+	s.cmd = exec.Command(args[0], args[1:]...)
 	s.cmd.SysProcAttr = ownProcessGroup()
 	if err := s.cmd.Start(); err != nil {
-		s.Stop()
-		return nil, fmt.Errorf("start ganesha: %w", err)
+		return fmt.Errorf("start ganesha: %w", err)
 	}
 	if o.netns != "" {
 		if err := waitListeningIn(ctx, o.netns, s.Port, s.cmd); err != nil {
-			s.Stop()
-			return nil, fmt.Errorf("ganesha did not listen in %s: %w\n%s", o.netns, err, s.Log())
+			return fmt.Errorf("ganesha did not listen in %s: %w\n%s", o.netns, err, s.Log())
 		}
-		return s, nil
+		return nil
 	}
 	if err := waitTCP(ctx, addr, s.cmd); err != nil {
-		s.Stop()
-		return nil, fmt.Errorf("ganesha did not listen: %w\n%s", err, s.Log())
+		return fmt.Errorf("ganesha did not listen: %w\n%s", err, s.Log())
 	}
 	if o.v4only != 0 {
-		return s, nil
+		return nil
 	}
 	// Ganesha listens before it has registered MOUNT with rpcbind; wait for that.
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		out, _ := exec.Command("rpcinfo", "-p", "127.0.0.1").CombinedOutput()
 		if bytes.Contains(out, []byte("100005")) {
-			break
+			return nil
 		}
 		if time.Now().After(deadline) {
-			s.Stop()
-			return nil, fmt.Errorf("ganesha did not register MOUNT with rpcbind\n%s", s.Log())
+			return fmt.Errorf("ganesha did not register MOUNT with rpcbind\n%s", s.Log())
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	return s, nil
 }
 
 // ensureRPCBind starts rpcbind on port 111 unless one is running; NFS

@@ -101,3 +101,6 @@ func (p *RPCCounter) countCalls(dst io.Writer, src io.Reader) {
 		}
 	}
 }
+
+// Port is the port of Addr.
+func (p *RPCCounter) Port() int { return p.lis.Addr().(*net.TCPAddr).Port }

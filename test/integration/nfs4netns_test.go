@@ -45,7 +45,14 @@ func startNFS4OnlyNet(name string, args ...string) (*nfs4OnlyNet, func(), error)
 	}
 	undo = append(undo, removeNS)
 	dir := filepath.Join(env.dir, n.ns)
-	n.server, err = localservers.StartGanesha(context.Background(), filepath.Join(dir, "ganesha"), localservers.NFSv4Only(2049), localservers.InNetNS(n.ns))
+	// The server of the suite's kind: NFS-Ganesha on the host, the
+	// kernel's nfsd in the test VM (a second one: nfsd runs per network
+	// namespace, and the suite's keeps NFSv3 for the other tests).
+	start := localservers.StartGanesha
+	if env.nfs.Name != "ganesha" {
+		start = localservers.StartKernelNFS
+	}
+	n.server, err = start(context.Background(), filepath.Join(dir, "server"), localservers.NFSv4Only(2049), localservers.InNetNS(n.ns))
 	if err != nil {
 		stop()
 		return nil, nil, err
@@ -111,9 +118,6 @@ func tcpCounters(t *testing.T, pid int) (activeOpens, attemptFails int) {
 // attempt). An unpinned class on the same server tries NFSv3's portmapper,
 // is refused, and provisions over NFSv4.1.
 func TestNFSv4OnlyNetworkNeedsNoPortmapper(t *testing.T) {
-	if env.nfs.Name != "ganesha" {
-		t.Skip("the NFSv4-only server is an NFS-Ganesha in a network namespace of its own, run on the host; the VM's kernel nfsd is the suite's")
-	}
 	n, stop, err := startNFS4OnlyNet("v4only")
 	if err != nil {
 		t.Fatal(err)

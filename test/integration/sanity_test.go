@@ -88,24 +88,20 @@ func TestSanity(t *testing.T) {
 
 	RegisterFailHandler(Fail)
 	suiteConfig, reporterConfig := GinkgoConfiguration()
-	if env.nfs.Name == "ganesha" {
-		n, stop, err := startNFS4OnlyNet("sanity", "--mode", "all", "--nodeid", "sanity-v4only")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer stop()
-		base := filepath.Join(n.server.Data, "sanity")
-		if err := os.MkdirAll(base, 0o777); err != nil {
-			t.Fatal(err)
-		}
-		sanityConfig(&nfs41OnlySanity, "nfs41only", map[string]string{"source": "nfs://127.0.0.1" + base + "?vers=4.1"}, "")
-		nfs41OnlySanity.Address = n.driver.Endpoint
-	} else {
-		// The NFSv4-only server is an NFS-Ganesha in a network namespace of
-		// its own; the VM serves NFS with the kernel's nfsd, whose NFSv3
-		// the rest of the suite needs (one nfsd per network).
-		suiteConfig.SkipStrings = append(suiteConfig.SkipStrings, `NFSv4.1-only server`)
+	// An NFSv4-only server (NFS-Ganesha with Protocols = 4 on the host, a
+	// second kernel nfsd with versions 2 and 3 off in the test VM) and a
+	// driver, alone in a network namespace without rpcbind.
+	n, stop, err := startNFS4OnlyNet("sanity", "--mode", "all", "--nodeid", "sanity-v4only")
+	if err != nil {
+		t.Fatal(err)
 	}
+	defer stop()
+	base := filepath.Join(n.server.Data, "sanity")
+	if err := os.MkdirAll(base, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	sanityConfig(&nfs41OnlySanity, "nfs41only", map[string]string{"source": "nfs://127.0.0.1" + base + "?vers=4.1"}, "")
+	nfs41OnlySanity.Address = n.driver.Endpoint
 	if !kernelCanMount() {
 		for _, c := range nodeMountCases {
 			suiteConfig.SkipStrings = append(suiteConfig.SkipStrings, c)

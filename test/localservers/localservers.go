@@ -478,6 +478,12 @@ func StartKernelNFS(ctx context.Context, dir string, opts ...Option) (*Server, e
 	if err := os.Chmod(s.Data, 0o777); err != nil {
 		return nil, err
 	}
+	if o.netns != "" || o.v4only != 0 {
+		if o.netns == "" || o.v4only == 0 {
+			return nil, errors.New("a kernel NFS server beside the suite's serves NFSv4 alone, in a network namespace of its own")
+		}
+		return startKernelNFSv4Only(ctx, s, o)
+	}
 	logf, err := os.Create(s.LogPath)
 	if err != nil {
 		return nil, err

@@ -4,9 +4,11 @@ package integration
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -38,6 +40,7 @@ func startNFS4OnlyNet(name string, args ...string) (*nfs4OnlyNet, func(), error)
 		for i := len(undo) - 1; i >= 0; i-- {
 			undo[i]()
 		}
+		undo = nil
 	}
 	removeNS, err := localservers.NewNetNS(n.ns)
 	if err != nil {
@@ -118,11 +121,24 @@ func tcpCounters(t *testing.T, pid int) (activeOpens, attemptFails int) {
 // attempt). An unpinned class on the same server tries NFSv3's portmapper,
 // is refused, and provisions over NFSv4.1.
 func TestNFSv4OnlyNetworkNeedsNoPortmapper(t *testing.T) {
+	registered := func() []byte {
+		out, _ := exec.Command("rpcinfo", "-p", "127.0.0.1").CombinedOutput()
+		return out
+	}
+	before := registered()
 	n, stop, err := startNFS4OnlyNet("v4only")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer stop()
+	// The suite's server keeps its registrations through this server's
+	// life and after it: rpcbind's unix socket reaches across network
+	// namespaces, and the other server must not use it.
+	defer func() {
+		stop()
+		if after := registered(); !bytes.Equal(before, after) {
+			t.Errorf("the suite's rpcbind registrations changed with the NFSv4-only server:\nbefore:\n%s\nafter:\n%s", before, after)
+		}
+	}()
 	ports, err := localservers.ListeningIn(n.ns)
 	if err != nil {
 		t.Fatal(err)

@@ -14,10 +14,13 @@ import (
 // nfsdIn runs a script in network namespace ns with the kernel NFS server
 // control file system of that namespace (ctl, see startKernelNFSv4Only) on
 // /proc/fs/nfsd, where nfs-utils look for it: `ip netns exec` gives each
-// command a mount namespace of its own.
+// command a mount namespace of its own. An empty /run hides rpcbind's unix
+// socket, which crosses network namespaces: through it, this server's
+// mountd and nfsd would register with, and on stopping unregister NFS from,
+// the suite's own rpcbind, and the suite's NFSv3 would vanish.
 func nfsdIn(ns, ctl, script string) *exec.Cmd {
 	return exec.Command("ip", "netns", "exec", ns, "sh", "-ec",
-		"mount --bind "+ctl+" /proc/fs/nfsd\n"+script)
+		"mount -t tmpfs tmpfs /run\nmount --bind "+ctl+" /proc/fs/nfsd\n"+script)
 }
 
 // startKernelNFSv4Only starts a second kernel NFS server, NFSv4 alone, in

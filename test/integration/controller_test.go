@@ -47,9 +47,10 @@ var mountCap = &csi.VolumeCapability{
 }
 
 // protocols runs a subtest per protocol with a fresh base directory on the
-// share, returning the base's path on the server's disk. NFS runs twice: as
-// an unpinned source (NFSv3, the default) and pinned to ?vers=4.1, against
-// the same server and export.
+// share, returning the base's path on the server's disk. NFS runs three
+// times: as an unpinned source (NFSv3, the default) and pinned to
+// ?vers=4.1, against the same server and export, and pinned to ?vers=4.1
+// on the NFSv4-only server.
 func protocols(t *testing.T, fn func(t *testing.T, params map[string]string, secrets map[string]string, base string)) {
 	for _, p := range []struct {
 		name    string
@@ -59,9 +60,12 @@ func protocols(t *testing.T, fn func(t *testing.T, params map[string]string, sec
 	}{
 		{"nfs", env.nfs.Data, nfsSource, nil},
 		{"nfs41", env.nfs.Data, nfs41Source, nil},
+		{"nfs41only", env.nfs4only.Data, nfs41OnlySource, nil},
 		{"smb", env.samba.Data, smbSource, smbSecrets()},
 	} {
 		t.Run(p.name, func(t *testing.T) {
+			shareRoots.Store(t.Name(), p.data)
+			defer shareRoots.Delete(t.Name())
 			baseName := strings.ReplaceAll(t.Name(), "/", "-")
 			base := filepath.Join(p.data, baseName)
 			if err := os.MkdirAll(base, 0o777); err != nil {
@@ -73,6 +77,21 @@ func protocols(t *testing.T, fn func(t *testing.T, params map[string]string, sec
 			fn(t, map[string]string{"source": p.source(baseName)}, p.secrets, base)
 		})
 	}
+}
+
+// shareRoots maps a protocols subtest to the share's root on the server's
+// disk, where the driver keeps its metadata.
+var shareRoots sync.Map
+
+// metadataRoot is the driver's metadata directory on the share of the
+// protocols subtest t.
+func metadataRoot(t *testing.T) string {
+	t.Helper()
+	root, ok := shareRoots.Load(t.Name())
+	if !ok {
+		t.Fatalf("%s is not a subtest of protocols", t.Name())
+	}
+	return filepath.Join(root.(string), ".fileshare-csi")
 }
 
 func withParams(base map[string]string, kv ...string) map[string]string {

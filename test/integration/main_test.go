@@ -7,8 +7,10 @@ package integration
 import (
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -23,6 +25,10 @@ var env struct {
 	binary   string
 	samba    *localservers.Server
 	nfs      *localservers.Server // NFS-Ganesha on the host, kernel nfsd in the VM
+	// nfs4only serves NFSv4 alone, at nfs4onlyAddr: the controller tests
+	// run against it too (see protocols).
+	nfs4only     *localservers.Server
+	nfs4onlyAddr string
 	endpoint string
 	logPath  string
 	driver   *harness.Driver
@@ -60,6 +66,12 @@ func run(m *testing.M) int {
 	}
 	defer servers.Stop()
 	env.samba, env.nfs = servers.Samba, servers.NFS
+	stopV4, err := startNFS4Only(dir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer stopV4()
 
 	env.driver, err = harness.StartDriver(env.binary, dir, "--nodeid", "integration-node",
 		"--mode", "all", "--state-dir", filepath.Join(dir, "state"), "--v", "5")
@@ -74,6 +86,61 @@ func run(m *testing.M) int {
 		fmt.Fprintf(os.Stderr, "---- driver log (tail) ----\n%s\n", env.driver.LogTail(20000))
 	}
 	return code
+}
+
+// startNFS4Only starts the suite's NFSv4-only server, of the suite's kind:
+// on the host an NFS-Ganesha with Protocols = 4 on a port of its own; in
+// the test VM a second kernel nfsd with NFSv3 off, in a network namespace
+// of its own (nfsd runs one server per namespace) joined to this one by a
+// veth pair, so the suite's driver reaches it at the namespace's address.
+func startNFS4Only(dir string) (stop func(), err error) {
+	ctx := context.Background()
+	if !kernelNFS() {
+		lis, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, err
+		}
+		port := lis.Addr().(*net.TCPAddr).Port
+		lis.Close()
+		env.nfs4only, err = localservers.StartGanesha(ctx, filepath.Join(dir, "ganesha-v4only-suite"), localservers.NFSv4Only(port))
+		if err != nil {
+			return nil, err
+		}
+		env.nfs4onlyAddr = net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+		return env.nfs4only.Stop, nil
+	}
+	const ns = "fscsi-suite-v4only"
+	var undo []func()
+	stop = func() {
+		for i := len(undo) - 1; i >= 0; i-- {
+			undo[i]()
+		}
+	}
+	removeNS, err := localservers.NewNetNS(ns)
+	if err != nil {
+		return nil, err
+	}
+	undo = append(undo, removeNS)
+	unlink, err := localservers.LinkNetNS(ns, "10.254.0.1/30", "10.254.0.2/30")
+	if err != nil {
+		stop()
+		return nil, err
+	}
+	undo = append(undo, unlink)
+	env.nfs4only, err = localservers.StartKernelNFS(ctx, filepath.Join(dir, "nfsd-v4only-suite"),
+		localservers.NFSv4Only(2049), localservers.InNetNS(ns), localservers.NFSClients("10.254.0.1/32"))
+	if err != nil {
+		stop()
+		return nil, err
+	}
+	undo = append(undo, env.nfs4only.Stop)
+	env.nfs4onlyAddr = "10.254.0.2"
+	return stop, nil
+}
+
+// nfs41OnlySource is a ?vers=4.1 source on the NFSv4-only server.
+func nfs41OnlySource(base string) string {
+	return "nfs://" + env.nfs4onlyAddr + filepath.Join(env.nfs4only.Data, base) + "?vers=4.1"
 }
 
 // driverLog returns what the driver has logged so far.
@@ -98,7 +165,12 @@ func nfs41Source(base string) string {
 
 // isNFS says whether a subtest of protocols runs on NFS, of either version.
 func isNFS(t *testing.T) bool {
-	return strings.HasSuffix(t.Name(), "/nfs") || strings.HasSuffix(t.Name(), "/nfs41")
+	for _, p := range []string{"/nfs", "/nfs41", "/nfs41only"} {
+		if strings.HasSuffix(t.Name(), p) {
+			return true
+		}
+	}
+	return false
 }
 
 func smbSource(base string) string {

@@ -21,6 +21,8 @@ import (
 	"github.com/container-storage-interface/spec/lib/go/csi"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+
+	"github.com/fileshare-csi/fileshare-csi/test/localservers"
 )
 
 // requireMounts skips node end-to-end tests where the kernel cannot mount
@@ -43,15 +45,18 @@ type class struct {
 	data    string // the share's directory on the server's disk
 	params  map[string]string
 	secrets map[string]string
+	server  *localservers.Server
 }
 
 func classes(t *testing.T) []class {
 	t.Helper()
 	var out []class
 	for _, c := range []class{
-		{"nfs3", env.nfs.Data, map[string]string{"source": nfsSource("node"), "mountOptions": "vers=3"}, nil},
-		{"nfs41", env.nfs.Data, map[string]string{"source": nfsSource("node"), "mountOptions": "vers=4.1"}, nil},
-		{"smb3", env.samba.Data, map[string]string{"source": smbSource("node"), "mountOptions": "vers=3.0"}, smbSecrets()},
+		{"nfs3", env.nfs.Data, map[string]string{"source": nfsSource("node"), "mountOptions": "vers=3"}, nil, env.nfs},
+		{"nfs41", env.nfs.Data, map[string]string{"source": nfsSource("node"), "mountOptions": "vers=4.1"}, nil, env.nfs},
+		// The pin alone makes the node mount with vers=4.1.
+		{"nfs41only", env.nfs4only.Data, map[string]string{"source": nfs41OnlySource("node")}, nil, env.nfs4only},
+		{"smb3", env.samba.Data, map[string]string{"source": smbSource("node"), "mountOptions": "vers=3.0"}, smbSecrets(), env.samba},
 	} {
 		base := filepath.Join(c.data, "node")
 		if err := os.MkdirAll(base, 0o777); err != nil {
@@ -332,10 +337,7 @@ func TestNodeServerRestart(t *testing.T) {
 		}
 		t.Run(c.name, func(t *testing.T) {
 			nd := node(t)
-			server := env.nfs
-			if c.secrets != nil {
-				server = env.samba
-			}
+			server := c.server
 			sv, capab := stage(t, c, "restart-"+c.name, csi.VolumeCapability_AccessMode_MULTI_NODE_MULTI_WRITER, "")
 			target := filepath.Join(env.dir, "restart-"+c.name, "mount")
 			publish(t, sv, capab, target, false)

@@ -421,10 +421,7 @@ func TestFailedCreateLeavesNoOrphan(t *testing.T) {
 		ctx := context.Background()
 		// The record directory is a file: the record cannot be written.
 		// Records live at the root of the SMB share or the NFS export.
-		meta := filepath.Join(env.nfs.Data, ".fileshare-csi")
-		if strings.HasSuffix(t.Name(), "smb") {
-			meta = filepath.Join(env.samba.Data, ".fileshare-csi")
-		}
+		meta := metadataRoot(t)
 		if err := os.MkdirAll(meta, 0o777); err != nil {
 			t.Fatal(err)
 		}
@@ -503,10 +500,7 @@ func TestDeleteRacingAWriter(t *testing.T) {
 			t.Errorf("volume directory still in place: %v", err)
 		}
 		// Records live at the root of the SMB share or the NFS export.
-		meta := filepath.Join(env.nfs.Data, ".fileshare-csi")
-		if strings.HasSuffix(t.Name(), "smb") {
-			meta = filepath.Join(env.samba.Data, ".fileshare-csi")
-		}
+		meta := metadataRoot(t)
 		if q, err := os.Lstat(filepath.Join(meta, "deleting", v.GetVolumeId()[len(v.GetVolumeId())-16:])); err == nil {
 			t.Errorf("the retried delete left the quarantine %s", q.Name())
 		}

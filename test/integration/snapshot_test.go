@@ -243,15 +243,6 @@ func fromVolume(id string) *csi.VolumeContentSource {
 	return &csi.VolumeContentSource{Type: &csi.VolumeContentSource_Volume{Volume: &csi.VolumeContentSource_VolumeSource{VolumeId: id}}}
 }
 
-// metadataRoot is where the driver keeps its records for a protocol's
-// share on the server's disk (the export's or the share's root).
-func metadataRoot(t *testing.T) string {
-	if isNFS(t) {
-		return filepath.Join(env.nfs.Data, ".fileshare-csi")
-	}
-	return filepath.Join(env.samba.Data, ".fileshare-csi")
-}
-
 // Snapshot, write more, restore: the restored tree is the tree at the
 // snapshot, field by field. A clone of the live volume is the volume as it
 // is now. The source's deletion leaves the snapshot usable; the snapshot's

@@ -68,3 +68,35 @@ func waitListeningIn(ctx context.Context, ns string, port int, cmd *exec.Cmd) er
 		return slices.Contains(ports, port), err
 	})
 }
+
+// LinkNetNS joins network namespace ns to this one with a veth pair: here
+// the address hostCIDR, in ns the address nsCIDR (CIDR notation, one
+// subnet). A server in ns is then reachable from here at nsCIDR's address,
+// and from nothing else. It returns what removes the pair.
+func LinkNetNS(ns, hostCIDR, nsCIDR string) (func(), error) {
+	host, peer := "fsh-"+shortName(ns), "fsn-"+shortName(ns)
+	steps := [][]string{
+		{"ip", "link", "add", host, "type", "veth", "peer", "name", peer, "netns", ns},
+		{"ip", "addr", "add", hostCIDR, "dev", host},
+		{"ip", "link", "set", host, "up"},
+		{"ip", "netns", "exec", ns, "ip", "addr", "add", nsCIDR, "dev", peer},
+		{"ip", "netns", "exec", ns, "ip", "link", "set", peer, "up"},
+	}
+	remove := func() { _ = exec.Command("ip", "link", "del", host).Run() }
+	for _, s := range steps {
+		if out, err := exec.Command(s[0], s[1:]...).CombinedOutput(); err != nil {
+			remove()
+			return nil, fmt.Errorf("%s: %w: %s", strings.Join(s, " "), err, out)
+		}
+	}
+	return remove, nil
+}
+
+// shortName fits ns into an interface name (15 bytes with the prefix).
+func shortName(ns string) string {
+	h := uint32(2166136261)
+	for i := range len(ns) {
+		h = (h ^ uint32(ns[i])) * 16777619
+	}
+	return strconv.FormatUint(uint64(h), 36)
+}

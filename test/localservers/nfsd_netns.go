@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"sync/atomic"
 )
 
 // nfsdIn runs a script in network namespace ns with the kernel NFS server
@@ -22,6 +23,8 @@ func nfsdIn(ns, ctl, script string) *exec.Cmd {
 	return exec.Command("ip", "netns", "exec", ns, "sh", "-ec",
 		"mount -t tmpfs tmpfs /run\nmount --bind "+ctl+" /proc/fs/nfsd\n"+script)
 }
+
+var nextFSID atomic.Int64
 
 // startKernelNFSv4Only starts a second kernel NFS server, NFSv4 alone, in
 // the network namespace o.netns: version 3 off (this kernel has no 2), no rpcbind, and an
@@ -47,13 +50,19 @@ func startKernelNFSv4Only(ctx context.Context, s *Server, o options) (*Server, e
 	if out, err := exec.Command("nsenter", "--net=/run/netns/"+o.netns, "mount", "-t", "nfsd", "nfsd", ctl).CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("mount the nfsd control file system of %s: %w: %s", o.netns, err, out)
 	}
-	// fsid 2: the suite's own export is fsid 1, and both are in the one
-	// export table every mountd reads.
-	export := "127.0.0.1:" + s.Data
-	setup := nfsdIn(o.netns, ctl, fmt.Sprintf(`
-for f in nfsv4gracetime nfsv4leasetime; do echo 10 > /proc/fs/nfsd/$f; done
-exportfs -o rw,no_root_squash,insecure,no_subtree_check,fsid=2 %s
-`, export))
+	// Every export is in the one export table all mountds read, the
+	// suite's own as fsid 1: each server's needs an fsid of its own, or
+	// one server's file handles could lead into another's export.
+	fsid := 100 + nextFSID.Add(1)
+	exports := []string{"127.0.0.1:" + s.Data}
+	for _, c := range o.clients {
+		exports = append(exports, c+":"+s.Data)
+	}
+	script := "for f in nfsv4gracetime nfsv4leasetime; do echo 10 > /proc/fs/nfsd/$f; done\n"
+	for _, e := range exports {
+		script += fmt.Sprintf("exportfs -o rw,no_root_squash,insecure,no_subtree_check,fsid=%d %s\n", fsid, e)
+	}
+	setup := nfsdIn(o.netns, ctl, script)
 	setup.Stdout, setup.Stderr = logf, logf
 	if err := setup.Run(); err != nil {
 		_ = exec.Command("umount", ctl).Run()
@@ -84,7 +93,9 @@ exportfs -o rw,no_root_squash,insecure,no_subtree_check,fsid=2 %s
 	s.down = func() error { return run("rpc.nfsd 0") }
 	s.stop = func() {
 		_ = run("rpc.nfsd 0")
-		_ = run("exportfs -u " + export)
+		for _, e := range exports {
+			_ = run("exportfs -u " + e)
+		}
 		_ = exec.Command("umount", ctl).Run()
 	}
 	if err := s.up(ctx); err != nil {

@@ -21,17 +21,17 @@ import (
 const smbPort = 4450
 
 var env struct {
-	dir      string
-	binary   string
-	samba    *localservers.Server
-	nfs      *localservers.Server // NFS-Ganesha on the host, kernel nfsd in the VM
+	dir    string
+	binary string
+	samba  *localservers.Server
+	nfs    *localservers.Server // NFS-Ganesha on the host, kernel nfsd in the VM
 	// nfs4only serves NFSv4 alone, at nfs4onlyAddr: the controller tests
 	// run against it too (see protocols).
 	nfs4only     *localservers.Server
 	nfs4onlyAddr string
-	endpoint string
-	logPath  string
-	driver   *harness.Driver
+	endpoint     string
+	logPath      string
+	driver       *harness.Driver
 }
 
 func TestMain(m *testing.M) {

@@ -170,13 +170,15 @@ func (p *StallProxy) pump(src, dst net.Conn, stalled chan struct{}, stall func()
 			return
 		default:
 		}
-		if _, err := dst.Write(append(hdr[:], msg...)); err != nil {
-			return
-		}
+		// Counted before it goes on: a client that has its reply must find
+		// it in Forwarded already.
 		if fromClient {
 			p.fromClient.Add(int64(len(hdr) + len(msg)))
 		} else {
 			p.fromServer.Add(int64(len(hdr) + len(msg)))
+		}
+		if _, err := dst.Write(append(hdr[:], msg...)); err != nil {
+			return
 		}
 	}
 }

@@ -96,12 +96,10 @@ func run(m *testing.M) int {
 func startNFS4Only(dir string) (stop func(), err error) {
 	ctx := context.Background()
 	if !kernelNFS() {
-		lis, err := net.Listen("tcp", "127.0.0.1:0")
+		port, err := freePort()
 		if err != nil {
 			return nil, err
 		}
-		port := lis.Addr().(*net.TCPAddr).Port
-		lis.Close()
 		env.nfs4only, err = localservers.StartGanesha(ctx, filepath.Join(dir, "ganesha-v4only-suite"), localservers.NFSv4Only(port))
 		if err != nil {
 			return nil, err
@@ -136,6 +134,17 @@ func startNFS4Only(dir string) (stop func(), err error) {
 	undo = append(undo, env.nfs4only.Stop)
 	env.nfs4onlyAddr = "10.254.0.2"
 	return stop, nil
+}
+
+// freePort is a loopback TCP port nothing listens on now, for a server
+// that must be told its port.
+func freePort() (int, error) {
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer lis.Close()
+	return lis.Addr().(*net.TCPAddr).Port, nil
 }
 
 // nfs41OnlySource is a ?vers=4.1 source on the NFSv4-only server.

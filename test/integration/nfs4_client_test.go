@@ -30,7 +30,14 @@ func dialNFS41(t *testing.T, base string) (share.Client, string) {
 	if err := os.Chmod(dir, 0o777); err != nil {
 		t.Fatal(err)
 	}
-	src, err := source.Parse(nfsSource(base) + "?vers=4.1")
+	return dialSource(t, nfsSource(base)+"?vers=4.1"), dir
+}
+
+// dialSource opens a client of the test's own to the share raw names,
+// closed when the test ends.
+func dialSource(t *testing.T, raw string) share.Client {
+	t.Helper()
+	src, err := source.Parse(raw)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +48,7 @@ func dialNFS41(t *testing.T, base string) (share.Client, string) {
 		t.Fatalf("dial %s: %v", src, err)
 	}
 	t.Cleanup(func() { c.Close() })
-	return c, dir
+	return c
 }
 
 // Every call of the client against the real server, checked on the

@@ -18,8 +18,6 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/fileshare-csi/fileshare-csi/pkg/share"
-	"github.com/fileshare-csi/fileshare-csi/pkg/source"
 	"github.com/fileshare-csi/fileshare-csi/test/localservers"
 )
 
@@ -44,12 +42,10 @@ var retryable = map[codes.Code]bool{codes.Unavailable: true, codes.DeadlineExcee
 func TestNFS41ServerFaults(t *testing.T) {
 	var fs faultServer
 	if env.nfs.Name == "ganesha" {
-		lis, err := net.Listen("tcp", "127.0.0.1:0")
+		port, err := freePort()
 		if err != nil {
 			t.Fatal(err)
 		}
-		port := lis.Addr().(*net.TCPAddr).Port
-		lis.Close()
 		fs = faultServer{port: port, grace: 10 * time.Second, lease: 3 * time.Second, expires: true}
 		fs.srv, err = localservers.StartGanesha(context.Background(), filepath.Join(env.dir, "ganesha-faults"),
 			localservers.NFSv4Only(port), localservers.Grace(fs.grace, fs.lease))
@@ -188,7 +184,8 @@ func TestNFS41ServerFaults(t *testing.T) {
 		// Another controller's client held state and never comes back
 		// after the crash, so the server keeps its whole grace period for
 		// it to reclaim.
-		other := dialOther(t, fs.port, base)
+		// Closed after the crash: its session died with the server.
+		other := dialSource(t, fmt.Sprintf("nfs://127.0.0.1:%d%s?vers=4.1", fs.port, base))
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		err := other.WriteFile(ctx, "other-controller-record", []byte("state"))
 		cancel()
@@ -278,24 +275,6 @@ func TestNFS41ServerFaults(t *testing.T) {
 		t.Errorf("%v goroutines after the faults, %v before with one session: something the faults cut short still runs", goroutines, goroutinesBefore)
 	}
 
-}
-
-// dialOther opens a client of its own, as a second controller would.
-func dialOther(t *testing.T, port int, base string) share.Client {
-	t.Helper()
-	src, err := source.Parse(fmt.Sprintf("nfs://127.0.0.1:%d%s?vers=4.1", port, base))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	c, err := share.Dial(ctx, src, share.Credentials{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Closed after the crash: its session died with the server.
-	t.Cleanup(func() { c.Close() })
-	return c
 }
 
 // faultServer is the server TestNFS41ServerFaults crashes, with the grace

@@ -30,12 +30,10 @@ func TestNFS41OnlyServer(t *testing.T) {
 		// v3-less nfsd there is the next step.
 		t.Skip("the NFSv4-only server is a second NFS-Ganesha, run beside the suite's on the host")
 	}
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	port, err := freePort()
 	if err != nil {
 		t.Fatal(err)
 	}
-	port := lis.Addr().(*net.TCPAddr).Port
-	lis.Close()
 	rpcBefore, _ := exec.Command("rpcinfo", "-p", "127.0.0.1").CombinedOutput()
 	srv, err := localservers.StartGanesha(context.Background(), filepath.Join(env.dir, "ganesha-v4only"), localservers.NFSv4Only(port))
 	if err != nil {

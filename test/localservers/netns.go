@@ -5,6 +5,7 @@ package localservers
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
 	"os/exec"
 	"slices"
 	"strconv"
@@ -94,9 +95,7 @@ func LinkNetNS(ns, hostCIDR, nsCIDR string) (func(), error) {
 
 // shortName fits ns into an interface name (15 bytes with the prefix).
 func shortName(ns string) string {
-	h := uint32(2166136261)
-	for i := range len(ns) {
-		h = (h ^ uint32(ns[i])) * 16777619
-	}
-	return strconv.FormatUint(uint64(h), 36)
+	h := fnv.New32a()
+	h.Write([]byte(ns))
+	return strconv.FormatUint(uint64(h.Sum32()), 36)
 }

@@ -462,15 +462,17 @@ func (c *copier) copyData(ctx context.Context, w Pair, src, dst string, out shar
 	}
 	if ssc, ok := w.Src.(share.ServerSideCopier); ok && share.TreeClient(w.Src) == w.Dst && !a.Sparse && !c.noServerCopy.Load() {
 		err := ssc.CopyData(ctx, src, dst, size)
-		if err == nil {
+		switch {
+		case err == nil:
 			c.serverBytes.Add(size)
 			return size, false, nil
-		}
-		if !errors.Is(err, errors.ErrUnsupported) {
+		case errors.Is(err, share.ErrStreamInstead):
+		case errors.Is(err, errors.ErrUnsupported):
+			c.noServerCopy.Store(true)
+			c.log("the server cannot copy files itself; streaming them through the controller", "reason", err.Error())
+		default:
 			return 0, false, fmt.Errorf("server-side copy of %s: %w", src, err)
 		}
-		c.noServerCopy.Store(true)
-		c.log("the server cannot copy files itself; streaming them through the controller", "reason", err.Error())
 	}
 	var in share.FileReader
 	var err error

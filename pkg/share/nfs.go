@@ -72,6 +72,9 @@ type nfsClient struct {
 	// io is the READ and WRITE size of the tree copy's files, from FSINFO
 	// on first use (see ioSizes in nfs_tree.go).
 	io nfsIOSizes
+	// copier copies large files on the server, over NFSv4.2 where the
+	// server has it: NFSv3 has no copy of its own.
+	copier *nfs42Copier
 }
 
 // maxFH is the largest NFSv3 file handle (RFC 1813, NFS3_FHSIZE).
@@ -103,7 +106,7 @@ func dialTCP(ctx context.Context, addr string) (*oncrpc.Conn, error) {
 }
 
 func dialNFS(ctx context.Context, src source.Source) (Client, error) {
-	c := &nfsClient{desc: src.String()}
+	c := &nfsClient{desc: src.String(), copier: newNFS42Copier(src)}
 	hostname, _ := os.Hostname()
 	// uid 0: the controller creates directories for every tenant; with
 	// root_squash the server maps this to its anonymous user.
@@ -1321,6 +1324,7 @@ func clampInt64(v uint64) int64 {
 }
 
 func (c *nfsClient) Close() error {
+	c.copier.Close()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.broken = true

@@ -35,9 +35,22 @@ type nfs4Client struct {
 	// noAttrs are attributes the server did not return for an entry even
 	// when asked with GETATTR: ReadDir stops asking for them entry by entry.
 	noAttrs uint64
+	// copier copies large files on the server (NFSv4.2 COPY); nil on the
+	// copy sessions themselves.
+	copier *nfs42Copier
 }
 
 func dialNFS4(ctx context.Context, src source.Source) (Client, error) {
+	c, err := dialNFS4Minor(ctx, src, nfs4Minor)
+	if err != nil {
+		return nil, err
+	}
+	c.copier = newNFS42Copier(src)
+	return c, nil
+}
+
+// dialNFS4Minor opens a session of the given minor version.
+func dialNFS4Minor(ctx context.Context, src source.Source, minor uint32) (*nfs4Client, error) {
 	desc := src.String()
 	conn, err := dialTCP(ctx, src.HostPort(nfs4Port))
 	if err != nil {
@@ -48,6 +61,7 @@ func dialNFS4(ctx context.Context, src source.Source) (Client, error) {
 		conn.Close()
 		return nil, err
 	}
+	s.minor = minor
 	c := &nfs4Client{s: s, desc: desc}
 	if err := s.establish(ctx); err != nil {
 		conn.Close()
@@ -532,6 +546,7 @@ func (c *nfs4Client) Capacity(ctx context.Context) (Capacity, error) {
 const closeTimeout = 2 * time.Second
 
 func (c *nfs4Client) Close() error {
+	c.copier.Close()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), closeTimeout)

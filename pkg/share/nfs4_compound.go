@@ -12,6 +12,9 @@ const (
 	nfs4Vers         = 4
 	nfs4ProcCompound = 1
 	nfs4Minor        = 1
+	// nfs4MinorCopy is the minor version of the sessions that copy on the
+	// server: COPY is NFSv4.2's (RFC 7862).
+	nfs4MinorCopy = 2
 )
 
 // Operation numbers (RFC 8881 section 16.2.1).
@@ -41,6 +44,7 @@ const (
 	op4Sequence        = 53
 	op4DestroyClientID = 57
 	op4ReclaimComplete = 58
+	op4Copy            = 60
 	op4Illegal         = 10044
 )
 
@@ -50,7 +54,7 @@ var op4Names = map[uint32]string{
 	op4Readdir: "READDIR", op4Readlink: "READLINK", op4Remove: "REMOVE", op4Rename: "RENAME", op4Restorefh: "RESTOREFH",
 	op4Savefh: "SAVEFH", op4Setattr: "SETATTR", op4Write: "WRITE", op4ExchangeID: "EXCHANGE_ID",
 	op4CreateSession: "CREATE_SESSION", op4DestroySession: "DESTROY_SESSION", op4Sequence: "SEQUENCE",
-	op4DestroyClientID: "DESTROY_CLIENTID", op4ReclaimComplete: "RECLAIM_COMPLETE", op4Illegal: "ILLEGAL",
+	op4DestroyClientID: "DESTROY_CLIENTID", op4ReclaimComplete: "RECLAIM_COMPLETE", op4Copy: "COPY", op4Illegal: "ILLEGAL",
 }
 
 func op4Name(code uint32) string {
@@ -111,6 +115,7 @@ const (
 	nfs4ErrDeadsession    = 10078
 	nfs4ErrNotOnlyOp      = 10081
 	nfs4ErrWrongType      = 10083
+	nfs4ErrOffloadNoReqs  = 10094
 )
 
 var nfs4StatusNames = map[uint32]string{
@@ -127,6 +132,7 @@ var nfs4StatusNames = map[uint32]string{
 	nfs4ErrCompleteAlrdy: "COMPLETE_ALREADY", nfs4ErrSeqMisordered: "SEQ_MISORDERED", nfs4ErrReqTooBig: "REQ_TOO_BIG",
 	nfs4ErrRepTooBig: "REP_TOO_BIG", nfs4ErrTooManyOps: "TOO_MANY_OPS", nfs4ErrOpNotInSession: "OP_NOT_IN_SESSION",
 	nfs4ErrDeadsession: "DEADSESSION", nfs4ErrNotOnlyOp: "NOT_ONLY_OP", nfs4ErrWrongType: "WRONG_TYPE",
+	nfs4ErrOffloadNoReqs: "OFFLOAD_NO_REQS",
 }
 
 // NFS4Error is a status other than NFS4_OK from one operation of a
@@ -187,6 +193,9 @@ type nfs4Op struct {
 	dec  func(d *xdrDec)
 	// always: the result body follows the status whatever it is (SETATTR).
 	always bool
+	// decFailed reads the body some operations return with a failure
+	// (COPY's requirements with NFS4ERR_OFFLOAD_NO_REQS).
+	decFailed func(d *xdrDec, status uint32)
 	// mutates: the operation changes the server's state, so a COMPOUND that
 	// failed after it is not simply sent again.
 	mutates bool
@@ -195,9 +204,9 @@ type nfs4Op struct {
 // maxTag bounds the tag a server echoes.
 const maxTag = 1024
 
-func encodeCompound(e *xdrEnc, tag string, ops []nfs4Op) {
+func encodeCompound(e *xdrEnc, tag string, minor uint32, ops []nfs4Op) {
 	e.str(tag)
-	e.u32(nfs4Minor)
+	e.u32(minor)
 	e.u32(uint32(len(ops)))
 	for _, op := range ops {
 		e.u32(op.code)
@@ -240,8 +249,11 @@ func decodeCompound(b []byte, ops []nfs4Op) (compoundReply, error) {
 		if code != ops[i].code {
 			return compoundReply{}, fmt.Errorf("%w: result %d is for %s, the call sent %s", errXDR, i, op4Name(code), op4Name(ops[i].code))
 		}
-		if (st == nfs4OK || ops[i].always) && ops[i].dec != nil {
+		switch {
+		case (st == nfs4OK || ops[i].always) && ops[i].dec != nil:
 			ops[i].dec(d)
+		case st != nfs4OK && ops[i].decFailed != nil:
+			ops[i].decFailed(d, st)
 		}
 		if d.err != nil {
 			return compoundReply{}, fmt.Errorf("%s result: %w", op4Name(code), d.err)

@@ -19,6 +19,7 @@ const (
 	attrSpaceAvail      = 42
 	attrSpaceFree       = 43
 	attrSpaceTotal      = 44
+	attrSpaceUsed       = 45
 	attrTimeModify      = 53
 	attrTimeModifySet   = 54
 	attrMountedOnFileID = 55
@@ -79,6 +80,7 @@ type attrs4 struct {
 	SpaceAvail      uint64
 	SpaceFree       uint64
 	SpaceTotal      uint64
+	SpaceUsed       uint64
 	ModTime         nfstime4
 	MountedOnFileID uint64
 }
@@ -163,6 +165,8 @@ func decodeFattr(d *xdrDec, a *attrs4) {
 			a.SpaceFree = v.u64()
 		case attrSpaceTotal:
 			a.SpaceTotal = v.u64()
+		case attrSpaceUsed:
+			a.SpaceUsed = v.u64()
 		case attrTimeModify:
 			a.ModTime = nfstime4{int64(v.u64()), v.u32()}
 		case attrMountedOnFileID:

@@ -20,6 +20,9 @@ type nfs4Session struct {
 	conn *oncrpc.Conn
 	cred rpc.Auth
 	desc string
+	// minor is the NFSv4 minor version of every COMPOUND: 1, or 2 for the
+	// sessions that copy on the server.
+	minor uint32
 
 	verifier [8]byte
 	owner    []byte // client owner: unique to this session
@@ -51,7 +54,7 @@ var nfs4BackChannel = channelAttrs{MaxRequest: 4 << 10, MaxResponse: 4 << 10, Ma
 
 func newNFS4Session(conn *oncrpc.Conn, desc string) (*nfs4Session, error) {
 	hostname, _ := os.Hostname()
-	s := &nfs4Session{conn: conn, desc: desc, cred: rpc.NewAuthUnix(hostname, 0, 0).Auth()}
+	s := &nfs4Session{conn: conn, desc: desc, minor: nfs4Minor, cred: rpc.NewAuthUnix(hostname, 0, 0).Auth()}
 	var id [16]byte
 	if _, err := rand.Read(s.verifier[:]); err != nil {
 		return nil, err
@@ -80,7 +83,7 @@ func (s *nfs4Session) send(ctx context.Context, ops []nfs4Op) (compoundReply, er
 	e.opaque(s.cred.Body)
 	e.u32(0) // AUTH_NONE verifier
 	e.u32(0)
-	encodeCompound(&e, "", ops)
+	encodeCompound(&e, "", s.minor, ops)
 	s.roundTrips++
 	res, err := s.conn.CallEncoded(ctx, e.b)
 	if err != nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) {
@@ -137,7 +140,7 @@ func (s *nfs4Session) refusal(err error) error {
 		return err
 	}
 	s.broken = true
-	return fmt.Errorf("%s: the server refuses an NFSv4.1 session (does it offer v4.1?): %w: %w", s.desc, ErrUnavailable, err)
+	return fmt.Errorf("%s: the server refuses an NFSv4.%d session (does it offer v4.%d?): %w: %w", s.desc, s.minor, s.minor, ErrUnavailable, err)
 }
 
 // retryMax bounds how long DELAY and GRACE are waited out when the call

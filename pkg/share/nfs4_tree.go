@@ -14,7 +14,7 @@ var _ TreeClient = (*nfs4Client)(nil)
 
 // treeAttrs are what a tree copy reads of every entry: Attr's fields.
 var (
-	treeAttrs   = []int{attrType, attrSize, attrFSID, attrFileID, attrMode, attrOwner, attrOwnerGroup, attrTimeModify}
+	treeAttrs   = []int{attrType, attrSize, attrFSID, attrFileID, attrMode, attrOwner, attrOwnerGroup, attrSpaceUsed, attrTimeModify}
 	treeMask    = attrMask(treeAttrs...)
 	treeBits    = maskBits(treeMask)
 	treeDirMask = attrMask(slices.Concat(treeAttrs, []int{attrRdattrError})...)
@@ -30,6 +30,9 @@ func treeAttr(a attrs4) Attr {
 	switch a.Type {
 	case nf4Reg:
 		out.Type = TypeFile
+		// Fewer bytes on disk than the size: holes, which a server-side
+		// copy would write out.
+		out.Sparse = a.has(attrSpaceUsed) && a.SpaceUsed < a.Size
 	case nf4Dir:
 		out.Type = TypeDir
 	case nf4Lnk:

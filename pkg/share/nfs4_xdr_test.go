@@ -30,7 +30,7 @@ func TestEncodeCompound(t *testing.T) {
 		opGetattr(attrMask(attrType, attrMode, attrFileID), &a),
 	}
 	var e xdrEnc
-	encodeCompound(&e, "", ops)
+	encodeCompound(&e, "", nfs4Minor, ops)
 	want := hexWords(`
 		00000000 00000001 00000004
 		00000035 01020304 05060708 090a0b0c 0d0e0f10 00000007 00000000 00000000 00000000

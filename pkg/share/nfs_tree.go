@@ -94,6 +94,9 @@ func attrOf(a nfs.Fattr) Attr {
 	switch a.Type {
 	case nfs.NF3Reg:
 		out.Type = TypeFile
+		// Fewer bytes on disk than the size: holes, which a server-side
+		// copy would write out.
+		out.Sparse = a.Used < a.Filesize
 	case nfs.NF3Dir:
 		out.Type = TypeDir
 	case nfs.NF3Lnk:

@@ -135,15 +135,20 @@ type TreeClient interface {
 
 // ServerSideCopier is a TreeClient that can copy a file's data within its
 // share without the data passing through the controller: SMB
-// FSCTL_SRV_COPYCHUNK or FSCTL_DUPLICATE_EXTENTS_TO_FILE (a reflink where the
-// server's file system can share extents).
+// FSCTL_SRV_COPYCHUNK, or NFSv4.2 COPY.
 type ServerSideCopier interface {
 	// CopyData copies the size bytes of the file from into the file to,
-	// which exists (made by Create). It answers an error wrapping
-	// errors.ErrUnsupported when the server cannot, before writing anything,
-	// so the caller streams the data itself instead.
+	// which exists (made by Create). Before writing anything, it answers an
+	// error wrapping errors.ErrUnsupported when the server cannot copy at
+	// all, or ErrStreamInstead when this file is better streamed; the caller
+	// then streams the data itself.
 	CopyData(ctx context.Context, from, to string, size int64) error
 }
+
+// ErrStreamInstead says a server-side copy of this one file would cost
+// more than streaming it (a small file), or cannot reach it: stream it,
+// and ask again for the next.
+var ErrStreamInstead = errors.New("stream this file rather than copy it on the server")
 
 // AttrCloser is a FileWriter that can close its file and set the file's
 // attributes in the same round trips, on the handle it holds: a copy of

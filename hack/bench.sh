@@ -10,7 +10,8 @@ results="${BENCH_RESULTS:-/var/tmp/fileshare-bench}"
 # BENCH_ASSEMBLE_ONLY=1 rewrites docs/benchmarks.md from the last run's tables.
 # BENCH_ONLY=GROUPS runs only those row groups (see test/bench -only), on the
 # host and in the VM, and prints them without touching docs/benchmarks.md:
-# for iterating on one kind of row, e.g. BENCH_ONLY=snapshots.
+# for iterating on one kind of row, e.g. BENCH_ONLY=snapshots. With
+# BENCH_UPDATE=1 it replaces just those rows in docs/benchmarks.md.
 only=()
 [ -n "${BENCH_ONLY:-}" ] && only=(-only "$BENCH_ONLY")
 if [ -z "${BENCH_ASSEMBLE_ONLY:-}" ]; then
@@ -35,7 +36,22 @@ VM_MEMORY="${VM_MEMORY:-10240}" VM_TIMEOUT="${VM_TIMEOUT:-3600}" ./test/vm/run.s
 cat "$results/vm.md"
 fi
 if [ -n "${BENCH_ONLY:-}" ]; then
-  echo "BENCH_ONLY: docs/benchmarks.md left as it is"
+  if [ -z "${BENCH_UPDATE:-}" ]; then
+    echo "BENCH_ONLY: docs/benchmarks.md left as it is (BENCH_UPDATE=1 replaces the rows measured now)"
+    exit 0
+  fi
+  # Each row measured now replaces the row of the same place, name, server
+  # and way in docs/benchmarks.md; a row and its baseline always come from
+  # one run, so every ratio stays a same-run ratio. A line under the header
+  # says which rows were measured again, when, and on what.
+  stamp="Re-measured with \`BENCH_ONLY=$BENCH_ONLY\` ($(printf '%s ' ${BENCH_ARGS:-})/ VM: $(cat "$results/args")) on $(date -u +%Y-%m-%d), $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)): those rows and their baselines are from that run."
+  awk -F'|' -v stamp="$stamp" '
+    FNR == NR { if ($0 ~ /^\| (host|VM) \|/) row[$2 FS $3 FS $4 FS $5] = $0; next }
+    /^## Host/ { print stamp; print "" }
+    /^\| (host|VM) \|/ && (($2 FS $3 FS $4 FS $5) in row) { print row[$2 FS $3 FS $4 FS $5]; next }
+    { print }' <(cat "$results/host.md" "$results/vm.md") docs/benchmarks.md > docs/benchmarks.md.new
+  mv docs/benchmarks.md.new docs/benchmarks.md
+  echo "replaced the measured rows in docs/benchmarks.md"
   exit 0
 fi
 

@@ -460,8 +460,7 @@ func (c *copier) copyData(ctx context.Context, w Pair, src, dst string, out shar
 	if size == 0 {
 		return 0, false, nil
 	}
-	if ssc, ok := w.Src.(share.ServerSideCopier); ok && share.TreeClient(w.Src) == w.Dst && !a.Sparse && !c.noServerCopy.Load() {
-		err := ssc.CopyData(ctx, src, dst, size)
+	if tried, err := c.copyOnServer(ctx, w, src, dst, out, size, a); tried {
 		switch {
 		case err == nil:
 			c.serverBytes.Add(size)
@@ -517,6 +516,23 @@ func (c *copier) copyData(ctx context.Context, w Pair, src, dst string, out shar
 		}
 	}
 	return off, end < size, nil
+}
+
+// copyOnServer has the server copy the data where both files are on one
+// session and the server may copy (not a sparse file: a server-side copy
+// writes holes out), into the open handle where it can. tried is false
+// where it was not asked.
+func (c *copier) copyOnServer(ctx context.Context, w Pair, src, dst string, out share.FileWriter, size int64, a share.Attr) (tried bool, err error) {
+	if share.TreeClient(w.Src) != w.Dst || a.Sparse || c.noServerCopy.Load() {
+		return false, nil
+	}
+	if cw, ok := out.(share.CopyingWriter); ok {
+		return true, cw.CopyFrom(ctx, src, size)
+	}
+	if ssc, ok := w.Src.(share.ServerSideCopier); ok {
+		return true, ssc.CopyData(ctx, src, dst, size)
+	}
+	return false, nil
 }
 
 func allZero(b []byte) bool {

@@ -47,6 +47,9 @@ type smbClient struct {
 	// chunkLimits are the copychunk limits the server took last (zero until
 	// a server-side copy); under mu.
 	chunkLimits copychunkLimits
+	// noDOS is set once the server refused to store DOS attributes: later
+	// files get their time alone, without asking again.
+	noDOS atomic.Bool
 }
 
 // smbLogoffTimeout bounds the polite TREE_DISCONNECT and LOGOFF of a session

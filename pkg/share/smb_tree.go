@@ -16,6 +16,8 @@ import (
 var (
 	_ TreeClient       = (*smbClient)(nil)
 	_ ServerSideCopier = (*smbClient)(nil)
+	_ AttrCloser       = (*smbFile)(nil)
+	_ CopyingWriter    = (*smbFile)(nil)
 )
 
 const (
@@ -330,22 +332,14 @@ func (c *smbClient) SetAttr(ctx context.Context, rel string, a Attr, mask AttrMa
 	if !smbPrivateOK() {
 		return c.wrap(ctx, "setattr", rel, c.setAttrPublic(sh, p, a, mask))
 	}
-	return c.wrap(ctx, "setattr", rel, setAttrOpen(sh, p, st.FileAttributes, a, mask))
+	return c.wrap(ctx, "setattr", rel, c.setAttrOpen(sh, p, st.FileAttributes, a, mask))
 }
 
-// setAttrOpen sets the fields on one handle: the size first (it moves the
-// time), then time and attributes in one FileBasicInformation. A handle
-// that may write attributes is refused on a read-only file, so the
-// read-only attribute is cleared first and set again at the end.
-func setAttrOpen(sh *smb2.Share, p string, old uint32, a Attr, mask AttrMask) error {
-	var attrs uint32
-	if mask&SetDOSAttributes != 0 {
-		attrs = old&^(smbDOSAttributes|fileAttributeNormal) | a.DOSAttributes&smbDOSAttributes
-		if attrs == 0 {
-			// 0 would leave the attributes as they are.
-			attrs = fileAttributeNormal
-		}
-	}
+// setAttrOpen sets the fields on one handle of its own. A handle that may
+// write attributes is refused on a read-only file, so the read-only
+// attribute is cleared first and set again at the end.
+func (c *smbClient) setAttrOpen(sh *smb2.Share, p string, old uint32, a Attr, mask AttrMask) error {
+	attrs := dosAttrs(old, a, mask)
 	if old&fileAttributeReadOnly != 0 {
 		if err := sh.Chmod(p, 0o666); err != nil {
 			return err
@@ -358,29 +352,86 @@ func setAttrOpen(sh *smb2.Share, p string, old uint32, a Attr, mask AttrMask) er
 	if err != nil {
 		return err
 	}
-	if mask&SetSize != 0 {
-		err = f.Truncate(a.Size)
-	}
-	if err == nil && (mask&SetModTime != 0 || attrs != 0) {
-		var mtime time.Time // zero: left as it is
-		if mask&SetModTime != 0 {
-			mtime = a.ModTime
-		}
-		err = setBasicInfo(f, mtime, attrs)
-		if isRefusal(err) && mask&SetDOSAttributes != 0 {
-			// Samba stores DOS attributes in extended attributes, which
-			// some file systems lack (tmpfs before Linux 6.6): the time
-			// alone, then say what was not kept.
-			refused := err
-			if err = setBasicInfo(f, mtime, 0); err == nil {
-				err = fmt.Errorf("%w (%v)", ErrNoDOSAttributes, refused)
-			}
-		}
-	}
+	err = c.setOnHandle(f, attrs, a, mask)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	return err
+}
+
+// dosAttrs are the FileAttributes to set on an object that has old: the
+// DOS attributes of a where mask asks for them, the rest of old kept; 0
+// when they are to stay as they are.
+func dosAttrs(old uint32, a Attr, mask AttrMask) uint32 {
+	if mask&SetDOSAttributes == 0 {
+		return 0
+	}
+	attrs := old&^(smbDOSAttributes|fileAttributeNormal) | a.DOSAttributes&smbDOSAttributes
+	if attrs == 0 {
+		// 0 would leave the attributes as they are.
+		attrs = fileAttributeNormal
+	}
+	return attrs
+}
+
+// setOnHandle sets the size first (it moves the time), then the time and
+// attrs (when not 0) in one FileBasicInformation, on an open handle.
+func (c *smbClient) setOnHandle(f *smb2.File, attrs uint32, a Attr, mask AttrMask) error {
+	var err error
+	if mask&SetSize != 0 {
+		err = f.Truncate(a.Size)
+	}
+	if err != nil || (mask&SetModTime == 0 && attrs == 0) {
+		return err
+	}
+	var mtime time.Time // zero: left as it is
+	if mask&SetModTime != 0 {
+		mtime = a.ModTime
+	}
+	if attrs != 0 && c.noDOS.Load() {
+		// Known refused: one request, not a refusal and a retry per file.
+		if err := setBasicInfo(f, mtime, 0); err != nil {
+			return err
+		}
+		return fmt.Errorf("%w (refused before on this session)", ErrNoDOSAttributes)
+	}
+	err = setBasicInfo(f, mtime, attrs)
+	if isRefusal(err) && attrs != 0 {
+		// Samba stores DOS attributes in extended attributes, which some
+		// file systems lack (tmpfs before Linux 6.6): the time alone, then
+		// say what was not kept.
+		refused := err
+		if err = setBasicInfo(f, mtime, 0); err == nil {
+			c.noDOS.Store(true)
+			err = fmt.Errorf("%w (%v)", ErrNoDOSAttributes, refused)
+		}
+	}
+	return err
+}
+
+// CloseSettingAttr sets the attributes on the handle the file was written
+// through, then closes it: no second open of the file. The handle was made
+// by Create, so the file's old attributes are the ones CREATE gave it.
+func (h *smbFile) CloseSettingAttr(ctx context.Context, a Attr, mask AttrMask) error {
+	mask &= SetModTime | SetSize | SetDOSAttributes
+	if mask == 0 || !smbPrivateOK() {
+		if err := h.Close(ctx); err != nil || mask == 0 {
+			return err
+		}
+		return h.c.SetAttr(ctx, h.rel, a, mask)
+	}
+	defer h.cancel(nil)
+	err := h.during(ctx, func() error {
+		err := h.c.setOnHandle(h.f, dosAttrs(0, a, mask), a, mask)
+		if cerr := h.f.Close(); err == nil {
+			err = cerr
+		}
+		return err
+	})
+	if errors.Is(err, ErrNoDOSAttributes) {
+		return err
+	}
+	return h.c.wrap(ctx, "close", h.rel, err)
 }
 
 // setAttrPublic is SetAttr with the library's public calls alone (its

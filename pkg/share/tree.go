@@ -145,6 +145,13 @@ type ServerSideCopier interface {
 	CopyData(ctx context.Context, from, to string, size int64) error
 }
 
+// CopyingWriter is a FileWriter the server can fill from another file of
+// the same session: CopyData into the handle Create gave, without opening
+// the destination again. Its errors are CopyData's.
+type CopyingWriter interface {
+	CopyFrom(ctx context.Context, from string, size int64) error
+}
+
 // ErrStreamInstead says a server-side copy of this one file would cost
 // more than streaming it (a small file), or cannot reach it: stream it,
 // and ask again for the next.

@@ -6,12 +6,15 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/fileshare-csi/fileshare-csi/pkg/copytree"
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
+	"github.com/fileshare-csi/fileshare-csi/pkg/source"
 	"github.com/fileshare-csi/fileshare-csi/test/localservers"
 )
 
@@ -75,5 +78,69 @@ func TestSMBServerSideCopy(t *testing.T) {
 	}
 	if _, down3 := proxy.Forwarded(); down3-down2 < 1<<20 {
 		t.Fatalf("reading 1 MiB moved only %d bytes down the connection: the proxy does not count", down3-down2)
+	}
+}
+
+// A tree copy of many small files costs 7 SMB round trips per file: CREATE
+// of the copy, CREATE, resume key, copychunk and CLOSE of the source, then
+// the time and attributes and CLOSE on the copy's own handle. Samba's
+// per-request work is what a copy of small files waits on, so this is a
+// budget, counted by a proxy in front of Samba.
+func TestSMBCopyRequestsPerFile(t *testing.T) {
+	proxy := stallProxy(t)
+	proxy.SetStall(false)
+	viaProxy := treeProtocol{
+		name:   "smb",
+		source: func(base string) string { return "smb://" + proxy.Addr + "/" + localservers.SMBShare + "/" + base },
+		creds:  share.Credentials{Username: localservers.SMBUser, Password: localservers.SMBPassword},
+	}
+	const base = "smb-copy-requests"
+	worker, rel, dir := dialTree(t, viaProxy, base)
+	src, err := source.Parse(viaProxy.source(base))
+	must(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	c, err := share.Dial(ctx, src, viaProxy.creds)
+	must(t, err)
+	defer c.Close()
+	lister := c.(share.TreeClient)
+
+	const files = 60
+	must(t, os.Mkdir(filepath.Join(dir, "src"), 0o777))
+	must(t, os.Chmod(filepath.Join(dir, "src"), 0o777))
+	mtime := time.Date(2020, 2, 29, 12, 0, 0, 0, time.UTC)
+	for i := range files {
+		p := filepath.Join(dir, "src", fmt.Sprintf("f%02d", i))
+		must(t, os.WriteFile(p, []byte(fmt.Sprintf("file %d\n", i)), 0o666))
+		must(t, os.Chmod(p, 0o666))
+		must(t, os.Chtimes(p, mtime, mtime))
+	}
+
+	before := proxy.Requests()
+	stats, err := copytree.Copy(ctx, copytree.Sessions{Lister: lister, Workers: []copytree.Pair{{Src: worker, Dst: worker}}}, rel+"/src", rel+"/dst", copytree.Options{})
+	must(t, err)
+	requests := proxy.Requests() - before
+	perFile := float64(requests) / files
+	t.Logf("copied %d files (%d bytes on the server) in %d round trips: %.2f per file", stats.Files, stats.ServerSideBytes, requests, perFile)
+	if stats.Files != files {
+		t.Fatalf("copied %d files, want %d", stats.Files, files)
+	}
+	for i := range files {
+		p := filepath.Join(dir, "dst", fmt.Sprintf("f%02d", i))
+		got, err := os.ReadFile(p)
+		must(t, err)
+		if want := fmt.Sprintf("file %d\n", i); string(got) != want {
+			t.Fatalf("%s holds %q, want %q", p, got, want)
+		}
+		fi, err := os.Stat(p)
+		must(t, err)
+		if !fi.ModTime().Equal(mtime) {
+			t.Fatalf("%s has mtime %v, want %v", p, fi.ModTime(), mtime)
+		}
+	}
+	// 7 per file, and the directory's own listing, creation and attributes
+	// spread over the files.
+	if perFile > 7.5 {
+		t.Fatalf("%.2f SMB round trips per file, the budget is 7.5", perFile)
 	}
 }

@@ -26,9 +26,10 @@ type StallProxy struct {
 	stall        atomic.Bool
 	accepted     atomic.Int32
 	treeConnects atomic.Int32
-	// fromClient and fromServer count the bytes forwarded each way.
-	fromClient, fromServer atomic.Int64
-	done                   chan struct{}
+	// fromClient and fromServer count the bytes forwarded each way;
+	// requests the messages from clients (round trips: a compound is one).
+	fromClient, fromServer, requests atomic.Int64
+	done                             chan struct{}
 
 	mu     sync.Mutex
 	conns  []net.Conn
@@ -74,6 +75,10 @@ func (p *StallProxy) TreeConnects() int { return int(p.treeConnects.Load()) }
 func (p *StallProxy) Forwarded() (fromClient, fromServer int64) {
 	return p.fromClient.Load(), p.fromServer.Load()
 }
+
+// Requests is how many messages clients have sent through the proxy: one
+// per round trip, a compound request counting once.
+func (p *StallProxy) Requests() int64 { return p.requests.Load() }
 
 // Close stops listening and drops every connection, stalled ones included.
 func (p *StallProxy) Close() {
@@ -174,6 +179,7 @@ func (p *StallProxy) pump(src, dst net.Conn, stalled chan struct{}, stall func()
 		// it in Forwarded already.
 		if fromClient {
 			p.fromClient.Add(int64(len(hdr) + len(msg)))
+			p.requests.Add(1)
 		} else {
 			p.fromServer.Add(int64(len(hdr) + len(msg)))
 		}

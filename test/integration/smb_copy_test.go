@@ -22,13 +22,7 @@ import (
 // exact, and the bytes that cross the connection, counted by a proxy in
 // front of Samba, are a small fraction of the file's.
 func TestSMBServerSideCopy(t *testing.T) {
-	proxy := stallProxy(t)
-	proxy.SetStall(false)
-	viaProxy := treeProtocol{
-		name:   "smb",
-		source: func(base string) string { return "smb://" + proxy.Addr + "/" + localservers.SMBShare + "/" + base },
-		creds:  share.Credentials{Username: localservers.SMBUser, Password: localservers.SMBPassword},
-	}
+	proxy, viaProxy := smbThroughProxy(t)
 	c, rel, dir := dialTree(t, viaProxy, "smb-server-side-copy")
 	ssc, ok := c.(share.ServerSideCopier)
 	if !ok {
@@ -87,13 +81,7 @@ func TestSMBServerSideCopy(t *testing.T) {
 // per-request work is what a copy of small files waits on, so this is a
 // budget, counted by a proxy in front of Samba.
 func TestSMBCopyRequestsPerFile(t *testing.T) {
-	proxy := stallProxy(t)
-	proxy.SetStall(false)
-	viaProxy := treeProtocol{
-		name:   "smb",
-		source: func(base string) string { return "smb://" + proxy.Addr + "/" + localservers.SMBShare + "/" + base },
-		creds:  share.Credentials{Username: localservers.SMBUser, Password: localservers.SMBPassword},
-	}
+	proxy, viaProxy := smbThroughProxy(t)
 	const base = "smb-copy-requests"
 	worker, rel, dir := dialTree(t, viaProxy, base)
 	src, err := source.Parse(viaProxy.source(base))
@@ -142,5 +130,18 @@ func TestSMBCopyRequestsPerFile(t *testing.T) {
 	// spread over the files.
 	if perFile > 7.5 {
 		t.Fatalf("%.2f SMB round trips per file, the budget is 7.5", perFile)
+	}
+}
+
+// smbThroughProxy is the SMB tree protocol through a stall proxy (stalling
+// off) that counts what crosses it.
+func smbThroughProxy(t *testing.T) (*localservers.StallProxy, treeProtocol) {
+	t.Helper()
+	proxy := stallProxy(t)
+	proxy.SetStall(false)
+	return proxy, treeProtocol{
+		name:   "smb",
+		source: func(base string) string { return "smb://" + proxy.Addr + "/" + localservers.SMBShare + "/" + base },
+		creds:  share.Credentials{Username: localservers.SMBUser, Password: localservers.SMBPassword},
 	}
 }

@@ -22,7 +22,8 @@ mkdir -p "$cache"
 deb="$cache/${pkg}_${version}_amd64.deb"
 mirror="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 url="$mirror/pool/main/l/linux-signed-amd64/${pkg}_${version}_amd64.deb"
-if ! echo "$sha256  $deb" | sha256sum -c --quiet 2>/dev/null; then
+if ! echo "$sha256  $deb" | sha256sum -c --quiet >/dev/null 2>&1; then
+  # (quiet still prints a missing file to stdout, which is this script's answer)
   # Debian's pool drops a kernel a while after its successor lands: then
   # pin the current one (its Version and SHA256 from trixie's Packages index).
   curl -fsSL --retry 3 -o "$deb.part" "$url" ||

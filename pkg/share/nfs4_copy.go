@@ -77,7 +77,7 @@ var copyUnsupported = map[uint32]bool{
 // COPY. Both are opened by name in their directories (CLAIM_NULL: a link
 // in either place is refused, never followed). Nothing is written when it
 // answers errors.ErrUnsupported.
-func (c *nfs4Client) copyOnServer(ctx context.Context, from, to string, size int64) (err error) {
+func (c *nfs4Client) copyOnServer(ctx context.Context, from, to string, size int64) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	src, err := c.openFile(ctx, from, openArgs{access: openShareAccessRead})

@@ -388,26 +388,26 @@ func (c *smbClient) setOnHandle(f *smb2.File, attrs uint32, a Attr, mask AttrMas
 	if mask&SetModTime != 0 {
 		mtime = a.ModTime
 	}
-	if attrs != 0 && c.noDOS.Load() {
-		// Known refused: one request, not a refusal and a retry per file.
-		if err := setBasicInfo(f, mtime, 0); err != nil {
+	// Samba stores DOS attributes in extended attributes, which some file
+	// systems lack (tmpfs before Linux 6.6). Once refused, a session sets
+	// the time alone (one request per file, not a refusal and a retry),
+	// and says what was not kept.
+	refused := errDOSRefusedBefore
+	if attrs == 0 || !c.noDOS.Load() {
+		err = setBasicInfo(f, mtime, attrs)
+		if attrs == 0 || !isRefusal(err) {
 			return err
 		}
-		return fmt.Errorf("%w (refused before on this session)", ErrNoDOSAttributes)
+		refused = err
 	}
-	err = setBasicInfo(f, mtime, attrs)
-	if isRefusal(err) && attrs != 0 {
-		// Samba stores DOS attributes in extended attributes, which some
-		// file systems lack (tmpfs before Linux 6.6): the time alone, then
-		// say what was not kept.
-		refused := err
-		if err = setBasicInfo(f, mtime, 0); err == nil {
-			c.noDOS.Store(true)
-			err = fmt.Errorf("%w (%v)", ErrNoDOSAttributes, refused)
-		}
+	if err := setBasicInfo(f, mtime, 0); err != nil {
+		return err
 	}
-	return err
+	c.noDOS.Store(true)
+	return fmt.Errorf("%w (%v)", ErrNoDOSAttributes, refused)
 }
+
+var errDOSRefusedBefore = errors.New("refused before on this session")
 
 // CloseSettingAttr sets the attributes on the handle the file was written
 // through, then closes it: no second open of the file. The handle was made

@@ -40,6 +40,7 @@ var (
 	treeDirs   = flag.Int("tree-dirs", 100, "directories the files are spread over")
 	bigFileMiB = flag.Int("big-file-mib", 1024, "size of the one-file snapshot rows (0: no such rows)")
 	snapshots  = flag.Bool("snapshots", true, "run the snapshot, restore and clone rows")
+	baselines  = flag.Bool("baselines", true, "run the rows that mount where this kernel can: the peers' baselines and the node rows (false: user-space rows only, for comparing two builds)")
 	output     = flag.String("o", "", "also write the table to this file")
 	where      = flag.String("where", "host", "label for the rows' environment")
 	only       = flag.String("only", "", "run only these row groups, comma-separated: provisioning, scaling, delete, snapshots, node (default: all)")
@@ -84,7 +85,7 @@ func run() error {
 	}
 	defer os.RemoveAll(dir)
 	_ = os.Chmod(dir, 0o755)
-	e := &env{dir: dir, canMount: harness.HasFilesystem("nfs") && harness.HasFilesystem("cifs"), baselineP50s: map[string]time.Duration{}}
+	e := &env{dir: dir, canMount: *baselines && harness.HasFilesystem("nfs") && harness.HasFilesystem("cifs"), baselineP50s: map[string]time.Duration{}}
 	if e.bin, err = harness.BuildDriver(dir, "./cmd/fileshare-csi", *driverPath); err != nil {
 		return err
 	}

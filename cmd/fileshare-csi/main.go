@@ -7,6 +7,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"net"
 	"os"
 	"os/signal"
 	"syscall"
@@ -33,20 +34,21 @@ func main() {
 	maxSessions := flag.Int("max-sessions-per-share", 16, "controller: file server sessions open at once per share and credentials, reused across calls (0: a new session for every call)")
 	metricsAddress := flag.String("metrics-address", "", "serve Prometheus metrics at http://ADDRESS/metrics, e.g. :9808 (off when empty)")
 	inlineSources := flag.String("inline-sources", "", "node: comma-separated shares pods may mount as CSI inline volumes, e.g. nfs://nas/exports/scratch,smb://fs/team (empty: inline volumes are refused)")
+	addonsEndpoint := flag.String("csi-addons-endpoint", "", "controller: serve the CSI-Addons services (Identity, VolumeGroup) here, e.g. unix:///run/csi-addons/socket for the csi-addons sidecar (off when empty)")
 	showVersion := flag.Bool("version", false, "print the version and exit")
 	flag.Parse()
 	if *showVersion {
 		fmt.Println(version)
 		return
 	}
-	if err := run(*endpoint, *nodeID, *mode, *driverName, *stateDir, *maxSessions, *metricsAddress, *inlineSources); err != nil {
+	if err := run(*endpoint, *nodeID, *mode, *driverName, *stateDir, *maxSessions, *metricsAddress, *inlineSources, *addonsEndpoint); err != nil {
 		klog.ErrorS(err, "fileshare-csi failed")
 		klog.Flush()
 		os.Exit(1)
 	}
 }
 
-func run(endpoint, nodeID, mode, name, stateDir string, maxSessions int, metricsAddress, inlineSources string) error {
+func run(endpoint, nodeID, mode, name, stateDir string, maxSessions int, metricsAddress, inlineSources, addonsEndpoint string) error {
 	inline, err := driver.ParseInlineSources(inlineSources)
 	if err != nil {
 		return err
@@ -81,12 +83,35 @@ func run(endpoint, nodeID, mode, name, stateDir string, maxSessions int, metrics
 	if err != nil {
 		return err
 	}
+	// The CSI-Addons socket is there before the CSI one: whoever waits for
+	// the CSI socket finds both.
+	var addonsLis net.Listener
+	if addonsEndpoint != "" {
+		if !cfg.Controller {
+			return fmt.Errorf("--csi-addons-endpoint: the CSI-Addons services are a controller's; use --mode=controller or all")
+		}
+		if addonsLis, err = driver.Listen(addonsEndpoint); err != nil {
+			return fmt.Errorf("--csi-addons-endpoint: %w", err)
+		}
+	}
 	lis, err := driver.Listen(endpoint)
 	if err != nil {
 		return err
 	}
 	srv := grpc.NewServer(grpc.ChainUnaryInterceptor(cfg.Metrics.UnaryInterceptor(), driver.LogInterceptor))
 	d.Register(srv)
+	servers := []*grpc.Server{srv}
+	if addonsLis != nil {
+		addons := grpc.NewServer(grpc.ChainUnaryInterceptor(cfg.Metrics.UnaryInterceptor(), driver.LogInterceptor))
+		d.RegisterAddons(addons)
+		servers = append(servers, addons)
+		go func() {
+			if err := addons.Serve(addonsLis); err != nil {
+				klog.ErrorS(err, "CSI-Addons endpoint failed", "endpoint", addonsEndpoint)
+			}
+		}()
+		klog.InfoS("serving CSI-Addons", "endpoint", addonsEndpoint)
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
@@ -99,11 +124,18 @@ func run(endpoint, nodeID, mode, name, stateDir string, maxSessions int, metrics
 		<-ctx.Done()
 		klog.InfoS("shutting down")
 		done := make(chan struct{})
-		go func() { srv.GracefulStop(); close(done) }()
+		go func() {
+			for _, s := range servers {
+				s.GracefulStop()
+			}
+			close(done)
+		}()
 		select {
 		case <-done:
 		case <-time.After(10 * time.Second):
-			srv.Stop()
+			for _, s := range servers {
+				s.Stop()
+			}
 		}
 	}()
 	klog.InfoS("serving", "endpoint", endpoint, "driver", name, "version", version, "mode", mode, "node", nodeID)

@@ -66,6 +66,9 @@ type Driver struct {
 	// jobs runs snapshot, restore and clone copies beyond their RPCs.
 	jobs           *jobs.Runner
 	snapshotShares knownShares
+	// groupShares: the shares ListVolumeGroups reads, those groups were
+	// made on since the controller started.
+	groupShares knownShares
 }
 
 // New checks cfg and returns a Driver.

@@ -22,6 +22,9 @@ const (
 	// groupIDVersion starts a group snapshot's ID; the fields are a
 	// snapshot ID's, the key and UID those of the group's record.
 	groupIDVersion = "g1"
+	// volumeGroupIDVersion starts a CSI-Addons volume group's ID; the key
+	// and UID are those of the group's record.
+	volumeGroupIDVersion = "vg1"
 )
 
 // KeyLength is the length of a snapshot record key in hex digits.
@@ -32,6 +35,9 @@ func (s Snapshot) ID() string { return s.encode(snapshotIDVersion) }
 
 // GroupID encodes a group snapshot as g1#<source>#<key>#<uid>.
 func (s Snapshot) GroupID() string { return s.encode(groupIDVersion) }
+
+// VolumeGroupID encodes a CSI-Addons volume group as vg1#<source>#<key>#<uid>.
+func (s Snapshot) VolumeGroupID() string { return s.encode(volumeGroupIDVersion) }
 
 func (s Snapshot) encode(version string) string {
 	return strings.Join([]string{version, escape(s.Source.String()), s.Key, s.UID}, idSep)
@@ -45,6 +51,11 @@ func ParseSnapshotID(id string) (Snapshot, error) {
 // ParseGroupSnapshotID decodes and validates a group snapshot ID.
 func ParseGroupSnapshotID(id string) (Snapshot, error) {
 	return parseSnapshotID(id, groupIDVersion, "group snapshot")
+}
+
+// ParseVolumeGroupID decodes and validates a CSI-Addons volume group ID.
+func ParseVolumeGroupID(id string) (Snapshot, error) {
+	return parseSnapshotID(id, volumeGroupIDVersion, "volume group")
 }
 
 func parseSnapshotID(id, version, what string) (Snapshot, error) {

@@ -30,8 +30,10 @@ var env struct {
 	nfs4only     *localservers.Server
 	nfs4onlyAddr string
 	endpoint     string
-	logPath      string
-	driver       *harness.Driver
+	// addonsEndpoint serves the CSI-Addons services (--csi-addons-endpoint).
+	addonsEndpoint string
+	logPath        string
+	driver         *harness.Driver
 }
 
 func TestMain(m *testing.M) {
@@ -73,8 +75,10 @@ func run(m *testing.M) int {
 	}
 	defer stopV4()
 
+	env.addonsEndpoint = "unix://" + filepath.Join(dir, "csi-addons.sock")
 	env.driver, err = harness.StartDriver(env.binary, dir, "--nodeid", "integration-node",
-		"--mode", "all", "--state-dir", filepath.Join(dir, "state"), "--v", "5")
+		"--mode", "all", "--state-dir", filepath.Join(dir, "state"), "--v", "5",
+		"--csi-addons-endpoint", env.addonsEndpoint)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

@@ -1,0 +1,287 @@
+package driver
+
+import (
+	"context"
+	"errors"
+	"strconv"
+
+	"github.com/container-storage-interface/spec/lib/go/csi"
+	"github.com/csi-addons/spec/lib/go/volumegroup"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/share"
+	"github.com/fileshare-csi/fileshare-csi/pkg/source"
+	"github.com/fileshare-csi/fileshare-csi/pkg/state"
+	"github.com/fileshare-csi/fileshare-csi/pkg/volume"
+)
+
+// VolumeGroups serves the CSI-Addons volumegroup.Controller service. A
+// volume group is a named, recorded set of this driver's volumes on one
+// share (state.VolumeGroup): joining or leaving one changes the group's
+// record, never a volume's directory, and deleting a group leaves its
+// volumes as they are (DO_NOT_ALLOW_VG_TO_DELETE_VOLUMES). A volume is in
+// at most one group (LIMIT_VOLUME_TO_ONE_VOLUME_GROUP), so that a group
+// snapshot of a group's members never overlaps another group's.
+type VolumeGroups struct {
+	volumegroup.UnimplementedControllerServer
+	d *Driver
+}
+
+// VolumeGroups returns the CSI-Addons volume group service of this driver.
+func (d *Driver) VolumeGroups() *VolumeGroups { return &VolumeGroups{d: d} }
+
+// volumeGroupsWhere is the lock every volume group change on a share takes.
+func volumeGroupsWhere(src source.Source, c share.Client) where {
+	w := locate(volume.Volume{Source: src}).under(c.Prefix())
+	w.path = state.VolumeGroupsLockPath
+	return w
+}
+
+// groupMembers parses the volume IDs a request names: all this driver's,
+// each once, all on one share.
+func groupMembers(ids []string) ([]volume.Volume, []string, error) {
+	var vols []volume.Volume
+	var out []string
+	seen := map[string]bool{}
+	for _, id := range ids {
+		vol, err := volume.ParseID(id)
+		if err != nil {
+			return nil, nil, status.Errorf(codes.NotFound, "no such volume: %v", err)
+		}
+		if seen[vol.ID()] {
+			return nil, nil, status.Errorf(codes.InvalidArgument, "volume %s is named twice", vol.SubDir)
+		}
+		seen[vol.ID()] = true
+		if len(vols) > 0 && lockName(locate(vol).root) != lockName(locate(vols[0]).root) {
+			return nil, nil, status.Errorf(codes.InvalidArgument, "the volumes of a volume group must be on one share: %s is on %s, %s on %s",
+				vols[0].SubDir, locate(vols[0]).root.String(), vol.SubDir, locate(vol).root.String())
+		}
+		vols = append(vols, vol)
+		out = append(out, vol.ID())
+	}
+	return vols, out, nil
+}
+
+// checkMembersExist looks up each volume's record on the share.
+func checkMembersExist(ctx context.Context, st *state.Store, c share.Client, vols []volume.Volume) error {
+	for _, vol := range vols {
+		if _, err := lookup(ctx, st, vol, locate(vol).under(c.Prefix())); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func groupStatus(err error) error {
+	if errors.Is(err, state.ErrInOtherGroup) {
+		return status.Error(codes.FailedPrecondition, err.Error())
+	}
+	return toStatus(err)
+}
+
+// csiVolumeGroup describes g; its ID names the share by the source the
+// group was made with (src when the record has none).
+func csiVolumeGroup(src source.Source, g state.VolumeGroup) *volumegroup.VolumeGroup {
+	if made, err := source.Parse(g.Source); err == nil {
+		src = made
+	}
+	out := &volumegroup.VolumeGroup{VolumeGroupId: volume.Snapshot{Source: src, Key: g.Key(), UID: g.UID}.VolumeGroupID()}
+	for _, id := range g.Members {
+		out.Volumes = append(out.Volumes, &csi.Volume{VolumeId: id})
+	}
+	return out
+}
+
+// CreateVolumeGroup records a group of the given volumes. An empty group
+// needs its share in the parameters (source), as a StorageClass gives it.
+func (v *VolumeGroups) CreateVolumeGroup(ctx context.Context, req *volumegroup.CreateVolumeGroupRequest) (*volumegroup.CreateVolumeGroupResponse, error) {
+	if req.GetName() == "" {
+		return nil, status.Error(codes.InvalidArgument, "volume group name is missing")
+	}
+	vols, ids, err := groupMembers(req.GetVolumeIds())
+	if err != nil {
+		return nil, err
+	}
+	var src source.Source
+	if len(req.GetParameters()) > 0 {
+		p, err := volume.ParseShareParams(req.GetParameters())
+		if err != nil {
+			return nil, status.Error(codes.InvalidArgument, err.Error())
+		}
+		src = p.Source
+		if len(vols) > 0 && lockName(locate(volume.Volume{Source: src}).root) != lockName(locate(vols[0]).root) {
+			return nil, status.Errorf(codes.InvalidArgument, "volume %s is on %s, not on the share the parameters name (%s)",
+				vols[0].SubDir, locate(vols[0]).root.String(), src.String())
+		}
+	}
+	if len(vols) > 0 {
+		src = vols[0].Source
+	}
+	if src.Protocol == "" {
+		return nil, status.Error(codes.InvalidArgument, "an empty volume group needs its share: give parameter source (e.g. nfs://server/export), as in the StorageClass")
+	}
+	creds := credentialsFrom(req.GetSecrets())
+	root := locate(volume.Volume{Source: src}).root
+	var g state.VolumeGroup
+	err = v.d.withShare(ctx, root, creds, func(c share.Client) error {
+		return v.d.lockedStore(ctx, c, volumeGroupsWhere(src, c), func(st *state.Store) error {
+			if err := checkMembersExist(ctx, st, c, vols); err != nil {
+				return err
+			}
+			var err error
+			g, err = st.CreateVolumeGroup(ctx, req.GetName(), src.String(), ids)
+			return err
+		})
+	})
+	if err != nil {
+		return nil, groupStatus(err)
+	}
+	v.d.groupShares.add(src)
+	return &volumegroup.CreateVolumeGroupResponse{VolumeGroup: csiVolumeGroup(src, g)}, nil
+}
+
+// ModifyVolumeGroupMembership makes the group's members exactly the given
+// volumes: added, removed or replaced in one record write.
+func (v *VolumeGroups) ModifyVolumeGroupMembership(ctx context.Context, req *volumegroup.ModifyVolumeGroupMembershipRequest) (*volumegroup.ModifyVolumeGroupMembershipResponse, error) {
+	gid, err := parseVolumeGroupID(req.GetVolumeGroupId())
+	if err != nil {
+		return nil, err
+	}
+	vols, ids, err := groupMembers(req.GetVolumeIds())
+	if err != nil {
+		return nil, err
+	}
+	if len(vols) > 0 && lockName(locate(vols[0]).root) != lockName(locate(volume.Volume{Source: gid.Source}).root) {
+		return nil, status.Errorf(codes.InvalidArgument, "volume %s is on %s, not on the group's share %s",
+			vols[0].SubDir, locate(vols[0]).root.String(), gid.Source.String())
+	}
+	creds := credentialsFrom(req.GetSecrets())
+	var g state.VolumeGroup
+	err = v.d.withShare(ctx, locate(volume.Volume{Source: gid.Source}).root, creds, func(c share.Client) error {
+		return v.d.lockedStore(ctx, c, volumeGroupsWhere(gid.Source, c), func(st *state.Store) error {
+			var err error
+			if g, err = st.GetVolumeGroup(ctx, gid.Key, gid.UID); err != nil {
+				return err
+			}
+			if err := checkMembersExist(ctx, st, c, vols); err != nil {
+				return err
+			}
+			g, err = st.SetVolumeGroupMembers(ctx, g, ids)
+			return err
+		})
+	})
+	if err != nil {
+		return nil, groupStatus(err)
+	}
+	return &volumegroup.ModifyVolumeGroupMembershipResponse{VolumeGroup: csiVolumeGroup(gid.Source, g)}, nil
+}
+
+// DeleteVolumeGroup removes the group's record; its volumes stay. A group
+// that is gone already is deleted.
+func (v *VolumeGroups) DeleteVolumeGroup(ctx context.Context, req *volumegroup.DeleteVolumeGroupRequest) (*volumegroup.DeleteVolumeGroupResponse, error) {
+	if req.GetVolumeGroupId() == "" {
+		return nil, status.Error(codes.InvalidArgument, "volume group ID is missing")
+	}
+	gid, err := volume.ParseVolumeGroupID(req.GetVolumeGroupId())
+	if err != nil {
+		// Not an ID this driver gives: it names no group, which is deleted.
+		return &volumegroup.DeleteVolumeGroupResponse{}, nil
+	}
+	creds := credentialsFrom(req.GetSecrets())
+	err = v.d.withShare(ctx, locate(volume.Volume{Source: gid.Source}).root, creds, func(c share.Client) error {
+		return v.d.lockedStore(ctx, c, volumeGroupsWhere(gid.Source, c), func(st *state.Store) error {
+			g, err := st.GetVolumeGroup(ctx, gid.Key, gid.UID)
+			if errors.Is(err, state.ErrNotFound) {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			return st.DeleteVolumeGroup(ctx, g)
+		})
+	})
+	if err != nil {
+		return nil, groupStatus(err)
+	}
+	return &volumegroup.DeleteVolumeGroupResponse{}, nil
+}
+
+// ControllerGetVolumeGroup reports one group and its members.
+func (v *VolumeGroups) ControllerGetVolumeGroup(ctx context.Context, req *volumegroup.ControllerGetVolumeGroupRequest) (*volumegroup.ControllerGetVolumeGroupResponse, error) {
+	gid, err := parseVolumeGroupID(req.GetVolumeGroupId())
+	if err != nil {
+		return nil, err
+	}
+	creds := credentialsFrom(req.GetSecrets())
+	var g state.VolumeGroup
+	err = v.d.withShare(ctx, locate(volume.Volume{Source: gid.Source}).root, creds, func(c share.Client) error {
+		var err error
+		g, err = state.New(c).GetVolumeGroup(ctx, gid.Key, gid.UID)
+		return err
+	})
+	if err != nil {
+		return nil, groupStatus(err)
+	}
+	return &volumegroup.ControllerGetVolumeGroupResponse{VolumeGroup: csiVolumeGroup(gid.Source, g)}, nil
+}
+
+// ListVolumeGroups lists the groups on every share this controller has made
+// a group on since it started (as ListSnapshots does with snapshots), oldest first,
+// paged by position.
+func (v *VolumeGroups) ListVolumeGroups(ctx context.Context, req *volumegroup.ListVolumeGroupsRequest) (*volumegroup.ListVolumeGroupsResponse, error) {
+	start := 0
+	if t := req.GetStartingToken(); t != "" {
+		n, err := strconv.Atoi(t)
+		if err != nil || n < 0 {
+			return nil, status.Errorf(codes.Aborted, "starting_token %q is not one this driver gave", t)
+		}
+		start = n
+	}
+	if req.GetMaxEntries() < 0 {
+		return nil, status.Error(codes.InvalidArgument, "max_entries is negative")
+	}
+	creds := credentialsFrom(req.GetSecrets())
+	var entries []*volumegroup.ListVolumeGroupsResponse_Entry
+	listed := map[string]bool{} // classes with other bases share one record directory
+	for _, src := range v.d.groupShares.all() {
+		root := lockName(locate(volume.Volume{Source: src}).root)
+		if listed[root] {
+			continue
+		}
+		listed[root] = true
+		var groups []state.VolumeGroup
+		err := v.d.withShare(ctx, locate(volume.Volume{Source: src}).root, creds, func(c share.Client) error {
+			var err error
+			groups, err = state.New(c).ListVolumeGroups(ctx)
+			return err
+		})
+		if err != nil {
+			return nil, groupStatus(err)
+		}
+		for _, g := range groups {
+			entries = append(entries, &volumegroup.ListVolumeGroupsResponse_Entry{VolumeGroup: csiVolumeGroup(src, g)})
+		}
+	}
+	if start > len(entries) {
+		return nil, status.Errorf(codes.Aborted, "starting_token %d is past the %d volume groups there are now", start, len(entries))
+	}
+	entries = entries[start:]
+	out := &volumegroup.ListVolumeGroupsResponse{Entries: entries}
+	if m := int(req.GetMaxEntries()); m > 0 && len(entries) > m {
+		out.Entries = entries[:m]
+		out.NextToken = strconv.Itoa(start + m)
+	}
+	return out, nil
+}
+
+func parseVolumeGroupID(id string) (volume.Snapshot, error) {
+	if id == "" {
+		return volume.Snapshot{}, status.Error(codes.InvalidArgument, "volume group ID is missing")
+	}
+	gid, err := volume.ParseVolumeGroupID(id)
+	if err != nil {
+		return volume.Snapshot{}, status.Errorf(codes.NotFound, "no such volume group: %v", err)
+	}
+	return gid, nil
+}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/container-storage-interface/spec/lib/go/csi"
+	"github.com/csi-addons/spec/lib/go/volumegroup"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -72,5 +73,20 @@ func TestForLogKeepsWhatIsNotSecret(t *testing.T) {
 	}
 	if got := forLog(&csi.NodeStageVolumeRequest{Secrets: map[string]string{"password": leak}}); strings.Contains(got, leak) {
 		t.Errorf("csi_secret field logged: %s", got)
+	}
+}
+
+// The CSI-Addons requests carry secrets too; they are logged like CSI's.
+func TestForLogStripsAddonsSecrets(t *testing.T) {
+	for _, m := range []proto.Message{
+		&volumegroup.CreateVolumeGroupRequest{Name: "g", Secrets: map[string]string{"password": "hunter2-addons"}},
+		&volumegroup.ModifyVolumeGroupMembershipRequest{VolumeGroupId: "vg1#x", Secrets: map[string]string{"password": "hunter2-addons"}},
+		&volumegroup.DeleteVolumeGroupRequest{VolumeGroupId: "vg1#x", Secrets: map[string]string{"password": "hunter2-addons"}},
+		&volumegroup.ListVolumeGroupsRequest{Secrets: map[string]string{"password": "hunter2-addons"}},
+		&volumegroup.ControllerGetVolumeGroupRequest{VolumeGroupId: "vg1#x", Secrets: map[string]string{"password": "hunter2-addons"}},
+	} {
+		if out := forLog(m); strings.Contains(out, "hunter2-addons") {
+			t.Errorf("%T logged with its secret: %s", m, out)
+		}
 	}
 }

@@ -73,6 +73,30 @@ func checkMembersExist(ctx context.Context, st *state.Store, c share.Client, vol
 	return nil
 }
 
+// liveMembers leaves out of g the members whose volumes are gone: a
+// DeleteVolume does not edit the group of its volume (it takes only the
+// volume's lock), so a group may name a deleted volume until its next
+// ModifyVolumeGroupMembership, which sets the members anew.
+func liveMembers(ctx context.Context, st *state.Store, c share.Client, g state.VolumeGroup) (state.VolumeGroup, error) {
+	live := g.Members[:0:0]
+	for _, id := range g.Members {
+		vol, err := volume.ParseID(id)
+		if err != nil {
+			continue
+		}
+		_, err = lookup(ctx, st, vol, locate(vol).under(c.Prefix()))
+		if errors.Is(err, state.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return g, err
+		}
+		live = append(live, id)
+	}
+	g.Members = live
+	return g, nil
+}
+
 func groupStatus(err error) error {
 	if errors.Is(err, state.ErrInOtherGroup) {
 		return status.Error(codes.FailedPrecondition, err.Error())
@@ -216,8 +240,12 @@ func (v *VolumeGroups) ControllerGetVolumeGroup(ctx context.Context, req *volume
 	creds := credentialsFrom(req.GetSecrets())
 	var g state.VolumeGroup
 	err = v.d.withShare(ctx, locate(volume.Volume{Source: gid.Source}).root, creds, func(c share.Client) error {
+		st := state.New(c)
 		var err error
-		g, err = state.New(c).GetVolumeGroup(ctx, gid.Key, gid.UID)
+		if g, err = st.GetVolumeGroup(ctx, gid.Key, gid.UID); err != nil {
+			return err
+		}
+		g, err = liveMembers(ctx, st, c, g)
 		return err
 	})
 	if err != nil {
@@ -252,9 +280,17 @@ func (v *VolumeGroups) ListVolumeGroups(ctx context.Context, req *volumegroup.Li
 		listed[root] = true
 		var groups []state.VolumeGroup
 		err := v.d.withShare(ctx, locate(volume.Volume{Source: src}).root, creds, func(c share.Client) error {
+			st := state.New(c)
 			var err error
-			groups, err = state.New(c).ListVolumeGroups(ctx)
-			return err
+			if groups, err = st.ListVolumeGroups(ctx); err != nil {
+				return err
+			}
+			for i := range groups {
+				if groups[i], err = liveMembers(ctx, st, c, groups[i]); err != nil {
+					return err
+				}
+			}
+			return nil
 		})
 		if err != nil {
 			return nil, groupStatus(err)

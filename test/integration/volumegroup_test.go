@@ -1,3 +1,5 @@
+//go:build linux
+
 package integration
 
 import (
@@ -192,6 +194,19 @@ func TestVolumeGroups(t *testing.T) {
 		}
 		_, err = vc.ListVolumeGroups(ctx, &volumegroup.ListVolumeGroupsRequest{StartingToken: "not-a-token", Secrets: secrets})
 		wantCode(t, "a starting token the driver never gave", err, codes.Aborted)
+
+		// A deleted member drops out of its group's reports.
+		extra := create(t, c, "vg-d", params, secrets).GetVolumeId()
+		if _, err := vc.ModifyVolumeGroupMembership(ctx, &volumegroup.ModifyVolumeGroupMembershipRequest{VolumeGroupId: g.GetVolumeGroupId(), VolumeIds: []string{b, extra}, Secrets: secrets}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.DeleteVolume(ctx, &csi.DeleteVolumeRequest{VolumeId: extra, Secrets: secrets}); err != nil {
+			t.Fatal(err)
+		}
+		get, err := vc.ControllerGetVolumeGroup(ctx, &volumegroup.ControllerGetVolumeGroupRequest{VolumeGroupId: g.GetVolumeGroupId(), Secrets: secrets})
+		if err != nil || !slices.Equal(memberIDs(get.GetVolumeGroup()), []string{b}) {
+			t.Fatalf("after DeleteVolume of a member: %v, %v; want only %s", get, err, b)
+		}
 
 		// Delete: the record goes, the volumes stay; a second delete is fine.
 		for _, id := range []string{g.GetVolumeGroupId(), emptyID, g.GetVolumeGroupId()} {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io/fs"
 	"sort"
-	"strconv"
 	"sync"
 	"time"
 
@@ -297,16 +296,9 @@ func (d *Driver) deleteSnapshot(ctx context.Context, sid volume.Snapshot, creds 
 // ListSnapshots reads the snapshot records of the share a filter names, or
 // of every share this controller has snapshotted on since it started.
 func (d *Driver) ListSnapshots(ctx context.Context, req *csi.ListSnapshotsRequest) (*csi.ListSnapshotsResponse, error) {
-	start := 0
-	if t := req.GetStartingToken(); t != "" {
-		n, err := strconv.Atoi(t)
-		if err != nil || n < 0 {
-			return nil, status.Errorf(codes.Aborted, "starting_token %q is not one this driver gave", t)
-		}
-		start = n
-	}
-	if req.GetMaxEntries() < 0 {
-		return nil, status.Error(codes.InvalidArgument, "max_entries is negative")
+	page, err := parseListPage(req.GetStartingToken(), req.GetMaxEntries())
+	if err != nil {
+		return nil, err
 	}
 	creds := credentialsFrom(req.GetSecrets())
 	var shares []source.Source
@@ -352,19 +344,13 @@ func (d *Driver) ListSnapshots(ctx context.Context, req *csi.ListSnapshotsReques
 		}
 		return all[i].snap.UID < all[j].snap.UID
 	})
-	if start > len(all) {
-		return nil, status.Errorf(codes.Aborted, "starting_token %d is past the %d snapshots there are", start, len(all))
+	start, end, next, err := page.bounds(len(all), "snapshots")
+	if err != nil {
+		return nil, err
 	}
-	end := len(all)
-	if m := int(req.GetMaxEntries()); m > 0 && start+m < end {
-		end = start + m
-	}
-	resp := &csi.ListSnapshotsResponse{}
+	resp := &csi.ListSnapshotsResponse{NextToken: next}
 	for _, f := range all[start:end] {
 		resp.Entries = append(resp.Entries, &csi.ListSnapshotsResponse_Entry{Snapshot: csiSnapshot(f.src, f.snap)})
-	}
-	if end < len(all) {
-		resp.NextToken = strconv.Itoa(end)
 	}
 	return resp, nil
 }

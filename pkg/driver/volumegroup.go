@@ -3,7 +3,8 @@ package driver
 import (
 	"context"
 	"errors"
-	"strconv"
+	"slices"
+	"strings"
 
 	"github.com/container-storage-interface/spec/lib/go/csi"
 	"github.com/csi-addons/spec/lib/go/volumegroup"
@@ -258,19 +259,16 @@ func (v *VolumeGroups) ControllerGetVolumeGroup(ctx context.Context, req *volume
 // a group on since it started (as ListSnapshots does with snapshots), oldest first,
 // paged by position.
 func (v *VolumeGroups) ListVolumeGroups(ctx context.Context, req *volumegroup.ListVolumeGroupsRequest) (*volumegroup.ListVolumeGroupsResponse, error) {
-	start := 0
-	if t := req.GetStartingToken(); t != "" {
-		n, err := strconv.Atoi(t)
-		if err != nil || n < 0 {
-			return nil, status.Errorf(codes.Aborted, "starting_token %q is not one this driver gave", t)
-		}
-		start = n
-	}
-	if req.GetMaxEntries() < 0 {
-		return nil, status.Error(codes.InvalidArgument, "max_entries is negative")
+	page, err := parseListPage(req.GetStartingToken(), req.GetMaxEntries())
+	if err != nil {
+		return nil, err
 	}
 	creds := credentialsFrom(req.GetSecrets())
-	var entries []*volumegroup.ListVolumeGroupsResponse_Entry
+	type found struct {
+		src source.Source
+		g   state.VolumeGroup
+	}
+	var all []found
 	listed := map[string]bool{} // classes with other bases share one record directory
 	for _, src := range v.d.groupShares.all() {
 		root := lockName(locate(volume.Volume{Source: src}).root)
@@ -296,19 +294,25 @@ func (v *VolumeGroups) ListVolumeGroups(ctx context.Context, req *volumegroup.Li
 			return nil, groupStatus(err)
 		}
 		for _, g := range groups {
-			entries = append(entries, &volumegroup.ListVolumeGroupsResponse_Entry{VolumeGroup: csiVolumeGroup(src, g)})
+			all = append(all, found{src, g})
 		}
 	}
-	if start > len(entries) {
-		return nil, status.Errorf(codes.Aborted, "starting_token %d is past the %d volume groups there are now", start, len(entries))
+	// One order across shares, the same on every call, for the tokens.
+	slices.SortFunc(all, func(a, b found) int {
+		if c := a.g.Created.Compare(b.g.Created); c != 0 {
+			return c
+		}
+		return strings.Compare(a.g.UID, b.g.UID)
+	})
+	start, end, next, err := page.bounds(len(all), "volume groups")
+	if err != nil {
+		return nil, err
 	}
-	entries = entries[start:]
-	out := &volumegroup.ListVolumeGroupsResponse{Entries: entries}
-	if m := int(req.GetMaxEntries()); m > 0 && len(entries) > m {
-		out.Entries = entries[:m]
-		out.NextToken = strconv.Itoa(start + m)
+	resp := &volumegroup.ListVolumeGroupsResponse{NextToken: next}
+	for _, f := range all[start:end] {
+		resp.Entries = append(resp.Entries, &volumegroup.ListVolumeGroupsResponse_Entry{VolumeGroup: csiVolumeGroup(f.src, f.g)})
 	}
-	return out, nil
+	return resp, nil
 }
 
 func parseVolumeGroupID(id string) (volume.Snapshot, error) {

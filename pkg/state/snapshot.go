@@ -155,34 +155,42 @@ func (s *Store) DeleteSnapshot(ctx context.Context, snap Snapshot) error {
 // ListSnapshots returns the share's snapshot records, oldest first (then
 // by UID), so that a listing can be paged by position.
 func (s *Store) ListSnapshots(ctx context.Context) ([]Snapshot, error) {
-	names, err := s.c.List(ctx, snapshotsDir, 0)
+	return listRecords(ctx, s, snapshotsDir, snapshotRecord, func(x Snapshot) (time.Time, string) { return x.Created, x.UID })
+}
+
+// listRecords reads every record of dir (named <key>.json), skipping any
+// deleted while listing, and sorts them oldest first, then by UID.
+func listRecords[T any](ctx context.Context, s *Store, dir string, record func(key string) string, order func(T) (time.Time, string)) ([]T, error) {
+	names, err := s.c.List(ctx, dir, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	var out []Snapshot
+	var out []T
 	for _, n := range names {
 		k, ok := strings.CutSuffix(n, ".json")
 		if !ok || len(k) != 32 {
 			continue
 		}
-		var snap Snapshot
-		err := s.readJSON(ctx, snapshotRecord(k), &snap)
+		var x T
+		err := s.readJSON(ctx, record(k), &x)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // deleted while listing
 		}
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, snap)
+		out = append(out, x)
 	}
 	sort.Slice(out, func(i, j int) bool {
-		if !out[i].Created.Equal(out[j].Created) {
-			return out[i].Created.Before(out[j].Created)
+		ti, ui := order(out[i])
+		tj, uj := order(out[j])
+		if !ti.Equal(tj) {
+			return ti.Before(tj)
 		}
-		return out[i].UID < out[j].UID
+		return ui < uj
 	})
 	return out, nil
 }

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"slices"
-	"sort"
-	"strings"
 	"time"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
@@ -115,50 +113,7 @@ func (s *Store) DeleteVolumeGroup(ctx context.Context, g VolumeGroup) error {
 // ListVolumeGroups returns the share's volume group records, oldest first
 // (then by UID), so that a listing can be paged by position.
 func (s *Store) ListVolumeGroups(ctx context.Context) ([]VolumeGroup, error) {
-	names, err := s.c.List(ctx, volumeGroupsDir, 0)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var out []VolumeGroup
-	for _, n := range names {
-		k, ok := strings.CutSuffix(n, ".json")
-		if !ok || len(k) != 32 {
-			continue
-		}
-		var g VolumeGroup
-		err := s.readJSON(ctx, volumeGroupRecord(k), &g)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue // deleted while listing
-		}
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, g)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if !out[i].Created.Equal(out[j].Created) {
-			return out[i].Created.Before(out[j].Created)
-		}
-		return out[i].UID < out[j].UID
-	})
-	return out, nil
-}
-
-// VolumeGroupOf returns the group a volume is a member of, if any.
-func (s *Store) VolumeGroupOf(ctx context.Context, volumeID string) (VolumeGroup, bool, error) {
-	groups, err := s.ListVolumeGroups(ctx)
-	if err != nil {
-		return VolumeGroup{}, false, err
-	}
-	for _, g := range groups {
-		if _, found := slices.BinarySearch(g.Members, volumeID); found {
-			return g, true, nil
-		}
-	}
-	return VolumeGroup{}, false, nil
+	return listRecords(ctx, s, volumeGroupsDir, volumeGroupRecord, func(g VolumeGroup) (time.Time, string) { return g.Created, g.UID })
 }
 
 func (s *Store) checkNotInOtherGroup(ctx context.Context, k string, members []string) error {

@@ -28,7 +28,12 @@ import (
 // dial connects to the driver for the length of the test.
 func dial(t *testing.T) *grpc.ClientConn {
 	t.Helper()
-	conn, err := grpc.NewClient(env.endpoint, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	return dialEndpoint(t, env.endpoint)
+}
+
+func dialEndpoint(t *testing.T, endpoint string) *grpc.ClientConn {
+	t.Helper()
+	conn, err := grpc.NewClient(endpoint, grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,19 +15,13 @@ import (
 	"github.com/csi-addons/spec/lib/go/volumegroup"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials/insecure"
 )
 
 // dialAddons connects to the driver's CSI-Addons endpoint, through the
 // clients generated from the CSI-Addons spec (github.com/csi-addons/spec).
 func dialAddons(t *testing.T) *grpc.ClientConn {
 	t.Helper()
-	conn, err := grpc.NewClient(env.addonsEndpoint, grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	return conn
+	return dialEndpoint(t, env.addonsEndpoint)
 }
 
 func memberIDs(g *volumegroup.VolumeGroup) []string {

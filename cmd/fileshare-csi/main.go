@@ -16,6 +16,7 @@ import (
 	"google.golang.org/grpc"
 	"k8s.io/klog/v2"
 
+	"github.com/fileshare-csi/fileshare-csi/pkg/csiv0"
 	"github.com/fileshare-csi/fileshare-csi/pkg/driver"
 	"github.com/fileshare-csi/fileshare-csi/pkg/metrics"
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
@@ -35,20 +36,30 @@ func main() {
 	metricsAddress := flag.String("metrics-address", "", "serve Prometheus metrics at http://ADDRESS/metrics, e.g. :9808 (off when empty)")
 	inlineSources := flag.String("inline-sources", "", "node: comma-separated shares pods may mount as CSI inline volumes, e.g. nfs://nas/exports/scratch,smb://fs/team (empty: inline volumes are refused)")
 	addonsEndpoint := flag.String("csi-addons-endpoint", "", "controller: serve the CSI-Addons services (Identity, VolumeGroup) here, e.g. unix:///run/csi-addons/socket for the csi-addons sidecar (off when empty)")
+	var v0 v0Flags
+	flag.BoolVar(&v0.enabled, "csi-v0", false, "also serve the pre-1.0 CSI v0.1 API (package csi) on the same endpoint, for orchestrators that speak only that")
+	flag.StringVar(&v0.stagingDir, "csi-v0-staging-dir", "/var/lib/kubelet/plugins/fileshare.csi.dev/csi-v0", "node, with --csi-v0: where v0.1 NodePublishVolume stages volumes (v0.1 has no staging of its own)")
+	flag.StringVar(&v0.secretDir, "csi-v0-secret-dir", "", "with --csi-v0: a directory of secret files (username, password, optional domain; a mounted Kubernetes Secret) for the SMB calls, which v0.1 requests carry no secrets for")
 	showVersion := flag.Bool("version", false, "print the version and exit")
 	flag.Parse()
 	if *showVersion {
 		fmt.Println(version)
 		return
 	}
-	if err := run(*endpoint, *nodeID, *mode, *driverName, *stateDir, *maxSessions, *metricsAddress, *inlineSources, *addonsEndpoint); err != nil {
+	if err := run(*endpoint, *nodeID, *mode, *driverName, *stateDir, *maxSessions, *metricsAddress, *inlineSources, *addonsEndpoint, v0); err != nil {
 		klog.ErrorS(err, "fileshare-csi failed")
 		klog.Flush()
 		os.Exit(1)
 	}
 }
 
-func run(endpoint, nodeID, mode, name, stateDir string, maxSessions int, metricsAddress, inlineSources, addonsEndpoint string) error {
+// v0Flags turn on the CSI v0.1 adapter (pkg/csiv0).
+type v0Flags struct {
+	enabled               bool
+	stagingDir, secretDir string
+}
+
+func run(endpoint, nodeID, mode, name, stateDir string, maxSessions int, metricsAddress, inlineSources, addonsEndpoint string, v0 v0Flags) error {
 	inline, err := driver.ParseInlineSources(inlineSources)
 	if err != nil {
 		return err
@@ -100,6 +111,11 @@ func run(endpoint, nodeID, mode, name, stateDir string, maxSessions int, metrics
 	}
 	srv := grpc.NewServer(grpc.ChainUnaryInterceptor(cfg.Metrics.UnaryInterceptor(), driver.LogInterceptor))
 	d.Register(srv)
+	if v0.enabled {
+		if err := registerV0(srv, d, cfg, v0); err != nil {
+			return err
+		}
+	}
 	servers := []*grpc.Server{srv}
 	if addonsLis != nil {
 		addons := grpc.NewServer(grpc.ChainUnaryInterceptor(cfg.Metrics.UnaryInterceptor(), driver.LogInterceptor))
@@ -140,4 +156,26 @@ func run(endpoint, nodeID, mode, name, stateDir string, maxSessions int, metrics
 	}()
 	klog.InfoS("serving", "endpoint", endpoint, "driver", name, "version", version, "mode", mode, "node", nodeID)
 	return srv.Serve(lis)
+}
+
+// registerV0 serves CSI v0.1 beside v1, through the adapter over the
+// driver's v1 services.
+func registerV0(srv *grpc.Server, d *driver.Driver, cfg driver.Config, v0 v0Flags) error {
+	acfg := csiv0.Config{Identity: d, StagingDir: v0.stagingDir}
+	if cfg.Controller {
+		acfg.Controller = d
+	}
+	if cfg.Node {
+		acfg.Node = d
+	}
+	if v0.secretDir != "" {
+		acfg.Secrets = csiv0.SecretDir(v0.secretDir)
+	}
+	a, err := csiv0.New(acfg)
+	if err != nil {
+		return fmt.Errorf("--csi-v0: %w", err)
+	}
+	a.Register(srv)
+	klog.InfoS("serving CSI v0.1 beside v1", "staging", v0.stagingDir, "secrets", v0.secretDir != "")
+	return nil
 }

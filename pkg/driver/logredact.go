@@ -56,6 +56,11 @@ func redactMessage(m protoreflect.Message) {
 	})
 }
 
+// csiv0VolumeIDKey holds the volume ID in a CSI v0.1 VolumeID map
+// (pkg/csiv0.KeyVolumeID): a hand-written one may carry a source with user
+// info, as a v1 volume_id may.
+const csiv0VolumeIDKey = "volume_id"
+
 // redactStringMap masks the keys that carry mount options or a source, in
 // parameters, volume contexts and any other string map.
 func redactStringMap(mp protoreflect.Map) {
@@ -68,7 +73,7 @@ func redactStringMap(mp protoreflect.Map) {
 		switch k.String() {
 		case volume.ParamMountOptions:
 			changed = append(changed, entry{k, volume.RedactMountOptionList(v.String())})
-		case volume.ParamSource:
+		case volume.ParamSource, csiv0VolumeIDKey:
 			changed = append(changed, entry{k, source.Redact(v.String())})
 		}
 		return true

@@ -60,6 +60,15 @@ func ParseParams(name string, p map[string]string) (Params, error) {
 	return out, nil
 }
 
+// UnknownParameterError names a parameter key this driver does not know.
+// APIs with a code of their own for that case (CSI v0.1's
+// UNSUPPORTED_PARAMETER_KEY) tell it from a bad value by its type.
+type UnknownParameterError struct{ Key string }
+
+func (e *UnknownParameterError) Error() string {
+	return fmt.Sprintf("unknown parameter %q: the known ones are source, subDir, onDelete, mountPermissions, mountOptions", e.Key)
+}
+
 // ParseShareParams validates everything but the per-volume subDir, for calls
 // about the share as a whole (GetCapacity).
 func ParseShareParams(p map[string]string) (Params, error) {
@@ -75,7 +84,7 @@ func ParseShareParams(p map[string]string) (Params, error) {
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		return Params{}, fmt.Errorf("unknown parameter %q: the known ones are source, subDir, onDelete, mountPermissions, mountOptions", unknown[0])
+		return Params{}, &UnknownParameterError{Key: unknown[0]}
 	}
 	srcStr, ok := p[ParamSource]
 	if !ok {

@@ -32,8 +32,10 @@ var env struct {
 	endpoint     string
 	// addonsEndpoint serves the CSI-Addons services (--csi-addons-endpoint).
 	addonsEndpoint string
-	logPath        string
-	driver         *harness.Driver
+	// v0StagingDir is where the CSI v0.1 adapter stages volumes.
+	v0StagingDir string
+	logPath      string
+	driver       *harness.Driver
 }
 
 func TestMain(m *testing.M) {
@@ -76,9 +78,18 @@ func run(m *testing.M) int {
 	defer stopV4()
 
 	env.addonsEndpoint = "unix://" + filepath.Join(dir, "csi-addons.sock")
+	// CSI v0.1 beside v1 (csiv0_test.go): its SMB calls take their
+	// credentials from files, as from a mounted Secret.
+	env.v0StagingDir = filepath.Join(dir, "csi-v0-staging")
+	v0Secrets := filepath.Join(dir, "csi-v0-secrets")
+	if err := writeSecretDir(v0Secrets, smbSecrets()); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
 	env.driver, err = harness.StartDriver(env.binary, dir, "--nodeid", "integration-node",
 		"--mode", "all", "--state-dir", filepath.Join(dir, "state"), "--v", "5",
-		"--csi-addons-endpoint", env.addonsEndpoint)
+		"--csi-addons-endpoint", env.addonsEndpoint,
+		"--csi-v0", "--csi-v0-staging-dir", env.v0StagingDir, "--csi-v0-secret-dir", v0Secrets)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -138,6 +149,20 @@ func startNFS4Only(dir string) (stop func(), err error) {
 	undo = append(undo, env.nfs4only.Stop)
 	env.nfs4onlyAddr = "10.254.0.2"
 	return stop, nil
+}
+
+// writeSecretDir lays secrets out as a Kubernetes Secret volume does: one
+// file per key.
+func writeSecretDir(dir string, secrets map[string]string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	for k, v := range secrets {
+		if err := os.WriteFile(filepath.Join(dir, k), []byte(v), 0o600); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // freePort is a loopback TCP port nothing listens on now, for a server

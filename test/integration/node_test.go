@@ -134,17 +134,24 @@ func unpublish(t *testing.T, sv stagedVol, target string) {
 // path, bottom first.
 func mountsAt(t *testing.T, path string) []string {
 	t.Helper()
+	return mountLines(t, func(mountPoint string) bool { return mountPoint == path })
+}
+
+// mountLines returns the mount table's lines whose mount point match
+// takes, in the table's order.
+func mountLines(t *testing.T, match func(mountPoint string) bool) []string {
+	t.Helper()
 	b, err := os.ReadFile("/proc/self/mountinfo")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var at []string
+	var out []string
 	for _, line := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(line); len(f) > 4 && f[4] == path {
-			at = append(at, line)
+		if f := strings.Fields(line); len(f) > 4 && match(f[4]) {
+			out = append(out, line)
 		}
 	}
-	return at
+	return out
 }
 
 func isMounted(t *testing.T, path string) bool {

@@ -64,6 +64,14 @@ type Options struct {
 	TopID uint64
 	// Log, when set, hears about what the copy leaves out.
 	Log func(msg string, kv ...any)
+	// PackTo, when set, names a file (from the destination session's root,
+	// outside the destination tree) that the copy's small files go into
+	// instead of files of their own (see pack.go): a snapshot's pack.
+	PackTo string
+	// UnpackFrom names such a file (from the source session's root) whose
+	// files the copy makes in the destination, besides the source tree's
+	// entries: a restore from a snapshot with a pack.
+	UnpackFrom string
 }
 
 // Stats count what one copy did.
@@ -106,7 +114,7 @@ func Copy(ctx context.Context, s Sessions, from, to string, opts Options) (Stats
 	if s.Lister == nil || len(s.Workers) == 0 {
 		return Stats{}, errors.New("copytree: no sessions")
 	}
-	c := &copier{s: s, opts: opts}
+	c := &copier{s: s, opts: opts, top: path.Clean(to)}
 	top, err := s.Lister.Lstat(ctx, from)
 	if err != nil {
 		return Stats{}, fmt.Errorf("source %s: %w", from, err)
@@ -123,6 +131,19 @@ func Copy(ctx context.Context, s Sessions, from, to string, opts Options) (Stats
 	if err != nil {
 		return c.stats(), err
 	}
+	if fresh {
+		c.noteMade(c.top)
+	}
+	if opts.PackTo != "" {
+		if c.pk, err = startPacker(ctx, dst, opts.PackTo); err != nil {
+			return c.stats(), err
+		}
+		defer func() {
+			if c.pk != nil {
+				_ = c.pk.finish(false)
+			}
+		}()
+	}
 	queue := []*dirNode{{src: from, dst: to, attr: top, fresh: fresh}}
 	var done []*dirNode
 	for len(queue) > 0 && ctx.Err() == nil {
@@ -138,6 +159,18 @@ func Copy(ctx context.Context, s Sessions, from, to string, opts Options) (Stats
 	if err := ctx.Err(); err != nil {
 		return c.stats(), err
 	}
+	if c.pk != nil {
+		err := c.pk.finish(true)
+		c.pk = nil
+		if err != nil {
+			return c.stats(), err
+		}
+	}
+	if opts.UnpackFrom != "" {
+		if err := c.unpack(ctx); err != nil {
+			return c.stats(), err
+		}
+	}
 	// Directory attributes last, deepest first: a directory's time changes
 	// whenever an entry is made in it.
 	for i := len(done) - 1; i >= 0; i-- {
@@ -151,7 +184,14 @@ func Copy(ctx context.Context, s Sessions, from, to string, opts Options) (Stats
 type copier struct {
 	s       Sessions
 	opts    Options
+	top     string // the destination directory, from its session's root
 	topFSID [2]uint64
+	pk      *packer // where small files go, with Options.PackTo
+
+	// made holds the destination directories this run made, with
+	// Options.UnpackFrom: a packed file in one of them cannot be complete.
+	madeMu sync.Mutex
+	made   map[string]bool
 
 	fenced       map[uint64]bool // IDs above the top and of protected directories, read lazily
 	foreign      map[uint64]bool
@@ -242,6 +282,9 @@ func (c *copier) enter(ctx context.Context, n *dirNode, e share.DirEntry) (*dirN
 	child := &dirNode{src: src, dst: path.Join(n.dst, e.Name), attr: e.Attr, parent: n}
 	if child.fresh, err = c.makeDir(ctx, c.s.Workers[0].Dst, child.dst, e.Attr); err != nil {
 		return nil, err
+	}
+	if child.fresh && c.opts.UnpackFrom != "" {
+		c.noteMade(child.dst)
 	}
 	return child, nil
 }
@@ -381,6 +424,9 @@ func complete(ctx context.Context, dst share.TreeClient, rel string, a share.Att
 }
 
 func (c *copier) copyFile(ctx context.Context, w Pair, src, dst string, a share.Attr, fresh bool) error {
+	if c.pk != nil && packable(a) {
+		return c.packFile(ctx, w, src, dst, a)
+	}
 	if !fresh {
 		done, existing, err := complete(ctx, w.Dst, dst, a)
 		if err != nil {
@@ -396,11 +442,7 @@ func (c *copier) copyFile(ctx context.Context, w Pair, src, dst string, a share.
 			}
 		}
 	}
-	perm := fs.FileMode(0o600)
-	if a.HasMode {
-		perm |= a.Mode.Perm()
-	}
-	out, err := w.Dst.Create(ctx, dst, perm)
+	out, err := w.Dst.Create(ctx, dst, createPerm(a))
 	if err != nil {
 		return fmt.Errorf("create %s: %w", dst, err)
 	}
@@ -409,31 +451,47 @@ func (c *copier) copyFile(ctx context.Context, w Pair, src, dst string, a share.
 		_ = out.Close(ctx)
 		return err
 	}
-	// Trailing zeros were not written: the size makes them a hole.
+	if err := c.finishFile(ctx, w.Dst, dst, out, a, holes); err != nil {
+		return err
+	}
+	c.files.Add(1)
+	c.bytes.Add(written)
+	return nil
+}
+
+// createPerm is the mode a copied file is made with: writable to the copy
+// until its own mode is set, with its close.
+func createPerm(a share.Attr) fs.FileMode {
+	perm := fs.FileMode(0o600)
+	if a.HasMode {
+		perm |= a.Mode.Perm()
+	}
+	return perm
+}
+
+// finishFile closes the copy rel of a file with attributes a and gives it
+// those attributes; holes says its end was left unwritten, so its size
+// must still be set (trailing zeros become a hole).
+func (c *copier) finishFile(ctx context.Context, dst share.TreeClient, rel string, out share.FileWriter, a share.Attr, holes bool) error {
 	if ac, ok := out.(share.AttrCloser); ok {
 		mask := attrMask(a)
 		if holes {
 			mask |= share.SetSize
 		}
-		if err := c.tolerate(ac.CloseSettingAttr(ctx, a, mask), dst); err != nil {
-			return fmt.Errorf("close %s: %w", dst, err)
+		if err := c.tolerate(ac.CloseSettingAttr(ctx, a, mask), rel); err != nil {
+			return fmt.Errorf("close %s: %w", rel, err)
 		}
-	} else {
-		if err := out.Close(ctx); err != nil {
-			return fmt.Errorf("close %s: %w", dst, err)
-		}
-		if holes {
-			if err := w.Dst.SetAttr(ctx, dst, share.Attr{Size: a.Size}, share.SetSize); err != nil {
-				return fmt.Errorf("size %s: %w", dst, err)
-			}
-		}
-		if err := c.setAttrs(ctx, w.Dst, dst, a); err != nil {
-			return err
+		return nil
+	}
+	if err := out.Close(ctx); err != nil {
+		return fmt.Errorf("close %s: %w", rel, err)
+	}
+	if holes {
+		if err := dst.SetAttr(ctx, rel, share.Attr{Size: a.Size}, share.SetSize); err != nil {
+			return fmt.Errorf("size %s: %w", rel, err)
 		}
 	}
-	c.files.Add(1)
-	c.bytes.Add(written)
-	return nil
+	return c.setAttrs(ctx, dst, rel, a)
 }
 
 // removeStale removes what an earlier run left at rel that is not a file: it is
@@ -473,15 +531,9 @@ func (c *copier) copyData(ctx context.Context, w Pair, src, dst string, out shar
 			return 0, false, fmt.Errorf("server-side copy of %s: %w", src, err)
 		}
 	}
-	var in share.FileReader
-	var err error
-	if eo, ok := w.Src.(share.EntryOpener); ok {
-		in, err = eo.OpenEntry(ctx, src, a)
-	} else {
-		in, err = w.Src.Open(ctx, src)
-	}
+	in, err := openSource(ctx, w, src, a)
 	if err != nil {
-		return 0, false, fmt.Errorf("open %s: %w", src, err)
+		return 0, false, err
 	}
 	if sh, ok := out.(share.SizeHinter); ok {
 		sh.Expect(size)
@@ -516,6 +568,22 @@ func (c *copier) copyData(ctx context.Context, w Pair, src, dst string, out shar
 		}
 	}
 	return off, end < size, nil
+}
+
+// openSource opens the source file a listing described by the handle
+// the listing gave, where the client can.
+func openSource(ctx context.Context, w Pair, src string, a share.Attr) (share.FileReader, error) {
+	var in share.FileReader
+	var err error
+	if eo, ok := w.Src.(share.EntryOpener); ok {
+		in, err = eo.OpenEntry(ctx, src, a)
+	} else {
+		in, err = w.Src.Open(ctx, src)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", src, err)
+	}
+	return in, nil
 }
 
 // copyOnServer has the server copy the data where both files are on one

@@ -43,6 +43,10 @@ type copyEnd struct {
 	root   source.Source
 	path   string
 	rootID uint64 // the directory's recorded file ID; 0 when not checked
+	// pack is a snapshot's archive of small files beside its tree, from
+	// the session's root: written when the snapshot is the destination,
+	// read when it is the source. Empty for a volume.
+	pack string
 }
 
 // copyBetween copies from's directory to to's through sessions leased from
@@ -106,7 +110,8 @@ func (d *Driver) copyBetween(ctx context.Context, kind string, from, to copyEnd,
 	}
 	stats, err = copytree.Copy(ctx, copytree.Sessions{Lister: lister, Workers: workers}, from.path, to.path, copytree.Options{
 		Foreign: state.RootsDir, Protect: state.MetadataDirs(), TopID: from.rootID,
-		Log: func(msg string, kv ...any) { logger.Info(msg, kv...) },
+		Log:    func(msg string, kv ...any) { logger.Info(msg, kv...) },
+		PackTo: to.pack, UnpackFrom: from.pack,
 	})
 	if err != nil {
 		return err

@@ -63,7 +63,7 @@ func (d *Driver) resolveContent(ctx context.Context, cs *csi.VolumeContentSource
 			if !snap.Ready {
 				return status.Errorf(codes.Unavailable, "snapshot %q is not ready yet: its copy is still being made", snap.Name)
 			}
-			o.from = copyEnd{root: root, path: snap.Tree(), rootID: snap.RootID}
+			o.from = copyEnd{root: root, path: snap.Tree(), rootID: snap.RootID, pack: snapshotPack(snap)}
 			o.size = snap.SizeBytes
 			return nil
 		})

@@ -175,7 +175,8 @@ func (d *Driver) copySnapshot(ctx context.Context, sid volume.Snapshot, snap sta
 	start := time.Now()
 	var done state.Snapshot
 	var copied copytree.Stats
-	err := d.copyBetween(ctx, "snapshot", from, copyEnd{root: from.root, path: snap.PartialTree()}, creds, logger, func(c share.Client, stats copytree.Stats) error {
+	to := copyEnd{root: from.root, path: snap.PartialTree(), pack: snapshotPack(snap)}
+	err := d.copyBetween(ctx, "snapshot", from, to, creds, logger, func(c share.Client, stats copytree.Stats) error {
 		copied = stats
 		return d.lockedStore(ctx, c, snapshotWhere(sid, c), func(st *state.Store) error {
 			cur, err := st.GetSnapshot(ctx, sid.Key, sid.UID)
@@ -194,6 +195,15 @@ func (d *Driver) copySnapshot(ctx context.Context, sid volume.Snapshot, snap sta
 	logger.Info("snapshot ready", "files", copied.Files, "bytes", copied.Bytes, "serverSideBytes", copied.ServerSideBytes,
 		"resumed", copied.Resumed, "skipped", copied.Skipped, "duration", time.Since(start).String())
 	return done, nil
+}
+
+// snapshotPack is where the snapshot keeps its small files, or "" for a
+// snapshot recorded before packs, whose tree holds them all.
+func snapshotPack(snap state.Snapshot) string {
+	if !snap.Pack {
+		return ""
+	}
+	return snap.PackPath()
 }
 
 // lockedStore runs fn on the store of c's share while holding w's lock:

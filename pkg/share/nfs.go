@@ -491,7 +491,7 @@ func (c *nfsClient) Mkdir(ctx context.Context, rel string, perm fs.FileMode) err
 	if name == "" {
 		return fmt.Errorf("mkdir of the share root: %w", fs.ErrExist)
 	}
-	mode := unixMode(perm)
+	mode := UnixMode(perm)
 	res, err := c.call(ctx, &struct {
 		rpc.Header
 		Where nfs.Diropargs3
@@ -524,8 +524,8 @@ func (c *nfsClient) createdHandle(ctx context.Context, res *oncrpc.Reader, dir [
 	return h, err
 }
 
-// unixMode keeps the permission, setuid, setgid and sticky bits of perm.
-func unixMode(perm fs.FileMode) uint32 {
+// UnixMode keeps the permission, setuid, setgid and sticky bits of perm.
+func UnixMode(perm fs.FileMode) uint32 {
 	m := uint32(perm.Perm())
 	if perm&fs.ModeSetuid != 0 {
 		m |= 0o4000
@@ -539,7 +539,7 @@ func unixMode(perm fs.FileMode) uint32 {
 	return m
 }
 
-// UnixFileMode is unixMode's inverse: a Unix mode's permission, setuid,
+// UnixFileMode is UnixMode's inverse: a Unix mode's permission, setuid,
 // setgid and sticky bits as a FileMode.
 func UnixFileMode(m uint32) fs.FileMode {
 	perm := fs.FileMode(m & 0o777)

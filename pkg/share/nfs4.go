@@ -262,7 +262,7 @@ func (c *nfs4Client) Mkdir(ctx context.Context, rel string, perm fs.FileMode) er
 	// CREATE leaves the new directory current: SETATTR then sets exactly
 	// perm, which the server's umask or a dropped setgid bit may have
 	// changed, in the same round trip.
-	mode := unixMode(perm)
+	mode := UnixMode(perm)
 	ops = append(ops, opMkdir(name, mode), opSetattr(anonymousStateid, setAttrs{mode: &mode}))
 	if err := c.run(ctx, ops); err != nil {
 		return fmt.Errorf("mkdir %s: %w", rel, err)

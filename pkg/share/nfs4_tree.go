@@ -207,7 +207,7 @@ func setAttrList(rel string, a Attr, mask AttrMask) ([]setAttrs, error) {
 	}
 	var last setAttrs
 	if mask&SetMode != 0 {
-		mode := unixMode(a.Mode)
+		mode := UnixMode(a.Mode)
 		last.mode = &mode
 	}
 	if mask&SetModTime != 0 {
@@ -285,7 +285,7 @@ func (c *nfs4Client) Open(ctx context.Context, rel string) (FileReader, error) {
 func (c *nfs4Client) Create(ctx context.Context, rel string, perm fs.FileMode) (FileWriter, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	f, err := c.openFile(ctx, rel, openArgs{access: openShareAccessWrite, create: true, mode: unixMode(perm)})
+	f, err := c.openFile(ctx, rel, openArgs{access: openShareAccessWrite, create: true, mode: UnixMode(perm)})
 	if err != nil {
 		return nil, fmt.Errorf("create %s: %w", rel, err)
 	}

@@ -80,16 +80,7 @@ func attrOf(a nfs.Fattr) Attr {
 		UID: a.UID, GID: a.GID, Size: int64(a.Filesize),
 		ModTime: time.Unix(int64(a.Mtime.Seconds), int64(a.Mtime.Nseconds)).UTC(),
 		ID:      a.Fileid, FSID: [2]uint64{a.FSID, 0},
-		Mode: fs.FileMode(a.FileMode & 0o777),
-	}
-	if a.FileMode&0o4000 != 0 {
-		out.Mode |= fs.ModeSetuid
-	}
-	if a.FileMode&0o2000 != 0 {
-		out.Mode |= fs.ModeSetgid
-	}
-	if a.FileMode&0o1000 != 0 {
-		out.Mode |= fs.ModeSticky
+		Mode: UnixFileMode(a.FileMode),
 	}
 	switch a.Type {
 	case nfs.NF3Reg:
@@ -450,7 +441,7 @@ func (c *nfsClient) Create(ctx context.Context, rel string, perm fs.FileMode) (F
 		How   uint32
 		Attr  nfs.Sattr3
 	}{c.header(procCreate), nfs.Diropargs3{FH: dir, Filename: name}, 0,
-		nfs.Sattr3{Mode: nfs.SetMode{SetIt: true, Mode: unixMode(perm)}, Size: nfs.SetSize{SetIt: true, Size: 0}}})
+		nfs.Sattr3{Mode: nfs.SetMode{SetIt: true, Mode: UnixMode(perm)}, Size: nfs.SetSize{SetIt: true, Size: 0}}})
 	if err != nil {
 		return nil, fmt.Errorf("create %s: %w", rel, err)
 	}
@@ -517,7 +508,7 @@ func (c *nfsClient) setAttrFH(ctx context.Context, fh []byte, rel string, a Attr
 		}
 	}
 	if mask&SetMode != 0 {
-		s.Mode = nfs.SetMode{SetIt: true, Mode: unixMode(a.Mode)}
+		s.Mode = nfs.SetMode{SetIt: true, Mode: UnixMode(a.Mode)}
 	}
 	if mask&SetSize != 0 {
 		s.Size = nfs.SetSize{SetIt: true, Size: uint64(a.Size)}

@@ -38,6 +38,10 @@ type Snapshot struct {
 	GroupID string `json:"groupID,omitempty"`
 	Files   int64  `json:"files,omitempty"`
 	Bytes   int64  `json:"bytes,omitempty"`
+	// Pack says the copy keeps its small files in the archive at
+	// PackPath, beside the tree (copytree's pack). Snapshots recorded
+	// before packs existed have none, and restore from the tree alone.
+	Pack bool `json:"pack,omitempty"`
 }
 
 // SnapshotKey is the record key of the snapshot with this CreateSnapshot name.
@@ -50,6 +54,11 @@ func (s Snapshot) Tree() string { return snapshotsDir + "/" + s.UID }
 
 // PartialTree is where its copy is made: it is renamed to Tree once whole.
 func (s Snapshot) PartialTree() string { return snapshotsDir + "/" + s.UID + ".partial" }
+
+// PackPath is where the snapshot's pack lies, from the share's root: a
+// file beside the tree, never in it, so a restore of the tree does not
+// copy it as a file of the volume.
+func (s Snapshot) PackPath() string { return snapshotsDir + "/" + s.UID + ".pack" }
 
 // Key is the snapshot's record key.
 func (s Snapshot) Key() string { return SnapshotKey(s.Name) }
@@ -82,7 +91,7 @@ func (s *Store) CreateSnapshot(ctx context.Context, req SnapshotRequest) (Snapsh
 		return Snapshot{}, err
 	}
 	snap = Snapshot{UID: uid, Name: req.Name, SourceVolumeID: req.SourceVolumeID, SourcePath: req.SourcePath,
-		SizeBytes: req.SizeBytes, Created: s.now().UTC(), GroupID: req.GroupID}
+		SizeBytes: req.SizeBytes, Created: s.now().UTC(), GroupID: req.GroupID, Pack: true}
 	if err := share.MkdirAll(ctx, s.c, snapshotsDir, 0o700); err != nil {
 		return Snapshot{}, err
 	}
@@ -148,6 +157,11 @@ func (s *Store) DeleteSnapshot(ctx context.Context, snap Snapshot) error {
 		if err := s.deleteDir(ctx, Record{UID: snap.UID, Path: tree, RootID: rootID}); err != nil {
 			return fmt.Errorf("delete the copy of snapshot %q: %w", snap.Name, err)
 		}
+	}
+	// Whatever the record says: a copy may have begun its pack before a
+	// restart.
+	if err := s.removeFile(ctx, snap.PackPath()); err != nil {
+		return fmt.Errorf("delete the pack of snapshot %q: %w", snap.Name, err)
 	}
 	return s.removeFile(ctx, snapshotRecord(snap.Key()))
 }

@@ -3,10 +3,12 @@
 package integration
 
 import (
+	"archive/tar"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -22,6 +24,8 @@ import (
 	"github.com/container-storage-interface/spec/lib/go/csi"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 )
 
 // entry is what a restore must give back of one path, as the server's disk
@@ -70,6 +74,47 @@ func treeOf(t *testing.T, dir string) map[string]entry {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// snapshotContents reads a snapshot's copy on the server's disk as treeOf
+// reads a volume: the tree at dir, and the small files in its pack (a file
+// beside the tree, named after the snapshot's UID), as a restore makes
+// them.
+func snapshotContents(t *testing.T, dir string) map[string]entry {
+	t.Helper()
+	out := treeOf(t, dir)
+	uid := strings.TrimSuffix(filepath.Base(dir), ".partial")
+	f, err := os.Open(filepath.Join(filepath.Dir(dir), uid+".pack"))
+	if err != nil {
+		t.Fatalf("the snapshot's pack: %v", err)
+	}
+	defer f.Close()
+	tr := tar.NewReader(f)
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			return out
+		}
+		if err != nil {
+			t.Fatalf("read the pack of %s: %v", dir, err)
+		}
+		if _, dup := out[h.Name]; dup {
+			t.Errorf("%s is both in the tree and in the pack of %s", h.Name, dir)
+		}
+		sum := sha256.New()
+		n, err := io.Copy(sum, tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := entry{Type: "file", Size: n, MTime: h.ModTime, Sum: hex.EncodeToString(sum.Sum(nil))}
+		if h.PAXRecords["FILESHARE.hasmode"] == "1" {
+			e.Mode = share.UnixFileMode(uint32(h.Mode))
+		}
+		if h.PAXRecords["FILESHARE.hasowner"] == "1" {
+			e.UID, e.GID = uint32(h.Uid), uint32(h.Gid)
+		}
+		out[h.Name] = e
+	}
 }
 
 func sumOf(p string) (string, error) {
@@ -264,17 +309,22 @@ func TestSnapshotRestoreAndClone(t *testing.T) {
 		if again.GetSnapshotId() != snap.GetSnapshotId() {
 			t.Errorf("a repeated CreateSnapshot made another snapshot: %s, first %s", again.GetSnapshotId(), snap.GetSnapshotId())
 		}
-		// The copy lies in the driver's metadata, outside every volume.
+		// The copy lies in the driver's metadata, outside every volume: the
+		// large and sparse files in its tree, the small ones in its pack.
 		copies, _ := filepath.Glob(filepath.Join(metadataRoot(t), "snapshots", "*"))
-		inMetadata := false
+		var copyDir string
 		for _, p := range copies {
-			if fi, err := os.Stat(filepath.Join(p, "a/small")); err == nil && fi.Mode().IsRegular() {
-				inMetadata = true
+			if fi, err := os.Stat(filepath.Join(p, "a/b/c/big")); err == nil && fi.Mode().IsRegular() {
+				copyDir = p
 			}
 		}
-		if !inMetadata {
-			t.Errorf("no snapshot copy in %s/snapshots", metadataRoot(t))
+		if copyDir == "" {
+			t.Fatalf("no snapshot copy in %s/snapshots", metadataRoot(t))
 		}
+		if _, err := os.Lstat(filepath.Join(copyDir, "a/small")); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("a small file is in the snapshot's tree, not its pack: %v", err)
+		}
+		sameTree(t, "snapshot", atSnapshot, snapshotContents(t, copyDir), unix)
 
 		// The volume moves on.
 		writeFile(t, filepath.Join(sdir, "a/small"), "changed after the snapshot")
@@ -325,10 +375,9 @@ func TestSnapshotRestoreAndClone(t *testing.T) {
 				t.Fatalf("DeleteSnapshot: %v", err)
 			}
 		}
-		copies, _ = filepath.Glob(filepath.Join(metadataRoot(t), "snapshots", "*"))
-		for _, p := range copies {
-			if _, err := os.Stat(filepath.Join(p, "a/small")); err == nil {
-				t.Errorf("a snapshot copy is left: %s", p)
+		for _, p := range []string{copyDir, copyDir + ".pack"} {
+			if _, err := os.Lstat(p); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("a snapshot copy is left: %s (%v)", p, err)
 			}
 		}
 		sameTree(t, "restore after the snapshot was deleted", atSnapshot, treeOf(t, filepath.Join(base, "restored")), unix)
@@ -508,16 +557,22 @@ func TestSnapshotResumesAfterAControllerRestart(t *testing.T) {
 		first := ownDriver(t, "restart-1")
 		v := create(t, csi.NewControllerClient(first.Conn), "big", params, secrets)
 		src := filepath.Join(base, "big")
-		// Under emulation (the VM) the copy is slow enough to be caught
-		// with fewer files.
-		dirs, files, killAt := 20, 60, 150
+		// Small files go into the snapshot's pack, which a resumed copy
+		// writes again; each directory's file of just over 1 MiB goes into
+		// its tree, where a resumed copy skips what is complete. The kill
+		// comes once some of those are complete. Under emulation (the VM)
+		// the copy is slow enough to be caught with fewer files.
+		dirs, files, killAt := 20, 60, 4
 		if kernelNFS() {
-			dirs, files, killAt = 10, 30, 40
+			dirs, files, killAt = 10, 30, 3
 		}
+		large := make([]byte, 1<<20+1)
+		rand.Read(large)
 		for d := range dirs {
 			for f := range files {
 				writeFile(t, filepath.Join(src, fmt.Sprintf("d%02d/f%03d", d, f)), strings.Repeat(fmt.Sprintf("%d/%d ", d, f), 50))
 			}
+			writeFile(t, filepath.Join(src, fmt.Sprintf("d%02d/large", d)), string(large))
 		}
 		if isNFS(t) {
 			must(t, filepath.WalkDir(src, func(p string, _ fs.DirEntry, err error) error {
@@ -545,7 +600,13 @@ func TestSnapshotResumesAfterAControllerRestart(t *testing.T) {
 				continue
 			}
 			partial, copiedBefore = found[0], 0
-			_ = filepath.WalkDir(partial, func(string, fs.DirEntry, error) error { copiedBefore++; return nil })
+			// A large file is complete once it has its time (set last).
+			_ = filepath.WalkDir(partial, func(p string, d fs.DirEntry, err error) error {
+				if fi, ierr := os.Lstat(p); err == nil && ierr == nil && d.Name() == "large" && fi.Size() == int64(len(large)) && fi.ModTime().Truncate(100).Equal(wantTime(want, partial, p).Truncate(100)) {
+					copiedBefore++
+				}
+				return nil
+			})
 		}
 		must(t, first.Cmd.Process.Kill())
 		first.Stop()
@@ -564,7 +625,7 @@ func TestSnapshotResumesAfterAControllerRestart(t *testing.T) {
 		if err != nil || !strings.Contains(string(rec), `"ready":true`) {
 			t.Fatalf("the record says %s (%v); want it ready", rec, err)
 		}
-		sameTree(t, "resumed snapshot", want, treeOf(t, filepath.Join(metadataRoot(t), "snapshots", uid)), isNFS(t))
+		sameTree(t, "resumed snapshot", want, snapshotContents(t, filepath.Join(metadataRoot(t), "snapshots", uid)), isNFS(t))
 		if _, err := os.Stat(partial); !os.IsNotExist(err) {
 			t.Errorf("the partial copy is left behind: %v", err)
 		}
@@ -578,6 +639,13 @@ func TestSnapshotResumesAfterAControllerRestart(t *testing.T) {
 		}
 		deleteVol(t, c, v.GetVolumeId(), secrets)
 	})
+}
+
+// wantTime is the time the copy of p, below the copy's top, must end
+// with: the source's, as want has it (SMB keeps it to 100 ns).
+func wantTime(want map[string]entry, top, p string) time.Time {
+	rel, _ := filepath.Rel(top, p)
+	return want[rel].MTime
 }
 
 // snapshotKeyOf is the record key field of a snapshot ID.

@@ -1,0 +1,398 @@
+package copytree
+
+import (
+	"archive/tar"
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"strconv"
+	"strings"
+	"sync"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/share"
+)
+
+// A snapshot keeps its small files in one archive beside its tree (the
+// pack), not as files of their own. Reading a small file takes one to
+// three requests (NFS READ by the listing's handle; SMB CREATE, READ,
+// CLOSE); writing it as a file of its own takes four to five more
+// (create, write, attributes, close), and a file server spends about the
+// same on each request whatever its size. The pack's writes carry a chunk
+// of many files each, so a snapshot of many small files costs the server
+// about what reading them does. A restore makes the files again: the
+// requests a snapshot saves, it saves once, not twice.
+//
+// The pack is a POSIX (PAX) tar archive, so an operator can read it with
+// tar(1): each entry a regular file with its path below the tree, its
+// data, and its attributes both in the tar header and, exactly as the
+// copy keeps them (which of them the source had), in FILESHARE.* records.
+// Directories, links, sparse files and files larger than packLimit stay
+// in the tree, where a large file is copied by the server.
+
+// packLimit is the largest file that goes into a pack: one that a single
+// read carries whole.
+const packLimit = ChunkSize
+
+// PAX records with what tar's header cannot say: whether the source had
+// a mode and numeric owners at all (SMB has neither), and its DOS
+// attributes.
+const (
+	paxHasMode  = "FILESHARE.hasmode"
+	paxHasOwner = "FILESHARE.hasowner"
+	paxDOS      = "FILESHARE.dosattributes"
+)
+
+// packable says whether a file goes into the pack.
+func packable(a share.Attr) bool {
+	return a.Type == share.TypeFile && a.Size <= packLimit && !a.Sparse
+}
+
+// packEntry is one small file: its path below the copy's top, the
+// attributes to give it, and its data.
+type packEntry struct {
+	name string
+	attr share.Attr
+	data []byte
+}
+
+func packHeader(e packEntry) *tar.Header {
+	a := e.attr
+	h := &tar.Header{
+		Typeflag: tar.TypeReg, Name: e.name, Size: int64(len(e.data)), ModTime: a.ModTime,
+		Format: tar.FormatPAX, PAXRecords: map[string]string{},
+	}
+	if a.HasMode {
+		h.Mode = int64(share.UnixMode(a.Mode))
+		h.PAXRecords[paxHasMode] = "1"
+	} else {
+		h.Mode = 0o644
+	}
+	if a.HasOwner {
+		h.Uid, h.Gid = int(a.UID), int(a.GID)
+		h.PAXRecords[paxHasOwner] = "1"
+	}
+	h.Uname, h.Gname = a.OwnerName, a.GroupName
+	if a.DOSAttributes != 0 {
+		h.PAXRecords[paxDOS] = strconv.FormatUint(uint64(a.DOSAttributes), 16)
+	}
+	return h
+}
+
+// entryOf reads back what packHeader wrote. The name must stay below the
+// tree it is unpacked into: a pack is the driver's own, but a restore
+// never writes outside its volume whatever one holds.
+func entryOf(h *tar.Header) (packEntry, error) {
+	if err := validPackName(h.Name); err != nil {
+		return packEntry{}, err
+	}
+	if h.Typeflag != tar.TypeReg {
+		return packEntry{}, fmt.Errorf("pack entry %q is of type %q, not a file: %w", h.Name, h.Typeflag, fs.ErrInvalid)
+	}
+	if h.Size < 0 || h.Size > packLimit {
+		return packEntry{}, fmt.Errorf("pack entry %q has %d bytes, more than a packed file has: %w", h.Name, h.Size, fs.ErrInvalid)
+	}
+	a := share.Attr{Type: share.TypeFile, Size: h.Size, ModTime: h.ModTime, OwnerName: h.Uname, GroupName: h.Gname}
+	if h.PAXRecords[paxHasMode] == "1" {
+		a.Mode, a.HasMode = share.UnixFileMode(uint32(h.Mode)), true
+	}
+	if h.PAXRecords[paxHasOwner] == "1" {
+		a.UID, a.GID, a.HasOwner = uint32(h.Uid), uint32(h.Gid), true
+	}
+	if s, ok := h.PAXRecords[paxDOS]; ok {
+		dos, err := strconv.ParseUint(s, 16, 32)
+		if err != nil {
+			return packEntry{}, fmt.Errorf("pack entry %q: DOS attributes %q: %w", h.Name, s, fs.ErrInvalid)
+		}
+		a.DOSAttributes = uint32(dos)
+	}
+	return packEntry{name: h.Name, attr: a}, nil
+}
+
+// validPackName accepts a clean relative path that names something below
+// the top: no "..", no absolute path, no empty element.
+func validPackName(name string) error {
+	if name == "" || name == "." || path.IsAbs(name) || path.Clean(name) != name || name == ".." || strings.HasPrefix(name, "../") {
+		return fmt.Errorf("pack entry %q is not a path below the tree: %w", name, fs.ErrInvalid)
+	}
+	return nil
+}
+
+// packer writes the pack from the entries the copy's workers read. It
+// starts the file over: a copy that resumes reads every small file again.
+type packer struct {
+	entries chan packEntry
+	failed  chan struct{} // closed when the writer stopped on an error
+	err     error
+	wg      sync.WaitGroup
+	// abandoned: the copy failed, so the pack gets no end-of-archive
+	// marker and cannot pass for a whole one (it is written again by the
+	// next run, and only a ready snapshot's pack is ever read).
+	abandoned bool
+}
+
+func startPacker(ctx context.Context, dst share.TreeClient, rel string) (*packer, error) {
+	out, err := dst.Create(ctx, rel, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("create the pack %s: %w", rel, err)
+	}
+	// A bounded queue: the workers read ahead of the writer at most this
+	// many files (each at most packLimit bytes).
+	p := &packer{entries: make(chan packEntry, 8), failed: make(chan struct{})}
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		if p.err = writePack(ctx, out, p.entries, &p.abandoned); p.err != nil {
+			close(p.failed)
+			for range p.entries { // let the workers' sends end
+			}
+		}
+	}()
+	return p, nil
+}
+
+// writePack writes the entries until the channel closes; abandoned is read
+// after that, so the close orders it.
+func writePack(ctx context.Context, out share.FileWriter, entries <-chan packEntry, abandoned *bool) error {
+	bw := bufio.NewWriterSize(&offsetWriter{ctx: ctx, w: out}, ChunkSize)
+	tw := tar.NewWriter(bw)
+	var err error
+	for e := range entries {
+		if err = tw.WriteHeader(packHeader(e)); err == nil {
+			_, err = tw.Write(e.data)
+		}
+		if err != nil {
+			break
+		}
+	}
+	if err == nil && !*abandoned {
+		err = tw.Close()
+	}
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := out.Close(ctx); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("write the pack: %w", err)
+	}
+	return nil
+}
+
+// add queues e for the pack; it fails once the writer has.
+func (p *packer) add(ctx context.Context, e packEntry) error {
+	select {
+	case p.entries <- e:
+		return nil
+	case <-p.failed:
+		return p.err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// finish writes what is queued and closes the pack: whole when the copy
+// succeeded (ok), else without its end.
+func (p *packer) finish(ok bool) error {
+	p.abandoned = !ok
+	close(p.entries)
+	p.wg.Wait()
+	return p.err
+}
+
+// offsetWriter writes a FileWriter from its start on, as an io.Writer.
+type offsetWriter struct {
+	ctx context.Context
+	w   share.FileWriter
+	off int64
+}
+
+func (o *offsetWriter) Write(p []byte) (int, error) {
+	written := 0
+	for written < len(p) {
+		n, err := o.w.WriteAt(o.ctx, p[written:], o.off)
+		o.off += int64(n)
+		written += n
+		if err != nil {
+			return written, err
+		}
+		if n == 0 {
+			return written, io.ErrShortWrite
+		}
+	}
+	return written, nil
+}
+
+// offsetReader reads a FileReader from its start on, as an io.Reader.
+type offsetReader struct {
+	ctx context.Context
+	r   share.FileReader
+	off int64
+}
+
+func (o *offsetReader) Read(p []byte) (int, error) {
+	n, err := o.r.ReadAt(o.ctx, p, o.off)
+	o.off += int64(n)
+	if err == io.EOF && n > 0 {
+		err = nil
+	}
+	if err == nil && n == 0 && len(p) > 0 {
+		err = io.EOF
+	}
+	return n, err
+}
+
+// packFile reads the small file src whole and queues it for the pack.
+func (c *copier) packFile(ctx context.Context, w Pair, src, dst string, a share.Attr) error {
+	in, err := openSource(ctx, w, src, a)
+	if err != nil {
+		return err
+	}
+	data := make([]byte, a.Size)
+	n, err := readFull(ctx, in, data)
+	if cerr := in.Close(ctx); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("read %s: %w", src, err)
+	}
+	// A file that shrank while it was read is packed as it was read.
+	e := packEntry{name: strings.TrimPrefix(dst, c.top+"/"), attr: a, data: data[:n]}
+	if err := c.pk.add(ctx, e); err != nil {
+		return err
+	}
+	c.files.Add(1)
+	c.bytes.Add(int64(n))
+	return nil
+}
+
+// readFull reads p from the file's start, up to its end.
+func readFull(ctx context.Context, in share.FileReader, p []byte) (int, error) {
+	off := 0
+	for off < len(p) {
+		n, err := in.ReadAt(ctx, p[off:], int64(off))
+		off += n
+		if err == io.EOF {
+			return off, nil
+		}
+		if err != nil {
+			return off, err
+		}
+		if n == 0 {
+			return off, fmt.Errorf("no progress at offset %d: %w", off, io.ErrNoProgress)
+		}
+	}
+	return off, nil
+}
+
+// unpack makes the pack's files in the destination, whose directories
+// the walk has made. An entry whose file is complete from an earlier run
+// is skipped, where its directory was not made by this run.
+func (c *copier) unpack(ctx context.Context) error {
+	in, err := c.s.Lister.Open(ctx, c.opts.UnpackFrom)
+	if err != nil {
+		return fmt.Errorf("open the pack %s: %w", c.opts.UnpackFrom, err)
+	}
+	defer in.Close(ctx)
+	tr := tar.NewReader(bufio.NewReaderSize(&offsetReader{ctx: ctx, r: in}, ChunkSize))
+	g, gctx := errgroup.WithContext(ctx)
+	jobs := make(chan packEntry)
+	for _, w := range c.s.Workers {
+		g.Go(func() error {
+			for e := range jobs {
+				if err := c.placePacked(gctx, w.Dst, e); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	g.Go(func() error {
+		defer close(jobs)
+		for {
+			h, err := tr.Next()
+			if err == io.EOF {
+				return nil
+			}
+			if err != nil {
+				return fmt.Errorf("read the pack %s: %w", c.opts.UnpackFrom, err)
+			}
+			e, err := entryOf(h)
+			if err != nil {
+				return err
+			}
+			e.data = make([]byte, h.Size)
+			if _, err := io.ReadFull(tr, e.data); err != nil {
+				return fmt.Errorf("read %q from the pack %s: %w", h.Name, c.opts.UnpackFrom, err)
+			}
+			select {
+			case jobs <- e:
+			case <-gctx.Done():
+				return gctx.Err()
+			}
+		}
+	})
+	return g.Wait()
+}
+
+// placePacked makes one packed file in the destination.
+func (c *copier) placePacked(ctx context.Context, dst share.TreeClient, e packEntry) error {
+	rel := path.Join(c.top, e.name)
+	if !c.madeByThisRun(path.Dir(rel)) {
+		done, existing, err := complete(ctx, dst, rel, e.attr)
+		if err != nil {
+			return fmt.Errorf("check %s: %w", rel, err)
+		}
+		if done {
+			c.resumed.Add(1)
+			return nil
+		}
+		if existing.Type == share.TypeDir || existing.Type == share.TypeSymlink {
+			if err := removeStale(ctx, dst, rel, existing); err != nil {
+				return err
+			}
+		}
+	}
+	out, err := dst.Create(ctx, rel, createPerm(e.attr))
+	if err != nil {
+		return fmt.Errorf("create %s: %w", rel, err)
+	}
+	if sh, ok := out.(share.SizeHinter); ok {
+		sh.Expect(e.attr.Size)
+	}
+	holes := e.attr.Size > 0 && allZero(e.data)
+	if !holes && len(e.data) > 0 {
+		if _, err := out.WriteAt(ctx, e.data, 0); err != nil {
+			_ = out.Close(ctx)
+			return fmt.Errorf("write %s: %w", rel, err)
+		}
+	}
+	if err := c.finishFile(ctx, dst, rel, out, e.attr, holes); err != nil {
+		return err
+	}
+	c.files.Add(1)
+	c.bytes.Add(int64(len(e.data)))
+	return nil
+}
+
+// madeByThisRun says whether this run made the destination directory rel:
+// then nothing in it can be complete from an earlier run.
+func (c *copier) madeByThisRun(rel string) bool {
+	c.madeMu.Lock()
+	defer c.madeMu.Unlock()
+	return c.made[rel]
+}
+
+func (c *copier) noteMade(rel string) {
+	c.madeMu.Lock()
+	defer c.madeMu.Unlock()
+	if c.made == nil {
+		c.made = map[string]bool{}
+	}
+	c.made[rel] = true
+}

@@ -106,7 +106,7 @@ func (d *Driver) resolveContent(ctx context.Context, cs *csi.VolumeContentSource
 func (d *Driver) populate(ctx context.Context, rec state.Record, w where, o *contentOrigin, creds share.Credentials) error {
 	logger := klog.FromContext(ctx).WithValues("volume", rec.Name, "from", o.id)
 	key := populateJobKey(rec.UID)
-	job := d.jobs.Start(key, func(jctx context.Context) error {
+	job := d.jobs.Start(key, func(jctx context.Context) (any, error) {
 		start := time.Now()
 		err := d.copyBetween(jctx, o.kind, o.from, copyEnd{root: w.root, path: w.path}, creds, logger, func(c share.Client, stats copytree.Stats) error {
 			return d.lockedStore(jctx, c, w, func(st *state.Store) error {
@@ -124,7 +124,7 @@ func (d *Driver) populate(ctx context.Context, rec state.Record, w where, o *con
 		if err != nil {
 			logger.Error(err, "filling the volume stopped; the next CreateVolume resumes it")
 		}
-		return err
+		return nil, err
 	})
 	var timeout <-chan time.Time
 	if dl, ok := ctx.Deadline(); ok {

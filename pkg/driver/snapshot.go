@@ -86,9 +86,8 @@ func (d *Driver) CreateSnapshot(ctx context.Context, req *csi.CreateSnapshotRequ
 // pendingSnapshot is a snapshot whose copy may still run.
 type pendingSnapshot struct {
 	vol  volume.Volume
-	snap state.Snapshot  // as recorded; Ready once the copy is in place
-	job  *jobs.Job       // nil when the record said ready already
-	done *state.Snapshot // the ready record, set by the job when it succeeds
+	snap state.Snapshot // as recorded; Ready once the copy is in place
+	job  *jobs.Job      // nil when the record said ready already; its result is the ready record
 }
 
 // takeSnapshot records the snapshot, starts its copy and waits for it a
@@ -107,7 +106,7 @@ func (d *Driver) takeSnapshot(ctx context.Context, vol volume.Volume, name strin
 // startSnapshot records the snapshot (or finds the record an earlier call
 // made) and makes sure its copy runs, without waiting for it.
 func (d *Driver) startSnapshot(ctx context.Context, vol volume.Volume, name, groupID string, creds share.Credentials) (*pendingSnapshot, error) {
-	p := &pendingSnapshot{vol: vol, done: new(state.Snapshot)}
+	p := &pendingSnapshot{vol: vol}
 	var from copyEnd
 	err := d.withStore(ctx, vol, creds, true, func(st *state.Store, w where) error {
 		rec, err := copySource(ctx, st, vol, w, "snapshot")
@@ -132,11 +131,9 @@ func (d *Driver) startSnapshot(ctx context.Context, vol volume.Volume, name, gro
 		return p, nil
 	}
 	sid := volume.Snapshot{Source: vol.Source, Key: p.snap.Key(), UID: p.snap.UID}
-	snap, done := p.snap, p.done
-	p.job = d.jobs.Start(key, func(jctx context.Context) error {
-		var err error
-		*done, err = d.copySnapshot(jctx, sid, snap, from, creds)
-		return err
+	snap := p.snap
+	p.job = d.jobs.Start(key, func(jctx context.Context) (any, error) {
+		return d.copySnapshot(jctx, sid, snap, from, creds)
 	})
 	return p, nil
 }
@@ -159,11 +156,12 @@ func (d *Driver) awaitSnapshots(ctx context.Context, ps []*pendingSnapshot, wait
 		case <-ctx.Done():
 			return nil
 		}
-		if err := p.job.Err(); err != nil {
+		done, err := p.job.Result()
+		if err != nil {
 			return status.Errorf(codeOf(err), "copying volume %s into snapshot %q: %v", p.vol.SubDir, p.snap.Name, err)
 		}
 		d.jobs.Forget(snapshotJobKey(p.snap.UID), p.job)
-		p.snap, p.job = *p.done, nil
+		p.snap, p.job = done.(state.Snapshot), nil
 	}
 	return nil
 }
@@ -172,11 +170,26 @@ func (d *Driver) awaitSnapshots(ctx context.Context, ps []*pendingSnapshot, wait
 // once it is whole, moves it into place and records the snapshot ready.
 func (d *Driver) copySnapshot(ctx context.Context, sid volume.Snapshot, snap state.Snapshot, from copyEnd, creds share.Credentials) (state.Snapshot, error) {
 	logger := klog.FromContext(ctx).WithValues("snapshot", snap.Name, "source", snap.SourcePath)
+	// A call that read the record just before an earlier copy finished
+	// and was forgotten starts this one after it: the copy in place
+	// stands, and a second one would only fail to move into its place.
+	var cur state.Snapshot
+	err := d.withShare(ctx, from.root, creds, func(c share.Client) error {
+		var err error
+		cur, err = state.New(c).GetSnapshot(ctx, sid.Key, sid.UID)
+		return err
+	})
+	if err != nil {
+		return state.Snapshot{}, err
+	}
+	if cur.Ready {
+		return cur, nil
+	}
 	start := time.Now()
 	var done state.Snapshot
 	var copied copytree.Stats
 	to := copyEnd{root: from.root, path: snap.PartialTree(), pack: snapshotPack(snap)}
-	err := d.copyBetween(ctx, "snapshot", from, to, creds, logger, func(c share.Client, stats copytree.Stats) error {
+	err = d.copyBetween(ctx, "snapshot", from, to, creds, logger, func(c share.Client, stats copytree.Stats) error {
 		copied = stats
 		return d.lockedStore(ctx, c, snapshotWhere(sid, c), func(st *state.Store) error {
 			cur, err := st.GetSnapshot(ctx, sid.Key, sid.UID)

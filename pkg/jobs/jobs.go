@@ -13,16 +13,24 @@ import (
 type Job struct {
 	cancel context.CancelFunc
 	done   chan struct{}
+	value  any
 	err    error
 }
 
 // Done is closed when the job has ended.
 func (j *Job) Done() <-chan struct{} { return j.done }
 
-// Err is the job's result once Done is closed.
+// Err is the job's error once Done is closed.
 func (j *Job) Err() error {
 	<-j.done
 	return j.err
+}
+
+// Result is what the job's function returned, once Done is closed: every
+// call that found the job reads it, not only the one that started it.
+func (j *Job) Result() (any, error) {
+	<-j.done
+	return j.value, j.err
 }
 
 // Finished reports whether the job has ended, and how.
@@ -47,14 +55,17 @@ func NewRunner() *Runner {
 	return &Runner{jobs: map[string]*Job{}}
 }
 
-// Start returns the job running under key, or starts fn as a new one. A job
-// that has ended is replaced: its result was for the call that saw it, and
-// a new call asks for another try (a copy resumes where the last stopped).
-func (r *Runner) Start(key string, fn func(ctx context.Context) error) *Job {
+// Start returns the job under key, or starts fn as a new one. A job that
+// ended with an error is replaced: its error was for the call that saw it,
+// and a new call asks for another try (a copy resumes where the last
+// stopped). One that succeeded is returned until it is forgotten: a call
+// that read its state before the job ended must get the job's result, not
+// start the work over (a second copy into a snapshot already in place).
+func (r *Runner) Start(key string, fn func(ctx context.Context) (any, error)) *Job {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if j, ok := r.jobs[key]; ok {
-		if done, _ := j.Finished(); !done {
+		if done, err := j.Finished(); !done || err == nil {
 			return j
 		}
 	}
@@ -63,7 +74,7 @@ func (r *Runner) Start(key string, fn func(ctx context.Context) error) *Job {
 	r.jobs[key] = j
 	go func() {
 		defer cancel()
-		j.err = fn(ctx)
+		j.value, j.err = fn(ctx)
 		close(j.done)
 	}()
 	return j

@@ -3,6 +3,8 @@ package driver
 import (
 	"context"
 	"errors"
+	"slices"
+	"strings"
 
 	"github.com/container-storage-interface/spec/lib/go/csi"
 	"google.golang.org/grpc/codes"
@@ -65,8 +67,17 @@ func (d *Driver) CreateVolumeGroupSnapshot(ctx context.Context, req *csi.CreateV
 	}
 	creds := credentialsFrom(req.GetSecrets())
 	root := locate(vols[0]).root
+	vg, err := groupSnapshotOf(req.GetParameters(), vols[0])
+	if err != nil {
+		return nil, err
+	}
 	var g state.Group
-	err := d.withShare(ctx, root, creds, func(c share.Client) error {
+	err = d.withShare(ctx, root, creds, func(c share.Client) error {
+		if vg != nil {
+			if err := d.checkVolumeGroupMembers(ctx, c, *vg, ids); err != nil {
+				return err
+			}
+		}
 		return d.lockedStore(ctx, c, groupWhere(vols[0].Source, state.GroupKey(req.GetName()), c), func(st *state.Store) error {
 			var err error
 			g, err = st.CreateGroup(ctx, req.GetName(), ids)
@@ -94,6 +105,69 @@ func (d *Driver) CreateVolumeGroupSnapshot(ctx context.Context, req *csi.CreateV
 		snaps = append(snaps, p.snap)
 	}
 	return &csi.CreateVolumeGroupSnapshotResponse{GroupSnapshot: csiGroupSnapshot(gid, g, vols, snaps)}, nil
+}
+
+// ParamVolumeGroupID, a VolumeGroupSnapshotClass parameter, names a
+// CSI-Addons volume group whose members a group snapshot must be: with
+// it, the volumes the request names (a label selector's claims) must be
+// exactly the group's, so the snapshot is of that group, no more and no
+// less.
+const ParamVolumeGroupID = "volumeGroupID"
+
+// groupSnapshotOf reads the group snapshot's parameters: the volume group
+// it must be of, if any (nil), on the members' share.
+func groupSnapshotOf(params map[string]string, member volume.Volume) (*volume.Snapshot, error) {
+	for k := range params {
+		if k != ParamVolumeGroupID && !strings.HasPrefix(k, "csi.storage.k8s.io/") {
+			return nil, status.Errorf(codes.InvalidArgument, "unknown group snapshot parameter %q: the known one is %s", k, ParamVolumeGroupID)
+		}
+	}
+	id, ok := params[ParamVolumeGroupID]
+	if !ok {
+		return nil, nil
+	}
+	gid, err := volume.ParseVolumeGroupID(id)
+	if err != nil {
+		return nil, status.Errorf(codes.InvalidArgument, "parameter %s: %v", ParamVolumeGroupID, err)
+	}
+	if lockName(locate(volume.Volume{Source: gid.Source}).root) != lockName(locate(member).root) {
+		return nil, status.Errorf(codes.InvalidArgument, "parameter %s names a volume group on %s, and the volumes are on %s",
+			ParamVolumeGroupID, gid.Source.String(), locate(member).root.String())
+	}
+	return &gid, nil
+}
+
+// checkVolumeGroupMembers answers InvalidArgument unless ids are exactly
+// the volume group's live members, and NotFound when there is no such group.
+func (d *Driver) checkVolumeGroupMembers(ctx context.Context, c share.Client, gid volume.Snapshot, ids []string) error {
+	st := state.New(c)
+	vg, err := st.GetVolumeGroup(ctx, gid.Key, gid.UID)
+	if err != nil {
+		return err
+	}
+	if vg, err = liveMembers(ctx, st, c, vg); err != nil {
+		return err
+	}
+	named := map[string]bool{}
+	for _, id := range ids {
+		named[id] = true
+	}
+	var missing, extra []string
+	for _, m := range vg.Members {
+		if !named[m] {
+			missing = append(missing, m)
+		}
+		delete(named, m)
+	}
+	for id := range named {
+		extra = append(extra, id)
+	}
+	if len(missing)+len(extra) > 0 {
+		slices.Sort(extra)
+		return status.Errorf(codes.InvalidArgument, "a group snapshot of volume group %q must be of exactly its members: missing %v, not members %v",
+			vg.Name, missing, extra)
+	}
+	return nil
 }
 
 func memberIndex(g state.Group, volumeID string) int {

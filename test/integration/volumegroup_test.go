@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/container-storage-interface/spec/lib/go/csi"
 	"github.com/csi-addons/spec/lib/go/identity"
@@ -262,4 +263,71 @@ func TestVolumeGroupOneShare(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// A group snapshot whose class names a volume group (volumeGroupID) is of
+// exactly that group's members: the volumes a label selector picked must be
+// them, no more and no less.
+func TestGroupSnapshotOfAVolumeGroup(t *testing.T) {
+	c := controller(t)
+	gc := csi.NewGroupControllerClient(dial(t))
+	vc := volumegroup.NewControllerClient(dialAddons(t))
+	protocols(t, func(t *testing.T, params, secrets map[string]string, base string) {
+		ctx := context.Background()
+		var ids []string
+		for _, name := range []string{"vgs-a", "vgs-b", "vgs-c"} {
+			ids = append(ids, create(t, c, name, params, secrets).GetVolumeId())
+			writeFile(t, filepath.Join(base, name, "data"), "contents of "+name)
+			if !isNFS(t) {
+				must(t, os.Chmod(filepath.Join(base, name, "data"), 0o666))
+			}
+		}
+		resp, err := vc.CreateVolumeGroup(ctx, &volumegroup.CreateVolumeGroupRequest{Name: "db", VolumeIds: ids[:2], Secrets: secrets})
+		if err != nil {
+			t.Fatalf("CreateVolumeGroup: %v", err)
+		}
+		vgID := resp.GetVolumeGroup().GetVolumeGroupId()
+		snap := func(name string, members []string, params map[string]string) (*csi.VolumeGroupSnapshot, error) {
+			r, err := gc.CreateVolumeGroupSnapshot(ctx, &csi.CreateVolumeGroupSnapshotRequest{Name: name, SourceVolumeIds: members, Parameters: params, Secrets: secrets})
+			return r.GetGroupSnapshot(), err
+		}
+		of := map[string]string{"volumeGroupID": vgID}
+		_, err = snap("too-many", ids, of)
+		wantCode(t, "a group snapshot of more than the volume group", err, codes.InvalidArgument)
+		_, err = snap("too-few", ids[:1], of)
+		wantCode(t, "a group snapshot of less than the volume group", err, codes.InvalidArgument)
+		_, err = snap("forged", ids[:2], map[string]string{"volumeGroupID": vgID[:len(vgID)-4] + "0000"})
+		wantCode(t, "a volume group ID with a wrong UID", err, codes.NotFound)
+		_, err = snap("unknown", ids[:2], map[string]string{"volumeGroup": vgID})
+		wantCode(t, "an unknown parameter", err, codes.InvalidArgument)
+
+		var group *csi.VolumeGroupSnapshot
+		for deadline := time.Now().Add(3 * time.Minute); ; time.Sleep(500 * time.Millisecond) {
+			if group, err = snap("db-nightly", []string{ids[1], ids[0]}, of); err != nil {
+				t.Fatalf("CreateVolumeGroupSnapshot of the volume group's members: %v", err)
+			}
+			if group.GetReadyToUse() || time.Now().After(deadline) {
+				break
+			}
+		}
+		if !group.GetReadyToUse() || len(group.GetSnapshots()) != 2 {
+			t.Fatalf("group snapshot: %v", group)
+		}
+		restored := createFrom(t, c, "vgs-restored", params, secrets, fromSnapshot(group.GetSnapshots()[0].GetSnapshotId()))
+		src := group.GetSnapshots()[0].GetSourceVolumeId()
+		name := "vgs-a"
+		if src == ids[1] {
+			name = "vgs-b"
+		}
+		mustRead(t, filepath.Join(base, "vgs-restored", "data"), "contents of "+name)
+		if _, err := gc.DeleteVolumeGroupSnapshot(ctx, &csi.DeleteVolumeGroupSnapshotRequest{GroupSnapshotId: group.GetGroupSnapshotId(), Secrets: secrets}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := vc.DeleteVolumeGroup(ctx, &volumegroup.DeleteVolumeGroupRequest{VolumeGroupId: vgID, Secrets: secrets}); err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range append(ids, restored.GetVolumeId()) {
+			deleteVol(t, c, id, secrets)
+		}
+	})
 }

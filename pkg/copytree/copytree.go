@@ -423,23 +423,32 @@ func complete(ctx context.Context, dst share.TreeClient, rel string, a share.Att
 	return d.Type == a.Type && d.Size == a.Size && d.ModTime.Equal(a.ModTime), d, nil
 }
 
+// alreadyCopied says whether an earlier run left a complete copy at rel of
+// the file with attributes a; a directory or link in its place goes.
+func (c *copier) alreadyCopied(ctx context.Context, dst share.TreeClient, rel string, a share.Attr) (bool, error) {
+	done, existing, err := complete(ctx, dst, rel, a)
+	if err != nil {
+		return false, fmt.Errorf("check %s: %w", rel, err)
+	}
+	if done {
+		c.resumed.Add(1)
+		return true, nil
+	}
+	if existing.Type == share.TypeDir || existing.Type == share.TypeSymlink {
+		if err := removeStale(ctx, dst, rel, existing); err != nil {
+			return false, err
+		}
+	}
+	return false, nil
+}
+
 func (c *copier) copyFile(ctx context.Context, w Pair, src, dst string, a share.Attr, fresh bool) error {
 	if c.pk != nil && packable(a) {
 		return c.packFile(ctx, w, src, dst, a)
 	}
 	if !fresh {
-		done, existing, err := complete(ctx, w.Dst, dst, a)
-		if err != nil {
-			return fmt.Errorf("check %s: %w", dst, err)
-		}
-		if done {
-			c.resumed.Add(1)
-			return nil
-		}
-		if existing.Type == share.TypeDir || existing.Type == share.TypeSymlink {
-			if err := removeStale(ctx, w.Dst, dst, existing); err != nil {
-				return err
-			}
+		if done, err := c.alreadyCopied(ctx, w.Dst, dst, a); done || err != nil {
+			return err
 		}
 	}
 	out, err := w.Dst.Create(ctx, dst, createPerm(a))

@@ -344,18 +344,8 @@ func (c *copier) unpack(ctx context.Context) error {
 func (c *copier) placePacked(ctx context.Context, dst share.TreeClient, e packEntry) error {
 	rel := path.Join(c.top, e.name)
 	if !c.madeByThisRun(path.Dir(rel)) {
-		done, existing, err := complete(ctx, dst, rel, e.attr)
-		if err != nil {
-			return fmt.Errorf("check %s: %w", rel, err)
-		}
-		if done {
-			c.resumed.Add(1)
-			return nil
-		}
-		if existing.Type == share.TypeDir || existing.Type == share.TypeSymlink {
-			if err := removeStale(ctx, dst, rel, existing); err != nil {
-				return err
-			}
+		if done, err := c.alreadyCopied(ctx, dst, rel, e.attr); done || err != nil {
+			return err
 		}
 	}
 	out, err := dst.Create(ctx, rel, createPerm(e.attr))

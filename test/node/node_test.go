@@ -378,7 +378,11 @@ func uninstall(t *testing.T) {
 	})
 	cluster.WaitFor(t, "the kubelet to unmount every volume", 5*time.Minute, func() (bool, error) {
 		left, err := ourMounts()
-		return err == nil && len(left) == 0, err
+		if err == nil && len(left) > 0 {
+			// Said when the wait gives up: which mounts stayed.
+			err = fmt.Errorf("still mounted: %q", left)
+		}
+		return len(left) == 0 && err == nil, err
 	})
 	out, err := env.h.KubectlTimeout(6*time.Minute, "", "delete", "-k", filepath.Join(env.repo, "test/node/overlay"), "--wait=true", "--timeout=5m")
 	if err != nil {

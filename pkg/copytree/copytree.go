@@ -131,9 +131,6 @@ func Copy(ctx context.Context, s Sessions, from, to string, opts Options) (Stats
 	if err != nil {
 		return c.stats(), err
 	}
-	if fresh {
-		c.noteMade(c.top)
-	}
 	if opts.PackTo != "" {
 		if c.pk, err = startPacker(ctx, dst, opts.PackTo); err != nil {
 			return c.stats(), err
@@ -167,7 +164,7 @@ func Copy(ctx context.Context, s Sessions, from, to string, opts Options) (Stats
 		}
 	}
 	if opts.UnpackFrom != "" {
-		if err := c.unpack(ctx); err != nil {
+		if err := c.unpack(ctx, madeByThisRun(done)); err != nil {
 			return c.stats(), err
 		}
 	}
@@ -187,11 +184,6 @@ type copier struct {
 	top     string // the destination directory, from its session's root
 	topFSID [2]uint64
 	pk      *packer // where small files go, with Options.PackTo
-
-	// made holds the destination directories this run made, with
-	// Options.UnpackFrom: a packed file in one of them cannot be complete.
-	madeMu sync.Mutex
-	made   map[string]bool
 
 	fenced       map[uint64]bool // IDs above the top and of protected directories, read lazily
 	foreign      map[uint64]bool
@@ -282,9 +274,6 @@ func (c *copier) enter(ctx context.Context, n *dirNode, e share.DirEntry) (*dirN
 	child := &dirNode{src: src, dst: path.Join(n.dst, e.Name), attr: e.Attr, parent: n}
 	if child.fresh, err = c.makeDir(ctx, c.s.Workers[0].Dst, child.dst, e.Attr); err != nil {
 		return nil, err
-	}
-	if child.fresh && c.opts.UnpackFrom != "" {
-		c.noteMade(child.dst)
 	}
 	return child, nil
 }

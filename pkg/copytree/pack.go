@@ -292,8 +292,8 @@ func readFull(ctx context.Context, in share.FileReader, p []byte) (int, error) {
 
 // unpack makes the pack's files in the destination, whose directories
 // the walk has made. An entry whose file is complete from an earlier run
-// is skipped, where its directory was not made by this run.
-func (c *copier) unpack(ctx context.Context) error {
+// is skipped, where its directory is not among those this run made.
+func (c *copier) unpack(ctx context.Context, made map[string]bool) error {
 	in, err := c.s.Lister.Open(ctx, c.opts.UnpackFrom)
 	if err != nil {
 		return fmt.Errorf("open the pack %s: %w", c.opts.UnpackFrom, err)
@@ -305,7 +305,7 @@ func (c *copier) unpack(ctx context.Context) error {
 	for _, w := range c.s.Workers {
 		g.Go(func() error {
 			for e := range jobs {
-				if err := c.placePacked(gctx, w.Dst, e); err != nil {
+				if err := c.placePacked(gctx, w.Dst, e, made); err != nil {
 					return err
 				}
 			}
@@ -340,10 +340,11 @@ func (c *copier) unpack(ctx context.Context) error {
 	return g.Wait()
 }
 
-// placePacked makes one packed file in the destination.
-func (c *copier) placePacked(ctx context.Context, dst share.TreeClient, e packEntry) error {
+// placePacked makes one packed file in the destination; made holds the
+// directories this run made, where nothing can be complete already.
+func (c *copier) placePacked(ctx context.Context, dst share.TreeClient, e packEntry, made map[string]bool) error {
 	rel := path.Join(c.top, e.name)
-	if !c.madeByThisRun(path.Dir(rel)) {
+	if !made[path.Dir(rel)] {
 		if done, err := c.alreadyCopied(ctx, dst, rel, e.attr); done || err != nil {
 			return err
 		}
@@ -370,19 +371,14 @@ func (c *copier) placePacked(ctx context.Context, dst share.TreeClient, e packEn
 	return nil
 }
 
-// madeByThisRun says whether this run made the destination directory rel:
-// then nothing in it can be complete from an earlier run.
-func (c *copier) madeByThisRun(rel string) bool {
-	c.madeMu.Lock()
-	defer c.madeMu.Unlock()
-	return c.made[rel]
-}
-
-func (c *copier) noteMade(rel string) {
-	c.madeMu.Lock()
-	defer c.madeMu.Unlock()
-	if c.made == nil {
-		c.made = map[string]bool{}
+// madeByThisRun is the set of destination directories the walk made
+// itself (its fresh nodes), read only after the walk has ended.
+func madeByThisRun(done []*dirNode) map[string]bool {
+	made := make(map[string]bool, len(done))
+	for _, n := range done {
+		if n.fresh {
+			made[path.Clean(n.dst)] = true
+		}
 	}
-	c.made[rel] = true
+	return made
 }

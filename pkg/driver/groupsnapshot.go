@@ -118,7 +118,7 @@ const ParamVolumeGroupID = "volumeGroupID"
 // it must be of, if any (nil), on the members' share.
 func groupSnapshotOf(params map[string]string, member volume.Volume) (*volume.Snapshot, error) {
 	for k := range params {
-		if k != ParamVolumeGroupID && !strings.HasPrefix(k, "csi.storage.k8s.io/") {
+		if k != ParamVolumeGroupID && !strings.HasPrefix(k, volume.ReservedPrefix) {
 			return nil, status.Errorf(codes.InvalidArgument, "unknown group snapshot parameter %q: the known one is %s", k, ParamVolumeGroupID)
 		}
 	}

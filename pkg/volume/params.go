@@ -20,12 +20,12 @@ const (
 	// reach the node through the volume context, so static PVs can set them too.
 	ParamMountOptions = "mountOptions"
 
-	// provisionerPrefix marks keys csi-provisioner adds or reserves
-	// (--extra-create-metadata, secret references).
-	provisionerPrefix = "csi.storage.k8s.io/"
-	metaPVCName       = provisionerPrefix + "pvc/name"
-	metaPVCNamespace  = provisionerPrefix + "pvc/namespace"
-	metaPVName        = provisionerPrefix + "pv/name"
+	// ReservedPrefix marks keys the Kubernetes sidecars add or reserve
+	// (--extra-create-metadata, secret references): never the driver's own.
+	ReservedPrefix   = "csi.storage.k8s.io/"
+	metaPVCName      = ReservedPrefix + "pvc/name"
+	metaPVCNamespace = ReservedPrefix + "pvc/namespace"
+	metaPVName       = ReservedPrefix + "pv/name"
 )
 
 // DefaultMountPermissions is the mode of a new volume directory.
@@ -77,7 +77,7 @@ func ParseShareParams(p map[string]string) (Params, error) {
 		switch k {
 		case ParamSource, ParamSubDir, ParamOnDelete, ParamMountPermissions, ParamMountOptions:
 		default:
-			if !strings.HasPrefix(k, provisionerPrefix) {
+			if !strings.HasPrefix(k, ReservedPrefix) {
 				unknown = append(unknown, k)
 			}
 		}

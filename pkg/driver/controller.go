@@ -359,52 +359,28 @@ func (d *Driver) DeleteVolume(ctx context.Context, req *csi.DeleteVolumeRequest)
 	ctx, removedEntries := share.CountRemoved(ctx)
 	disposed := false
 	err = d.withStore(ctx, vol, credentialsFrom(req.GetSecrets()), true, func(st *state.Store, w where) error {
-		rec, err := lookup(ctx, st, vol, w)
-		if errors.Is(err, state.ErrNotFound) && vol.UID != "" {
-			// Moved to the quarantine by an earlier call cut short?
-			err = st.Resume(ctx, vol.UID)
-		}
-		if errors.Is(err, state.ErrNotFound) {
-			logger.Info("no volume of this driver matches the ID (deleted already, or stale): nothing deleted", "path", w.path)
-			return nil
-		}
-		if err != nil || rec.Path == "" {
+		if vol.UID == "" {
+			var err error
+			disposed, err = d.disposeLegacy(ctx, st, vol, w)
 			return err
 		}
 		// A copy still filling the volume stops before it is deleted.
-		if err := d.jobs.Cancel(ctx, populateJobKey(rec.UID)); err != nil {
-			return fmt.Errorf("the copy filling the volume did not stop in time: %w", state.ErrBusy)
+		stop := func(rec state.Record) error {
+			if err := d.jobs.Cancel(ctx, populateJobKey(rec.UID)); err != nil {
+				return fmt.Errorf("the copy filling the volume did not stop in time: %w", state.ErrBusy)
+			}
+			return nil
 		}
-		disposed = true
-		switch vol.OnDelete {
-		case volume.Retain:
-			logger.V(2).Info("retaining volume directory", "path", w.path)
-			if vol.UID == "" {
-				return st.DeleteLegacy(ctx, w.base, w.subDir, rec, false)
-			}
-			return st.Forget(ctx, rec)
-		case volume.Archive:
-			var to string
-			if vol.UID == "" {
-				to, err = st.ArchiveLegacy(ctx, w.base, w.subDir, rec)
-			} else {
-				to, err = st.ArchiveVolume(ctx, rec)
-			}
-			if err == nil && to != "" {
-				logger.V(2).Info("archived volume directory", "path", w.path, "archive", to)
-			}
-			return err
-		default:
-			if vol.UID == "" {
-				err = st.DeleteLegacy(ctx, w.base, w.subDir, rec, true)
-			} else {
-				err = st.DeleteVolume(ctx, rec)
-			}
-			if err == nil {
-				logger.V(2).Info("deleted volume directory", "path", w.path)
-			}
-			return err
+		archive, done, err := st.Dispose(ctx, w.path, vol.UID, vol.OnDelete, stop)
+		disposed = done
+		switch {
+		case errors.Is(err, state.ErrNotFound):
+			logger.Info("no volume of this driver matches the ID (deleted already, or stale): nothing deleted", "path", w.path)
+			return nil
+		case err == nil && done:
+			logger.V(2).Info("volume disposed of", "path", w.path, "onDelete", string(vol.OnDelete), "archive", archive)
 		}
+		return err
 	})
 	if errors.Is(err, fs.ErrNotExist) && !errors.Is(err, share.ErrUnavailable) {
 		// The share or base itself is gone: so is the volume.
@@ -422,6 +398,27 @@ func (d *Driver) DeleteVolume(ctx context.Context, req *csi.DeleteVolumeRequest)
 		d.cfg.Metrics.VolumeDeleted(string(vol.Source.Protocol), string(action), removedEntries())
 	}
 	return &csi.DeleteVolumeResponse{}, nil
+}
+
+// disposeLegacy deletes, retains or archives a v1 volume (no UID): in
+// place, since v1 volumes have no UID to name a quarantine.
+func (d *Driver) disposeLegacy(ctx context.Context, st *state.Store, vol volume.Volume, w where) (bool, error) {
+	rec, err := st.GetLegacy(ctx, w.base, w.subDir)
+	if errors.Is(err, state.ErrNotFound) {
+		klog.FromContext(ctx).Info("no v1 volume of this driver matches the ID (deleted already, or stale): nothing deleted", "path", w.path)
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	switch vol.OnDelete {
+	case volume.Retain:
+		return true, st.DeleteLegacy(ctx, w.base, w.subDir, rec, false)
+	case volume.Archive:
+		_, err := st.ArchiveLegacy(ctx, w.base, w.subDir, rec)
+		return true, err
+	}
+	return true, st.DeleteLegacy(ctx, w.base, w.subDir, rec, true)
 }
 
 func (d *Driver) ValidateVolumeCapabilities(ctx context.Context, req *csi.ValidateVolumeCapabilitiesRequest) (*csi.ValidateVolumeCapabilitiesResponse, error) {

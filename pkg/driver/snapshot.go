@@ -173,20 +173,28 @@ func (d *Driver) copySnapshot(ctx context.Context, sid volume.Snapshot, snap sta
 	// A call that read the record just before an earlier copy finished
 	// and was forgotten starts this one after it: the copy in place
 	// stands, and a second one would only fail to move into its place.
-	var cur state.Snapshot
+	// A copy an earlier call moved into place before it was cut short is
+	// whole too: it is recorded ready, and nothing is copied again.
+	var done state.Snapshot
+	finished := false
 	err := d.withShare(ctx, from.root, creds, func(c share.Client) error {
-		var err error
-		cur, err = state.New(c).GetSnapshot(ctx, sid.Key, sid.UID)
-		return err
+		return d.lockedStore(ctx, c, snapshotWhere(sid, c), func(st *state.Store) error {
+			cur, err := st.GetSnapshot(ctx, sid.Key, sid.UID)
+			if err != nil || cur.Ready {
+				done, finished = cur, err == nil
+				return err
+			}
+			if finished, err = st.CopyInPlace(ctx, cur); err != nil || !finished {
+				return err
+			}
+			done, err = st.CompleteSnapshot(ctx, cur)
+			return err
+		})
 	})
-	if err != nil {
-		return state.Snapshot{}, err
-	}
-	if cur.Ready {
-		return cur, nil
+	if err != nil || finished {
+		return done, err
 	}
 	start := time.Now()
-	var done state.Snapshot
 	var copied copytree.Stats
 	to := copyEnd{root: from.root, path: snap.PartialTree(), pack: snapshotPack(snap)}
 	err = d.copyBetween(ctx, "snapshot", from, to, creds, logger, func(c share.Client, stats copytree.Stats) error {

@@ -86,7 +86,7 @@ func (s *Store) CreateSnapshot(ctx context.Context, req SnapshotRequest) (Snapsh
 	case !errors.Is(err, fs.ErrNotExist):
 		return Snapshot{}, err
 	}
-	uid, err := NewUID()
+	uid, err := s.uid()
 	if err != nil {
 		return Snapshot{}, err
 	}
@@ -121,16 +121,31 @@ func (s *Store) GetSnapshotByName(ctx context.Context, name string) (Snapshot, e
 
 // CompleteSnapshot moves the finished copy into place, marks its root so
 // no volume walk ever enters it, and records the snapshot as ready.
+//
+// The rename of the partial copy is the commit point: only a whole copy is
+// ever renamed, so a copy found in place is complete (CopyInPlace), and a
+// call cut short after the rename is finished by the next one without
+// copying again. The copy's counts go into the record before the rename,
+// so the roll forward records what the copy counted.
 func (s *Store) CompleteSnapshot(ctx context.Context, snap Snapshot) (Snapshot, error) {
-	err := s.c.Rename(ctx, snap.PartialTree(), snap.Tree())
-	if errors.Is(err, fs.ErrNotExist) {
-		// A retry after the rename: the copy is in place already.
-		if _, serr := s.c.Stat(ctx, snap.Tree()); serr == nil {
-			err = nil
-		}
-	}
+	inPlace, err := s.CopyInPlace(ctx, snap)
 	if err != nil {
-		return snap, fmt.Errorf("move the finished copy of snapshot %q into place: %w", snap.Name, err)
+		return snap, err
+	}
+	if !inPlace {
+		if err := s.writeJSON(ctx, snapshotRecord(snap.Key()), snap); err != nil {
+			return snap, err
+		}
+		err := s.c.Rename(ctx, snap.PartialTree(), snap.Tree())
+		if errors.Is(err, fs.ErrNotExist) {
+			// A lost reply: the rename happened.
+			if _, serr := s.c.Stat(ctx, snap.Tree()); serr == nil {
+				err = nil
+			}
+		}
+		if err != nil {
+			return snap, fmt.Errorf("move the finished copy of snapshot %q into place: %w", snap.Name, err)
+		}
 	}
 	fi, err := s.c.Stat(ctx, snap.Tree())
 	if err != nil {
@@ -143,6 +158,17 @@ func (s *Store) CompleteSnapshot(ctx context.Context, snap Snapshot) (Snapshot, 
 	}
 	snap.RootID, snap.Ready = fi.ID, true
 	return snap, s.writeJSON(ctx, snapshotRecord(snap.Key()), snap)
+}
+
+// CopyInPlace reports whether the snapshot's whole copy has been moved into
+// place by an earlier call, which may have stopped before it recorded the
+// snapshot ready.
+func (s *Store) CopyInPlace(ctx context.Context, snap Snapshot) (bool, error) {
+	_, err := s.c.Stat(ctx, snap.Tree())
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 // DeleteSnapshot removes the snapshot's copy, whole or partial, with every
@@ -262,7 +288,7 @@ func (s *Store) CreateGroup(ctx context.Context, name string, volumeIDs []string
 	case !errors.Is(err, fs.ErrNotExist):
 		return Group{}, err
 	}
-	uid, err := NewUID()
+	uid, err := s.uid()
 	if err != nil {
 		return Group{}, err
 	}

@@ -62,7 +62,7 @@ var (
 const Dir = volume.MetadataDir
 
 // metadataDirs are never entered by a delete, whatever link leads there.
-var metadataDirs = []string{Dir, volumesDir, holdsDir, rootsDir, archivesDir, deletingDir, snapshotsDir}
+var metadataDirs = []string{Dir, volumesDir, holdsDir, rootsDir, archivesDir, deletingDir, intentsDir, snapshotsDir, groupsDir, volumeGroupsDir}
 
 // MetadataDirs are the directories of the driver's own that no walk over a
 // volume may enter, wherever a link or mount makes them appear.
@@ -77,6 +77,7 @@ const (
 	rootsDir    = Dir + "/roots"
 	archivesDir = Dir + "/archives"
 	deletingDir = Dir + "/deleting"
+	intentsDir  = Dir + "/intents"
 	// ArchivePrefix starts the name of every archived volume directory.
 	ArchivePrefix = "archived-"
 	maxName       = 255
@@ -97,6 +98,9 @@ type Record struct {
 	// filled from; Populating stays true until that copy is complete.
 	ContentSource string `json:"contentSource,omitempty"`
 	Populating    bool   `json:"populating,omitempty"`
+	// ArchivingTo is the archive name a DeleteVolume chose before it
+	// renamed the directory: its retry after a cut finds the archive there.
+	ArchivingTo string `json:"archivingTo,omitempty"`
 }
 
 // Archive marks a directory as the archive of a deleted volume.
@@ -113,10 +117,18 @@ type Store struct {
 	// Log receives what a delete left behind; may be nil.
 	Log func(msg string, kv ...any)
 	now func() time.Time
+	uid func() (string, error)
 }
 
 // New returns a store on c, a session rooted at the share's root.
-func New(c share.Client) *Store { return &Store{c: c, now: time.Now} }
+func New(c share.Client) *Store { return &Store{c: c, now: time.Now, uid: NewUID} }
+
+// WithClock makes the store read the time from now and take new UIDs from
+// uid: for tests that compare whole trees written by two runs.
+func (s *Store) WithClock(now func() time.Time, uid func() (string, error)) *Store {
+	s.now, s.uid = now, uid
+	return s
+}
 
 func key(p string) string {
 	sum := sha256.Sum256([]byte(p))
@@ -124,6 +136,7 @@ func key(p string) string {
 }
 
 func recordPath(p string) string { return volumesDir + "/" + key(p) + ".json" }
+func intentPath(p string) string { return intentsDir + "/" + key(p) + ".json" }
 
 // RecordPath is where the record of the volume directory p (from the share
 // root) lives, for tools that lay out many volumes at once (benchmarks).
@@ -195,11 +208,10 @@ func (s *Store) writeJSON(ctx context.Context, p string, v any) error {
 	if err != nil {
 		return err
 	}
-	suffix, err := NewUID()
-	if err != nil {
-		return err
-	}
-	tmp := path.Dir(p) + "/.tmp-" + suffix
+	// One temporary name per record: a write cut short leaves a file that
+	// the next write of the same record replaces (or the reclaimer
+	// removes), never one more stray file per try.
+	tmp := path.Dir(p) + "/" + TempPrefix + path.Base(p)
 	if err := s.writeFile(ctx, tmp, b); err != nil {
 		return err
 	}
@@ -216,6 +228,10 @@ func (s *Store) removeFile(ctx context.Context, p string) error {
 	}
 	return nil
 }
+
+// TempPrefix starts the name of a record's new version while it is
+// written.
+const TempPrefix = ".tmp-"
 
 // record reads the record of the directory p; fs.ErrNotExist when none.
 func (s *Store) record(ctx context.Context, p string) (Record, error) {
@@ -251,6 +267,12 @@ type CreateRequest struct {
 // Create makes the volume's directory and record, or returns the record of
 // the same volume made by an earlier call (idempotent). The caller holds a
 // lock that covers every directory that can nest with p (LockKey).
+//
+// The protocol (see the package doc) has one commit point, the record's
+// write; everything before it is described by the intent written first, so
+// a call cut short at any step (a crash, its deadline, a lost reply) is
+// rolled forward by the next call with the same name, and rolled back by
+// the reclaimer when no such call comes.
 func (s *Store) Create(ctx context.Context, req CreateRequest) (Record, error) {
 	p := req.Path
 	if err := CheckPath(p); err != nil {
@@ -259,121 +281,296 @@ func (s *Store) Create(ctx context.Context, req CreateRequest) (Record, error) {
 	rec, err := s.record(ctx, p)
 	switch {
 	case err == nil:
-		if rec.Name != req.Name {
-			if busy, berr := s.beingDeleted(ctx, p, rec); berr != nil {
-				return Record{}, berr
-			} else if busy {
-				return Record{}, fmt.Errorf("the previous volume %q at %s is still being deleted; retry later: %w", rec.Name, p, ErrBusy)
-			}
-			return Record{}, fmt.Errorf("directory %s already belongs to volume %q; use a subDir template that gives each claim its own directory: %w", p, rec.Name, ErrConflict)
-		}
-		if req.CapacityBytes != 0 && rec.CapacityBytes != req.CapacityBytes {
-			return Record{}, fmt.Errorf("volume %q exists with capacity %d, not %d: %w", rec.Name, rec.CapacityBytes, req.CapacityBytes, ErrConflict)
-		}
-		if rec.ContentSource != req.ContentSource {
-			return Record{}, fmt.Errorf("volume %q exists with another content source (%q, not %q): %w", rec.Name, rec.ContentSource, req.ContentSource, ErrConflict)
+		if err := s.sameVolume(ctx, rec, req); err != nil {
+			return Record{}, err
 		}
 		return s.ensureDir(ctx, rec, req.Perm)
 	case !errors.Is(err, fs.ErrNotExist):
 		return Record{}, err
 	}
-	if err := s.checkAncestors(ctx, p); err != nil {
+	in, err := s.intent(ctx, p)
+	switch {
+	case err == nil && in.Name == req.Name:
+		// An earlier call for this claim was cut short before its commit:
+		// go on from where it stopped, under its UID.
+		if err := s.sameVolume(ctx, in, req); err != nil {
+			return Record{}, err
+		}
+		rec = in
+	case err == nil && s.now().Sub(in.Created) < IntentTTL:
+		return Record{}, fmt.Errorf("claim %q is being created at %s (or its controller stopped; its intent expires at %s); retry later: %w",
+			in.Name, p, in.Created.Add(IntentTTL).Format(time.RFC3339), ErrBusy)
+	case err == nil:
+		// Abandoned: no call for that claim came in IntentTTL.
+		if _, err := s.rollBack(ctx, in); err != nil {
+			return Record{}, err
+		}
+		fallthrough
+	case errors.Is(err, fs.ErrNotExist):
+		if rec, err = s.begin(ctx, req); err != nil {
+			return Record{}, err
+		}
+	default:
 		return Record{}, err
 	}
-	uid, err := NewUID()
+	return s.finishCreate(ctx, rec, req)
+}
+
+// IntentTTL is how long an intent of a CreateVolume that did not finish
+// keeps its directory from another claim, and how old it must be before the
+// reclaimer undoes it: csi-provisioner retries a claim within minutes.
+const IntentTTL = 30 * time.Minute
+
+// sameVolume refuses a request that names an existing volume (or one in
+// the making) with other properties.
+func (s *Store) sameVolume(ctx context.Context, rec Record, req CreateRequest) error {
+	p := req.Path
+	if rec.Name != req.Name {
+		if busy, berr := s.beingDeleted(ctx, p, rec); berr != nil {
+			return berr
+		} else if busy {
+			return fmt.Errorf("the previous volume %q at %s is still being deleted; retry later: %w", rec.Name, p, ErrBusy)
+		}
+		return fmt.Errorf("directory %s already belongs to volume %q; use a subDir template that gives each claim its own directory: %w", p, rec.Name, ErrConflict)
+	}
+	if req.CapacityBytes != 0 && rec.CapacityBytes != req.CapacityBytes {
+		return fmt.Errorf("volume %q exists with capacity %d, not %d: %w", rec.Name, rec.CapacityBytes, req.CapacityBytes, ErrConflict)
+	}
+	if rec.ContentSource != req.ContentSource {
+		return fmt.Errorf("volume %q exists with another content source (%q, not %q): %w", rec.Name, rec.ContentSource, req.ContentSource, ErrConflict)
+	}
+	return nil
+}
+
+// begin checks that a new volume may lie at req.Path and writes its intent.
+func (s *Store) begin(ctx context.Context, req CreateRequest) (Record, error) {
+	if err := s.checkAncestors(ctx, req.Path); err != nil {
+		return Record{}, err
+	}
+	uid, err := s.uid()
 	if err != nil {
 		return Record{}, err
 	}
-	rec = Record{UID: uid, Name: req.Name, Path: p, CapacityBytes: req.CapacityBytes, Created: s.now().UTC(),
+	rec := Record{UID: uid, Name: req.Name, Path: req.Path, CapacityBytes: req.CapacityBytes, Created: s.now().UTC(),
 		ContentSource: req.ContentSource, Populating: req.ContentSource != ""}
-	// Holds first: a crash after them leaves a hold without a record,
-	// which the next check clears; a volume without its holds could be
+	b, err := json.Marshal(rec)
+	if err != nil {
+		return Record{}, err
+	}
+	// A plain write, not a replace: a torn intent (the call died between
+	// CREATE and WRITE) means nothing after it happened, and is read as
+	// no intent at all.
+	return rec, s.writeFile(ctx, intentPath(req.Path), b)
+}
+
+// finishCreate runs the steps after the intent: holds, the directory, the
+// record (the commit), the root's mark, and the intent's removal. Every
+// step is idempotent, so a call that rolls an earlier one forward runs them
+// all again. A refusal undoes what the intent allowed.
+func (s *Store) finishCreate(ctx context.Context, rec Record, req CreateRequest) (Record, error) {
+	p := rec.Path
+	refuse := func(cause error) (Record, error) {
+		s.dropHolds(ctx, p)
+		_ = s.removeFile(ctx, intentPath(p))
+		return Record{}, cause
+	}
+	// Holds before the directory: a volume without its holds could be
 	// swallowed by a volume made later at an ancestor.
 	if err := s.addHolds(ctx, p, rec); err != nil {
 		return Record{}, err
 	}
 	created, err := s.makeDir(ctx, p, req.Perm)
+	if isRefusal(err) {
+		return refuse(err)
+	}
 	if err != nil {
-		s.dropHolds(ctx, p)
 		return Record{}, err
 	}
-	if !created && req.Legacy != "" {
-		var old Record
-		err := s.readJSON(ctx, req.Legacy, &old)
-		switch {
-		case err == nil && old.Name == req.Name:
+	if !created {
+		if old, legacy, err := s.legacyOwner(ctx, req); err != nil {
+			if isRefusal(err) {
+				return refuse(err)
+			}
+			return Record{}, err
+		} else if legacy {
 			// A retry of a CreateVolume the previous driver version served.
 			s.dropHolds(ctx, p)
-			old.Path = p
+			if err := s.removeFile(ctx, intentPath(p)); err != nil {
+				return Record{}, err
+			}
 			return old, nil
-		case err == nil:
-			s.dropHolds(ctx, p)
-			return Record{}, fmt.Errorf("directory %s already belongs to volume %q; use a subDir template that gives each claim its own directory: %w", p, old.Name, ErrConflict)
-		case !errors.Is(err, fs.ErrNotExist):
-			s.dropHolds(ctx, p)
-			return Record{}, err
+		}
+		if rec.ContentSource != "" {
+			// A volume made from a snapshot or volume holds exactly that
+			// content: never merged into what a retained directory kept.
+			names, err := s.c.List(ctx, p, 1)
+			if err != nil {
+				return Record{}, err
+			}
+			if len(names) > 0 {
+				return refuse(fmt.Errorf("directory %s already holds data (a retained volume, or made by hand), and a volume restored or cloned into it would mix that data with the copy; move it away or use a subDir template that gives each claim a new directory: %w", p, ErrConflict))
+			}
 		}
 	}
-	undo := func(cause error) (Record, error) {
-		if created {
-			// Only the empty directory this call made; nothing else.
-			_ = s.c.Remove(ctx, p)
-		}
-		s.dropHolds(ctx, p)
-		return Record{}, cause
+	fi, err := s.c.Stat(ctx, p)
+	if err != nil {
+		return Record{}, err
 	}
-	if err := s.markRoot(ctx, &rec); err != nil {
-		return undo(err)
+	rec.RootID = fi.ID
+	if err := s.commit(ctx, rec, 0); err != nil {
+		return Record{}, err
 	}
 	return rec, nil
 }
 
-// markRoot records the file ID the volume's directory has now, and marks
-// it among the volume roots, then writes the record. A record that cannot
-// be written takes the mark back with it.
-func (s *Store) markRoot(ctx context.Context, rec *Record) error {
-	fi, err := s.c.Stat(ctx, rec.Path)
-	if err != nil {
+// commit writes the record (the commit point), then the root's mark, then
+// drops the mark of the root the record named before (oldRoot) and the
+// intent: what follows the record's write is done again by any later call
+// that finds the record.
+func (s *Store) commit(ctx context.Context, rec Record, oldRoot uint64) error {
+	if err := s.writeJSON(ctx, recordPath(rec.Path), rec); err != nil {
 		return err
 	}
-	if rec.RootID != 0 && rec.RootID != fi.ID {
-		_ = s.removeFile(ctx, rootMarker(rec.RootID))
-	}
-	rec.RootID = fi.ID
-	if fi.ID != 0 {
-		if err := s.writeMarker(ctx, rootMarker(fi.ID)); err != nil {
+	return s.afterCommit(ctx, rec, oldRoot)
+}
+
+func (s *Store) afterCommit(ctx context.Context, rec Record, oldRoot uint64) error {
+	if rec.RootID != 0 {
+		if err := s.writeMarker(ctx, rootMarker(rec.RootID)); err != nil {
 			return err
 		}
 	}
-	if err := s.writeJSON(ctx, recordPath(rec.Path), *rec); err != nil {
-		if fi.ID != 0 {
-			_ = s.removeFile(ctx, rootMarker(fi.ID))
+	if oldRoot != 0 && oldRoot != rec.RootID {
+		if err := s.removeFile(ctx, rootMarker(oldRoot)); err != nil {
+			return err
 		}
-		return err
 	}
-	return nil
+	return s.removeFile(ctx, intentPath(rec.Path))
+}
+
+func isRefusal(err error) bool {
+	return errors.Is(err, ErrConflict) || errors.Is(err, ErrInvalid)
+}
+
+// legacyOwner looks for a v1 record of the directory being adopted: the
+// same claim's is that volume (legacy), another claim's a conflict.
+func (s *Store) legacyOwner(ctx context.Context, req CreateRequest) (Record, bool, error) {
+	if req.Legacy == "" {
+		return Record{}, false, nil
+	}
+	var old Record
+	err := s.readJSON(ctx, req.Legacy, &old)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return Record{}, false, nil
+	case err != nil:
+		return Record{}, false, err
+	case old.Name != req.Name:
+		return Record{}, false, fmt.Errorf("directory %s already belongs to volume %q; use a subDir template that gives each claim its own directory: %w", req.Path, old.Name, ErrConflict)
+	}
+	old.Path = req.Path
+	return old, true, nil
+}
+
+// intent reads the intent of a create at p; fs.ErrNotExist when there is
+// none, or only a torn one.
+func (s *Store) intent(ctx context.Context, p string) (Record, error) {
+	var in Record
+	err := s.readJSON(ctx, intentPath(p), &in)
+	if errors.Is(err, ErrConflict) {
+		return Record{}, fmt.Errorf("torn intent at %s: %w", p, fs.ErrNotExist)
+	}
+	return in, err
+}
+
+// rollBack undoes the create an intent describes, when no record was
+// written for it: the directory is removed only when it is empty and no
+// other volume's, the holds and the intent always. It reports the
+// directory it kept because something was written into it.
+func (s *Store) rollBack(ctx context.Context, in Record) (kept string, err error) {
+	p := in.Path
+	rec, err := s.record(ctx, p)
+	switch {
+	case err == nil && rec.UID == in.UID:
+		// Committed before the call stopped: finish it forward.
+		return "", s.afterCommit(ctx, rec, 0)
+	case err == nil:
+		// Another claim's volume took the place since: its holds stay.
+		return "", s.removeFile(ctx, intentPath(p))
+	case !errors.Is(err, fs.ErrNotExist):
+		return "", err
+	}
+	fi, err := s.c.Stat(ctx, p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return "", err
+	case fi.IsDir && !fi.IsLink:
+		if err := s.checkAdoptable(ctx, p); isRefusal(err) {
+			break // another volume's, an archive: not the intent's to touch
+		} else if err != nil {
+			return "", err
+		}
+		names, err := s.c.List(ctx, p, 1)
+		if err != nil {
+			return "", err
+		}
+		if len(names) > 0 {
+			kept = p
+			break
+		}
+		if err := s.c.Remove(ctx, p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+	}
+	s.dropHolds(ctx, p)
+	return kept, s.removeFile(ctx, intentPath(p))
 }
 
 // ensureDir answers a repeated CreateVolume: the volume's directory must be
-// there. One on its way out (in the quarantine) makes the caller wait; one
-// removed behind the driver's back is made again, empty.
+// there, and what the first call did after its commit is done again. One
+// on its way out (in the quarantine) makes the caller wait; one removed
+// behind the driver's back is made again, empty.
 func (s *Store) ensureDir(ctx context.Context, rec Record, perm fs.FileMode) (Record, error) {
-	_, err := s.c.Stat(ctx, rec.Path)
-	if err == nil || !errors.Is(err, fs.ErrNotExist) {
-		return rec, err
-	}
-	if busy, err := s.beingDeleted(ctx, rec.Path, rec); err != nil {
-		return Record{}, err
-	} else if busy {
-		return Record{}, fmt.Errorf("volume %q at %s is being deleted; retry later: %w", rec.Name, rec.Path, ErrBusy)
-	}
-	if _, err := s.makeDir(ctx, rec.Path, perm); err != nil {
+	fi, err := s.c.Stat(ctx, rec.Path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return Record{}, err
 	}
-	if err := s.markRoot(ctx, &rec); err != nil {
-		return Record{}, err
+	if err == nil {
+		if fi.ID == rec.RootID || rec.RootID == 0 || fi.ID == 0 || fi.IsLink || !fi.IsDir {
+			return rec, s.afterCommit(ctx, rec, 0)
+		}
+		// Another directory than the record's: the one an earlier call
+		// made again before it was cut short, when empty and unmarked.
+		names, err := s.c.List(ctx, rec.Path, 1)
+		if err != nil {
+			return Record{}, err
+		}
+		if len(names) > 0 || s.marked(ctx, fi.ID) {
+			return rec, s.afterCommit(ctx, rec, 0)
+		}
+	} else {
+		if busy, err := s.beingDeleted(ctx, rec.Path, rec); err != nil {
+			return Record{}, err
+		} else if busy {
+			return Record{}, fmt.Errorf("volume %q at %s is being deleted; retry later: %w", rec.Name, rec.Path, ErrBusy)
+		}
+		if _, err := s.makeDir(ctx, rec.Path, perm); err != nil {
+			return Record{}, err
+		}
+		if fi, err = s.c.Stat(ctx, rec.Path); err != nil {
+			return Record{}, err
+		}
 	}
-	return rec, nil
+	old := rec.RootID
+	rec.RootID = fi.ID
+	return rec, s.commit(ctx, rec, old)
+}
+
+// marked reports whether a root mark names this file ID.
+func (s *Store) marked(ctx context.Context, id uint64) bool {
+	_, err := s.c.Stat(ctx, rootMarker(id))
+	return err == nil
 }
 
 // writeMarker makes an empty file: its name is all it says, and an empty
@@ -481,6 +678,13 @@ func (s *Store) checkNoHolds(ctx context.Context, p string) error {
 		if !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
+		// A create of the volume below that has not written its record
+		// yet: it goes first, or the reclaimer undoes it.
+		if err := s.readJSON(ctx, intentsDir+"/"+n+".json", &r); err == nil {
+			return fmt.Errorf("directory %s would hold volume %q (%s), which is being created; retry later: %w", p, r.Name, r.Path, ErrBusy)
+		} else if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, ErrConflict) {
+			return err
+		}
 		if err := s.removeFile(ctx, holdDir(p)+"/"+n); err != nil {
 			return err
 		}
@@ -553,17 +757,21 @@ func (s *Store) Forget(ctx context.Context, rec Record) error {
 	return s.dropRecord(ctx, rec)
 }
 
+// dropRecord removes the holds, the root's mark and last the record: a
+// call cut short leaves the record, and its retry finds it and does the
+// rest again. Holds never outlive their record.
 func (s *Store) dropRecord(ctx context.Context, rec Record) error {
+	for _, a := range ancestors(rec.Path) {
+		if err := s.removeFile(ctx, holdDir(a)+"/"+key(rec.Path)); err != nil {
+			return err
+		}
+	}
 	if rec.RootID != 0 {
 		if err := s.removeFile(ctx, rootMarker(rec.RootID)); err != nil {
 			return err
 		}
 	}
-	if err := s.removeFile(ctx, recordPath(rec.Path)); err != nil {
-		return err
-	}
-	s.dropHolds(ctx, rec.Path)
-	return nil
+	return s.removeFile(ctx, recordPath(rec.Path))
 }
 
 // rootState looks at what rec.Path leads to now: gone, the volume's own
@@ -583,16 +791,28 @@ func (s *Store) rootState(ctx context.Context, p string, rootID uint64) (fi shar
 
 // ArchiveVolume renames the volume's directory to an archive beside it and
 // marks it as one. It returns the archive's path, "" when there was nothing.
+//
+// The archive's name goes into the record first, then its mark, then the
+// rename (the commit point), then the record goes: a retry after a cut
+// renames to the same name, or finds the directory there already.
 func (s *Store) ArchiveVolume(ctx context.Context, rec Record) (string, error) {
 	_, exists, own, err := s.rootState(ctx, rec.Path, rec.RootID)
 	if err != nil {
 		return "", err
 	}
 	to := ""
-	if exists && !own {
+	switch {
+	case exists && !own:
 		s.logf("volume path no longer leads to the volume's own directory (replaced by a link or another directory); not archiving it", "path", rec.Path)
-	} else if exists {
+	case exists:
 		if to, err = s.archive(ctx, rec); err != nil {
+			return "", err
+		}
+	case rec.ArchivingTo != "":
+		// Renamed by a call that was cut short after it.
+		if fi, err := s.c.Stat(ctx, rec.ArchivingTo); err == nil && fi.IsDir && !fi.IsLink && (rec.RootID == 0 || fi.ID == rec.RootID) {
+			to = rec.ArchivingTo
+		} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return "", err
 		}
 	}
@@ -609,11 +829,20 @@ func (s *Store) ArchiveVolume(ctx context.Context, rec Record) (string, error) {
 
 func (s *Store) archive(ctx context.Context, rec Record) (string, error) {
 	for i := range 10 {
-		to := ArchiveName(rec.Path, s.now(), i)
+		to := rec.ArchivingTo
+		if to == "" || i > 0 {
+			to = ArchiveName(rec.Path, s.now(), i)
+		}
 		if _, err := s.c.Stat(ctx, to); err == nil {
 			continue
 		} else if !errors.Is(err, fs.ErrNotExist) {
 			return "", err
+		}
+		if rec.ArchivingTo != to {
+			rec.ArchivingTo = to
+			if err := s.writeJSON(ctx, recordPath(rec.Path), rec); err != nil {
+				return "", err
+			}
 		}
 		// The mark comes first: an archive must never exist unmarked, or a
 		// claim whose subDir resolves to its name would adopt it.
@@ -861,4 +1090,35 @@ func (s *Store) ExpandLegacy(ctx context.Context, base, subDir string, size int6
 	rec.Path = ""
 	rec.CapacityBytes = size
 	return size, s.writeJSON(ctx, LegacyRecordPath(base, subDir), rec)
+}
+
+// Dispose carries out a DeleteVolume of the volume at p with this UID as
+// onDelete says: delete, retain or archive. stop, when set, runs between
+// finding the record and touching anything (a copy still filling the
+// volume is stopped there). A volume of which nothing is left (deleted
+// already, or a stale ID) is ErrNotFound, which the caller answers with
+// success; a delete cut short after its commit (the move to the
+// quarantine) is finished. It returns the archive's path, if one was made,
+// and whether the volume was disposed of by this call.
+func (s *Store) Dispose(ctx context.Context, p, uid string, onDelete volume.OnDelete, stop func(Record) error) (archive string, disposed bool, err error) {
+	rec, err := s.Get(ctx, p, uid)
+	if errors.Is(err, ErrNotFound) {
+		return "", false, s.Resume(ctx, uid)
+	}
+	if err != nil {
+		return "", false, err
+	}
+	if stop != nil {
+		if err := stop(rec); err != nil {
+			return "", false, err
+		}
+	}
+	switch onDelete {
+	case volume.Retain:
+		return "", true, s.Forget(ctx, rec)
+	case volume.Archive:
+		archive, err = s.ArchiveVolume(ctx, rec)
+		return archive, true, err
+	}
+	return "", true, s.DeleteVolume(ctx, rec)
 }

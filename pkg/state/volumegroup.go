@@ -67,7 +67,7 @@ func (s *Store) CreateVolumeGroup(ctx context.Context, name, source string, memb
 	if err := s.checkNotInOtherGroup(ctx, k, members); err != nil {
 		return VolumeGroup{}, err
 	}
-	uid, err := NewUID()
+	uid, err := s.uid()
 	if err != nil {
 		return VolumeGroup{}, err
 	}

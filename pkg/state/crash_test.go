@@ -1,0 +1,537 @@
+package state
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/share"
+	"github.com/fileshare-csi/fileshare-csi/pkg/share/memshare"
+	"github.com/fileshare-csi/fileshare-csi/pkg/volume"
+)
+
+// The crash-point enumeration: every mutating store call is run on an
+// in-memory share that stops it at its N-th operation, for every N, in
+// three ways (the controller died before the request left; the server did
+// it but the reply was lost and the controller died; the call's context
+// was cancelled there). A new store over the same share, as after a
+// restart, then retries the same request until it is answered, and the
+// whole share must be what one uninterrupted call leaves. For creates, the
+// same cut never retried must leave, after the reclaimer, nothing but what
+// the reclaimer's rule keeps.
+
+var uidSeq atomic.Int64
+
+// testUID never repeats, so a stale ID never meets a new volume's.
+func testUID() (string, error) { return fmt.Sprintf("cafe%012x", uidSeq.Add(1)), nil }
+
+var t0 = time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+
+type clock struct{ t time.Time }
+
+func (c *clock) now() time.Time { return c.t }
+
+func storeOn(sh *memshare.Share, c *clock) *Store {
+	return New(sh.Client()).WithClock(c.now, testUID)
+}
+
+var errDied = fmt.Errorf("the controller died: %w", share.ErrUnavailable)
+
+type cutMode int
+
+const (
+	dieBefore cutMode = iota // nothing of operation N happened
+	dieAfter                 // operation N happened, its reply was lost
+	cancelAt                 // the call's context was cancelled at operation N
+)
+
+func (m cutMode) String() string {
+	return [...]string{"die before", "die after", "cancel at"}[m]
+}
+
+// scenario is one mutating call: setup lays out the share before it (no
+// cuts), call makes the request as the driver does on every retry.
+type scenario struct {
+	name  string
+	setup func(t *testing.T, st *Store, sh *memshare.Share)
+	call  func(ctx context.Context, st *Store) error
+	// create: the call makes a volume, so a cut never retried must be
+	// undone by the reclaimer.
+	create bool
+	// stale, when set, is a request with an ID from before the call that
+	// must change nothing after it (a DeleteVolume resent with a stale ID).
+	stale func(ctx context.Context, st *Store) error
+}
+
+const volPath = "base/pvc-a"
+
+func createReq() CreateRequest {
+	return CreateRequest{Path: volPath, Name: "pvc-a", CapacityBytes: 1 << 30, Perm: 0o777}
+}
+
+// madeVolume creates pvc-a with some data in it, and says its UID.
+func madeVolume(t *testing.T, st *Store, sh *memshare.Share) Record {
+	t.Helper()
+	rec, err := st.Create(context.Background(), createReq())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"a.txt", "d/b.txt", "d/e/c.txt"} {
+		if err := sh.WriteFileDirect(volPath+"/"+f, []byte("data of "+f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return rec
+}
+
+func baseDir(t *testing.T, st *Store, sh *memshare.Share) {
+	t.Helper()
+	if err := sh.WriteFileDirect("base/bystander/keep.txt", []byte("another tenant's")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func disposeScenario(name string, onDelete volume.OnDelete, extra func(t *testing.T, st *Store, sh *memshare.Share)) scenario {
+	var uid string
+	return scenario{
+		name: name,
+		setup: func(t *testing.T, st *Store, sh *memshare.Share) {
+			baseDir(t, st, sh)
+			uid = madeVolume(t, st, sh).UID
+			if extra != nil {
+				extra(t, st, sh)
+			}
+		},
+		call: func(ctx context.Context, st *Store) error {
+			_, _, err := st.Dispose(ctx, volPath, uid, onDelete, nil)
+			if errors.Is(err, ErrNotFound) {
+				return nil
+			}
+			return err
+		},
+		stale: func(ctx context.Context, st *Store) error {
+			// The claim is made again under the same name, then the old
+			// ID's DeleteVolume comes back.
+			if _, err := st.Create(ctx, createReq()); err != nil {
+				return err
+			}
+			_, _, err := st.Dispose(ctx, volPath, uid, volume.Delete, nil)
+			if !errors.Is(err, ErrNotFound) {
+				return fmt.Errorf("a stale ID's DeleteVolume answered %v, want ErrNotFound", err)
+			}
+			return nil
+		},
+	}
+}
+
+func scenarios() []scenario {
+	return []scenario{
+		{
+			name:   "CreateVolume",
+			setup:  baseDir,
+			call:   func(ctx context.Context, st *Store) error { _, err := st.Create(ctx, createReq()); return err },
+			create: true,
+		},
+		{
+			name:  "CreateVolume with new parents",
+			setup: baseDir,
+			call: func(ctx context.Context, st *Store) error {
+				_, err := st.Create(ctx, CreateRequest{Path: "base/ns/x/pvc-b", Name: "pvc-b", Perm: 0o777})
+				return err
+			},
+			create: true,
+		},
+		{
+			name: "CreateVolume adopting a retained directory",
+			setup: func(t *testing.T, st *Store, sh *memshare.Share) {
+				baseDir(t, st, sh)
+				if err := sh.WriteFileDirect(volPath+"/kept.txt", []byte("retained")); err != nil {
+					t.Fatal(err)
+				}
+			},
+			call:   func(ctx context.Context, st *Store) error { _, err := st.Create(ctx, createReq()); return err },
+			create: true,
+		},
+		{
+			name: "CreateVolume from a snapshot over a retained directory (refused)",
+			setup: func(t *testing.T, st *Store, sh *memshare.Share) {
+				baseDir(t, st, sh)
+				if err := sh.WriteFileDirect(volPath+"/kept.txt", []byte("retained")); err != nil {
+					t.Fatal(err)
+				}
+			},
+			call: func(ctx context.Context, st *Store) error {
+				req := createReq()
+				req.ContentSource = "snapshot-id"
+				_, err := st.Create(ctx, req)
+				return err
+			},
+			create: true,
+		},
+		{
+			name: "CreateVolume where a link leads to another volume (refused)",
+			setup: func(t *testing.T, st *Store, sh *memshare.Share) {
+				baseDir(t, st, sh)
+				if _, err := st.Create(context.Background(), CreateRequest{Path: "base/other", Name: "other", Perm: 0o777}); err != nil {
+					t.Fatal(err)
+				}
+				sh.FollowLinks = true
+				if err := sh.Symlink("other", volPath); err != nil {
+					t.Fatal(err)
+				}
+			},
+			call:   func(ctx context.Context, st *Store) error { _, err := st.Create(ctx, createReq()); return err },
+			create: true,
+		},
+		disposeScenario("DeleteVolume", volume.Delete, nil),
+		disposeScenario("DeleteVolume (retain)", volume.Retain, nil),
+		disposeScenario("DeleteVolume (archive)", volume.Archive, nil),
+		disposeScenario("DeleteVolume (archive, first name taken)", volume.Archive, func(t *testing.T, st *Store, sh *memshare.Share) {
+			if err := sh.WriteFileDirect("base/"+ArchivePrefix+"pvc-a/old.txt", []byte("an older archive")); err != nil {
+				t.Fatal(err)
+			}
+		}),
+		snapshotScenario(),
+	}
+}
+
+// snapshotScenario completes a snapshot whose copy is whole, as the
+// driver's copy job does on every try: a copy in place is recorded ready,
+// else the partial copy is moved into place.
+func snapshotScenario() scenario {
+	return scenario{
+		name: "CreateSnapshot completion",
+		setup: func(t *testing.T, st *Store, sh *memshare.Share) {
+			baseDir(t, st, sh)
+			rec := madeVolume(t, st, sh)
+			snap, err := st.CreateSnapshot(context.Background(), SnapshotRequest{Name: "snap-1", SourceVolumeID: "vol-id", SourcePath: rec.Path})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range []string{"a.txt", "d/b.txt"} {
+				if err := sh.WriteFileDirect(snap.PartialTree()+"/"+f, []byte("copy of "+f)); err != nil {
+					t.Fatal(err)
+				}
+			}
+		},
+		call: func(ctx context.Context, st *Store) error {
+			cur, err := st.GetSnapshotByName(ctx, "snap-1")
+			if err != nil || cur.Ready {
+				return err
+			}
+			if in, err := st.CopyInPlace(ctx, cur); err != nil {
+				return err
+			} else if !in {
+				cur.Files, cur.Bytes = 2, 30 // what the copy counted
+			}
+			_, err = st.CompleteSnapshot(ctx, cur)
+			return err
+		},
+	}
+}
+
+// retryable says whether the driver's caller would send the request again:
+// everything but a definite refusal.
+func retryable(err error) bool {
+	return err != nil && !errors.Is(err, ErrConflict) && !errors.Is(err, ErrInvalid) && !errors.Is(err, ErrNotFound)
+}
+
+// answer runs the call until it is answered with success or a refusal.
+func answer(t *testing.T, sh *memshare.Share, c *clock, call func(context.Context, *Store) error) error {
+	t.Helper()
+	var err error
+	for range 4 {
+		if err = call(context.Background(), storeOn(sh, c)); !retryable(err) {
+			return err
+		}
+	}
+	t.Fatalf("still failing after 4 retries: %v", err)
+	return err
+}
+
+func TestEveryCrashPointConverges(t *testing.T) {
+	var report []string
+	for _, sc := range scenarios() {
+		t.Run(sc.name, func(t *testing.T) {
+			c := &clock{t: t0}
+			base := memshare.New()
+			sc.setup(t, storeOn(base, c), base)
+			before := canon(base.Dump())
+
+			ref := base.Clone()
+			ref.SetHook(nil)
+			refErr := sc.call(context.Background(), storeOn(ref, c))
+			if retryable(refErr) {
+				t.Fatalf("the uninterrupted call failed: %v", refErr)
+			}
+			want := canon(ref.Dump())
+			ops := ref.Ops()
+			if ops == 0 {
+				t.Fatal("the call made no share operation")
+			}
+			report = append(report, fmt.Sprintf("%s: %d operations, %d cuts", sc.name, ops, 3*ops))
+
+			for n := 1; n <= ops; n++ {
+				for _, mode := range []cutMode{dieBefore, dieAfter, cancelAt} {
+					sh := base.Clone()
+					ctx, cancel := context.WithCancel(context.Background())
+					sh.SetHook(cut(n, mode, cancel))
+					cutErr := sc.call(ctx, storeOn(sh, c))
+					cancel()
+					sh.SetHook(nil)
+					at := fmt.Sprintf("%s op %d", mode, n)
+					if cutErr == nil && mode != dieAfter {
+						// Only a best-effort step may fail unseen.
+						t.Logf("%s: the call succeeded despite the cut", at)
+					}
+					never := sh.Clone()
+
+					got := answer(t, sh, c, sc.call)
+					if (got == nil) != (refErr == nil) || !sameRefusal(got, refErr) {
+						t.Errorf("%s: the retry answered %v, the uninterrupted call %v", at, got, refErr)
+					}
+					if diff := compare(want, canon(sh.Dump())); diff != "" {
+						t.Errorf("%s: the share after the retry differs from an uninterrupted call's:\n%s", at, diff)
+					}
+					if sc.stale != nil {
+						after := sh.Clone()
+						if err := sc.stale(context.Background(), storeOn(after, c)); err != nil {
+							t.Errorf("%s: %v", at, err)
+						}
+						chk := sh.Clone()
+						if _, err := storeOn(chk, c).Create(context.Background(), createReq()); err != nil {
+							t.Fatalf("%s: %v", at, err)
+						}
+						if diff := compare(canon(chk.Dump()), canon(after.Dump())); diff != "" {
+							t.Errorf("%s: a stale ID's DeleteVolume changed the share:\n%s", at, diff)
+						}
+					}
+					if sc.create {
+						checkReclaimed(t, at, never, c, before, want)
+					}
+				}
+			}
+		})
+	}
+	for _, r := range report {
+		t.Log(r)
+	}
+}
+
+// cut fails the n-th operation as mode says, and every later one.
+func cut(n int, mode cutMode, cancel func()) memshare.Hook {
+	return func(op memshare.Op, when memshare.When) error {
+		switch {
+		case op.N < n:
+			return nil
+		case mode == cancelAt:
+			if op.N == n && when == memshare.Before {
+				cancel()
+			}
+			return nil
+		case mode == dieAfter && op.N == n && when == memshare.Before:
+			return nil
+		}
+		return errDied
+	}
+}
+
+func sameRefusal(a, b error) bool {
+	for _, e := range []error{ErrConflict, ErrInvalid, ErrNotFound} {
+		if errors.Is(a, e) != errors.Is(b, e) {
+			return false
+		}
+	}
+	return true
+}
+
+// checkReclaimed leaves a cut create alone for longer than IntentTTL and
+// has the reclaimer pass (more than once, for the leftovers without a
+// time): the share must be as before the call when the cut came before the
+// commit, and as after an uninterrupted call when it came after (the
+// volume exists; only the CO can know it does not want it), but for empty
+// directories (the metadata directories, parents made for the volume).
+func checkReclaimed(t *testing.T, at string, sh *memshare.Share, c0 *clock, before, after []string) {
+	t.Helper()
+	c := &clock{t: c0.t}
+	var r Reclaimer
+	lock := func(context.Context, string) (func(), error) { return func() {}, nil }
+	for range 3 {
+		c.t = c.t.Add(IntentTTL + time.Minute)
+		if _, err := r.Pass(context.Background(), storeOn(sh, c), "share", lock); err != nil {
+			t.Fatalf("%s: reclaim: %v", at, err)
+		}
+	}
+	got := dropEmptyDirs(canon(sh.Dump()))
+	if compare(dropEmptyDirs(after), got) == "" {
+		return
+	}
+	if diff := compare(dropEmptyDirs(before), got); diff != "" {
+		t.Errorf("%s: never retried, the reclaimer left:\n%s", at, diff)
+	}
+}
+
+func dropEmptyDirs(lines []string) []string {
+	var out []string
+	for i, l := range lines {
+		if strings.HasSuffix(l, "/") && (i+1 == len(lines) || !strings.HasPrefix(lines[i+1], l)) {
+			continue
+		}
+		out = append(out, l)
+	}
+	// An emptied parent leaves its own parent empty in turn.
+	if len(out) != len(lines) {
+		return dropEmptyDirs(out)
+	}
+	return out
+}
+
+var (
+	uidRE    = regexp.MustCompile(`cafe[0-9a-f]{12}`)
+	rootsRE  = regexp.MustCompile(`roots/([0-9]+)`)
+	rootIDRE = regexp.MustCompile(`"rootID":([0-9]+)`)
+)
+
+// canon writes a share as sorted lines in which what differs between two
+// runs of the same protocol and means nothing is made equal: UIDs, and
+// file IDs, which are named by the path of the object that has them.
+func canon(entries []memshare.Entry) []string {
+	byID := map[string]string{}
+	for _, e := range entries {
+		byID[fmt.Sprint(e.ID)] = e.Path
+	}
+	name := func(id string) string {
+		if p, ok := byID[id]; ok {
+			return "{" + uidRE.ReplaceAllString(p, "UID") + "}"
+		}
+		return "{no such object}"
+	}
+	var out []string
+	for _, e := range entries {
+		l := e.Path
+		if e.Dir {
+			l += "/"
+		}
+		if e.Link != "" {
+			l += " -> " + e.Link
+		}
+		if e.Data != "" {
+			l += " " + e.Data
+		}
+		l = rootsRE.ReplaceAllStringFunc(l, func(m string) string { return "roots/" + name(m[len("roots/"):]) })
+		l = rootIDRE.ReplaceAllStringFunc(l, func(m string) string { return `"rootID":` + name(m[len(`"rootID":`):]) })
+		out = append(out, uidRE.ReplaceAllString(l, "UID"))
+	}
+	sort.Strings(out)
+	return out
+}
+
+func compare(want, got []string) string {
+	if slices.Equal(want, got) {
+		return ""
+	}
+	var b strings.Builder
+	w, g := map[string]bool{}, map[string]bool{}
+	for _, l := range want {
+		w[l] = true
+	}
+	for _, l := range got {
+		g[l] = true
+	}
+	for _, l := range want {
+		if !g[l] {
+			fmt.Fprintf(&b, "  missing: %s\n", l)
+		}
+	}
+	for _, l := range got {
+		if !w[l] {
+			fmt.Fprintf(&b, "  extra:   %s\n", l)
+		}
+	}
+	if b.Len() == 0 {
+		return "  (same lines, other multiplicity)"
+	}
+	return b.String()
+}
+
+// TestReclaimerKeepsWhatAPodWrote: a create cut short and never retried
+// whose directory a pod wrote into keeps that directory; everything else
+// of it goes.
+func TestReclaimerKeepsWhatAPodWrote(t *testing.T) {
+	c := &clock{t: t0}
+	sh := memshare.New()
+	sh.SetHook(cut(17, dieBefore, nil)) // after the MKDIR of the volume, before its STAT
+	if _, err := storeOn(sh, c).Create(context.Background(), createReq()); err == nil {
+		t.Fatal("the cut create succeeded")
+	}
+	sh.SetHook(nil)
+	if _, err := storeOn(sh, c).c.Stat(context.Background(), volPath); err != nil {
+		t.Fatalf("the cut create made no directory (cut too early for this test): %v", err)
+	}
+	if err := sh.WriteFileDirect(volPath+"/pod.txt", []byte("a pod's")); err != nil {
+		t.Fatal(err)
+	}
+	var r Reclaimer
+	lock := func(context.Context, string) (func(), error) { return func() {}, nil }
+	c.t = c.t.Add(time.Minute)
+	rep, err := r.Pass(context.Background(), storeOn(sh, c), "s", lock)
+	if err != nil || rep.Intents != 0 {
+		t.Fatalf("a fresh intent was undone: %+v, %v", rep, err)
+	}
+	c.t = c.t.Add(IntentTTL)
+	rep, err = r.Pass(context.Background(), storeOn(sh, c), "s", lock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Intents != 1 || !slices.Equal(rep.Kept, []string{volPath}) {
+		t.Errorf("reclaim report %+v, want one intent undone and %s kept", rep, volPath)
+	}
+	var names []string
+	for _, e := range sh.Dump() {
+		if !e.Dir {
+			names = append(names, e.Path)
+		}
+	}
+	if !slices.Equal(names, []string{volPath + "/pod.txt"}) {
+		t.Errorf("after the reclaimer the share holds %v, want only the pod's file", names)
+	}
+	// The claim is free again.
+	if _, err := storeOn(sh, c).Create(context.Background(), createReq()); err != nil {
+		t.Errorf("create after the reclaim: %v", err)
+	}
+}
+
+// TestAnotherClaimWaitsForAFreshIntent: a create cut short keeps its
+// directory from another claim (Aborted, retry) until it is retried or
+// abandoned, then the other claim gets it.
+func TestAnotherClaimWaitsForAFreshIntent(t *testing.T) {
+	c := &clock{t: t0}
+	sh := memshare.New()
+	sh.SetHook(cut(8, dieBefore, nil)) // after the intent, before the holds
+	_, _ = storeOn(sh, c).Create(context.Background(), createReq())
+	sh.SetHook(nil)
+	other := createReq()
+	other.Name = "pvc-other"
+	if _, err := storeOn(sh, c).Create(context.Background(), other); !errors.Is(err, ErrBusy) {
+		t.Fatalf("another claim at a fresh intent's directory: %v, want ErrBusy", err)
+	}
+	c.t = c.t.Add(IntentTTL + time.Second)
+	rec, err := storeOn(sh, c).Create(context.Background(), other)
+	if err != nil || rec.Name != "pvc-other" {
+		t.Fatalf("another claim after the intent expired: %+v, %v", rec, err)
+	}
+	if _, err := storeOn(sh, c).Create(context.Background(), createReq()); !errors.Is(err, ErrConflict) {
+		t.Errorf("the first claim's late retry: %v, want ErrConflict", err)
+	}
+	if _, err := storeOn(sh, c).c.Stat(context.Background(), intentPath(volPath)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("an intent is left: %v", err)
+	}
+}

@@ -1,0 +1,198 @@
+package state
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Reclaimer undoes, on a share, what calls that never came back left: the
+// intents of CreateVolumes that stopped before their commit and were not
+// retried within IntentTTL (their claim was deleted while Pending), the
+// holds no record or intent stands behind, and records' temporary files.
+//
+// Its rule: it removes only what the driver wrote itself and nothing else
+// holds. The directory of an abandoned create is removed when it is empty;
+// one that holds anything (a pod wrote into it, or it was a retained
+// directory being adopted) is kept and reported, never deleted.
+//
+// Temporary files and torn intents carry no time of their own: they are
+// removed once a pass finds them again IntentTTL after the pass that first
+// saw them, so a write in flight is never taken for a leftover.
+type Reclaimer struct {
+	mu   sync.Mutex
+	seen map[string]time.Time // share/path -> when a pass first saw it
+}
+
+// ReclaimReport says what one pass did.
+type ReclaimReport struct {
+	Intents int      // abandoned creates undone, or finished after their commit
+	Holds   int      // holds with no record or intent behind them
+	Temps   int      // temporary files and torn intents
+	Kept    []string // directories of abandoned creates that hold data
+}
+
+// LockFunc holds the volume lock of the directory p until the returned
+// function is called.
+type LockFunc func(ctx context.Context, p string) (func(), error)
+
+// tempDirs are where records are written through temporaries.
+var tempDirs = []string{volumesDir, intentsDir, archivesDir, snapshotsDir, groupsDir, volumeGroupsDir}
+
+// Pass reclaims once on the share s works on; shareName tells shares apart
+// in what the Reclaimer remembers between passes.
+func (r *Reclaimer) Pass(ctx context.Context, s *Store, shareName string, lock LockFunc) (ReclaimReport, error) {
+	var rep ReclaimReport
+	now := s.now()
+	live := map[string]bool{}
+	// old says whether a time-less leftover has been seen for IntentTTL.
+	old := func(p string) bool {
+		k := shareName + "\x00" + p
+		live[k] = true
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if r.seen == nil {
+			r.seen = map[string]time.Time{}
+		}
+		first, ok := r.seen[k]
+		if !ok {
+			r.seen[k] = now
+			return false
+		}
+		return now.Sub(first) >= IntentTTL
+	}
+	names, err := s.list(ctx, intentsDir)
+	if err != nil {
+		return rep, err
+	}
+	for _, n := range names {
+		if strings.HasPrefix(n, TempPrefix) {
+			continue
+		}
+		p := intentsDir + "/" + n
+		var in Record
+		err := s.readJSON(ctx, p, &in)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			continue
+		case errors.Is(err, ErrConflict):
+			if old(p) {
+				if err := s.removeFile(ctx, p); err != nil {
+					return rep, err
+				}
+				rep.Temps++
+			}
+			continue
+		case err != nil:
+			return rep, err
+		case in.Path == "" || intentPath(in.Path) != p || now.Sub(in.Created) < IntentTTL:
+			continue
+		}
+		kept, done, err := r.undo(ctx, s, in, lock)
+		if err != nil {
+			return rep, fmt.Errorf("undo the create of %q at %s: %w", in.Name, in.Path, err)
+		}
+		if done {
+			rep.Intents++
+		}
+		if kept != "" {
+			rep.Kept = append(rep.Kept, kept)
+		}
+	}
+	if rep.Holds, err = s.reclaimHolds(ctx); err != nil {
+		return rep, err
+	}
+	for _, dir := range tempDirs {
+		names, err := s.list(ctx, dir)
+		if err != nil {
+			return rep, err
+		}
+		for _, n := range names {
+			p := dir + "/" + n
+			if strings.HasPrefix(n, TempPrefix) && old(p) {
+				if err := s.removeFile(ctx, p); err != nil {
+					return rep, err
+				}
+				rep.Temps++
+			}
+		}
+	}
+	// Forget what is gone from this share.
+	r.mu.Lock()
+	for k := range r.seen {
+		if strings.HasPrefix(k, shareName+"\x00") && !live[k] {
+			delete(r.seen, k)
+		}
+	}
+	r.mu.Unlock()
+	return rep, nil
+}
+
+// undo rolls back one abandoned intent under its directory's lock, after
+// reading it again: a retry may have finished it meanwhile.
+func (r *Reclaimer) undo(ctx context.Context, s *Store, in Record, lock LockFunc) (kept string, done bool, err error) {
+	unlock, err := lock(ctx, in.Path)
+	if err != nil {
+		return "", false, err
+	}
+	defer unlock()
+	now, err := s.intent(ctx, in.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", false, nil
+	}
+	if err != nil || now.UID != in.UID {
+		return "", false, err
+	}
+	kept, err = s.rollBack(ctx, now)
+	return kept, err == nil, err
+}
+
+// reclaimHolds removes holds that neither a record nor an intent stands
+// behind. A create writes its intent before its holds and removes the
+// intent after its record, and a delete removes holds before the record:
+// reading the intent first, then the record, never misses a live one.
+func (s *Store) reclaimHolds(ctx context.Context) (int, error) {
+	dirs, err := s.list(ctx, holdsDir)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, d := range dirs {
+		holds, err := s.list(ctx, holdsDir+"/"+d)
+		if err != nil {
+			return n, err
+		}
+		for _, k := range holds {
+			live := false
+			for _, p := range []string{intentsDir + "/" + k + ".json", volumesDir + "/" + k + ".json"} {
+				if _, err := s.c.Stat(ctx, p); err == nil {
+					live = true
+					break
+				} else if !errors.Is(err, fs.ErrNotExist) {
+					return n, err
+				}
+			}
+			if live {
+				continue
+			}
+			if err := s.removeFile(ctx, holdsDir+"/"+d+"/"+k); err != nil {
+				return n, err
+			}
+			n++
+		}
+	}
+	return n, nil
+}
+
+// list names the entries of dir; none when it does not exist.
+func (s *Store) list(ctx context.Context, dir string) ([]string, error) {
+	names, err := s.c.List(ctx, dir, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	return names, err
+}

@@ -40,13 +40,14 @@ func main() {
 	flag.BoolVar(&v0.enabled, "csi-v0", false, "also serve the pre-1.0 CSI v0.1 API (package csi) on the same endpoint, for orchestrators that speak only that")
 	flag.StringVar(&v0.stagingDir, "csi-v0-staging-dir", "/var/lib/kubelet/plugins/fileshare.csi.dev/csi-v0", "node, with --csi-v0: where v0.1 NodePublishVolume stages volumes (v0.1 has no staging of its own)")
 	flag.StringVar(&v0.secretDir, "csi-v0-secret-dir", "", "with --csi-v0: a directory of secret files (username, password, optional domain; a mounted Kubernetes Secret) for the SMB calls, which v0.1 requests carry no secrets for")
+	reclaimInterval := flag.Duration("reclaim-interval", 10*time.Minute, "controller: how often the reclaimer undoes, on every share volumes were made on, CreateVolumes that stopped before their commit and were never retried for 30 minutes (0: never)")
 	showVersion := flag.Bool("version", false, "print the version and exit")
 	flag.Parse()
 	if *showVersion {
 		fmt.Println(version)
 		return
 	}
-	if err := run(*endpoint, *nodeID, *mode, *driverName, *stateDir, *maxSessions, *metricsAddress, *inlineSources, *addonsEndpoint, v0); err != nil {
+	if err := run(*endpoint, *nodeID, *mode, *driverName, *stateDir, *maxSessions, *metricsAddress, *inlineSources, *addonsEndpoint, *reclaimInterval, v0); err != nil {
 		klog.ErrorS(err, "fileshare-csi failed")
 		klog.Flush()
 		os.Exit(1)
@@ -59,7 +60,7 @@ type v0Flags struct {
 	stagingDir, secretDir string
 }
 
-func run(endpoint, nodeID, mode, name, stateDir string, maxSessions int, metricsAddress, inlineSources, addonsEndpoint string, v0 v0Flags) error {
+func run(endpoint, nodeID, mode, name, stateDir string, maxSessions int, metricsAddress, inlineSources, addonsEndpoint string, reclaimInterval time.Duration, v0 v0Flags) error {
 	inline, err := driver.ParseInlineSources(inlineSources)
 	if err != nil {
 		return err
@@ -135,6 +136,9 @@ func run(endpoint, nodeID, mode, name, stateDir string, maxSessions int, metrics
 		if err := cfg.Metrics.Serve(ctx, metricsAddress); err != nil {
 			return err
 		}
+	}
+	if cfg.Controller {
+		go d.RunReclaimer(ctx, reclaimInterval)
 	}
 	go func() {
 		<-ctx.Done()

@@ -308,6 +308,7 @@ func (d *Driver) CreateVolume(ctx context.Context, req *csi.CreateVolumeRequest)
 		})
 		return err
 	})
+	d.provisionedOn(vol.Source)
 	if err != nil {
 		return nil, toStatus(err)
 	}
@@ -382,6 +383,7 @@ func (d *Driver) DeleteVolume(ctx context.Context, req *csi.DeleteVolumeRequest)
 		}
 		return err
 	})
+	d.provisionedOn(vol.Source)
 	if errors.Is(err, fs.ErrNotExist) && !errors.Is(err, share.ErrUnavailable) {
 		// The share or base itself is gone: so is the volume.
 		logger.Info("share or base directory no longer exists; treating the volume as deleted", "error", err.Error())

@@ -22,6 +22,7 @@ import (
 	"github.com/fileshare-csi/fileshare-csi/pkg/mounter"
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 	"github.com/fileshare-csi/fileshare-csi/pkg/source"
+	"github.com/fileshare-csi/fileshare-csi/pkg/state"
 )
 
 // TopologyKeyOS is the topology segment the node reports its OS under. NFS
@@ -69,6 +70,11 @@ type Driver struct {
 	// groupShares: the shares ListVolumeGroups reads, those groups were
 	// made on since the controller started.
 	groupShares knownShares
+	// reclaimShares: the shares volumes were made or deleted on since the
+	// controller started, which the reclaimer passes over.
+	reclaimShares knownShares
+	newShares     chan source.Source
+	reclaimer     state.Reclaimer
 }
 
 // New checks cfg and returns a Driver.
@@ -90,7 +96,7 @@ func New(cfg Config) (*Driver, error) {
 			return nil, errors.New("the node service needs a mounter")
 		}
 	}
-	d := &Driver{cfg: cfg, jobs: jobs.NewRunner()}
+	d := &Driver{cfg: cfg, jobs: jobs.NewRunner(), newShares: make(chan source.Source, 16)}
 	if cfg.Controller {
 		cfg.Metrics.WatchPool(cfg.Pool)
 	}

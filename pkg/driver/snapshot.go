@@ -36,13 +36,17 @@ type knownShares struct {
 	roots map[string]source.Source // canonical name -> the source as a class gave it
 }
 
-func (k *knownShares) add(src source.Source) {
+// add notes src's share, and reports whether it was new.
+func (k *knownShares) add(src source.Source) bool {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if k.roots == nil {
 		k.roots = map[string]source.Source{}
 	}
-	k.roots[lockName(locate(volume.Volume{Source: src}).root)] = src
+	name := lockName(locate(volume.Volume{Source: src}).root)
+	_, known := k.roots[name]
+	k.roots[name] = src
+	return !known
 }
 
 func (k *knownShares) all() []source.Source {

@@ -56,6 +56,8 @@ type Metrics struct {
 	copyBytes     *prometheus.CounterVec
 	copyFiles     *prometheus.CounterVec
 	copiesRunning *prometheus.GaugeVec
+	reclaimed     *prometheus.CounterVec
+	reclaimKept   *prometheus.CounterVec
 }
 
 // New returns a registry with the process and Go runtime collectors and the
@@ -111,11 +113,19 @@ func New(driverName string) *Metrics {
 	for _, k := range []string{"snapshot", "restore", "clone"} {
 		m.copiesRunning.WithLabelValues(k)
 	}
+	m.reclaimed = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Namespace: namespace, Name: "reclaimed_total",
+		Help: "What the reclaimer removed of calls that never came back, by protocol and kind (create: a CreateVolume stopped before its commit and never retried, undone; hold: a nesting guard with no volume behind it; temporary: a record's temporary file).",
+	}, []string{"protocol", "kind"})
+	m.reclaimKept = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Namespace: namespace, Name: "reclaim_kept_directories_total",
+		Help: "Directories of never-finished CreateVolumes that the reclaimer kept because something was written into them (the controller log names each), by protocol.",
+	}, []string{"protocol"})
 	m.reg.MustRegister(
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		m.deletes, m.deleteEntries, m.repairs, m.probeTimeouts, m.rotations,
-		m.copies, m.copyBytes, m.copyFiles, m.copiesRunning,
+		m.copies, m.copyBytes, m.copyFiles, m.copiesRunning, m.reclaimed, m.reclaimKept,
 	)
 	return m
 }
@@ -200,6 +210,17 @@ func (m *Metrics) CopyStarted(kind, protocol string) func(files, bytes, server i
 		m.copyBytes.WithLabelValues(kind, protocol, "streamed").Add(float64(bytes - server))
 		m.copyBytes.WithLabelValues(kind, protocol, "server").Add(float64(server))
 	}
+}
+
+// Reclaimed records one reclaim pass on a share of protocol.
+func (m *Metrics) Reclaimed(protocol string, creates, holds, temps, kept int) {
+	if m == nil {
+		return
+	}
+	m.reclaimed.WithLabelValues(protocol, "create").Add(float64(creates))
+	m.reclaimed.WithLabelValues(protocol, "hold").Add(float64(holds))
+	m.reclaimed.WithLabelValues(protocol, "temporary").Add(float64(temps))
+	m.reclaimKept.WithLabelValues(protocol).Add(float64(kept))
 }
 
 // MountRepaired records a remount of a broken node mount.

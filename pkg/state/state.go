@@ -4,21 +4,71 @@
 // directory, the volume records, archive naming and the markers that keep
 // volumes from nesting.
 //
-// Layout, below the share's root (the SMB share, or the NFS export):
+// Layout, below the share's root (the SMB share, or the NFS export). Every
+// directory here is in MetadataDirs: no walk over a volume enters it.
 //
 //	.fileshare-csi/volumes/<key>.json   one record per volume directory
+//	.fileshare-csi/intents/<key>.json   a CreateVolume of <key> that has not committed yet
 //	.fileshare-csi/holds/<key>/<key2>   the volume <key2> lies below the directory <key> (empty)
-//	.fileshare-csi/roots/<id>           a volume root's server file ID (empty)
+//	.fileshare-csi/roots/<id>           a volume or snapshot root's server file ID (empty)
 //	.fileshare-csi/archives/<key>.json  the directory <key> is an archive
 //	.fileshare-csi/deleting/<uid>       a volume or snapshot being deleted
 //	.fileshare-csi/snapshots/<key>.json a snapshot's record (<key>: hash of its name)
 //	.fileshare-csi/snapshots/<uid>      a complete snapshot's copy of its volume
 //	.fileshare-csi/snapshots/<uid>.partial  a snapshot's copy while it is made
+//	.fileshare-csi/snapshots/<uid>.pack a snapshot's small files
+//	.fileshare-csi/snapshots/groups/<key>.json  a group snapshot's record
+//	.fileshare-csi/volumegroups/<key>.json      a CSI-Addons volume group's record
+//	<dir>/.tmp-<name>                   a record's next version while it is written
 //	BASE/.fileshare-csi/<escaped>.json  records of v1 volumes (no UID)
 //
 // <key> is a hash of the directory's path from the root, so record names
 // have a fixed length whatever the path, and two classes whose bases overlap
 // (smb://h/s with base x/y, smb://h/s/x with base y) find the same record.
+//
+// # Protocols
+//
+// Every call that changes the share is a sequence of steps with one commit
+// point. A call can stop after any step: the controller is killed, the
+// call's deadline passes, the connection drops, or the server did a step
+// whose reply was lost. The next call with the same request rolls an
+// interrupted call forward from what the share shows (every step is
+// idempotent, and what comes after the commit is done again by any call
+// that finds the commit), or, before the commit, goes on from where it
+// stopped; a different request is refused as it would be had the first
+// call ended. TestEveryCrashPointConverges cuts each step of each call in
+// three ways and compares the whole share with an uninterrupted call's.
+//
+//   - CreateVolume: intent (a plain write: a torn one means nothing after it
+//     happened) → holds on the ancestors → MKDIR (or adopt a directory that
+//     is no one's) → STAT → record (COMMIT) → root mark → intent removed.
+//     Holds come before the directory, so no volume is ever swallowed by
+//     one made at an ancestor; the root mark after the record, so a mark
+//     always has an owner the retry can find. A claim that finds another
+//     claim's intent younger than IntentTTL is told to retry (Aborted).
+//   - DeleteVolume (delete): RENAME into deleting/<uid> (COMMIT) → root mark
+//     → removal in the quarantine → holds → record. A retry finds the record
+//     and goes on; with the record gone, Resume finishes the quarantine.
+//   - DeleteVolume (retain): holds → root mark → record (COMMIT).
+//   - DeleteVolume (archive): record names the archive (ArchivingTo) →
+//     archive mark → RENAME to the archive (COMMIT) → holds → record; the
+//     root mark stays with the archive.
+//   - CreateSnapshot: record (not ready) → copy into <uid>.partial (resumed
+//     by a retry) → record with the copy's counts → RENAME to <uid> (COMMIT:
+//     only a whole copy is renamed) → root mark → record ready.
+//   - DeleteSnapshot: each copy as a volume delete, the pack, the record.
+//   - Group snapshots, volume groups, expansion: one record write each,
+//     replaced atomically (a temporary, then RENAME over the record).
+//
+// Why an intent and a record rather than building the volume under
+// .fileshare-csi/ and renaming it into place: a rename into the class's base
+// fails where the base is another file system on the server, and costs a
+// LOOKUP and a RENAME on every create; the intent costs a write and a
+// remove, and is all the reclaimer needs to undo a create nobody retries.
+//
+// Reclaimer undoes what no retry will: intents older than IntentTTL (their
+// directory removed only when empty; one with data in it is kept and
+// reported), holds without a record or intent, and temporaries.
 //
 // Error contract: every method returns nil, or an error that wraps one of
 // ErrNotFound, ErrConflict, ErrInvalid, ErrBusy, or an error from the share

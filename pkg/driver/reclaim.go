@@ -1,0 +1,85 @@
+package driver
+
+import (
+	"context"
+	"time"
+
+	"k8s.io/klog/v2"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/source"
+	"github.com/fileshare-csi/fileshare-csi/pkg/state"
+	"github.com/fileshare-csi/fileshare-csi/pkg/volume"
+)
+
+// RunReclaimer passes state.Reclaimer over every share this controller has
+// provisioned on, every interval, until ctx ends: what CreateVolumes that
+// stopped and were never retried left (their claim was deleted while it
+// was Pending) is undone there. A share gets its first pass as soon as a
+// call names it, so one restart's leftovers go within a pass of the next
+// call. The controller keeps no list of shares: a share no call names
+// after a restart keeps its leftovers until one does.
+func (d *Driver) RunReclaimer(ctx context.Context, interval time.Duration) {
+	if interval <= 0 {
+		return
+	}
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case src := <-d.newShares:
+			d.reclaimOn(ctx, src)
+		case <-tick.C:
+			for _, src := range d.reclaimShares.all() {
+				d.reclaimOn(ctx, src)
+			}
+		}
+	}
+}
+
+// provisionedOn notes a share a call worked on, for the reclaimer; the
+// first call on a share after a start asks for a pass at once.
+func (d *Driver) provisionedOn(src source.Source) {
+	if d.reclaimShares.add(src) {
+		select {
+		case d.newShares <- src:
+		default: // a pass is due anyway; never hold a call for it
+		}
+	}
+}
+
+// reclaimOn makes one pass on the share src lies on, through a pooled
+// session (for SMB, an idle one a call with secrets left: the reclaimer
+// has no credentials of its own), holding each volume's lock as a call
+// would.
+func (d *Driver) reclaimOn(ctx context.Context, src source.Source) {
+	logger := klog.FromContext(ctx).WithValues("share", src.String())
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
+	defer cancel()
+	w0 := locate(volume.Volume{Source: src})
+	lease, err := d.leaseWithoutSecrets(ctx, w0.root)
+	if err != nil || lease == nil {
+		logger.V(4).Info("no session for a reclaim pass; the next one tries again", "error", err)
+		return
+	}
+	w := w0.under(lease.Prefix())
+	lock := func(ctx context.Context, p string) (func(), error) {
+		return d.lock(ctx, where{root: w.root, canon: w.canon, path: p})
+	}
+	st := state.New(lease.Client)
+	st.Log = func(msg string, kv ...any) { logger.Info(msg, kv...) }
+	rep, err := d.reclaimer.Pass(ctx, st, w.canon, lock)
+	lease.Release(err)
+	for _, p := range rep.Kept {
+		logger.Info("a CreateVolume that was never finished left a directory with data in it; kept, for an administrator to look at", "path", p)
+	}
+	d.cfg.Metrics.Reclaimed(string(src.Protocol), rep.Intents, rep.Holds, rep.Temps, len(rep.Kept))
+	if err != nil {
+		logger.Error(err, "reclaim pass stopped; the next one goes on")
+		return
+	}
+	if rep.Intents+rep.Holds+rep.Temps > 0 {
+		logger.Info("reclaimed what calls that never came back left", "creates", rep.Intents, "holds", rep.Holds, "temporaries", rep.Temps)
+	}
+}

@@ -1,0 +1,103 @@
+//go:build linux
+
+package integration
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/container-storage-interface/spec/lib/go/csi"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+// TestCreateVolumeCutByItsDeadlineConverges sends CreateVolumes with
+// deadlines shorter than a create takes on loopback, so the driver is cut
+// between two of its steps on the real servers, then retries each with a
+// long deadline as csi-provisioner does: every retry must succeed (before
+// the intent protocol, about half answered AlreadyExists forever), and once
+// the volumes are deleted the metadata must hold nothing more than before.
+func TestCreateVolumeCutByItsDeadlineConverges(t *testing.T) {
+	protocols(t, func(t *testing.T, params, secrets map[string]string, base string) {
+		c := controller(t)
+		meta := metadataRoot(t)
+		before := metadataFiles(meta)
+		var ids []string
+		cuts := 0
+		for i := range 16 {
+			name := "cut-" + strings.ReplaceAll(t.Name(), "/", "-") + "-" + string(rune('a'+i))
+			req := &csi.CreateVolumeRequest{Name: name, Parameters: params, Secrets: secrets,
+				VolumeCapabilities: []*csi.VolumeCapability{mountCap},
+				CapacityRange:      &csi.CapacityRange{RequiredBytes: 1 << 20}}
+			deadline := 200*time.Microsecond + time.Duration(i)*750*time.Microsecond
+			ctx, cancel := context.WithTimeout(context.Background(), deadline)
+			if _, err := c.CreateVolume(ctx, req); err != nil {
+				cuts++
+			}
+			cancel()
+			var resp *csi.CreateVolumeResponse
+			var err error
+			for try := 0; try < 20; try++ {
+				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+				resp, err = c.CreateVolume(ctx, req)
+				cancel()
+				if code := status.Code(err); code != codes.Aborted && code != codes.Unavailable {
+					break
+				}
+				time.Sleep(100 * time.Millisecond) // the cut call may still hold the volume's lock
+			}
+			if err != nil {
+				t.Errorf("%s (first deadline %v): the retry answered %v", name, deadline, err)
+				continue
+			}
+			ids = append(ids, resp.GetVolume().GetVolumeId())
+		}
+		t.Logf("%d of 16 creates were cut by their deadline; all retries checked", cuts)
+		if cuts == 0 {
+			t.Log("no create was cut: this server answered within every deadline")
+		}
+		for _, id := range ids {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			_, err := c.DeleteVolume(ctx, &csi.DeleteVolumeRequest{VolumeId: id, Secrets: secrets})
+			cancel()
+			if err != nil {
+				t.Errorf("DeleteVolume %s: %v", id, err)
+			}
+		}
+		after := metadataFiles(meta)
+		for dir, n := range after {
+			if n > before[dir] {
+				t.Errorf("%s holds %d files after every volume was deleted, %d before: orphaned", dir, n, before[dir])
+			}
+		}
+		entries, _ := os.ReadDir(base)
+		for _, e := range entries {
+			if strings.HasPrefix(e.Name(), "cut-") {
+				t.Errorf("a volume directory is left in the base: %s", e.Name())
+			}
+		}
+	})
+}
+
+// metadataFiles counts the files in each of the driver's metadata
+// directories (holds together), and temporaries apart.
+func metadataFiles(meta string) map[string]int {
+	out := map[string]int{}
+	_ = filepath.WalkDir(meta, func(p string, e os.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(meta, p)
+		dir, _, _ := strings.Cut(rel, string(filepath.Separator))
+		if strings.HasPrefix(e.Name(), ".tmp-") {
+			dir = "temporaries"
+		}
+		out[dir]++
+		return nil
+	})
+	return out
+}

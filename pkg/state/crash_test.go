@@ -509,24 +509,24 @@ func TestReclaimerKeepsWhatAPodWrote(t *testing.T) {
 	}
 }
 
-// TestAnotherClaimWaitsForAFreshIntent: a create cut short keeps its
-// directory from another claim (Aborted, retry) until it is retried or
-// abandoned, then the other claim gets it.
-func TestAnotherClaimWaitsForAFreshIntent(t *testing.T) {
+// TestAnotherClaimTakesAnUnfinishedCreatesPlace: a create cut short before
+// its commit was never answered, so another claim whose subDir resolves to
+// the same directory gets it, as if it had come first; the first claim's
+// late retry is then refused as it would be after any other claim's, and
+// nothing of the first is left.
+func TestAnotherClaimTakesAnUnfinishedCreatesPlace(t *testing.T) {
 	c := &clock{t: t0}
 	sh := memshare.New()
-	sh.SetHook(cut(8, dieBefore, nil)) // after the intent, before the holds
-	_, _ = storeOn(sh, c).Create(context.Background(), createReq())
+	sh.SetHook(cut(17, dieBefore, nil)) // after the MKDIR of the volume, before its STAT
+	if _, err := storeOn(sh, c).Create(context.Background(), createReq()); err == nil {
+		t.Fatal("the cut create succeeded")
+	}
 	sh.SetHook(nil)
 	other := createReq()
 	other.Name = "pvc-other"
-	if _, err := storeOn(sh, c).Create(context.Background(), other); !errors.Is(err, ErrBusy) {
-		t.Fatalf("another claim at a fresh intent's directory: %v, want ErrBusy", err)
-	}
-	c.t = c.t.Add(IntentTTL + time.Second)
 	rec, err := storeOn(sh, c).Create(context.Background(), other)
 	if err != nil || rec.Name != "pvc-other" {
-		t.Fatalf("another claim after the intent expired: %+v, %v", rec, err)
+		t.Fatalf("another claim at an unfinished create's directory: %+v, %v", rec, err)
 	}
 	if _, err := storeOn(sh, c).Create(context.Background(), createReq()); !errors.Is(err, ErrConflict) {
 		t.Errorf("the first claim's late retry: %v, want ErrConflict", err)

@@ -44,8 +44,9 @@
 //     is no one's) → STAT → record (COMMIT) → root mark → intent removed.
 //     Holds come before the directory, so no volume is ever swallowed by
 //     one made at an ancestor; the root mark after the record, so a mark
-//     always has an owner the retry can find. A claim that finds another
-//     claim's intent younger than IntentTTL is told to retry (Aborted).
+//     always has an owner the retry can find. A call that finds no record
+//     starts over and its intent replaces any earlier one: an unfinished
+//     create was never answered, so another claim may take its place.
 //   - DeleteVolume (delete): RENAME into deleting/<uid> (COMMIT) → root mark
 //     → removal in the quarantine → holds → record. A retry finds the record
 //     and goes on; with the record gone, Resume finishes the quarantine.
@@ -321,8 +322,9 @@ type CreateRequest struct {
 // The protocol (see the package doc) has one commit point, the record's
 // write; everything before it is described by the intent written first, so
 // a call cut short at any step (a crash, its deadline, a lost reply) is
-// rolled forward by the next call with the same name, and rolled back by
-// the reclaimer when no such call comes.
+// redone by the next call with the same name (every step is idempotent,
+// and the directory it made is adopted), and rolled back by the reclaimer
+// when no such call comes.
 func (s *Store) Create(ctx context.Context, req CreateRequest) (Record, error) {
 	p := req.Path
 	if err := CheckPath(p); err != nil {
@@ -338,37 +340,19 @@ func (s *Store) Create(ctx context.Context, req CreateRequest) (Record, error) {
 	case !errors.Is(err, fs.ErrNotExist):
 		return Record{}, err
 	}
-	in, err := s.intent(ctx, p)
-	switch {
-	case err == nil && in.Name == req.Name:
-		// An earlier call for this claim was cut short before its commit:
-		// go on from where it stopped, under its UID.
-		if err := s.sameVolume(ctx, in, req); err != nil {
-			return Record{}, err
-		}
-		rec = in
-	case err == nil && s.now().Sub(in.Created) < IntentTTL:
-		return Record{}, fmt.Errorf("claim %q is being created at %s (or its controller stopped; its intent expires at %s); retry later: %w",
-			in.Name, p, in.Created.Add(IntentTTL).Format(time.RFC3339), ErrBusy)
-	case err == nil:
-		// Abandoned: no call for that claim came in IntentTTL.
-		if _, err := s.rollBack(ctx, in); err != nil {
-			return Record{}, err
-		}
-		fallthrough
-	case errors.Is(err, fs.ErrNotExist):
-		if rec, err = s.begin(ctx, req); err != nil {
-			return Record{}, err
-		}
-	default:
+	// No record: whatever an earlier call for this directory did stopped
+	// before its commit, so this call starts over, and its intent takes
+	// the place of any earlier one. An earlier call of another claim has
+	// not been answered: this one is as if it came first.
+	if rec, err = s.begin(ctx, req); err != nil {
 		return Record{}, err
 	}
 	return s.finishCreate(ctx, rec, req)
 }
 
-// IntentTTL is how long an intent of a CreateVolume that did not finish
-// keeps its directory from another claim, and how old it must be before the
-// reclaimer undoes it: csi-provisioner retries a claim within minutes.
+// IntentTTL is how old the intent of a CreateVolume that did not finish
+// must be before the reclaimer undoes it: csi-provisioner retries a claim
+// within minutes.
 const IntentTTL = 30 * time.Minute
 
 // sameVolume refuses a request that names an existing volume (or one in

@@ -200,6 +200,68 @@ func scenarios() []scenario {
 			}
 		}),
 		snapshotScenario(),
+		{
+			name: "DeleteSnapshot",
+			setup: func(t *testing.T, st *Store, sh *memshare.Share) {
+				snapshotScenario().setup(t, st, sh)
+				if err := snapshotScenario().call(context.Background(), st); err != nil {
+					t.Fatal(err)
+				}
+			},
+			call: func(ctx context.Context, st *Store) error {
+				snap, err := st.GetSnapshotByName(ctx, "snap-1")
+				if errors.Is(err, ErrNotFound) {
+					return nil
+				}
+				if err != nil {
+					return err
+				}
+				return st.DeleteSnapshot(ctx, snap)
+			},
+		},
+		{
+			name: "CreateSnapshot record",
+			setup: func(t *testing.T, st *Store, sh *memshare.Share) {
+				baseDir(t, st, sh)
+				madeVolume(t, st, sh)
+			},
+			call: func(ctx context.Context, st *Store) error {
+				_, err := st.CreateSnapshot(ctx, SnapshotRequest{Name: "snap-1", SourceVolumeID: "vol-id", SourcePath: volPath})
+				return err
+			},
+		},
+		{
+			name: "ControllerExpandVolume",
+			setup: func(t *testing.T, st *Store, sh *memshare.Share) {
+				baseDir(t, st, sh)
+				madeVolume(t, st, sh)
+			},
+			call: func(ctx context.Context, st *Store) error {
+				rec, err := st.record(ctx, volPath)
+				if err != nil {
+					return err
+				}
+				_, err = st.Expand(ctx, volPath, rec.UID, 2<<30)
+				return err
+			},
+		},
+		{
+			name:  "CreateVolumeGroup",
+			setup: func(t *testing.T, st *Store, sh *memshare.Share) { baseDir(t, st, sh) },
+			call: func(ctx context.Context, st *Store) error {
+				_, err := st.CreateVolumeGroup(ctx, "group-1", "nfs://h/export", []string{"v1", "v2"})
+				return err
+			},
+		},
+		modifyGroupScenario(),
+		{
+			name:  "CreateVolumeGroupSnapshot record",
+			setup: func(t *testing.T, st *Store, sh *memshare.Share) { baseDir(t, st, sh) },
+			call: func(ctx context.Context, st *Store) error {
+				_, err := st.CreateGroup(ctx, "gs-1", []string{"v1", "v2"})
+				return err
+			},
+		},
 	}
 }
 
@@ -233,6 +295,30 @@ func snapshotScenario() scenario {
 				cur.Files, cur.Bytes = 2, 30 // what the copy counted
 			}
 			_, err = st.CompleteSnapshot(ctx, cur)
+			return err
+		},
+	}
+}
+
+// modifyGroupScenario changes a volume group's members, as the CSI-Addons
+// sidecar's retries of one ModifyVolumeGroupMembership do.
+func modifyGroupScenario() scenario {
+	var g VolumeGroup
+	return scenario{
+		name: "ModifyVolumeGroupMembership",
+		setup: func(t *testing.T, st *Store, sh *memshare.Share) {
+			baseDir(t, st, sh)
+			var err error
+			if g, err = st.CreateVolumeGroup(context.Background(), "group-1", "nfs://h/export", []string{"v1", "v2"}); err != nil {
+				t.Fatal(err)
+			}
+		},
+		call: func(ctx context.Context, st *Store) error {
+			cur, err := st.GetVolumeGroup(ctx, g.Key(), g.UID)
+			if err != nil {
+				return err
+			}
+			_, err = st.SetVolumeGroupMembers(ctx, cur, []string{"v1", "v2", "v3"})
 			return err
 		},
 	}

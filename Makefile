@@ -58,6 +58,12 @@ test-integration: deps
 test-scale: deps
 	FILESHARE_SCALE_ENTRIES=1000000 $(GO) test -count=1 -v -timeout 3h ./test/integration/ -run 'TestDeleteVolumeOfALargeDirectoryStaysWithinTheMemoryLimit' -ginkgo.no-color
 
+# The controller killed at random under concurrent clients for two minutes
+# per share (test-integration runs 15 s of it): a release check.
+.PHONY: test-fault
+test-fault: deps
+	FILESHARE_FAULT_SECONDS=120 $(GO) test -count=1 -v -timeout 30m ./test/integration/ -run 'TestControllerKilledAtRandomConverges|TestCreateVolumeCutByItsDeadlineConverges' -ginkgo.no-color
+
 # The whole integration suite again inside a qemu VM with a real Debian
 # kernel: kernel nfsd and Samba in the guest, real NFS and CIFS mounts, and
 # csi-sanity with no node-mount skips.

@@ -42,6 +42,8 @@ func codeOf(err error) codes.Code {
 		return codes.Aborted
 	case errors.Is(err, share.ErrUnavailable):
 		return codes.Unavailable
+	case errors.Is(err, share.ErrInUse):
+		return codes.Aborted
 	case errors.Is(err, share.ErrNotEmpty):
 		// A writer is still at work in the directory: retryable.
 		return codes.Aborted

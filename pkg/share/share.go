@@ -37,6 +37,11 @@ type Capacity struct {
 // retry, never a reason to go looking elsewhere.
 var ErrNotEmpty = errors.New("directory not empty")
 
+// ErrInUse says the server refused because another open of the path stands
+// in the way for now (a handle a killed controller's session still holds
+// until the server drops it): worth a retry.
+var ErrInUse = errors.New("in use by another open of the file; retry")
+
 // ErrLeftBehind says a removal finished what it may do, but left entries it
 // must not or cannot remove: directories that belong to another volume, or
 // entries the server hides. Another try would not change that.

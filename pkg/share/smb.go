@@ -189,7 +189,20 @@ func (c *smbClient) wrap(ctx context.Context, op, rel string, err error) error {
 		c.broken.Store(true)
 		return fmt.Errorf("%s %s: %w: %w", op, rel, ErrUnavailable, err)
 	}
+	var re *smb2.ResponseError
+	if errors.As(err, &re) && inUse[re.Code] {
+		return fmt.Errorf("%s %s: %w: %w", op, rel, ErrInUse, err)
+	}
 	return fmt.Errorf("%s %s: %w", op, rel, err)
+}
+
+// inUse are the NTSTATUS codes with which a server says another open of
+// the file stands in the way for now: a session of a controller that was
+// killed keeps its handles until the server notices it is gone.
+var inUse = map[uint32]bool{
+	0xC0000043: true, // STATUS_SHARING_VIOLATION
+	0xC0000056: true, // STATUS_DELETE_PENDING
+	0xC0000054: true, // STATUS_FILE_LOCK_CONFLICT
 }
 
 // Prefix is empty: an SMB session is rooted at its source's base.

@@ -1,0 +1,192 @@
+//go:build linux
+
+package integration
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/container-storage-interface/spec/lib/go/csi"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/fileshare-csi/fileshare-csi/test/harness"
+)
+
+// faultDuration is how long the controller is killed at random per
+// protocol: short in make test, FILESHARE_FAULT_SECONDS for release checks
+// (make test-fault).
+func faultDuration() time.Duration {
+	if s, err := strconv.Atoi(os.Getenv("FILESHARE_FAULT_SECONDS")); err == nil && s > 0 {
+		return time.Duration(s) * time.Second
+	}
+	if kernelNFS() {
+		return 8 * time.Second // under emulation every call is slower
+	}
+	return 15 * time.Second
+}
+
+// TestControllerKilledAtRandomConverges is the operator's fault test: four
+// clients create, fill, snapshot and delete volumes at once while the
+// controller process is SIGKILLed every few hundred milliseconds and
+// started again, and every call is retried until it is answered, as the
+// sidecars do. Afterwards no call is stuck, the metadata holds exactly
+// what it held before (no orphaned record, intent, hold, mark, temporary
+// or quarantine), no volume directory is left, and a bystander volume
+// has every byte it had.
+func TestControllerKilledAtRandomConverges(t *testing.T) {
+	protocols(t, func(t *testing.T, params, secrets map[string]string, base string) {
+		meta := metadataRoot(t)
+		args := []string{"--mode", "controller"}
+		dir := t.TempDir()
+		start := func() *harness.Driver {
+			d, err := harness.StartDriver(env.binary, dir, args...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return d
+		}
+		var mu sync.Mutex
+		cur := start()
+		client := func() csi.ControllerClient {
+			mu.Lock()
+			defer mu.Unlock()
+			return csi.NewControllerClient(cur.Conn)
+		}
+		defer func() { mu.Lock(); cur.Stop(); mu.Unlock() }()
+
+		bystander := create(t, client(), "bystander", params, secrets)
+		bdir := filepath.Join(base, "bystander")
+		writeFile(t, filepath.Join(bdir, "data"), strings.Repeat("bystander ", 1000))
+		before := metadataFiles(meta)
+
+		var stop atomic.Bool
+		kills := 0
+		killerDone := make(chan struct{})
+		go func() {
+			defer close(killerDone)
+			for !stop.Load() {
+				time.Sleep(time.Duration(200+rand.IntN(1000)) * time.Millisecond)
+				if stop.Load() {
+					return
+				}
+				mu.Lock()
+				_ = cur.Cmd.Process.Kill()
+				cur.Stop()
+				cur = start()
+				kills++
+				mu.Unlock()
+			}
+		}()
+
+		// answered retries a call until it is answered: every code but a
+		// definite one means the call may not have happened (the process
+		// died, the connection broke, a lock was held by a killed call).
+		var retries sync.Map // code -> *atomic.Int64
+		answered := func(what string, call func(context.Context, csi.ControllerClient) error) bool {
+			deadline := time.Now().Add(2 * time.Minute)
+			for {
+				ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+				err := call(ctx, client())
+				cancel()
+				if err != nil {
+					n, _ := retries.LoadOrStore(status.Code(err).String(), new(atomic.Int64))
+					n.(*atomic.Int64).Add(1)
+				}
+				switch status.Code(err) {
+				case codes.OK:
+					return true
+				case codes.Unavailable, codes.Aborted, codes.DeadlineExceeded, codes.Canceled:
+				default:
+					t.Errorf("%s: %v", what, err)
+					return false
+				}
+				if time.Now().After(deadline) {
+					t.Errorf("%s: still not answered after 2 minutes: %v", what, err)
+					return false
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+		}
+		var wg sync.WaitGroup
+		var rounds atomic.Int64
+		for i := range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for k := 0; !stop.Load(); k++ {
+					name := fmt.Sprintf("fault-%d-%d", i, k)
+					var id string
+					if !answered("CreateVolume "+name, func(ctx context.Context, c csi.ControllerClient) error {
+						resp, err := c.CreateVolume(ctx, &csi.CreateVolumeRequest{Name: name, Parameters: params, Secrets: secrets,
+							VolumeCapabilities: []*csi.VolumeCapability{mountCap}})
+						id = resp.GetVolume().GetVolumeId()
+						return err
+					}) {
+						return
+					}
+					_ = os.WriteFile(filepath.Join(base, name, "f"), []byte(name), 0o644)
+					if k%3 == 1 {
+						var sid string
+						answered("CreateSnapshot of "+name, func(ctx context.Context, c csi.ControllerClient) error {
+							resp, err := c.CreateSnapshot(ctx, &csi.CreateSnapshotRequest{Name: "snap-" + name, SourceVolumeId: id, Secrets: secrets})
+							if err == nil && !resp.GetSnapshot().GetReadyToUse() {
+								return status.Error(codes.Unavailable, "not ready yet")
+							}
+							sid = resp.GetSnapshot().GetSnapshotId()
+							return err
+						})
+						answered("DeleteSnapshot of "+name, func(ctx context.Context, c csi.ControllerClient) error {
+							_, err := c.DeleteSnapshot(ctx, &csi.DeleteSnapshotRequest{SnapshotId: sid, Secrets: secrets})
+							return err
+						})
+					}
+					answered("DeleteVolume "+name, func(ctx context.Context, c csi.ControllerClient) error {
+						_, err := c.DeleteVolume(ctx, &csi.DeleteVolumeRequest{VolumeId: id, Secrets: secrets})
+						return err
+					})
+					rounds.Add(1)
+				}
+			}()
+		}
+		time.Sleep(faultDuration())
+		stop.Store(true)
+		<-killerDone
+		wg.Wait()
+		var tries []string
+		retries.Range(func(k, v any) bool {
+			tries = append(tries, fmt.Sprintf("%s %d", k, v.(*atomic.Int64).Load()))
+			return true
+		})
+		t.Logf("%d create/fill/delete rounds (a third with a snapshot), the controller killed %d times; calls answered for a retry: %v", rounds.Load(), kills, tries)
+		if kills == 0 || rounds.Load() == 0 {
+			t.Fatalf("nothing was tested: %d kills, %d rounds", kills, rounds.Load())
+		}
+
+		after := metadataFiles(meta)
+		for d, n := range after {
+			if n != before[d] {
+				t.Errorf("%s holds %d files, %d before the test: orphaned", d, n, before[d])
+			}
+		}
+		entries, _ := os.ReadDir(base)
+		for _, e := range entries {
+			if strings.HasPrefix(e.Name(), "fault-") {
+				t.Errorf("a volume directory is left in the base: %s", e.Name())
+			}
+		}
+		if b, err := os.ReadFile(filepath.Join(bdir, "data")); err != nil || string(b) != strings.Repeat("bystander ", 1000) {
+			t.Errorf("the bystander volume lost data: %v", err)
+		}
+		deleteVol(t, client(), bystander.GetVolumeId(), secrets)
+	})
+}

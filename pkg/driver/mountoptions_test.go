@@ -172,3 +172,32 @@ func TestNodeRefusesRedirectOptionsInEveryInput(t *testing.T) {
 		wantRefused(t, "publish, flags "+opt, err, key, values...)
 	}
 }
+
+// Issue #27: an SMB server splits paths at backslashes too, so an inline
+// source or subDir with one could pass the allow-list (compared by '/'
+// components) as a directory below an allowed one and reach the server as
+// ../../private. Both are refused with InvalidArgument before any mount.
+func TestInlineSMBPathsWithBackslashesAreRefused(t *testing.T) {
+	d := newDriverRefusingMounts(t)
+	var err error
+	if d.cfg.InlineSources, err = ParseInlineSources("smb://fs/share/scratch"); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ src, sub string }{
+		{`smb://fs/share/scratch/a\..\..\private`, ""},
+		{`smb://fs/share/scratch/a\b`, ""},
+		{"smb://fs/share/scratch", `a\..\..\private`},
+		{"smb://fs/share/scratch", `..\private`},
+		{"smb://fs/share/scratch", "a/..."},
+		{"smb://fs/share/scratch", "a/\uf05c..\uf05cprivate"},
+	} {
+		req := &csi.NodePublishVolumeRequest{
+			VolumeId: "csi-0123abcd", TargetPath: t.TempDir() + "/mount", Secrets: map[string]string{"username": "u", "password": "p"},
+			VolumeContext:    map[string]string{ContextEphemeral: "true", ContextSource: c.src, ContextSubDir: c.sub},
+			VolumeCapability: mountCapability(),
+		}
+		if _, err := d.NodePublishVolume(context.Background(), req); status.Code(err) != codes.InvalidArgument {
+			t.Errorf("inline %s subDir %q: %v, want InvalidArgument", c.src, c.sub, err)
+		}
+	}
+}

@@ -237,6 +237,13 @@ func refused(o string) (string, refusal, bool) {
 	if r, ok := refusedKeys[strings.TrimPrefix(key, "no")]; ok && strings.HasPrefix(key, "no") {
 		return key, r, true
 	}
+	if looksSecret(key) {
+		// No option of mount.cifs or mount.nfs is named like this but the
+		// refused ones: a misspelt password key (passwd=, pwd=) would
+		// otherwise reach mount's argv, where any process on the node can
+		// read it, before mount refuses it as unknown.
+		return key, refuseCredential, true
+	}
 	if key == "sec" {
 		for _, f := range strings.Split(v, ":") {
 			if f = normalKey(f); refusedSec[f] {
@@ -259,4 +266,14 @@ func splitOptions(opts []string) []string {
 		out = append(out, strings.Split(o, ",")...)
 	}
 	return out
+}
+
+// looksSecret catches misspelt credential keys (passwd=, pwd=, secret=).
+func looksSecret(key string) bool {
+	for _, w := range []string{"pass", "pwd", "cred", "secret"} {
+		if strings.Contains(key, w) {
+			return true
+		}
+	}
+	return false
 }

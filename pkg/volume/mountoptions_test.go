@@ -27,6 +27,9 @@ func TestCheckMountOptionsRefusesEachKey(t *testing.T) {
 		// quoted keys and values, and a "no" prefix: no tool takes them,
 		// but none may ever slip through
 		`"path"=//evil/x`, `'ip'=10.1.2.3`, "sec=\"none\"", "noaddr=10.1.2.3", "noPort=1",
+		// misspelt credential keys: mount would refuse them as unknown,
+		// but only after they were on its command line
+		"passwd=" + leak, "pwd=" + leak, "Passw0rd=" + leak, "secret=" + leak, "creds=" + leak, "smbpass=" + leak,
 		// value-less and empty-valued forms
 		"password", "password=", "user", "credentials", "addr", "path", "prefixpath=", "port",
 	} {

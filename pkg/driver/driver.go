@@ -101,6 +101,11 @@ func New(cfg Config) (*Driver, error) {
 		cfg.Metrics.WatchPool(cfg.Pool)
 	}
 	if cfg.Node {
+		// Records of an earlier version hold SMB passwords in plaintext
+		// (issue #27): move them to where the node keeps them now.
+		if moved, err := d.nodeState().MoveCredentialsOutOfRecords(); err != nil || moved > 0 {
+			klog.Background().Info("moved the credentials of staged volumes out of their records", "records", moved, "error", errString(err))
+		}
 		for _, st := range d.nodeState().AllStaged() {
 			d.mounts.known(st.Request.StagingPath, string(st.Request.Source.Protocol))
 		}
@@ -184,4 +189,12 @@ func (t *tryLocks) tryLock(key string) (func(), bool) {
 
 func credentialsFrom(secrets map[string]string) share.Credentials {
 	return share.Credentials{Username: secrets["username"], Password: secrets["password"], Domain: secrets["domain"]}
+}
+
+// errString is err's message, or "" for nil, for a log value.
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
 }

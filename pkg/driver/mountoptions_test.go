@@ -123,3 +123,81 @@ func TestNodeRefusesCredentialsAndRedirectsBeforeMounting(t *testing.T) {
 	})
 	wantRefused(t, "publish, flags", err, `"credentials"`)
 }
+
+// Issue #27: every option that sends a mount elsewhere is refused in every
+// node input a tenant controls (an inline volume's volumeAttributes, a
+// stage's volume context and mount flags, a publish's mount flags) with
+// InvalidArgument naming it, before anything is mounted, and no value is
+// repeated.
+func TestNodeRefusesRedirectOptionsInEveryInput(t *testing.T) {
+	d := newDriverRefusingMounts(t)
+	var err error
+	if d.cfg.InlineSources, err = ParseInlineSources("smb://127.0.0.1/sharexx/scratch,nfs://127.0.0.1/export/scratch"); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	secrets := map[string]string{"username": "u", "password": "p"}
+	for _, opt := range []string{
+		"path=//127.0.0.123/sharexx/sub/../../private", "target=//127.0.0.123/private", "unc=//127.0.0.123/private",
+		"prefixpath=../../private", "source=//127.0.0.123/private", "ip=127.0.0.123", "addr=127.0.0.123",
+		"port=4451", "mountport=1", "mounthost=127.0.0.123", "mountaddr=127.0.0.123", "clientaddr=127.0.0.123",
+		"proxy=127.0.0.123", "srcaddr=127.0.0.123", "cruid=0", "sep=;ip=127.0.0.123",
+		"PATH=//127.0.0.123/private", " Target=//127.0.0.123/private",
+	} {
+		key := `"` + strings.ToLower(strings.TrimSpace(strings.SplitN(opt, "=", 2)[0])) + `"`
+		values := []string{"127.0.0.123", "private", "4451"}
+		for _, src := range []string{"smb://127.0.0.1/sharexx/scratch", "nfs://127.0.0.1/export/scratch"} {
+			req := &csi.NodePublishVolumeRequest{
+				VolumeId: "csi-0123abcd", TargetPath: t.TempDir() + "/mount", Secrets: secrets,
+				VolumeContext:    map[string]string{ContextEphemeral: "true", ContextSource: src, ContextMountOptions: "vers=3.0," + opt},
+				VolumeCapability: mountCapability(),
+			}
+			_, err := d.NodePublishVolume(ctx, req)
+			wantRefused(t, "inline volumeAttributes "+src+" "+opt, err, key, values...)
+		}
+		_, err := d.NodeStageVolume(ctx, &csi.NodeStageVolumeRequest{
+			VolumeId: "v1#smb://127.0.0.1:1/share#x#delete", StagingTargetPath: t.TempDir(),
+			VolumeContext: map[string]string{"mountOptions": opt}, VolumeCapability: mountCapability(), Secrets: secrets,
+		})
+		wantRefused(t, "stage, volume context "+opt, err, key, values...)
+		_, err = d.NodeStageVolume(ctx, &csi.NodeStageVolumeRequest{
+			VolumeId: "v1#smb://127.0.0.1:1/share#x#delete", StagingTargetPath: t.TempDir(),
+			VolumeCapability: mountCapability("vers=3.0", opt), Secrets: secrets,
+		})
+		wantRefused(t, "stage, flags "+opt, err, key, values...)
+		_, err = d.NodePublishVolume(ctx, &csi.NodePublishVolumeRequest{
+			VolumeId: "v1#smb://127.0.0.1:1/share#x#delete", StagingTargetPath: t.TempDir(), TargetPath: t.TempDir(),
+			VolumeCapability: mountCapability("ro," + opt),
+		})
+		wantRefused(t, "publish, flags "+opt, err, key, values...)
+	}
+}
+
+// Issue #27: an SMB server splits paths at backslashes too, so an inline
+// source or subDir with one could pass the allow-list (compared by '/'
+// components) as a directory below an allowed one and reach the server as
+// ../../private. Both are refused with InvalidArgument before any mount.
+func TestInlineSMBPathsWithBackslashesAreRefused(t *testing.T) {
+	d := newDriverRefusingMounts(t)
+	var err error
+	if d.cfg.InlineSources, err = ParseInlineSources("smb://fs/share/scratch"); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ src, sub string }{
+		{`smb://fs/share/scratch/a\..\..\private`, ""},
+		{`smb://fs/share/scratch/a\b`, ""},
+		{"smb://fs/share/scratch", `a\..\..\private`},
+		{"smb://fs/share/scratch", `..\private`},
+		{"smb://fs/share/scratch", "a/..."},
+		{"smb://fs/share/scratch", "a/\uf05c..\uf05cprivate"},
+	} {
+		req := &csi.NodePublishVolumeRequest{
+			VolumeId: "csi-0123abcd", TargetPath: t.TempDir() + "/mount", Secrets: map[string]string{"username": "u", "password": "p"},
+			VolumeContext:    map[string]string{ContextEphemeral: "true", ContextSource: c.src, ContextSubDir: c.sub},
+			VolumeCapability: mountCapability(),
+		}
+		if _, err := d.NodePublishVolume(context.Background(), req); status.Code(err) != codes.InvalidArgument {
+			t.Errorf("inline %s subDir %q: %v, want InvalidArgument", c.src, c.sub, err)
+		}
+	}
+}

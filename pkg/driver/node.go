@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strings"
 
 	"github.com/container-storage-interface/spec/lib/go/csi"
 	"google.golang.org/grpc/codes"
@@ -54,6 +55,13 @@ func nodeVolume(volumeID string, vctx map[string]string) (source.Source, string,
 		if sub != "" {
 			if err := volume.ValidateSubDir(sub); err != nil {
 				return source.Source{}, "", fmt.Errorf("volume attribute %s: %w", ContextSubDir, err)
+			}
+			if src.Protocol == source.SMB {
+				for _, c := range strings.Split(sub, "/") {
+					if err := source.CheckSMBName(c); err != nil {
+						return source.Source{}, "", fmt.Errorf("volume attribute %s: %w", ContextSubDir, err)
+					}
+				}
 			}
 		}
 		return src, sub, nil

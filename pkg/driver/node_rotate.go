@@ -55,6 +55,23 @@ func (d *Driver) rotateCredentials(ctx context.Context, mountPath string, secret
 	if creds == req.Credentials {
 		return nil
 	}
+	if req.Credentials == (share.Credentials{}) && creds.Username != "" {
+		// The node no longer has the credentials the mount was made with
+		// (a plugin restart where there is no kernel keyring, see
+		// state/creds.go). The Secret's are the best guess: they are
+		// recorded, so a broken mount can be remounted with them. A mount
+		// that works is left as it is; one that does not is handed them as
+		// a changed password would be.
+		known := req
+		known.Credentials = creds
+		if err := d.nodeState().SaveStaged(mountPath, state.Staged{Request: known}); err != nil {
+			klog.FromContext(ctx).Error(err, "cannot record the credentials of the Secret", "path", mountPath)
+		}
+		if d.cfg.Mounter.Check(ctx, mountPath) == nil {
+			return nil
+		}
+		req.Credentials = share.Credentials{Username: creds.Username, Domain: creds.Domain}
+	}
 	if creds.Username != req.Credentials.Username || creds.Domain != req.Credentials.Domain {
 		return status.Errorf(codes.FailedPrecondition,
 			"the Secret now names another SMB user than the one %s was mounted with; a live mount keeps its user: restart the pods that use the volume so it is mounted again with the new user", req.Source)

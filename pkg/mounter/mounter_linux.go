@@ -89,7 +89,8 @@ func hasOption(opts []string, key string) bool {
 func stageOptions(req StageRequest) (fstype string, opts []string, credentials string, err error) {
 	opts = append(opts, req.MountOptions...)
 	if err := volume.CheckMountOptions(opts); err != nil {
-		return "", nil, "", err
+		// Also a repair from a record written before a key was refused.
+		return "", nil, "", fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
 	if req.ReadOnly && !hasOption(opts, "ro") {
 		opts = append(opts, "ro")
@@ -161,7 +162,10 @@ func (l *Linux) Stage(ctx context.Context, req StageRequest) error {
 		opts = append(opts, "credentials="+f)
 	}
 	device := req.Source.Device(req.SubDir)
-	logger.V(2).Info("mounting", "fstype", fstype, "device", device, "path", req.StagingPath, "options", strings.Join(withoutCredentials(opts), ","))
+	// Keys only, and values of the keys known to be harmless: a password
+	// under a misspelt key (passwd=) is not refused here, and mount would
+	// only refuse it after this line.
+	logger.V(2).Info("mounting", "fstype", fstype, "device", device, "path", req.StagingPath, "options", volume.RedactMountOptionList(strings.Join(withoutCredentials(opts), ",")))
 	if err := l.run(ctx, fstype, device, req.StagingPath, opts); err != nil {
 		return err
 	}

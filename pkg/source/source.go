@@ -239,10 +239,44 @@ func (p parser) finish(src Source, path string) (Source, error) {
 		if strings.ContainsAny(parts[0], `"*:<>?|\`) {
 			return Source{}, p.errorf("share name %s contains a character SMB forbids", p.q(parts[0]))
 		}
+		for _, c := range parts[1:] {
+			if err := CheckSMBName(c); err != nil {
+				return Source{}, p.errorf("the directory %s: %w", p.q(c), err)
+			}
+		}
 		src.Share = parts[0]
 		src.Base = strings.Join(parts[1:], "/")
 	}
 	return src, nil
+}
+
+// CheckSMBName refuses a path component of an SMB source or subDir that the
+// server could take as more than one name. The allow-list of inline
+// sources and every check of a path compare by '/' components, but an SMB
+// server splits at '\' as well (and mount.cifs turns '\' into '/' in the
+// prefix path), so smb://fs/share/scratch/a\..\..\private would pass as one
+// directory below scratch and reach the server as ../../private. Refused:
+// the backslash; control characters; the private-use characters
+// U+F000-U+F0FF, which Samba's catia and fruit modules map back to
+// characters Windows forbids, the backslash among them; and a name of dots
+// and spaces only, which Windows may trim to "." or "..". The other
+// characters SMB forbids in a name ("*:<>?|) separate nothing, and are
+// left to the server to refuse, as they always were.
+func CheckSMBName(c string) error {
+	for _, r := range c {
+		switch {
+		case r == '\\':
+			return errors.New("a backslash is a separator to an SMB server; separate directories with /")
+		case unicode.IsControl(r):
+			return errors.New("a control character is forbidden in an SMB name")
+		case r >= 0xF000 && r <= 0xF0FF:
+			return fmt.Errorf("%U is a private-use character that SMB servers may map to a separator", r)
+		}
+	}
+	if strings.Trim(c, ". ") == "" {
+		return errors.New("a name of dots and spaces only may stand for . or .. on the server")
+	}
+	return nil
 }
 
 // splitPath cleans a slash path: a trailing slash is fine, but empty, "." and

@@ -72,6 +72,13 @@ func TestParseRejects(t *testing.T) {
 		"nfs://host/e?vers=3&vers=4.1": "twice",
 		"host:/e?vers=2":               "not supported",
 		"nfs://host/?vers=4.1":         "export path is empty",
+		// issue #27: an SMB server splits at backslashes too
+		`smb://fs/share/scratch/a\..\..\private`: "separator",
+		`smb://fs/share/scratch\..`:              "separator",
+		`//fs/share/a\b`:                         "separator",
+		`cifs://fs/share/a\b`:                    "separator",
+		"smb://fs/share/a\uf05cb":                "private-use",
+		"smb://fs/share/...":                     "dots",
 	}
 	for in, want := range cases {
 		_, err := Parse(in)

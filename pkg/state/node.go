@@ -4,19 +4,22 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/mounter"
+	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 )
 
 // NodeStore keeps the node plugin's records in a local, root-only
 // directory: how each volume was staged, so a broken mount can be remounted
 // at publish or stats time even after a plugin restart, and how each target
 // was published, to bind it again and to know who else has the volume.
-// Staged records hold SMB credentials: files are 0600 in a 0700 directory.
+// Files are 0600 in a 0700 directory. Staged records hold no credentials:
+// those are kept in the kernel's keyring (see creds.go), never in a file.
 //
 // Error contract: the getters return an error wrapping fs.ErrNotExist when
 // there is no record, or when the store is disabled (Dir ""); any other
@@ -91,15 +94,55 @@ func (n NodeStore) drop(kind, p string) {
 	}
 }
 
-// SaveStaged records how the volume at stagingPath was staged.
+// SaveStaged records how the volume at stagingPath was staged: the
+// credentials apart from the rest (see creds.go), the rest in a file.
 func (n NodeStore) SaveStaged(stagingPath string, s Staged) error {
+	if n.Dir == "" {
+		return nil
+	}
+	key := credKey(n.Dir, stagingPath)
+	if s.Request.Credentials == (share.Credentials{}) {
+		creds.drop(key)
+	} else if err := creds.put(key, s.Request.Credentials); err != nil {
+		return fmt.Errorf("keep the mount's credentials: %w", err)
+	}
+	s.Request.Credentials = share.Credentials{}
 	return n.save(kindStaged, stagingPath, s)
 }
 
-// Staged returns how the volume at stagingPath was staged.
+// Staged returns how the volume at stagingPath was staged, with the
+// credentials it was mounted with when the node still has them: none after
+// a reboot, nor after a plugin restart on a node without a keyring.
 func (n NodeStore) Staged(stagingPath string) (Staged, error) {
 	var s Staged
-	return s, n.load(kindStaged, stagingPath, &s)
+	if err := n.load(kindStaged, stagingPath, &s); err != nil {
+		return s, err
+	}
+	if c, ok := creds.get(credKey(n.Dir, stagingPath)); ok {
+		s.Request.Credentials = c
+	}
+	return s, nil
+}
+
+// MoveCredentialsOutOfRecords rewrites the staging records an earlier
+// version left with credentials in them: the credentials go where
+// SaveStaged keeps them, and the file is replaced by one without. It
+// returns how many records it rewrote; a record it cannot rewrite keeps
+// its file, and is named in the error.
+func (n NodeStore) MoveCredentialsOutOfRecords() (int, error) {
+	moved := 0
+	var errs []error
+	for _, s := range n.AllStaged() {
+		if s.Request.Credentials == (share.Credentials{}) {
+			continue
+		}
+		if err := n.SaveStaged(s.Request.StagingPath, s); err != nil {
+			errs = append(errs, fmt.Errorf("record of %s: %w", s.Request.StagingPath, err))
+			continue
+		}
+		moved++
+	}
+	return moved, errors.Join(errs...)
 }
 
 // AllStaged returns every staging record. Unreadable records are skipped:
@@ -127,8 +170,13 @@ func all[T any](n NodeStore, kind string, keep func(T) bool) []T {
 	return out
 }
 
-// DropStaged forgets the staging at stagingPath.
-func (n NodeStore) DropStaged(stagingPath string) { n.drop(kindStaged, stagingPath) }
+// DropStaged forgets the staging at stagingPath, and its credentials.
+func (n NodeStore) DropStaged(stagingPath string) {
+	if n.Dir != "" {
+		creds.drop(credKey(n.Dir, stagingPath))
+	}
+	n.drop(kindStaged, stagingPath)
+}
 
 // SavePublished records a publication.
 func (n NodeStore) SavePublished(p Published) error {

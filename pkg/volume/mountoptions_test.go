@@ -14,11 +14,24 @@ func TestCheckMountOptionsRefusesEachKey(t *testing.T) {
 		"cred=/etc/" + leak, "user=" + leak, "username=" + leak, "domain=" + leak, "dom=" + leak,
 		"workgroup=" + leak, "addr=10.1.2.3", "ip=10.1.2.3", "unc=//evil/" + leak,
 		"mounthost=evil", "mountaddr=10.1.2.3", "guest",
+		// issue #27: every key of mount.cifs(8) and nfs(5) that names a
+		// host, a port, a share, a path or an identity
+		"target=//evil/" + leak, "path=//127.0.0.123/sharexx/sub/../../private", "prefixpath=sub/../../" + leak,
+		"source=//evil/" + leak, "port=4450", "mountport=20048", "clientaddr=10.1.2.3", "srcaddr=10.1.2.3",
+		"proxy=10.1.2.3", "cruid=0", "upcall_target=app", "netbiosname=evil", "servern=evil",
+		"servernetbiosname=evil", "sep=;vers=3.0;ip=10.1.2.3",
 		"sec=none", "sec=ntlm", "sec=ntlmi", "sec=lanman", "sec=krb5:NONE", "sec=sys:none",
 		// mixed case and stray spaces, as a YAML list may carry them
 		"PASSWORD=" + leak, "UserName=" + leak, " password=" + leak, "Addr=10.1.2.3", "SEC=None", "Guest",
+		"PATH=//evil/x", " path=//evil/x", "path =//evil/x", "\tTarget=//evil/x", "PrefixPath=" + leak, "PORT=99",
+		// quoted keys and values, and a "no" prefix: no tool takes them,
+		// but none may ever slip through
+		`"path"=//evil/x`, `'ip'=10.1.2.3`, "sec=\"none\"", "noaddr=10.1.2.3", "noPort=1",
+		// misspelt credential keys: mount would refuse them as unknown,
+		// but only after they were on its command line
+		"passwd=" + leak, "pwd=" + leak, "Passw0rd=" + leak, "secret=" + leak, "creds=" + leak, "smbpass=" + leak,
 		// value-less and empty-valued forms
-		"password", "password=", "user", "credentials", "addr",
+		"password", "password=", "user", "credentials", "addr", "path", "prefixpath=", "port",
 	} {
 		for _, opts := range [][]string{
 			{opt},
@@ -32,11 +45,12 @@ func TestCheckMountOptionsRefusesEachKey(t *testing.T) {
 				t.Errorf("CheckMountOptions(%q) accepted", opts)
 				continue
 			}
-			key := strings.ToLower(strings.TrimSpace(strings.SplitN(opt, "=", 2)[0]))
+			key := strings.ToLower(strings.Trim(strings.SplitN(opt, "=", 2)[0], " \t\"'"))
 			if !strings.Contains(err.Error(), `"`+key) {
 				t.Errorf("CheckMountOptions(%q) = %v, want it to name %q", opts, err, key)
 			}
-			if strings.Contains(err.Error(), leak) || strings.Contains(err.Error(), "10.1.2.3") || strings.Contains(err.Error(), "evil") {
+			if strings.Contains(err.Error(), leak) || strings.Contains(err.Error(), "10.1.2.3") || strings.Contains(err.Error(), "evil") ||
+				strings.Contains(err.Error(), "private") || strings.Contains(err.Error(), "4450") {
 				t.Errorf("CheckMountOptions(%q) = %v: repeats a value", opts, err)
 			}
 		}
@@ -64,11 +78,9 @@ func TestCheckMountOptionsAccepts(t *testing.T) {
 		{},
 		{"vers=4.1", "hard", "nolock", "ro"},
 		{"vers=3.0,dir_mode=0775,file_mode=0664,gid=1000,uid=0"},
-		{"clientaddr=10.0.0.1"}, // the node's own callback address
-		{"srcaddr=10.0.0.1"},    // the local address the connection leaves from
 		{"sec=krb5", "sec=sys", "sec=ntlmssp", "sec=krb5:sys", "sec=ntlmv2i"},
-		{"port=4450", "nosharesock", "cache=none", "noperm"},
-		{"userxattr", "domainauto"}, // keys that only start like a refused one
+		{"nosharesock", "cache=none", "noperm", "nodfs"},
+		{"userxattr", "domainauto", "nouser_xattr", "portable", "paths"}, // keys that only start like a refused one
 	} {
 		if err := CheckMountOptions(opts); err != nil {
 			t.Errorf("CheckMountOptions(%q) = %v", opts, err)
@@ -119,8 +131,13 @@ func TestParseShareParamsRefusesCredentialsInMountOptions(t *testing.T) {
 }
 
 func TestRedactMountOptions(t *testing.T) {
-	got := RedactMountOptions([]string{"ro", "vers=3.0,password=" + leak + ",USER=bob", "addr=10.1.2.3", "passwd=" + leak, "sec=none", "guest"})
-	want := []string{"ro", "vers=3.0,password=***,USER=***", "addr=***", "passwd=***", "sec=none", "guest"}
+	got := RedactMountOptions([]string{"ro", "vers=3.0,password=" + leak + ",USER=bob", "addr=10.1.2.3", "passwd=" + leak, "sec=none", "guest",
+		// a value shows only for a key known to be harmless; a word without
+		// one only when it is a known flag (here the tail of a password with
+		// a comma in it, and a password pasted on its own)
+		"password=a,,b" + leak, leak, "Secret_Key=" + leak, "dir_mode=0775,hard,nconnect=4"})
+	want := []string{"ro", "vers=3.0,password=***,USER=***", "addr=***", "passwd=***", "sec=none", "guest",
+		"password=***,,***", "***", "Secret_Key=***", "dir_mode=0775,hard,nconnect=4"}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("RedactMountOptions = %q, want %q", got, want)
 	}

@@ -154,6 +154,17 @@ func TestMountOptionCredentialsAreRefusedAndNotLogged(t *testing.T) {
 		refusedWithout(t, err, "credentials do not belong in the source; put them in the secret", "alice:")
 		notStaged(t)
 	})
+	// Issue #27: the options that send the mount to another server, share,
+	// path or port, in the volume context and in the flags.
+	t.Run("NodeStageVolume/redirects", func(t *testing.T) {
+		for _, opt := range []string{"path=//127.0.0.123/sharexx/sub/../../private", "target=//127.0.0.123/private",
+			"prefixpath=../private", "source=//127.0.0.123/private", "port=4451", "clientaddr=127.0.0.123", "PATH=//127.0.0.123/private"} {
+			key := `"` + strings.ToLower(strings.SplitN(opt, "=", 2)[0]) + `"`
+			refusedWithout(t, stage(map[string]string{"mountOptions": "vers=3.0," + opt}, "vers=3.0"), key, "127.0.0.123", "private", "4451")
+			refusedWithout(t, stage(nil, "vers=3.0", opt), key, "127.0.0.123", "private", "4451")
+			notStaged(t)
+		}
+	})
 	t.Run("NodePublishVolume/flags", func(t *testing.T) {
 		_, err := nd.NodePublishVolume(ctx, &csi.NodePublishVolumeRequest{
 			VolumeId: "v1#" + smbSource(base) + "#pvc-mo-node#delete", StagingTargetPath: stageDir,
@@ -166,7 +177,7 @@ func TestMountOptionCredentialsAreRefusedAndNotLogged(t *testing.T) {
 	if !bytes.Contains(log, []byte("pvc-mo-param")) {
 		t.Fatal("the driver log does not show the refused calls: is it logging requests at --v 5?")
 	}
-	for _, s := range []string{pastedSecret, "USERNAME=bob", "addr=10.1.2.3"} {
+	for _, s := range []string{pastedSecret, "USERNAME=bob", "addr=10.1.2.3", "127.0.0.123"} {
 		if bytes.Contains(log, []byte(s)) {
 			for _, line := range strings.Split(string(log), "\n") {
 				if strings.Contains(line, s) {

@@ -101,3 +101,59 @@ func metadataFiles(meta string) map[string]int {
 	})
 	return out
 }
+
+// TestRestoreNeverMergesIntoRetainedData: a claim deleted with onDelete:
+// retain keeps its directory; a claim of the same name restored from a
+// snapshot must not adopt it and copy over what it kept (the volume would
+// hold the snapshot plus the old files, and old files of the same names
+// would be overwritten). It is refused, naming the directory, and the
+// retained data is untouched; once the directory is moved away the
+// restore holds exactly the snapshot.
+func TestRestoreNeverMergesIntoRetainedData(t *testing.T) {
+	c := controller(t)
+	protocols(t, func(t *testing.T, params, secrets map[string]string, base string) {
+		src := create(t, c, "merge-src", params, secrets)
+		writeFile(t, filepath.Join(base, "merge-src", "snap.txt"), "from the snapshot")
+		writeFile(t, filepath.Join(base, "merge-src", "same.txt"), "snapshot's version")
+		snap := snapshotOf(t, c, "merge-snap", src.GetVolumeId(), secrets)
+
+		kept := withParams(params, "onDelete", "retain", "subDir", "merge-target")
+		old := create(t, c, "merge-claim", kept, secrets)
+		writeFile(t, filepath.Join(base, "merge-target", "old.txt"), "retained data")
+		writeFile(t, filepath.Join(base, "merge-target", "same.txt"), "retained version")
+		deleteVol(t, c, old.GetVolumeId(), secrets)
+
+		_, err := c.CreateVolume(context.Background(), &csi.CreateVolumeRequest{
+			Name: "merge-claim", Parameters: kept, Secrets: secrets, VolumeCapabilities: []*csi.VolumeCapability{mountCap},
+			VolumeContentSource: fromSnapshot(snap.GetSnapshotId()),
+		})
+		wantCode(t, "a restore into a retained directory", err, codes.AlreadyExists)
+		if err != nil && !strings.Contains(err.Error(), "merge-target") {
+			t.Errorf("the refusal does not name the directory: %v", err)
+		}
+		mustRead(t, filepath.Join(base, "merge-target", "old.txt"), "retained data")
+		mustRead(t, filepath.Join(base, "merge-target", "same.txt"), "retained version")
+		if _, err := os.Stat(filepath.Join(base, "merge-target", "snap.txt")); !os.IsNotExist(err) {
+			t.Errorf("the refused restore wrote into the retained directory: %v", err)
+		}
+
+		if err := os.Rename(filepath.Join(base, "merge-target"), filepath.Join(base, "merge-kept")); err != nil {
+			t.Fatal(err)
+		}
+		restored := createFrom(t, c, "merge-claim", kept, secrets, fromSnapshot(snap.GetSnapshotId()))
+		entries, _ := os.ReadDir(filepath.Join(base, "merge-target"))
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		if strings.Join(names, ",") != "same.txt,snap.txt" {
+			t.Errorf("the restored volume holds %v, want exactly the snapshot's same.txt and snap.txt", names)
+		}
+		mustRead(t, filepath.Join(base, "merge-target", "same.txt"), "snapshot's version")
+		deleteVol(t, c, restored.GetVolumeId(), secrets)
+		if _, err := c.DeleteSnapshot(context.Background(), &csi.DeleteSnapshotRequest{SnapshotId: snap.GetSnapshotId(), Secrets: secrets}); err != nil {
+			t.Error(err)
+		}
+		deleteVol(t, c, src.GetVolumeId(), secrets)
+	})
+}

@@ -38,8 +38,9 @@ func faultDuration() time.Duration {
 // TestControllerKilledAtRandomConverges is the operator's fault test: four
 // clients create, fill, snapshot and delete volumes at once while the
 // controller process is SIGKILLed every few hundred milliseconds and
-// started again, and every call is retried until it is answered, as the
-// sidecars do. Afterwards no call is stuck, the metadata holds exactly
+// started again, and the file server crashes and comes back every few
+// seconds, and every call is retried until it is answered, as the sidecars
+// do. Afterwards no call is stuck, the metadata holds exactly
 // what it held before (no orphaned record, intent, hold, mark, temporary
 // or quarantine), no volume directory is left, and a bystander volume
 // has every byte it had.
@@ -69,8 +70,32 @@ func TestControllerKilledAtRandomConverges(t *testing.T) {
 		writeFile(t, filepath.Join(bdir, "data"), strings.Repeat("bystander ", 1000))
 		before := metadataFiles(meta)
 
+		// The protocol's server crashes and comes back now and then too.
+		srv := env.samba
+		switch {
+		case strings.HasSuffix(t.Name(), "/nfs41only"):
+			srv = env.nfs4only
+		case strings.HasSuffix(t.Name(), "/nfs"), strings.HasSuffix(t.Name(), "/nfs41"):
+			srv = env.nfs
+		}
 		var stop atomic.Bool
 		kills := 0
+		restarts := 0
+		serverDone := make(chan struct{})
+		go func() {
+			defer close(serverDone)
+			for !stop.Load() {
+				time.Sleep(time.Duration(3000+rand.IntN(3000)) * time.Millisecond)
+				if stop.Load() {
+					return
+				}
+				if err := srv.Restart(context.Background(), 500*time.Millisecond); err != nil {
+					t.Logf("%s not restarted: %v", srv.Name, err)
+					return
+				}
+				restarts++
+			}
+		}()
 		killerDone := make(chan struct{})
 		go func() {
 			defer close(killerDone)
@@ -161,13 +186,14 @@ func TestControllerKilledAtRandomConverges(t *testing.T) {
 		time.Sleep(faultDuration())
 		stop.Store(true)
 		<-killerDone
+		<-serverDone
 		wg.Wait()
 		var tries []string
 		retries.Range(func(k, v any) bool {
 			tries = append(tries, fmt.Sprintf("%s %d", k, v.(*atomic.Int64).Load()))
 			return true
 		})
-		t.Logf("%d create/fill/delete rounds (a third with a snapshot), the controller killed %d times; calls answered for a retry: %v", rounds.Load(), kills, tries)
+		t.Logf("%d create/fill/delete rounds (a third with a snapshot), the controller killed %d times, %s restarted %d times; calls answered for a retry: %v", rounds.Load(), kills, srv.Name, restarts, tries)
 		if kills == 0 || rounds.Load() == 0 {
 			t.Fatalf("nothing was tested: %d kills, %d rounds", kills, rounds.Load())
 		}

@@ -99,6 +99,16 @@ func baseDir(t *testing.T, st *Store, sh *memshare.Share) {
 	}
 }
 
+// retainedDir leaves a directory with data where pvc-a's goes, as a
+// claim deleted with onDelete: retain does.
+func retainedDir(t *testing.T, st *Store, sh *memshare.Share) {
+	t.Helper()
+	baseDir(t, st, sh)
+	if err := sh.WriteFileDirect(volPath+"/kept.txt", []byte("retained")); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func disposeScenario(name string, onDelete volume.OnDelete, extra func(t *testing.T, st *Store, sh *memshare.Share)) scenario {
 	var uid string
 	return scenario{
@@ -151,23 +161,13 @@ func scenarios() []scenario {
 		},
 		{
 			name: "CreateVolume adopting a retained directory",
-			setup: func(t *testing.T, st *Store, sh *memshare.Share) {
-				baseDir(t, st, sh)
-				if err := sh.WriteFileDirect(volPath+"/kept.txt", []byte("retained")); err != nil {
-					t.Fatal(err)
-				}
-			},
+			setup: retainedDir,
 			call:   func(ctx context.Context, st *Store) error { _, err := st.Create(ctx, createReq()); return err },
 			create: true,
 		},
 		{
 			name: "CreateVolume from a snapshot over a retained directory (refused)",
-			setup: func(t *testing.T, st *Store, sh *memshare.Share) {
-				baseDir(t, st, sh)
-				if err := sh.WriteFileDirect(volPath+"/kept.txt", []byte("retained")); err != nil {
-					t.Fatal(err)
-				}
-			},
+			setup: retainedDir,
 			call: func(ctx context.Context, st *Store) error {
 				req := createReq()
 				req.ContentSource = "snapshot-id"

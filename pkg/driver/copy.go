@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
+	"sync"
+	"time"
 
 	"k8s.io/klog/v2"
 
@@ -19,6 +22,45 @@ import (
 // while the pool has sessions to spare (TryGet), so a long copy never holds
 // up the CreateVolume and DeleteVolume calls on its share.
 const copyWorkers = 8
+
+// copyTimeout is the longest one copy may run before it gives up; the next
+// call for its snapshot or volume resumes it from what it made.
+const copyTimeout = 12 * time.Hour
+
+// copySlots bounds the copies that run at once on one share. A copy waits
+// for a slot before it takes any session, and then for at most three
+// sessions at once (the lister, a source and a destination worker): with
+// a quarter of --max-sessions-per-share as slots, the copies together
+// never wait for more sessions than the pool has, so they cannot deadlock
+// each holding one and waiting for another, and the other quarter and
+// more stays for CreateVolume and DeleteVolume calls.
+type copySlots struct {
+	mu    sync.Mutex
+	slots map[string]chan struct{}
+}
+
+func (c *copySlots) acquire(ctx context.Context, share string, maxSessions int) (func(), error) {
+	c.mu.Lock()
+	if c.slots == nil {
+		c.slots = map[string]chan struct{}{}
+	}
+	ch, ok := c.slots[share]
+	if !ok {
+		n := max(1, maxSessions/4)
+		if maxSessions <= 0 {
+			n = copyWorkers // no bound on sessions: nothing to deadlock on
+		}
+		ch = make(chan struct{}, n)
+		c.slots[share] = ch
+	}
+	c.mu.Unlock()
+	select {
+	case ch <- struct{}{}:
+		return func() { <-ch }, nil
+	case <-ctx.Done():
+		return nil, fmt.Errorf("waiting for one of the %d copies that may run at once on %s: %w", cap(ch), share, ctx.Err())
+	}
+}
 
 // copySource is the record of the volume a snapshot or clone copies: it
 // must exist with its directory, and must not be filled itself still.
@@ -54,6 +96,23 @@ type copyEnd struct {
 // are still held. kind (snapshot, restore, clone) labels its metrics.
 func (d *Driver) copyBetween(ctx context.Context, kind string, from, to copyEnd, creds share.Credentials, logger klog.Logger, finish func(share.Client, copytree.Stats) error) (err error) {
 	var stats copytree.Stats
+	ctx, cancel := context.WithTimeout(ctx, copyTimeout)
+	defer cancel()
+	// A slot on each share the copy takes sessions of, in one order, so
+	// two copies across the same shares in opposite directions cannot
+	// each hold the slot the other waits for.
+	shares := []string{lockName(from.root)}
+	if dst := lockName(to.root); dst != shares[0] {
+		shares = append(shares, dst)
+		sort.Strings(shares)
+	}
+	for _, sh := range shares {
+		release, err := d.copySlots.acquire(ctx, sh, d.cfg.Pool.MaxOpenPerKey)
+		if err != nil {
+			return err
+		}
+		defer release()
+	}
 	ended := d.cfg.Metrics.CopyStarted(kind, string(from.root.Protocol))
 	defer func() { ended(stats.Files, stats.Bytes, stats.ServerSideBytes, err) }()
 	var leases []*share.Lease

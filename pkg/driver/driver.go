@@ -66,6 +66,7 @@ type Driver struct {
 	mounts      mountHealth
 	// jobs runs snapshot, restore and clone copies beyond their RPCs.
 	jobs           *jobs.Runner
+	copySlots      copySlots
 	snapshotShares knownShares
 	// groupShares: the shares ListVolumeGroups reads, those groups were
 	// made on since the controller started.

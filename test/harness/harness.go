@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -108,7 +109,10 @@ func StartDriver(bin, dir string, args ...string) (*Driver, error) {
 	// Generous: under emulation on a busy machine a Go binary starts slowly.
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		if _, err := os.Stat(sock); err == nil {
+		// The socket file appears at bind(2), before listen(2): until a
+		// connect goes through, a first call would be refused.
+		if c, err := net.Dial("unix", sock); err == nil {
+			c.Close()
 			break
 		}
 		select {

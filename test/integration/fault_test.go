@@ -216,3 +216,70 @@ func TestControllerKilledAtRandomConverges(t *testing.T) {
 		deleteVol(t, client(), bystander.GetVolumeId(), secrets)
 	})
 }
+
+// TestConcurrentCopiesNeverWedgeTheShare: twelve snapshots are taken at
+// once through a controller with two sessions per share, while ordinary
+// volumes are made and deleted beside them. Each copy used to hold its
+// lister's session while it waited for a worker's, so two copies took
+// every session and waited for ever, and every other call on the share
+// ran into its deadline. Now copies wait for a slot before they take any
+// session: every snapshot becomes ready and every ordinary call is
+// answered within its deadline.
+func TestConcurrentCopiesNeverWedgeTheShare(t *testing.T) {
+	protocols(t, func(t *testing.T, params, secrets map[string]string, base string) {
+		d := ownDriver(t, "copies", "--max-sessions-per-share", "2")
+		c := csi.NewControllerClient(d.Conn)
+		var vols []*csi.Volume
+		for i := range 12 {
+			name := fmt.Sprintf("copied-%d", i)
+			v := create(t, c, name, params, secrets)
+			for f := range 60 {
+				writeFile(t, filepath.Join(base, name, fmt.Sprintf("d%d/f%d", f%4, f)), strings.Repeat(name, 100))
+			}
+			vols = append(vols, v)
+		}
+		var wg sync.WaitGroup
+		snaps := make([]string, len(vols))
+		for i, v := range vols {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				deadline := time.Now().Add(2 * time.Minute)
+				for time.Now().Before(deadline) {
+					ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+					resp, err := c.CreateSnapshot(ctx, &csi.CreateSnapshotRequest{Name: "wedge-" + v.GetVolumeId()[len(v.GetVolumeId())-16:], SourceVolumeId: v.GetVolumeId(), Secrets: secrets})
+					cancel()
+					if err == nil && resp.GetSnapshot().GetReadyToUse() {
+						snaps[i] = resp.GetSnapshot().GetSnapshotId()
+						return
+					}
+					time.Sleep(200 * time.Millisecond)
+				}
+				t.Errorf("the snapshot of %s never became ready", v.GetVolumeId())
+			}()
+		}
+		for i := range 5 {
+			ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+			resp, err := c.CreateVolume(ctx, &csi.CreateVolumeRequest{Name: fmt.Sprintf("beside-%d", i), Parameters: params, Secrets: secrets,
+				VolumeCapabilities: []*csi.VolumeCapability{mountCap}})
+			if err == nil {
+				_, err = c.DeleteVolume(ctx, &csi.DeleteVolumeRequest{VolumeId: resp.GetVolume().GetVolumeId(), Secrets: secrets})
+			}
+			cancel()
+			if err != nil {
+				t.Errorf("an ordinary call beside the copies: %v", err)
+			}
+		}
+		wg.Wait()
+		for _, sid := range snaps {
+			if sid != "" {
+				if _, err := c.DeleteSnapshot(context.Background(), &csi.DeleteSnapshotRequest{SnapshotId: sid, Secrets: secrets}); err != nil {
+					t.Error(err)
+				}
+			}
+		}
+		for _, v := range vols {
+			deleteVol(t, c, v.GetVolumeId(), secrets)
+		}
+	})
+}

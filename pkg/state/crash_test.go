@@ -160,13 +160,13 @@ func scenarios() []scenario {
 			create: true,
 		},
 		{
-			name: "CreateVolume adopting a retained directory",
-			setup: retainedDir,
+			name:   "CreateVolume adopting a retained directory",
+			setup:  retainedDir,
 			call:   func(ctx context.Context, st *Store) error { _, err := st.Create(ctx, createReq()); return err },
 			create: true,
 		},
 		{
-			name: "CreateVolume from a snapshot over a retained directory (refused)",
+			name:  "CreateVolume from a snapshot over a retained directory (refused)",
 			setup: retainedDir,
 			call: func(ctx context.Context, st *Store) error {
 				req := createReq()

@@ -12,8 +12,13 @@ import (
 
 // Reclaimer undoes, on a share, what calls that never came back left: the
 // intents of CreateVolumes that stopped before their commit and were not
-// retried within IntentTTL (their claim was deleted while Pending), the
-// holds no record or intent stands behind, and records' temporary files.
+// retried within IntentTTL (their claim was deleted while Pending), with
+// their holds, and records' temporary files. It reads the intents and the
+// temporaries, never every volume's record or hold: a pass costs what
+// there is to reclaim, plus one listing of the records' directory. (Holds
+// outlive neither their record nor their intent: a create writes them
+// after its intent, a delete removes them before its record. Holds older
+// versions left are cleared by the next create that meets them.)
 //
 // Its rule: it removes only what the driver wrote itself and nothing else
 // holds. The directory of an abandoned create is removed when it is empty;
@@ -31,7 +36,6 @@ type Reclaimer struct {
 // ReclaimReport says what one pass did.
 type ReclaimReport struct {
 	Intents int      // abandoned creates undone, or finished after their commit
-	Holds   int      // holds with no record or intent behind them
 	Temps   int      // temporary files and torn intents
 	Kept    []string // directories of abandoned creates that hold data
 }
@@ -103,9 +107,6 @@ func (r *Reclaimer) Pass(ctx context.Context, s *Store, shareName string, lock L
 			rep.Kept = append(rep.Kept, kept)
 		}
 	}
-	if rep.Holds, err = s.reclaimHolds(ctx); err != nil {
-		return rep, err
-	}
 	for _, dir := range tempDirs {
 		names, err := s.list(ctx, dir)
 		if err != nil {
@@ -149,43 +150,6 @@ func (r *Reclaimer) undo(ctx context.Context, s *Store, in Record, lock LockFunc
 	}
 	kept, err = s.rollBack(ctx, now)
 	return kept, err == nil, err
-}
-
-// reclaimHolds removes holds that neither a record nor an intent stands
-// behind. A create writes its intent before its holds and removes the
-// intent after its record, and a delete removes holds before the record:
-// reading the intent first, then the record, never misses a live one.
-func (s *Store) reclaimHolds(ctx context.Context) (int, error) {
-	dirs, err := s.list(ctx, holdsDir)
-	if err != nil {
-		return 0, err
-	}
-	n := 0
-	for _, d := range dirs {
-		holds, err := s.list(ctx, holdsDir+"/"+d)
-		if err != nil {
-			return n, err
-		}
-		for _, k := range holds {
-			live := false
-			for _, p := range []string{intentsDir + "/" + k + ".json", volumesDir + "/" + k + ".json"} {
-				if _, err := s.c.Stat(ctx, p); err == nil {
-					live = true
-					break
-				} else if !errors.Is(err, fs.ErrNotExist) {
-					return n, err
-				}
-			}
-			if live {
-				continue
-			}
-			if err := s.removeFile(ctx, holdsDir+"/"+d+"/"+k); err != nil {
-				return n, err
-			}
-			n++
-		}
-	}
-	return n, nil
 }
 
 // list names the entries of dir; none when it does not exist.

@@ -1118,12 +1118,23 @@ func (c *nfsClient) readdirplus(ctx context.Context, fh []byte, cookie, verf uin
 	if err != nil {
 		return readdirPage{}, fmt.Errorf("readdirplus: %w", err)
 	}
+	page, err := decodeReaddirplus(res, cookie)
+	if err != nil {
+		c.broken = true
+		return readdirPage{}, err
+	}
+	return page, nil
+}
+
+// decodeReaddirplus decodes a READDIRPLUS reply after its status, the
+// answer to a call from cookie. Every error wraps ErrUnavailable: the
+// server sent what no working server sends.
+func decodeReaddirplus(res *oncrpc.Reader, cookie uint64) (readdirPage, error) {
 	var head struct {
 		DirAttr    nfs.PostOpAttr
 		CookieVerf uint64
 	}
 	if err := res.Decode(&head); err != nil {
-		c.broken = true
 		return readdirPage{}, fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
 	page := readdirPage{cookie: cookie, verf: head.CookieVerf}
@@ -1133,24 +1144,25 @@ func (c *nfsClient) readdirplus(ctx context.Context, fh []byte, cookie, verf uin
 			Entry nfs.EntryPlus `xdr:"unioncase=1"`
 		}
 		if err := res.Decode(&item); err != nil {
-			c.broken = true
 			return readdirPage{}, fmt.Errorf("%w: %w", ErrUnavailable, err)
 		}
 		if !item.IsSet {
 			break
 		}
 		page.cookie = item.Entry.Cookie
-		if item.Entry.FileName != "." && item.Entry.FileName != ".." {
+		keep, err := listedName(item.Entry.FileName, unixNames)
+		if err != nil {
+			return readdirPage{}, fmt.Errorf("readdirplus: %w", err)
+		}
+		if keep {
 			page.entries = append(page.entries, item.Entry)
 		}
 	}
 	if err := res.Decode(&page.eof); err != nil {
-		c.broken = true
 		return readdirPage{}, fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
 	if !page.eof && page.cookie == cookie {
 		// No entry and not the end: asking again would loop forever.
-		c.broken = true
 		return readdirPage{}, fmt.Errorf("%w: READDIRPLUS returned no entries before the end of the directory", ErrUnavailable)
 	}
 	return page, nil

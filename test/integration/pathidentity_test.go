@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/container-storage-interface/spec/lib/go/csi"
+
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 )
 
@@ -162,4 +164,80 @@ func TestPathIsNotAnIdentity(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Issue #26 end to end, through the driver and its pooled sessions: a
+// class that archives; B cloned from A, written to by its tenant, deleted
+// (archived); A changes; B cloned from A again under the same name. The
+// new B is A as it is now, and the archive stays what the first B was. A
+// snapshot taken after `mv d d.old; mkdir d` in A copies the new d as d.
+func TestCloneAfterArchiveNeverWritesTheArchive(t *testing.T) {
+	c := controller(t)
+	protocols(t, func(t *testing.T, params, secrets map[string]string, base string) {
+		p := withParams(params, "onDelete", "archive")
+		a := create(t, c, "a", p, secrets)
+		writeFile(t, filepath.Join(base, "a", "top"), "top 1")
+		writeFile(t, filepath.Join(base, "a", "d", "one"), "1")
+		writeFile(t, filepath.Join(base, "a", "d", "sub", "deep"), "deep 1")
+		b := createFrom(t, c, "b", p, secrets, fromVolume(a.GetVolumeId()))
+		writeFile(t, filepath.Join(base, "b", "d", "sub", "tenant"), "b's own")
+		deleteVol(t, c, b.GetVolumeId(), secrets)
+		archives, _ := filepath.Glob(filepath.Join(base, "archived-b*"))
+		if len(archives) != 1 {
+			t.Fatalf("archives of b: %v, want one", archives)
+		}
+		archive := archives[0]
+		t.Cleanup(func() { os.RemoveAll(archive) })
+
+		writeFile(t, filepath.Join(base, "a", "top"), "top 2")
+		writeFile(t, filepath.Join(base, "a", "d", "two"), "2")
+		writeFile(t, filepath.Join(base, "a", "d", "sub", "deep2"), "deep 2")
+		b2 := createFrom(t, c, "b", p, secrets, fromVolume(a.GetVolumeId()))
+		for name, want := range map[string]string{"top": "top 2", "d/one": "1", "d/two": "2", "d/sub/deep": "deep 1", "d/sub/deep2": "deep 2"} {
+			mustRead(t, filepath.Join(base, "b", name), want)
+		}
+		if _, err := os.Stat(filepath.Join(base, "b", "d", "sub", "tenant")); err == nil {
+			t.Error("the new b holds the first b's file")
+		}
+		want := map[string]string{"top": "top 1", "d/one": "1", "d/sub/deep": "deep 1", "d/sub/tenant": "b's own"}
+		for name, content := range want {
+			mustRead(t, filepath.Join(archive, name), content)
+		}
+		for _, name := range []string{"d/two", "d/sub/deep2"} {
+			if _, err := os.Stat(filepath.Join(archive, name)); err == nil {
+				t.Errorf("the second clone wrote %s into the first b's archive", name)
+			}
+		}
+
+		// Reads: a snapshot after d was moved aside and made again.
+		s1 := snapshotOf(t, c, "before-move", a.GetVolumeId(), secrets)
+		must(t, os.Rename(filepath.Join(base, "a", "d"), filepath.Join(base, "a", "d.old")))
+		writeFile(t, filepath.Join(base, "a", "d", "sub", "fresh"), "fresh")
+		s2 := snapshotOf(t, c, "after-move", a.GetVolumeId(), secrets)
+		r := createFrom(t, c, "restored", params, secrets, fromSnapshot(s2.GetSnapshotId()))
+		mustRead(t, filepath.Join(base, "restored", "d", "sub", "fresh"), "fresh")
+		mustRead(t, filepath.Join(base, "restored", "d.old", "sub", "deep"), "deep 1")
+		for _, name := range []string{"d/sub/deep", "d/sub/deep2", "d/one"} {
+			if _, err := os.Stat(filepath.Join(base, "restored", name)); err == nil {
+				t.Errorf("the snapshot after the move holds d.old's %s as d's", name)
+			}
+		}
+		for _, id := range []string{s1.GetSnapshotId(), s2.GetSnapshotId()} {
+			if _, err := c.DeleteSnapshot(context.Background(), &csi.DeleteSnapshotRequest{SnapshotId: id, Secrets: secrets}); err != nil {
+				t.Error(err)
+			}
+		}
+		for _, v := range []string{r.GetVolumeId(), b2.GetVolumeId(), a.GetVolumeId()} {
+			deleteVol(t, c, v, secrets)
+		}
+		for _, name := range []string{"a", "b", "restored"} {
+			if arch, _ := filepath.Glob(filepath.Join(base, "archived-"+name+"*")); len(arch) > 0 {
+				t.Cleanup(func() {
+					for _, d := range arch {
+						os.RemoveAll(d)
+					}
+				})
+			}
+		}
+	})
 }

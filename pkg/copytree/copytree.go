@@ -114,6 +114,12 @@ func Copy(ctx context.Context, s Sessions, from, to string, opts Options) (Stats
 	if s.Lister == nil || len(s.Workers) == 0 {
 		return Stats{}, errors.New("copytree: no sessions")
 	}
+	// The copy's sessions may remember the directories they looked up
+	// while it runs (a directory's files are made one call each below the
+	// same parent), and forget them when it ends: a later copy on the same
+	// pooled session looks every path up again.
+	ctx, endScope := share.WithPathScope(ctx)
+	defer endScope()
 	c := &copier{s: s, opts: opts, top: path.Clean(to)}
 	top, err := s.Lister.Lstat(ctx, from)
 	if err != nil {

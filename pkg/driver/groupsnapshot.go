@@ -188,6 +188,64 @@ func csiGroupSnapshot(gid volume.Snapshot, g state.Group, vols []volume.Volume, 
 	return out
 }
 
+// checkSnapshotIDs answers InvalidArgument, naming the mismatch, when ids
+// (the snapshot_ids of a Get or Delete of group snapshot g) are not g's
+// member snapshots: the CSI spec's "snapshot list mismatch". A Delete must
+// never remove a member the caller did not name, nor report a list it
+// named done when some of it is not this group's.
+//
+// A member whose snapshot record is gone (a delete cut short after it)
+// may be named or not: its ID still names the group's member. An empty
+// list is not checked: the field is required, but a caller that never
+// learnt the members (a group snapshot cut short before the CO recorded
+// them) could otherwise never delete the group, and the spec has a Delete
+// remove all of a group's snapshots.
+func checkSnapshotIDs(g state.Group, vols []volume.Volume, snaps []state.Snapshot, ids []string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	// A snapshot is its record's key and UID; the source part of an ID may
+	// be spelled in more than one way.
+	member := map[[2]string]string{} // key and UID -> the ID the group reports
+	present := map[string]bool{}     // keys of members with a record
+	for i, s := range snaps {
+		member[[2]string{s.Key(), s.UID}] = volume.Snapshot{Source: vols[i].Source, Key: s.Key(), UID: s.UID}.ID()
+		present[s.Key()] = true
+	}
+	gone := map[string]bool{}
+	for _, m := range g.Members {
+		if k := state.SnapshotKey(m.SnapshotName); !present[k] {
+			gone[k] = true
+		}
+	}
+	named := map[string]bool{}
+	var extra, missing []string
+	for _, id := range ids {
+		sid, err := volume.ParseSnapshotID(id)
+		switch {
+		case err != nil:
+			extra = append(extra, id)
+		case member[[2]string{sid.Key, sid.UID}] != "":
+			named[member[[2]string{sid.Key, sid.UID}]] = true
+		case gone[sid.Key]:
+		default:
+			extra = append(extra, id)
+		}
+	}
+	for _, id := range member {
+		if !named[id] {
+			missing = append(missing, id)
+		}
+	}
+	if len(extra)+len(missing) == 0 {
+		return nil
+	}
+	slices.Sort(extra)
+	slices.Sort(missing)
+	return status.Errorf(codes.InvalidArgument, "snapshot_ids do not match group snapshot %q: its snapshots not named %v, named snapshots not of this group %v",
+		g.Name, missing, extra)
+}
+
 // groupMembers reads a group's record and its members' snapshot records.
 func (d *Driver) groupMembers(ctx context.Context, c share.Client, gid volume.Snapshot) (state.Group, []volume.Volume, []state.Snapshot, error) {
 	st := state.New(c)
@@ -229,6 +287,9 @@ func (d *Driver) GetVolumeGroupSnapshot(ctx context.Context, req *csi.GetVolumeG
 		if err != nil {
 			return err
 		}
+		if err := checkSnapshotIDs(g, vols, snaps, req.GetSnapshotIds()); err != nil {
+			return err
+		}
 		resp = csiGroupSnapshot(gid, g, vols, snaps)
 		return nil
 	})
@@ -257,8 +318,11 @@ func (d *Driver) DeleteVolumeGroupSnapshot(ctx context.Context, req *csi.DeleteV
 	var snaps []state.Snapshot
 	err = d.withShare(ctx, root, creds, func(c share.Client) error {
 		var err error
-		g, vols, snaps, err = d.groupMembers(ctx, c, gid)
-		return err
+		if g, vols, snaps, err = d.groupMembers(ctx, c, gid); err != nil {
+			return err
+		}
+		// Checked before anything is deleted.
+		return checkSnapshotIDs(g, vols, snaps, req.GetSnapshotIds())
 	})
 	if errors.Is(err, state.ErrNotFound) {
 		return &csi.DeleteVolumeGroupSnapshotResponse{}, nil

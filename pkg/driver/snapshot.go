@@ -338,6 +338,7 @@ func (d *Driver) ListSnapshots(ctx context.Context, req *csi.ListSnapshotsReques
 	creds := credentialsFrom(req.GetSecrets())
 	var shares []source.Source
 	keep := func(state.Snapshot) bool { return true }
+	read := d.listShareSnapshots
 	switch {
 	case req.GetSnapshotId() != "":
 		sid, err := volume.ParseSnapshotID(req.GetSnapshotId())
@@ -345,7 +346,20 @@ func (d *Driver) ListSnapshots(ctx context.Context, req *csi.ListSnapshotsReques
 			return &csi.ListSnapshotsResponse{}, nil
 		}
 		shares = []source.Source{sid.Source}
-		keep = func(s state.Snapshot) bool { return s.UID == sid.UID && s.Key() == sid.Key }
+		// The ID names the record: read that one, not every snapshot on
+		// the share (the sidecar polls this while a snapshot is made).
+		read = func(ctx context.Context, src source.Source, creds share.Credentials) ([]state.Snapshot, error) {
+			return d.shareSnapshot(ctx, sid, creds)
+		}
+		if vid := req.GetSourceVolumeId(); vid != "" {
+			// Both filters: the snapshot must be of that volume too.
+			vol, err := volume.ParseID(vid)
+			if err != nil {
+				return &csi.ListSnapshotsResponse{}, nil
+			}
+			id := vol.ID()
+			keep = func(s state.Snapshot) bool { return s.SourceVolumeID == id }
+		}
 	case req.GetSourceVolumeId() != "":
 		vol, err := volume.ParseID(req.GetSourceVolumeId())
 		if err != nil {
@@ -363,7 +377,7 @@ func (d *Driver) ListSnapshots(ctx context.Context, req *csi.ListSnapshotsReques
 	}
 	var all []found
 	for _, src := range shares {
-		snaps, err := d.listShareSnapshots(ctx, src, creds)
+		snaps, err := read(ctx, src, creds)
 		if err != nil {
 			return nil, err
 		}
@@ -388,6 +402,26 @@ func (d *Driver) ListSnapshots(ctx context.Context, req *csi.ListSnapshotsReques
 		resp.Entries = append(resp.Entries, &csi.ListSnapshotsResponse_Entry{Snapshot: csiSnapshot(f.src, f.snap)})
 	}
 	return resp, nil
+}
+
+// shareSnapshot reads the one record sid names, as ListSnapshots with a
+// snapshot ID reports it: none when there is no such snapshot, or when an
+// SMB share is asked about without secrets and no idle session to it is
+// open (as listShareSnapshots).
+func (d *Driver) shareSnapshot(ctx context.Context, sid volume.Snapshot, creds share.Credentials) ([]state.Snapshot, error) {
+	var out []state.Snapshot
+	root := locate(volume.Volume{Source: sid.Source}).root
+	_, err := d.withShareOrIdle(ctx, root, creds, func(c share.Client) error {
+		snap, err := state.New(c).GetSnapshot(ctx, sid.Key, sid.UID)
+		if errors.Is(err, state.ErrNotFound) {
+			return nil
+		}
+		if err == nil {
+			out = []state.Snapshot{snap}
+		}
+		return err
+	})
+	return out, toStatus(err)
 }
 
 // listShareSnapshots reads one share's snapshot records. A call without

@@ -7,6 +7,7 @@ package jobs
 import (
 	"context"
 	"sync"
+	"time"
 )
 
 // Job is one background task.
@@ -45,14 +46,28 @@ func (j *Job) Finished() (bool, error) {
 
 // Runner keeps the jobs of one driver.
 type Runner struct {
+	// Retain is how long an ended job is kept for the calls that come
+	// back for it (a CO retries a CreateVolume or CreateSnapshot within
+	// minutes). After that it is dropped, succeeded or failed, whether or
+	// not anyone asked: a CO that gave up (a claim deleted while its
+	// restore ran) never comes back, and the runner must not grow with
+	// every such job. A call after that starts the work again, which
+	// finds it done on the share (a copy skips what is complete).
+	Retain time.Duration
+
 	mu   sync.Mutex
 	jobs map[string]*Job
 }
 
+// DefaultRetain is NewRunner's Retain: longer than the CO's longest back
+// off between retries (external-provisioner and csi-snapshotter: 5 minutes).
+const DefaultRetain = 10 * time.Minute
+
 // NewRunner returns a runner with no jobs. A job outlives the call that
-// started it; it ends when it is done or canceled, or with the process.
+// started it; it ends when it is done or canceled, or with the process,
+// and is dropped Retain after it ended.
 func NewRunner() *Runner {
-	return &Runner{jobs: map[string]*Job{}}
+	return &Runner{Retain: DefaultRetain, jobs: map[string]*Job{}}
 }
 
 // Start returns the job under key, or starts fn as a new one. A job that
@@ -72,10 +87,12 @@ func (r *Runner) Start(key string, fn func(ctx context.Context) (any, error)) *J
 	ctx, cancel := context.WithCancel(context.Background())
 	j := &Job{cancel: cancel, done: make(chan struct{})}
 	r.jobs[key] = j
+	retain := r.Retain
 	go func() {
 		defer cancel()
 		j.value, j.err = fn(ctx)
 		close(j.done)
+		time.AfterFunc(retain, func() { r.Forget(key, j) })
 	}()
 	return j
 }
@@ -87,7 +104,7 @@ func (r *Runner) Get(key string) *Job {
 	return r.jobs[key]
 }
 
-// Forget drops an ended job's result.
+// Forget drops an ended job's result, if j is still the job under key.
 func (r *Runner) Forget(key string, j *Job) {
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 )
 
 func TestStartJoinsReplacesOnlyFailures(t *testing.T) {
@@ -47,5 +48,59 @@ func TestStartJoinsReplacesOnlyFailures(t *testing.T) {
 		t.Fatal("a forgotten job was returned")
 	} else if v, _ := j.Result(); v != "after forget" {
 		t.Fatalf("Result = %v", v)
+	}
+}
+
+// An ended job is dropped Retain after it ended, whether it failed or
+// succeeded and whether or not a call came back for it: a CO that gave up
+// never does, and the runner must not keep every such job.
+func TestEndedJobsAreDroppedAfterRetain(t *testing.T) {
+	r := NewRunner()
+	r.Retain = 50 * time.Millisecond
+	failed := r.Start("failed", func(context.Context) (any, error) { return nil, errors.New("copy failed") })
+	succeeded := r.Start("succeeded", func(context.Context) (any, error) { return "done", nil })
+	release := make(chan struct{})
+	running := r.Start("running", func(context.Context) (any, error) { <-release; return nil, nil })
+	<-failed.Done()
+	<-succeeded.Done()
+	// Within Retain a caller still finds them.
+	if r.Get("failed") != failed || r.Get("succeeded") != succeeded {
+		t.Fatal("an ended job was dropped before Retain passed")
+	}
+	waitFor(t, func() bool { return r.Get("failed") == nil && r.Get("succeeded") == nil })
+	if r.Get("running") != running {
+		t.Fatal("a running job was dropped")
+	}
+	close(release)
+	waitFor(t, func() bool { return r.Get("running") == nil })
+
+	// The timer of a job that was replaced leaves its successor alone.
+	r.Retain = 30 * time.Millisecond
+	old := r.Start("k", func(context.Context) (any, error) { return nil, errors.New("failed") })
+	<-old.Done()
+	block := make(chan struct{})
+	defer close(block)
+	next := r.Start("k", func(context.Context) (any, error) { <-block; return nil, nil })
+	if next == old {
+		t.Fatal("a failed job was not replaced")
+	}
+	time.Sleep(100 * time.Millisecond)
+	if r.Get("k") != next {
+		t.Fatal("the replaced job's removal dropped its successor")
+	}
+	r.mu.Lock()
+	n := len(r.jobs)
+	r.mu.Unlock()
+	if n != 1 {
+		t.Fatalf("%d jobs kept, want the one running", n)
+	}
+}
+
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); !cond(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("not within 5 seconds")
+		}
 	}
 }

@@ -61,11 +61,9 @@ type nfsClient struct {
 	// source's path below it ("" when the source names the export itself).
 	export string
 	prefix string
-	// dirs keeps the handles of the driver's metadata directories (see
-	// keepHandle), by path from the root.
-	dirs map[string][]byte
-	// treeDirs keeps the parents the tree calls looked up (see treeParent).
-	treeDirs map[string][]byte
+	// scoped keeps the directories looked up by path within one path
+	// scope (see WithPathScope), never beyond it.
+	scoped scopedDirs
 	// helpers lends more sessions on the same share for a large RemoveAll
 	// (see removeHelpers); nil when the session did not come from a pool.
 	helpers func(ctx context.Context) (l *Lease, done func())
@@ -328,7 +326,7 @@ func (c *nfsClient) call(ctx context.Context, args any) (*oncrpc.Reader, error) 
 	if status != 0 {
 		if status == nfs.NFS3ErrStale {
 			// A kept handle may be the stale one: look them up again.
-			c.dirs, c.treeDirs = nil, nil
+			c.scoped.reset()
 		}
 		return nil, statusError(status)
 	}
@@ -381,16 +379,19 @@ func (c *nfsClient) lookup(ctx context.Context, dir []byte, name string) ([]byte
 	return fh, attr.Attr, nil
 }
 
-// resolve walks rel from the root and returns the handle of its parent and
-// its own last name. rel "" is the root itself (name "").
+// resolveParent walks rel from the root and returns the handle of its
+// parent and its own last name. rel "" is the root itself (name ""). Within
+// a path scope it starts from the deepest directory of rel's path the
+// session looked up in that scope; outside one, always from the root.
 func (c *nfsClient) resolveParent(ctx context.Context, rel string) ([]byte, string, error) {
 	parts := splitRel(rel)
 	if len(parts) == 0 {
 		return nil, "", nil
 	}
+	known := c.scoped.of(ctx)
 	dir, start := c.root, 0
-	for i := len(parts) - 1; i >= 1; i-- {
-		if fh, ok := c.dirs[strings.Join(parts[:i], "/")]; ok {
+	for i := len(parts) - 1; i >= 1 && known != nil; i-- {
+		if fh, ok := known[strings.Join(parts[:i], "/")]; ok {
 			dir, start = fh, i
 			break
 		}
@@ -401,27 +402,11 @@ func (c *nfsClient) resolveParent(ctx context.Context, rel string) ([]byte, stri
 			return nil, "", err
 		}
 		dir = fh
-		if p := strings.Join(parts[:i+1], "/"); keepHandle(p) {
-			if c.dirs == nil {
-				c.dirs = map[string][]byte{}
-			}
-			c.dirs[p] = fh
+		if known != nil {
+			known[strings.Join(parts[:i+1], "/")] = fh
 		}
 	}
 	return dir, parts[len(parts)-1], nil
-}
-
-// keepHandle says which directory handles a session keeps instead of
-// looking them up on every call: the driver's own metadata directories,
-// which it makes and never renames or removes. Never a volume's, nor the
-// quarantine's, whose handles a rename or delete would make point elsewhere.
-func keepHandle(p string) bool {
-	const meta = ".fileshare-csi"
-	if p == meta {
-		return true
-	}
-	rest, ok := strings.CutPrefix(p, meta+"/")
-	return ok && !strings.HasPrefix(rest, "deleting") && strings.Count(rest, "/") <= 1
 }
 
 func (c *nfsClient) resolve(ctx context.Context, rel string) ([]byte, error) {
@@ -582,6 +567,9 @@ func (c *nfsClient) Replace(ctx context.Context, from, to string) error {
 }
 
 func (c *nfsClient) rename(ctx context.Context, from, to string, replace bool) error {
+	// Whatever happens, neither path may lead where it did.
+	defer c.scoped.forget(from)
+	defer c.scoped.forget(to)
 	fromDir, fromName, err := c.resolveParent(ctx, from)
 	if err != nil {
 		return err
@@ -643,6 +631,7 @@ func (c *nfsClient) List(ctx context.Context, rel string, max int) ([]string, er
 func (c *nfsClient) Remove(ctx context.Context, rel string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	defer c.scoped.forget(rel)
 	dir, name, err := c.resolveParent(ctx, rel)
 	if err != nil {
 		return err
@@ -685,6 +674,7 @@ type nfsWalk struct {
 func (c *nfsClient) RemoveAll(ctx context.Context, rel string, opts RemoveOptions) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	defer c.scoped.forget(rel)
 	dir, name, err := c.resolveParent(ctx, rel)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -784,30 +774,19 @@ func (w *nfsWalk) isForeign(ctx context.Context, s *nfsClient, id uint64) (bool,
 }
 
 // foreignDir is the handle of the markers' directory, nil when there is
-// none. A session that keeps it (the driver's own) answers at no cost.
+// none, looked up once per walk.
 func (w *nfsWalk) foreignDir(ctx context.Context, s *nfsClient) ([]byte, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.foreignFound {
 		return w.foreignFH, nil
 	}
-	p := strings.Join(splitRel(w.foreign), "/")
-	fh, ok := s.dirs[p]
-	if !ok {
-		var err error
-		fh, err = s.resolve(ctx, p)
-		if errors.Is(err, fs.ErrNotExist) && !errors.Is(err, errStale) {
-			fh, err = nil, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("look up %s: %w", w.foreign, err)
-		}
-		if fh != nil && keepHandle(p) {
-			if s.dirs == nil {
-				s.dirs = map[string][]byte{}
-			}
-			s.dirs[p] = fh
-		}
+	fh, err := s.resolve(ctx, w.foreign)
+	if errors.Is(err, fs.ErrNotExist) && !errors.Is(err, errStale) {
+		fh, err = nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("look up %s: %w", w.foreign, err)
 	}
 	w.foreignFH, w.foreignFound = fh, true
 	return fh, nil
@@ -1139,12 +1118,23 @@ func (c *nfsClient) readdirplus(ctx context.Context, fh []byte, cookie, verf uin
 	if err != nil {
 		return readdirPage{}, fmt.Errorf("readdirplus: %w", err)
 	}
+	page, err := decodeReaddirplus(res, cookie)
+	if err != nil {
+		c.broken = true
+		return readdirPage{}, err
+	}
+	return page, nil
+}
+
+// decodeReaddirplus decodes a READDIRPLUS reply after its status, the
+// answer to a call from cookie. Every error wraps ErrUnavailable: the
+// server sent what no working server sends.
+func decodeReaddirplus(res *oncrpc.Reader, cookie uint64) (readdirPage, error) {
 	var head struct {
 		DirAttr    nfs.PostOpAttr
 		CookieVerf uint64
 	}
 	if err := res.Decode(&head); err != nil {
-		c.broken = true
 		return readdirPage{}, fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
 	page := readdirPage{cookie: cookie, verf: head.CookieVerf}
@@ -1154,24 +1144,25 @@ func (c *nfsClient) readdirplus(ctx context.Context, fh []byte, cookie, verf uin
 			Entry nfs.EntryPlus `xdr:"unioncase=1"`
 		}
 		if err := res.Decode(&item); err != nil {
-			c.broken = true
 			return readdirPage{}, fmt.Errorf("%w: %w", ErrUnavailable, err)
 		}
 		if !item.IsSet {
 			break
 		}
 		page.cookie = item.Entry.Cookie
-		if item.Entry.FileName != "." && item.Entry.FileName != ".." {
+		keep, err := listedName(item.Entry.FileName, unixNames)
+		if err != nil {
+			return readdirPage{}, fmt.Errorf("readdirplus: %w", err)
+		}
+		if keep {
 			page.entries = append(page.entries, item.Entry)
 		}
 	}
 	if err := res.Decode(&page.eof); err != nil {
-		c.broken = true
 		return readdirPage{}, fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
 	if !page.eof && page.cookie == cookie {
 		// No entry and not the end: asking again would loop forever.
-		c.broken = true
 		return readdirPage{}, fmt.Errorf("%w: READDIRPLUS returned no entries before the end of the directory", ErrUnavailable)
 	}
 	return page, nil

@@ -337,9 +337,7 @@ func (c *nfs4Client) List(ctx context.Context, rel string, max int) ([]string, e
 			if max > 0 && len(names) == max {
 				return false, nil
 			}
-			if e.Name != "." && e.Name != ".." {
-				names = append(names, e.Name)
-			}
+			names = append(names, e.Name)
 		}
 		return true, nil
 	})
@@ -372,11 +370,11 @@ func (c *nfs4Client) readdir(ctx context.Context, rel string, mask []uint32, pag
 		if p.EOF {
 			return nil
 		}
-		if len(p.Entries) == 0 {
+		if p.Listed == 0 {
 			c.s.broken = true
 			return fmt.Errorf("%w: READDIR returned no entries before the end of the directory", ErrUnavailable)
 		}
-		cookie, verf = p.Entries[len(p.Entries)-1].Cookie, p.Verf
+		cookie, verf = p.Cookie, p.Verf
 		ops = []nfs4Op{opPutfh(fh)}
 	}
 }

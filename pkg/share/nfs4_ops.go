@@ -348,11 +348,17 @@ type dirEntry4 struct {
 	Attrs  attrs4
 }
 
-// readdir4Page is one READDIR reply.
+// readdir4Page is one READDIR reply. Entries are the names a caller may
+// use: "." and "..", which no NFSv4 server should list, are left out, and
+// a reply with a name that is no entry name does not decode (listedName).
 type readdir4Page struct {
 	Verf    [8]byte
 	Entries []dirEntry4
 	EOF     bool
+	// Listed counts the entries of the reply, those left out too, and
+	// Cookie is the last one's: where the next READDIR starts.
+	Listed int
+	Cookie uint64
 }
 
 func opReaddir(cookie uint64, verf [8]byte, dircount, maxcount uint32, mask []uint32, page *readdir4Page) nfs4Op {
@@ -376,7 +382,19 @@ func opReaddir(cookie uint64, verf [8]byte, dircount, maxcount uint32, mask []ui
 			ent.Cookie = d.u64()
 			ent.Name = d.str(maxName)
 			decodeFattr(d, &ent.Attrs)
-			page.Entries = append(page.Entries, ent)
+			if d.err != nil {
+				return
+			}
+			keep, err := listedName(ent.Name, unixNames)
+			if err != nil {
+				d.fail("directory entry: %w", err)
+				return
+			}
+			page.Listed++
+			page.Cookie = ent.Cookie
+			if keep {
+				page.Entries = append(page.Entries, ent)
+			}
 		}
 		page.EOF = d.boolean()
 	}}

@@ -154,27 +154,13 @@ func (w *nfs4Walk) emptyDir(ctx context.Context, fh []byte, a attrs4, ancestors 
 		switch {
 		case r > 0:
 			cookie, verf = 0, [8]byte{}
-		case len(page.Entries) == 0:
+		case page.Listed == 0:
 			w.c.s.broken = true
 			return removed, skipped, fmt.Errorf("%w: READDIR returned no entries before the end of the directory", ErrUnavailable)
 		default:
-			cookie, verf = page.Entries[len(page.Entries)-1].Cookie, page.Verf
+			cookie, verf = page.Cookie, page.Verf
 		}
 	}
-}
-
-// plainName is a name REMOVE and LOOKUP can take: NFSv4 servers list no
-// "." or "..", and a name with a slash would be a server's bug.
-func plainName(n string) bool {
-	if n == "" || n == "." || n == ".." {
-		return false
-	}
-	for i := range len(n) {
-		if n[i] == '/' || n[i] == 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // removeBatch removes the entries of one READDIR reply from the directory
@@ -185,7 +171,6 @@ func (w *nfs4Walk) removeBatch(ctx context.Context, dir []byte, entries []dirEnt
 	var dirs []dirEntry4
 	for _, e := range entries {
 		switch {
-		case !plainName(e.Name):
 		case e.Attrs.RdattrError == 0 && e.Attrs.has(attrType) && e.Attrs.Type == nf4Dir:
 			dirs = append(dirs, e)
 		default:

@@ -77,9 +77,6 @@ func (c *nfs4Client) ReadDir(ctx context.Context, rel string, fn func([]DirEntry
 	err := c.readdir(ctx, rel, treeDirMask, func(dir []byte, entries []dirEntry4) (bool, error) {
 		page := make([]DirEntry, 0, len(entries))
 		for _, e := range entries {
-			if !plainName(e.Name) {
-				continue
-			}
 			a, ok, err := c.entryAttrs(ctx, dir, e)
 			if err != nil {
 				return false, err

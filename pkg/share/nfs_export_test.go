@@ -24,21 +24,3 @@ func TestExportOfPicksTheLongestExportHoldingThePath(t *testing.T) {
 		t.Errorf("no export list: the source's own path, got %q", got)
 	}
 }
-
-func TestKeptHandlesAreOnlyTheDriversOwnDirectories(t *testing.T) {
-	for p, want := range map[string]bool{
-		".fileshare-csi":                  true,
-		".fileshare-csi/volumes":          true,
-		".fileshare-csi/holds/abc":        true,
-		".fileshare-csi/deleting":         false, // its entries are volumes on their way out
-		".fileshare-csi/deleting/0123":    false,
-		".fileshare-csi/holds/abc/def":    false,
-		"pvc-1":                           false,
-		"ns/.fileshare-csi":               false,
-		".fileshare-csi-not-the-metadata": false,
-	} {
-		if got := keepHandle(p); got != want {
-			t.Errorf("keepHandle(%q) = %v, want %v", p, got, want)
-		}
-	}
-}

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"path"
-	"strings"
 	"time"
 
 	"github.com/vmware/go-nfs-client/nfs"
@@ -96,38 +94,10 @@ func attrOf(a nfs.Fattr) Attr {
 	return out
 }
 
-// treeParentCache bounds the parent directories a session remembers for
-// the tree calls.
-const treeParentCache = 256
-
-// treeParent is resolveParent for the tree calls, which come a directory at
-// a time: a copy opens, creates and sets the attributes of every file of a
-// directory below the same parent, and looking it up again from the root
-// for each would cost a LOOKUP per path component and call. A remembered
-// handle names the directory that was looked up, wherever it has moved
-// since: no link put in its path later is ever followed. A STALE answer
-// (the directory is gone) forgets them all.
-func (c *nfsClient) treeParent(ctx context.Context, rel string) ([]byte, string, error) {
-	parent, name := path.Split(strings.Trim(rel, "/"))
-	parent = strings.TrimSuffix(parent, "/")
-	if fh, ok := c.treeDirs[parent]; ok && parent != "" {
-		return fh, name, nil
-	}
-	dir, name, err := c.resolveParent(ctx, rel)
-	if err != nil || parent == "" || dir == nil {
-		return dir, name, err
-	}
-	if c.treeDirs == nil || len(c.treeDirs) >= treeParentCache {
-		c.treeDirs = map[string][]byte{}
-	}
-	c.treeDirs[parent] = dir
-	return dir, name, nil
-}
-
 // lookupLast resolves rel to its own handle and attributes without
 // following a link in its last component (LOOKUP never does).
 func (c *nfsClient) lookupLast(ctx context.Context, rel string) ([]byte, nfs.Fattr, error) {
-	dir, name, err := c.treeParent(ctx, rel)
+	dir, name, err := c.resolveParent(ctx, rel)
 	if err != nil {
 		return nil, nfs.Fattr{}, err
 	}
@@ -233,7 +203,7 @@ func (c *nfsClient) Readlink(ctx context.Context, rel string) (string, error) {
 func (c *nfsClient) Symlink(ctx context.Context, target, rel string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	dir, name, err := c.treeParent(ctx, rel)
+	dir, name, err := c.resolveParent(ctx, rel)
 	if err != nil {
 		return err
 	}
@@ -430,7 +400,7 @@ func (f *nfsFile) Close(ctx context.Context) error {
 func (c *nfsClient) Create(ctx context.Context, rel string, perm fs.FileMode) (FileWriter, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	dir, name, err := c.treeParent(ctx, rel)
+	dir, name, err := c.resolveParent(ctx, rel)
 	if err != nil {
 		return nil, err
 	}

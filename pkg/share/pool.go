@@ -33,9 +33,13 @@ type Pool struct {
 	// Dial opens a new session; tests may replace it.
 	Dial func(ctx context.Context, src source.Source, creds Credentials) (Client, error)
 
-	mu         sync.Mutex
-	keys       map[string]*keyState
-	counts     map[string]*keyCounts // by pool key, never dropped: counters only grow
+	mu   sync.Mutex
+	keys map[string]*keyState
+	// retired holds, by share, the figures of the keys whose state was
+	// dropped (see dropKey): a share's counts never go down, and the pool
+	// keeps one entry per share, not one per set of credentials it ever
+	// saw (every password rotation makes a key).
+	retired    map[ShareLabel]*keyCounts
 	helpersOut int
 	closed     bool
 	stop       chan struct{}
@@ -87,6 +91,43 @@ type keyCounts struct {
 	label                      ShareLabel
 	waits, dials, dialFailures uint64
 	waitSeconds                float64
+	// dropped: the key's state is gone and these figures went into
+	// Pool.retired; a late addition goes there too (see countsOf).
+	dropped bool
+}
+
+// countsOf is where figures of kc are added: kc, or the share's retired
+// figures once kc's key was dropped. p.mu is held.
+func (p *Pool) countsOf(kc *keyCounts) *keyCounts {
+	if !kc.dropped {
+		return kc
+	}
+	if p.retired == nil {
+		p.retired = map[ShareLabel]*keyCounts{}
+	}
+	r := p.retired[kc.label]
+	if r == nil {
+		r = &keyCounts{label: kc.label}
+		p.retired[kc.label] = r
+	}
+	return r
+}
+
+// dropKey forgets the state of key, which has no session open, and keeps
+// its figures with its share's. p.mu is held.
+func (p *Pool) dropKey(key string) {
+	ks := p.keys[key]
+	if ks == nil {
+		return
+	}
+	delete(p.keys, key)
+	kc := ks.counts
+	kc.dropped = true
+	r := p.countsOf(kc)
+	r.waits += kc.waits
+	r.dials += kc.dials
+	r.dialFailures += kc.dialFailures
+	r.waitSeconds += kc.waitSeconds
 }
 
 // Stats returns the figures of every share the pool has dialed.
@@ -102,15 +143,19 @@ func (p *Pool) Stats() []ShareStats {
 		}
 		return st
 	}
-	for _, c := range p.counts {
+	add := func(c *keyCounts) *ShareStats {
 		st := of(c.label)
 		st.Waits += c.waits
 		st.Dials += c.dials
 		st.DialFailures += c.dialFailures
 		st.WaitSeconds += c.waitSeconds
+		return st
+	}
+	for _, c := range p.retired {
+		add(c)
 	}
 	for _, ks := range p.keys {
-		st := of(ks.counts.label)
+		st := add(ks.counts)
 		st.Open += ks.open
 		st.InUse += ks.open - len(ks.idle)
 	}
@@ -204,7 +249,7 @@ func (p *Pool) supersede(key, user string) []Client {
 		ks.open -= len(ks.idle)
 		ks.idle = nil
 		if ks.open == 0 {
-			delete(p.keys, k)
+			p.dropKey(k)
 		}
 	}
 	return closing
@@ -222,16 +267,10 @@ func hashOf(fields ...string) string {
 func (p *Pool) state(key string, label ShareLabel) *keyState {
 	if p.keys == nil {
 		p.keys = map[string]*keyState{}
-		p.counts = map[string]*keyCounts{}
 	}
 	ks := p.keys[key]
 	if ks == nil {
-		kc := p.counts[key]
-		if kc == nil {
-			kc = &keyCounts{label: label}
-			p.counts[key] = kc
-		}
-		ks = &keyState{free: make(chan struct{}, 1), counts: kc}
+		ks = &keyState{free: make(chan struct{}, 1), counts: &keyCounts{label: label}}
 		p.keys[key] = ks
 	}
 	return ks
@@ -333,7 +372,9 @@ func (p *Pool) get(ctx context.Context, src source.Source, creds Credentials, re
 			err = ctx.Err()
 		}
 		p.mu.Lock()
-		ks.counts.waitSeconds += time.Since(began).Seconds()
+		// The key may have been dropped while this caller waited (its
+		// last session closed): the wait still counts for the share.
+		p.countsOf(ks.counts).waitSeconds += time.Since(began).Seconds()
 		p.mu.Unlock()
 		if err != nil {
 			return nil, err
@@ -475,7 +516,7 @@ func (p *Pool) renewIdle(every time.Duration) {
 		if ks != nil {
 			ks.open--
 			if ks.open == 0 {
-				delete(p.keys, d.key)
+				p.dropKey(d.key)
 			} else {
 				p.signal(ks)
 			}
@@ -501,7 +542,7 @@ func (p *Pool) closeIdle(expired func(idleClient) bool) {
 		}
 		ks.idle = keep
 		if ks.open == 0 {
-			delete(p.keys, key)
+			p.dropKey(key)
 		} else {
 			p.signal(ks)
 		}

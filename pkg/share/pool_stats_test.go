@@ -3,6 +3,7 @@ package share
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -88,4 +89,58 @@ func statsOf(p *Pool, share string) ShareStats {
 		}
 	}
 	return ShareStats{}
+}
+
+// Every password rotation makes a new pool key. Once a key has no session
+// open its state and figures are dropped, the figures kept with its
+// share's: the pool keeps one entry per share however many credentials it
+// saw, and a share's counts never go down (Prometheus would read a drop
+// as a counter reset).
+func TestPoolDropsTheFiguresOfKeysWithoutSessions(t *testing.T) {
+	var closed atomic.Int32
+	p := &Pool{MaxOpenPerKey: 2, IdleTimeout: time.Hour, Dial: func(_ context.Context, src source.Source, creds Credentials) (Client, error) {
+		if creds.Password == "wrong" {
+			return nil, errors.New("logon failure")
+		}
+		return countingClient{closed: &closed}, nil
+	}}
+	defer p.Close()
+	src := source.Source{Protocol: source.SMB, Host: "filer", Share: "data"}
+	ctx := context.Background()
+	const rotations = 50
+	for i := range rotations {
+		l, err := p.Get(ctx, src, Credentials{Username: "csi", Password: fmt.Sprintf("password-%d", i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.Release(nil)
+		if _, err := p.Get(ctx, src, Credentials{Username: "csi", Password: "wrong"}); err == nil {
+			t.Fatal("a wrong password logged on")
+		}
+	}
+	before := statsOf(p, "data")
+	if before.Dials != 2*rotations || before.DialFailures != rotations {
+		t.Fatalf("stats before the idle sessions close: %+v", before)
+	}
+	// The janitor's sweep: idle sessions past their time close.
+	p.closeIdle(func(idleClient) bool { return true })
+	p.mu.Lock()
+	keys, retired := len(p.keys), len(p.retired)
+	p.mu.Unlock()
+	if keys != 0 || retired != 1 {
+		t.Errorf("after every session closed the pool keeps %d keys and %d retired entries, want 0 and 1 (one share)", keys, retired)
+	}
+	after := statsOf(p, "data")
+	if after.Dials != before.Dials || after.DialFailures != before.DialFailures || after.Waits != before.Waits || after.Open != 0 {
+		t.Errorf("stats after the keys were dropped: %+v, want the same counts as %+v and none open", after, before)
+	}
+	// A key used again starts afresh; the share's counts go on growing.
+	l, err := p.Get(ctx, src, Credentials{Username: "csi", Password: "password-0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Release(nil)
+	if again := statsOf(p, "data"); again.Dials != before.Dials+1 || again.Open != 1 {
+		t.Errorf("stats after one more dial: %+v", again)
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"net"
+	"os"
 	"path"
 	"strings"
 	"sync"
@@ -290,11 +291,40 @@ func (c *smbClient) List(ctx context.Context, rel string, max int) ([]string, er
 		return nil, c.wrap(ctx, "list", rel, err)
 	}
 	defer f.Close()
-	names, err := f.Readdirnames(max)
+	batch, err := f.Readdir(max)
 	if errors.Is(err, io.EOF) {
 		err = nil
 	}
-	return names, c.wrap(ctx, "list", rel, err)
+	if err == nil {
+		batch, err = c.listed(batch)
+	}
+	if err != nil {
+		return nil, c.wrap(ctx, "list", rel, err)
+	}
+	names := make([]string, len(batch))
+	for i, e := range batch {
+		names[i] = e.Name()
+	}
+	return names, nil
+}
+
+// listed passes the names of a batch the library listed through the
+// package's one check (listedName): the library decodes a directory
+// listing itself and drops only "." and "..". A bad name refuses the batch,
+// and the session, whose server sent it, is not used again.
+func (c *smbClient) listed(batch []os.FileInfo) ([]os.FileInfo, error) {
+	out := make([]os.FileInfo, 0, len(batch))
+	for _, e := range batch {
+		keep, err := listedName(e.Name(), smbNames)
+		if err != nil {
+			c.broken.Store(true)
+			return nil, err
+		}
+		if keep {
+			out = append(out, e)
+		}
+	}
+	return out, nil
 }
 
 func (c *smbClient) Remove(ctx context.Context, rel string) error {

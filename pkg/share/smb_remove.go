@@ -222,6 +222,9 @@ func (w *smbWalk) emptyOnce(ctx context.Context, sh *smb2.Share, p string, ances
 		if errors.Is(err, io.EOF) || err == nil && len(batch) == 0 {
 			return int(removed.Load()), nil
 		}
+		if err == nil {
+			batch, err = w.c.listed(batch)
+		}
 		if err != nil {
 			return int(removed.Load()), err
 		}

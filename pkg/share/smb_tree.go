@@ -146,6 +146,9 @@ func (c *smbClient) readDirPage(sh *smb2.Share, f *smb2.File, p string) ([]DirEn
 	if err == nil && len(batch) == 0 {
 		err = io.EOF
 	}
+	if err == nil {
+		batch, err = c.listed(batch)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -526,8 +526,30 @@ func TestGroupSnapshot(t *testing.T) {
 		_, err = gc.CreateVolumeGroupSnapshot(ctx, &csi.CreateVolumeGroupSnapshotRequest{Name: "mixed", SourceVolumeIds: []string{ids[0], "v2#" + strings.ReplaceAll(other, "#", "%23") + "#x#delete#0123456789abcdef"}, Secrets: secrets})
 		wantCode(t, "a group across shares", err, codes.InvalidArgument)
 
+		// snapshot_ids must name the group's snapshots (the spec's
+		// "snapshot list mismatch"), and a Delete that names others
+		// deletes nothing.
+		var members []string
+		for _, s := range group.GetSnapshots() {
+			members = append(members, s.GetSnapshotId())
+		}
+		stranger := members[2][:len(members[2])-16] + "ffffffffffffffff"
+		_, err = gc.GetVolumeGroupSnapshot(ctx, &csi.GetVolumeGroupSnapshotRequest{GroupSnapshotId: group.GetGroupSnapshotId(), SnapshotIds: members[:2], Secrets: secrets})
+		wantCode(t, "GetVolumeGroupSnapshot naming two of its three snapshots", err, codes.InvalidArgument)
+		got, err = gc.GetVolumeGroupSnapshot(ctx, &csi.GetVolumeGroupSnapshotRequest{GroupSnapshotId: group.GetGroupSnapshotId(), SnapshotIds: []string{members[2], members[0], members[1]}, Secrets: secrets})
+		if err != nil || len(got.GetGroupSnapshot().GetSnapshots()) != 3 {
+			t.Fatalf("GetVolumeGroupSnapshot naming its snapshots = %v, %v", got, err)
+		}
+		_, err = gc.DeleteVolumeGroupSnapshot(ctx, &csi.DeleteVolumeGroupSnapshotRequest{GroupSnapshotId: group.GetGroupSnapshotId(), SnapshotIds: []string{members[0], members[1], stranger}, Secrets: secrets})
+		wantCode(t, "DeleteVolumeGroupSnapshot naming a snapshot not of the group", err, codes.InvalidArgument)
+		for _, id := range members {
+			list, err := c.ListSnapshots(ctx, &csi.ListSnapshotsRequest{SnapshotId: id, Secrets: secrets})
+			if err != nil || len(list.GetEntries()) != 1 {
+				t.Fatalf("member %s is gone after a refused DeleteVolumeGroupSnapshot: %v, %v", id, list, err)
+			}
+		}
 		for range 2 {
-			if _, err := gc.DeleteVolumeGroupSnapshot(ctx, &csi.DeleteVolumeGroupSnapshotRequest{GroupSnapshotId: group.GetGroupSnapshotId(), Secrets: secrets}); err != nil {
+			if _, err := gc.DeleteVolumeGroupSnapshot(ctx, &csi.DeleteVolumeGroupSnapshotRequest{GroupSnapshotId: group.GetGroupSnapshotId(), SnapshotIds: members, Secrets: secrets}); err != nil {
 				t.Fatalf("DeleteVolumeGroupSnapshot: %v", err)
 			}
 		}

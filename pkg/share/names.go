@@ -1,0 +1,51 @@
+package share
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ErrBadName says a server listed a name that cannot be an entry of the
+// directory it listed: empty, or with a path separator or a NUL. Such a
+// name joined to a path
+// would lead elsewhere: "../x/payload" from a broken or hostile server
+// would make a clone write outside its destination, or a delete remove
+// outside its volume.
+//
+// The listing is refused rather than the name dropped: a snapshot or clone
+// that left an entry out would report success and lose data, and a delete
+// could not finish either way. A server that sends such a name is broken,
+// like one whose reply does not decode, so the error wraps ErrUnavailable
+// (the session is not used again, and the caller may retry).
+var ErrBadName = errors.New("the server listed a name that is not a plain directory entry")
+
+// nameSyntax says what separates path components on a protocol.
+type nameSyntax uint8
+
+const (
+	// unixNames: NFS. A backslash is an ordinary character.
+	unixNames nameSyntax = iota
+	// smbNames: SMB, where a backslash separates components too, and
+	// the client turns a slash into one.
+	smbNames
+)
+
+// listedName checks one name a server listed in a directory: the one check
+// every listing of this package passes its names through, before a caller
+// sees them. keep is false for "." and "..", which NFSv3 and SMB servers
+// list and callers never want; a name that is no entry name at all is an
+// error wrapping ErrBadName and ErrUnavailable.
+func listedName(name string, syntax nameSyntax) (keep bool, err error) {
+	if name == "." || name == ".." {
+		return false, nil
+	}
+	seps := "/\x00"
+	if syntax == smbNames {
+		seps = "/\\\x00"
+	}
+	if name == "" || strings.ContainsAny(name, seps) {
+		return false, fmt.Errorf("%w: %q: %w", ErrBadName, name, ErrUnavailable)
+	}
+	return true, nil
+}

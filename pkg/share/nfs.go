@@ -17,6 +17,7 @@ import (
 	"syscall"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/source"
+	"github.com/fileshare-csi/fileshare-csi/pkg/state/layout"
 	nfs "github.com/vmware/go-nfs-client/nfs"
 	"github.com/vmware/go-nfs-client/nfs/rpc"
 
@@ -64,6 +65,11 @@ type nfsClient struct {
 	// scoped keeps the directories looked up by path within one path
 	// scope (see WithPathScope), never beyond it.
 	scoped scopedDirs
+	// kept holds the handles of the driver's fixed metadata directories
+	// (layout.KeepHandle: made once, never renamed or removed by the
+	// driver) for the session's life, by path from the root: every record
+	// read or written would otherwise look them up again. Dropped on STALE.
+	kept map[string][]byte
 	// helpers lends more sessions on the same share for a large RemoveAll
 	// (see removeHelpers); nil when the session did not come from a pool.
 	helpers func(ctx context.Context) (l *Lease, done func())
@@ -327,6 +333,7 @@ func (c *nfsClient) call(ctx context.Context, args any) (*oncrpc.Reader, error) 
 		if status == nfs.NFS3ErrStale {
 			// A kept handle may be the stale one: look them up again.
 			c.scoped.reset()
+			c.kept = nil
 		}
 		return nil, statusError(status)
 	}
@@ -390,8 +397,13 @@ func (c *nfsClient) resolveParent(ctx context.Context, rel string) ([]byte, stri
 	}
 	known := c.scoped.of(ctx)
 	dir, start := c.root, 0
-	for i := len(parts) - 1; i >= 1 && known != nil; i-- {
-		if fh, ok := known[strings.Join(parts[:i], "/")]; ok {
+	for i := len(parts) - 1; i >= 1; i-- {
+		p := strings.Join(parts[:i], "/")
+		if fh, ok := c.kept[p]; ok {
+			dir, start = fh, i
+			break
+		}
+		if fh, ok := known[p]; ok && known != nil {
 			dir, start = fh, i
 			break
 		}
@@ -402,8 +414,14 @@ func (c *nfsClient) resolveParent(ctx context.Context, rel string) ([]byte, stri
 			return nil, "", err
 		}
 		dir = fh
-		if known != nil {
-			known[strings.Join(parts[:i+1], "/")] = fh
+		switch p := strings.Join(parts[:i+1], "/"); {
+		case layout.KeepHandle(p):
+			if c.kept == nil {
+				c.kept = map[string][]byte{}
+			}
+			c.kept[p] = fh
+		case known != nil:
+			known[p] = fh
 		}
 	}
 	return dir, parts[len(parts)-1], nil

@@ -10,9 +10,10 @@ import (
 	"time"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
+	"github.com/fileshare-csi/fileshare-csi/pkg/state/layout"
 )
 
-const snapshotsDir = Dir + "/snapshots"
+const snapshotsDir = layout.Snapshots
 
 // Snapshot is what the share keeps about one snapshot. Its copy of the
 // volume lies in the metadata directory, beside the records and never in a
@@ -241,7 +242,7 @@ func (s *Store) Populated(ctx context.Context, rec Record) (Record, error) {
 	return rec, s.writeJSON(ctx, recordPath(rec.Path), rec)
 }
 
-const groupsDir = snapshotsDir + "/groups"
+const groupsDir = layout.Groups
 
 // Group is what the share keeps about one group snapshot: which member
 // snapshots were taken together. The members are ordinary snapshots, each

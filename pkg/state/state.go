@@ -4,23 +4,11 @@
 // directory, the volume records, archive naming and the markers that keep
 // volumes from nesting.
 //
-// Layout, below the share's root (the SMB share, or the NFS export). Every
-// directory here is in MetadataDirs: no walk over a volume enters it.
-//
-//	.fileshare-csi/volumes/<key>.json   one record per volume directory
-//	.fileshare-csi/intents/<key>.json   a CreateVolume of <key> that has not committed yet
-//	.fileshare-csi/holds/<key>/<key2>   the volume <key2> lies below the directory <key> (empty)
-//	.fileshare-csi/roots/<id>           a volume or snapshot root's server file ID (empty)
-//	.fileshare-csi/archives/<key>.json  the directory <key> is an archive
-//	.fileshare-csi/deleting/<uid>       a volume or snapshot being deleted
-//	.fileshare-csi/snapshots/<key>.json a snapshot's record (<key>: hash of its name)
-//	.fileshare-csi/snapshots/<uid>      a complete snapshot's copy of its volume
-//	.fileshare-csi/snapshots/<uid>.partial  a snapshot's copy while it is made
-//	.fileshare-csi/snapshots/<uid>.pack a snapshot's small files
-//	.fileshare-csi/snapshots/groups/<key>.json  a group snapshot's record
-//	.fileshare-csi/volumegroups/<key>.json      a CSI-Addons volume group's record
-//	<dir>/.tmp-<name>                   a record's next version while it is written
-//	BASE/.fileshare-csi/<escaped>.json  records of v1 volumes (no UID)
+// Layout, below the share's root (the SMB share, or the NFS export), is
+// declared once in package layout (layout.Entries): what each directory
+// holds, which no walk enters (all of them: MetadataDirs), and which a
+// session may keep the handle of. Records of v1 volumes (no UID) lie in
+// their class's base, BASE/.fileshare-csi/<escaped>.json.
 //
 // <key> is a hash of the directory's path from the root, so record names
 // have a fixed length whatever the path, and two classes whose bases overlap
@@ -93,6 +81,7 @@ import (
 	"time"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
+	"github.com/fileshare-csi/fileshare-csi/pkg/state/layout"
 	"github.com/fileshare-csi/fileshare-csi/pkg/volume"
 )
 
@@ -110,10 +99,10 @@ var (
 )
 
 // Dir is the metadata directory below the share's root.
-const Dir = volume.MetadataDir
+const Dir = layout.Dir
 
 // metadataDirs are never entered by a delete, whatever link leads there.
-var metadataDirs = []string{Dir, volumesDir, holdsDir, rootsDir, archivesDir, deletingDir, intentsDir, snapshotsDir, groupsDir, volumeGroupsDir}
+var metadataDirs = layout.Protected()
 
 // MetadataDirs are the directories of the driver's own that no walk over a
 // volume may enter, wherever a link or mount makes them appear.
@@ -123,12 +112,12 @@ func MetadataDirs() []string { return append([]string(nil), metadataDirs...) }
 const RootsDir = rootsDir
 
 const (
-	volumesDir  = Dir + "/volumes"
-	holdsDir    = Dir + "/holds"
-	rootsDir    = Dir + "/roots"
-	archivesDir = Dir + "/archives"
-	deletingDir = Dir + "/deleting"
-	intentsDir  = Dir + "/intents"
+	volumesDir  = layout.Volumes
+	holdsDir    = layout.Holds
+	rootsDir    = layout.Roots
+	archivesDir = layout.Archives
+	deletingDir = layout.Deleting
+	intentsDir  = layout.Intents
 	// ArchivePrefix starts the name of every archived volume directory.
 	ArchivePrefix = "archived-"
 	maxName       = 255

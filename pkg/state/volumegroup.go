@@ -9,13 +9,14 @@ import (
 	"time"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
+	"github.com/fileshare-csi/fileshare-csi/pkg/state/layout"
 )
 
 // volumeGroupsDir holds one record per CSI-Addons volume group on the
 // share, beside the volume records. A group is only a record: its members
 // are ordinary volumes, and nothing in their directories changes when they
 // join or leave.
-const volumeGroupsDir = Dir + "/volumegroups"
+const volumeGroupsDir = layout.VolumeGroups
 
 // VolumeGroup is a named set of this driver's volumes on one share.
 // Members are volume IDs, sorted, so a membership is one record write.

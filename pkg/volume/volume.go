@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/source"
+	"github.com/fileshare-csi/fileshare-csi/pkg/state/layout"
 )
 
 // OnDelete says what DeleteVolume does with the volume's directory.
@@ -48,7 +49,7 @@ type Volume struct {
 
 // MetadataDir, below a share's base, holds one small record per volume (its
 // CreateVolume name and recorded size): the controller keeps no other state.
-const MetadataDir = ".fileshare-csi"
+const MetadataDir = layout.Dir
 
 const (
 	idVersion   = "v2"

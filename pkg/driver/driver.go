@@ -75,6 +75,7 @@ type Driver struct {
 	// controller started, which the reclaimer passes over.
 	reclaimShares knownShares
 	newShares     chan source.Source
+	dueShares     chan source.Source
 	reclaimer     state.Reclaimer
 }
 
@@ -97,7 +98,7 @@ func New(cfg Config) (*Driver, error) {
 			return nil, errors.New("the node service needs a mounter")
 		}
 	}
-	d := &Driver{cfg: cfg, jobs: jobs.NewRunner(), newShares: make(chan source.Source, 16)}
+	d := &Driver{cfg: cfg, jobs: jobs.NewRunner(), newShares: make(chan source.Source, 16), dueShares: make(chan source.Source)}
 	if cfg.Controller {
 		cfg.Metrics.WatchPool(cfg.Pool)
 	}

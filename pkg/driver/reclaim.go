@@ -14,10 +14,14 @@ import (
 // RunReclaimer passes state.Reclaimer over every share this controller has
 // provisioned on, every interval, until ctx ends: what CreateVolumes that
 // stopped and were never retried left (their claim was deleted while it
-// was Pending) is undone there. A share gets its first pass as soon as a
-// call names it, so one restart's leftovers go within a pass of the next
-// call. The controller keeps no list of shares: a share no call names
-// after a restart keeps its leftovers until one does.
+// was Pending) is undone there. A share gets its first pass firstPass
+// after a call first names it, so one restart's leftovers go soon after
+// the next call, without the pass taking a session that call's retries
+// would find idle. The controller keeps no list of shares: a share no call
+// names after a restart keeps its leftovers until one does.
+// firstPass is how long after a share's first call its first pass comes.
+const firstPass = time.Minute
+
 func (d *Driver) RunReclaimer(ctx context.Context, interval time.Duration) {
 	if interval <= 0 {
 		return
@@ -29,6 +33,13 @@ func (d *Driver) RunReclaimer(ctx context.Context, interval time.Duration) {
 		case <-ctx.Done():
 			return
 		case src := <-d.newShares:
+			time.AfterFunc(firstPass, func() {
+				select {
+				case d.dueShares <- src:
+				case <-ctx.Done():
+				}
+			})
+		case src := <-d.dueShares:
 			d.reclaimOn(ctx, src)
 		case <-tick.C:
 			for _, src := range d.reclaimShares.all() {

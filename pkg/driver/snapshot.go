@@ -242,6 +242,18 @@ func (d *Driver) lockedStore(ctx context.Context, c share.Client, w where, fn fu
 	return fn(state.New(c))
 }
 
+// idSource is the source a snapshot's ID names: its volume's, as
+// CreateSnapshot answered it. Classes whose bases differ share one record
+// directory on a share, so the source a listing reached the share through
+// may be another class's, which would give the snapshot an ID of another
+// shape than the one the CO holds.
+func idSource(listed source.Source, snap state.Snapshot) source.Source {
+	if vol, err := volume.ParseID(snap.SourceVolumeID); err == nil {
+		return vol.Source
+	}
+	return listed
+}
+
 func csiSnapshot(src source.Source, snap state.Snapshot) *csi.Snapshot {
 	return &csi.Snapshot{
 		SnapshotId:      volume.Snapshot{Source: src, Key: snap.Key(), UID: snap.UID}.ID(),
@@ -376,14 +388,18 @@ func (d *Driver) ListSnapshots(ctx context.Context, req *csi.ListSnapshotsReques
 		snap state.Snapshot
 	}
 	var all []found
+	// Two classes on one export or share (other bases) reach the same
+	// records: each snapshot is listed once.
+	seen := map[string]bool{}
 	for _, src := range shares {
 		snaps, err := read(ctx, src, creds)
 		if err != nil {
 			return nil, err
 		}
 		for _, s := range snaps {
-			if keep(s) {
-				all = append(all, found{src, s})
+			if keep(s) && !seen[s.UID] {
+				seen[s.UID] = true
+				all = append(all, found{idSource(src, s), s})
 			}
 		}
 	}

@@ -389,61 +389,75 @@ func (s *Store) begin(ctx context.Context, req CreateRequest) (Record, error) {
 // finishCreate runs the steps after the intent: holds, the directory, the
 // record (the commit), the root's mark, and the intent's removal. Every
 // step is idempotent, so a call that rolls an earlier one forward runs them
-// all again. A refusal undoes what the intent allowed.
+// all again. A call cut short (its deadline, a broken connection) leaves
+// what it did for its retry to go on from; one that fails for good (a
+// refusal, a share that cannot hold the record) undoes it at once: the
+// intent, the holds and the directory if this call made it, while empty.
 func (s *Store) finishCreate(ctx context.Context, rec Record, req CreateRequest) (Record, error) {
-	p := rec.Path
-	refuse := func(cause error) (Record, error) {
-		s.dropHolds(ctx, p)
-		_ = s.removeFile(ctx, intentPath(p))
-		return Record{}, cause
+	created := false
+	err := s.createSteps(ctx, &rec, req, &created)
+	if err == nil || cutShort(ctx, err) {
+		return rec, err
 	}
+	if r, rerr := s.record(ctx, rec.Path); rerr == nil && r.UID == rec.UID {
+		return Record{}, err // committed: a retry finishes what follows
+	}
+	if created {
+		_ = s.c.Remove(ctx, rec.Path) // an empty directory only: never a tree
+	}
+	s.dropHolds(ctx, rec.Path)
+	_ = s.removeFile(ctx, intentPath(rec.Path))
+	return Record{}, err
+}
+
+// cutShort says whether err only stopped a call that its retry can finish.
+func cutShort(ctx context.Context, err error) bool {
+	return ctx.Err() != nil || share.BreaksSession(err) || errors.Is(err, share.ErrInUse) || errors.Is(err, ErrBusy)
+}
+
+func (s *Store) createSteps(ctx context.Context, rec *Record, req CreateRequest, created *bool) error {
+	p := rec.Path
 	// Holds before the directory: a volume without its holds could be
 	// swallowed by a volume made later at an ancestor.
-	if err := s.addHolds(ctx, p, rec); err != nil {
-		return Record{}, err
+	if err := s.addHolds(ctx, p, *rec); err != nil {
+		return err
 	}
-	created, err := s.makeDir(ctx, p, req.Perm)
-	if isRefusal(err) {
-		return refuse(err)
+	var err error
+	if *created, err = s.makeDir(ctx, p, req.Perm); err != nil {
+		return err
 	}
-	if err != nil {
-		return Record{}, err
-	}
-	if !created {
-		if old, legacy, err := s.legacyOwner(ctx, req); err != nil {
-			if isRefusal(err) {
-				return refuse(err)
-			}
-			return Record{}, err
-		} else if legacy {
+	if !*created {
+		old, legacy, err := s.legacyOwner(ctx, req)
+		if err != nil {
+			return err
+		}
+		if legacy {
 			// A retry of a CreateVolume the previous driver version served.
 			s.dropHolds(ctx, p)
 			if err := s.removeFile(ctx, intentPath(p)); err != nil {
-				return Record{}, err
+				return err
 			}
-			return old, nil
+			*rec = old
+			return nil
 		}
 		if rec.ContentSource != "" {
 			// A volume made from a snapshot or volume holds exactly that
 			// content: never merged into what a retained directory kept.
 			names, err := s.c.List(ctx, p, 1)
 			if err != nil {
-				return Record{}, err
+				return err
 			}
 			if len(names) > 0 {
-				return refuse(fmt.Errorf("directory %s already holds data (a retained volume, or made by hand), and a volume restored or cloned into it would mix that data with the copy; move it away or use a subDir template that gives each claim a new directory: %w", p, ErrConflict))
+				return fmt.Errorf("directory %s already holds data (a retained volume, or made by hand), and a volume restored or cloned into it would mix that data with the copy; move it away or use a subDir template that gives each claim a new directory: %w", p, ErrConflict)
 			}
 		}
 	}
 	fi, err := s.c.Stat(ctx, p)
 	if err != nil {
-		return Record{}, err
+		return err
 	}
 	rec.RootID = fi.ID
-	if err := s.commit(ctx, rec, 0); err != nil {
-		return Record{}, err
-	}
-	return rec, nil
+	return s.commit(ctx, *rec, 0)
 }
 
 // commit writes the record (the commit point), then the root's mark, then

@@ -27,6 +27,12 @@ func toStatus(err error) error {
 }
 
 func codeOf(err error) codes.Code {
+	// A status from a step that mapped its own error already (a dial,
+	// a lock) keeps its code when a caller wraps it in words of its own.
+	var st interface{ GRPCStatus() *status.Status }
+	if errors.As(err, &st) && st.GRPCStatus().Code() != codes.Unknown {
+		return st.GRPCStatus().Code()
+	}
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
 		return codes.DeadlineExceeded

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -149,7 +150,9 @@ func TestControllerKilledAtRandomConverges(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				for k := 0; !stop.Load(); k++ {
-					name := fmt.Sprintf("fault-%d-%d", i, k)
+					// Snapshot names are the share's, not the base's: the
+					// subtests' share one export.
+					name := fmt.Sprintf("fault-%s-%d-%d", path.Base(t.Name()), i, k)
 					var id string
 					if !answered("CreateVolume "+name, func(ctx context.Context, c csi.ControllerClient) error {
 						resp, err := c.CreateVolume(ctx, &csi.CreateVolumeRequest{Name: name, Parameters: params, Secrets: secrets,

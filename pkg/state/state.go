@@ -55,9 +55,13 @@
 // LOOKUP and a RENAME on every create; the intent costs a write and a
 // remove, and is all the reclaimer needs to undo a create nobody retries.
 //
-// Reclaimer undoes what no retry will: intents older than IntentTTL (their
-// directory removed only when empty; one with data in it is kept and
-// reported), holds without a record or intent, and temporaries.
+// A create that fails for good before its commit (a refusal, a share that
+// cannot hold the record) undoes its intent, holds and the empty directory
+// it made at once; one cut short leaves them for its retry.
+//
+// Reclaimer undoes what no retry will: intents older than IntentTTL, with
+// their holds (the directory removed only when empty; one with data in it
+// is kept and reported), and temporaries.
 //
 // Error contract: every method returns nil, or an error that wraps one of
 // ErrNotFound, ErrConflict, ErrInvalid, ErrBusy, or an error from the share

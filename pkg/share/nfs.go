@@ -403,7 +403,7 @@ func (c *nfsClient) resolveParent(ctx context.Context, rel string) ([]byte, stri
 			dir, start = fh, i
 			break
 		}
-		if fh, ok := known[p]; ok && known != nil {
+		if fh, ok := known[p]; ok {
 			dir, start = fh, i
 			break
 		}
@@ -414,25 +414,42 @@ func (c *nfsClient) resolveParent(ctx context.Context, rel string) ([]byte, stri
 			return nil, "", err
 		}
 		dir = fh
-		switch p := strings.Join(parts[:i+1], "/"); {
-		case layout.KeepHandle(p):
-			if c.kept == nil {
-				c.kept = map[string][]byte{}
-			}
-			c.kept[p] = fh
-		case known != nil:
-			known[p] = fh
-		}
+		c.remember(strings.Join(parts[:i+1], "/"), fh, known)
 	}
 	return dir, parts[len(parts)-1], nil
 }
 
+// remember keeps the handle of the directory p: for the session's life
+// when the layout says the driver never moves it, else for the path scope
+// known, if any.
+func (c *nfsClient) remember(p string, fh []byte, known map[string][]byte) {
+	switch {
+	case layout.KeepHandle(p):
+		if c.kept == nil {
+			c.kept = map[string][]byte{}
+		}
+		c.kept[p] = fh
+	case known != nil:
+		known[p] = fh
+	}
+}
+
+// resolve returns rel's handle. A kept metadata directory (the markers'
+// directory a walk checks, the intents a reclaimer lists) costs nothing
+// after its first lookup.
 func (c *nfsClient) resolve(ctx context.Context, rel string) ([]byte, error) {
+	p := strings.Join(splitRel(rel), "/")
+	if fh, ok := c.kept[p]; ok {
+		return fh, nil
+	}
 	dir, name, err := c.resolveParent(ctx, rel)
 	if err != nil || name == "" {
 		return c.root, err
 	}
-	fh, _, err := c.lookup(ctx, dir, name)
+	fh, attr, err := c.lookup(ctx, dir, name)
+	if err == nil && attr.Type == nfs.NF3Dir && layout.KeepHandle(p) {
+		c.remember(p, fh, nil)
+	}
 	return fh, err
 }
 

@@ -11,6 +11,9 @@ import (
 	"github.com/fileshare-csi/fileshare-csi/pkg/volume"
 )
 
+// firstPass is how long after a share's first call its first pass comes.
+const firstPass = time.Minute
+
 // RunReclaimer passes state.Reclaimer over every share this controller has
 // provisioned on, every interval, until ctx ends: what CreateVolumes that
 // stopped and were never retried left (their claim was deleted while it
@@ -19,9 +22,6 @@ import (
 // the next call, without the pass taking a session that call's retries
 // would find idle. The controller keeps no list of shares: a share no call
 // names after a restart keeps its leftovers until one does.
-// firstPass is how long after a share's first call its first pass comes.
-const firstPass = time.Minute
-
 func (d *Driver) RunReclaimer(ctx context.Context, interval time.Duration) {
 	if interval <= 0 {
 		return
@@ -50,7 +50,7 @@ func (d *Driver) RunReclaimer(ctx context.Context, interval time.Duration) {
 }
 
 // provisionedOn notes a share a call worked on, for the reclaimer; the
-// first call on a share after a start asks for a pass at once.
+// first call on a share after a start schedules its first pass.
 func (d *Driver) provisionedOn(src source.Source) {
 	if d.reclaimShares.add(src) {
 		select {

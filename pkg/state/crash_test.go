@@ -73,6 +73,12 @@ type scenario struct {
 
 const volPath = "base/pvc-a"
 
+// createPVCA is the CreateVolume of pvc-a, as every retry sends it.
+func createPVCA(ctx context.Context, st *Store) error {
+	_, err := st.Create(ctx, createReq())
+	return err
+}
+
 func createReq() CreateRequest {
 	return CreateRequest{Path: volPath, Name: "pvc-a", CapacityBytes: 1 << 30, Perm: 0o777}
 }
@@ -147,7 +153,7 @@ func scenarios() []scenario {
 		{
 			name:   "CreateVolume",
 			setup:  baseDir,
-			call:   func(ctx context.Context, st *Store) error { _, err := st.Create(ctx, createReq()); return err },
+			call:   createPVCA,
 			create: true,
 		},
 		{
@@ -162,7 +168,7 @@ func scenarios() []scenario {
 		{
 			name:   "CreateVolume adopting a retained directory",
 			setup:  retainedDir,
-			call:   func(ctx context.Context, st *Store) error { _, err := st.Create(ctx, createReq()); return err },
+			call:   createPVCA,
 			create: true,
 		},
 		{
@@ -188,7 +194,7 @@ func scenarios() []scenario {
 					t.Fatal(err)
 				}
 			},
-			call:   func(ctx context.Context, st *Store) error { _, err := st.Create(ctx, createReq()); return err },
+			call:   createPVCA,
 			create: true,
 		},
 		disposeScenario("DeleteVolume", volume.Delete, nil),

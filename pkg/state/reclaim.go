@@ -44,8 +44,9 @@ type ReclaimReport struct {
 // function is called.
 type LockFunc func(ctx context.Context, p string) (func(), error)
 
-// tempDirs are where records are written through temporaries.
-var tempDirs = []string{volumesDir, intentsDir, archivesDir, snapshotsDir, groupsDir, volumeGroupsDir}
+// tempDirs are where records are written through temporaries (intents
+// are plain writes: none in intentsDir).
+var tempDirs = []string{volumesDir, archivesDir, snapshotsDir, groupsDir, volumeGroupsDir}
 
 // Pass reclaims once on the share s works on; shareName tells shares apart
 // in what the Reclaimer remembers between passes.
@@ -74,9 +75,6 @@ func (r *Reclaimer) Pass(ctx context.Context, s *Store, shareName string, lock L
 		return rep, err
 	}
 	for _, n := range names {
-		if strings.HasPrefix(n, TempPrefix) {
-			continue
-		}
 		p := intentsDir + "/" + n
 		var in Record
 		err := s.readJSON(ctx, p, &in)

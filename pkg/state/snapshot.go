@@ -129,26 +129,20 @@ func (s *Store) GetSnapshotByName(ctx context.Context, name string) (Snapshot, e
 // copying again. The copy's counts go into the record before the rename,
 // so the roll forward records what the copy counted.
 func (s *Store) CompleteSnapshot(ctx context.Context, snap Snapshot) (Snapshot, error) {
-	inPlace, err := s.CopyInPlace(ctx, snap)
-	if err != nil {
-		return snap, err
-	}
-	if !inPlace {
+	fi, err := s.c.Stat(ctx, snap.Tree())
+	if errors.Is(err, fs.ErrNotExist) {
 		if err := s.writeJSON(ctx, snapshotRecord(snap.Key()), snap); err != nil {
 			return snap, err
 		}
-		err := s.c.Rename(ctx, snap.PartialTree(), snap.Tree())
-		if errors.Is(err, fs.ErrNotExist) {
-			// A lost reply: the rename happened.
-			if _, serr := s.c.Stat(ctx, snap.Tree()); serr == nil {
-				err = nil
-			}
+		// A rename answered "no such file" may be one whose reply was
+		// lost: the look below says whether the copy is in place.
+		if err := s.c.Rename(ctx, snap.PartialTree(), snap.Tree()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return snap, fmt.Errorf("move the finished copy of snapshot %q into place: %w", snap.Name, err)
 		}
-		if err != nil {
+		if fi, err = s.c.Stat(ctx, snap.Tree()); errors.Is(err, fs.ErrNotExist) {
 			return snap, fmt.Errorf("move the finished copy of snapshot %q into place: %w", snap.Name, err)
 		}
 	}
-	fi, err := s.c.Stat(ctx, snap.Tree())
 	if err != nil {
 		return snap, err
 	}

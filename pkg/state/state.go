@@ -348,8 +348,8 @@ func (s *Store) Create(ctx context.Context, req CreateRequest) (Record, error) {
 // within minutes.
 const IntentTTL = 30 * time.Minute
 
-// sameVolume refuses a request that names an existing volume (or one in
-// the making) with other properties.
+// sameVolume refuses a request that names an existing volume with other
+// properties, or another claim's volume.
 func (s *Store) sameVolume(ctx context.Context, rec Record, req CreateRequest) error {
 	p := req.Path
 	if rec.Name != req.Name {
@@ -676,7 +676,7 @@ func (s *Store) checkAdoptable(ctx context.Context, p string) error {
 		return err
 	}
 	if fi.ID != 0 {
-		if _, err := s.c.Stat(ctx, rootMarker(fi.ID)); err == nil {
+		if s.marked(ctx, fi.ID) {
 			return fmt.Errorf("%s is another volume's directory (a link to it, or a second name): %w", p, ErrConflict)
 		}
 	}
@@ -746,13 +746,19 @@ func (s *Store) addHolds(ctx context.Context, p string, rec Record) error {
 	return nil
 }
 
+// removeHolds removes p's holds, stopping at the first that will not go.
+func (s *Store) removeHolds(ctx context.Context, p string) error {
+	for _, a := range ancestors(p) {
+		if err := s.removeFile(ctx, holdDir(a)+"/"+key(p)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // dropHolds removes p's holds; best effort, since a stale hold is cleared
 // by the next check that meets it.
-func (s *Store) dropHolds(ctx context.Context, p string) {
-	for _, a := range ancestors(p) {
-		_ = s.removeFile(ctx, holdDir(a)+"/"+key(p))
-	}
-}
+func (s *Store) dropHolds(ctx context.Context, p string) { _ = s.removeHolds(ctx, p) }
 
 // beingDeleted reports whether rec's directory has gone to quarantine and
 // the record only waits for the delete to finish.
@@ -802,10 +808,8 @@ func (s *Store) Forget(ctx context.Context, rec Record) error {
 // call cut short leaves the record, and its retry finds it and does the
 // rest again. Holds never outlive their record.
 func (s *Store) dropRecord(ctx context.Context, rec Record) error {
-	for _, a := range ancestors(rec.Path) {
-		if err := s.removeFile(ctx, holdDir(a)+"/"+key(rec.Path)); err != nil {
-			return err
-		}
+	if err := s.removeHolds(ctx, rec.Path); err != nil {
+		return err
 	}
 	if rec.RootID != 0 {
 		if err := s.removeFile(ctx, rootMarker(rec.RootID)); err != nil {
@@ -1093,7 +1097,7 @@ func (s *Store) DeleteLegacy(ctx context.Context, base, subDir string, rec Recor
 			}
 		default:
 			if fi.ID != 0 {
-				if _, serr := s.c.Stat(ctx, rootMarker(fi.ID)); serr == nil {
+				if s.marked(ctx, fi.ID) {
 					return fmt.Errorf("%s now leads to another volume's directory; not deleting it: %w", rec.Path, ErrConflict)
 				}
 			}

@@ -95,8 +95,15 @@ func run(endpoint, nodeID, mode, name, stateDir string, maxSessions int, metrics
 	if err != nil {
 		return err
 	}
-	// The CSI-Addons socket is there before the CSI one: whoever waits for
-	// the CSI socket finds both.
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+	defer stop()
+	// The metrics address and the CSI-Addons socket are listened on before
+	// the CSI socket: whoever waits for the CSI socket finds all of them.
+	if cfg.Metrics != nil {
+		if err := cfg.Metrics.Serve(ctx, metricsAddress); err != nil {
+			return err
+		}
+	}
 	var addonsLis net.Listener
 	if addonsEndpoint != "" {
 		if !cfg.Controller {
@@ -130,13 +137,6 @@ func run(endpoint, nodeID, mode, name, stateDir string, maxSessions int, metrics
 		klog.InfoS("serving CSI-Addons", "endpoint", addonsEndpoint)
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
-	defer stop()
-	if cfg.Metrics != nil {
-		if err := cfg.Metrics.Serve(ctx, metricsAddress); err != nil {
-			return err
-		}
-	}
 	if cfg.Controller {
 		go d.RunReclaimer(ctx, reclaimInterval)
 	}

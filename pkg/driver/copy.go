@@ -27,26 +27,36 @@ const copyWorkers = 8
 // call for its snapshot or volume resumes it from what it made.
 const copyTimeout = 12 * time.Hour
 
-// copySlots bounds the copies that run at once on one share. A copy waits
-// for a slot before it takes any session, and then for at most three
-// sessions at once (the lister, a source and a destination worker): with
-// a quarter of --max-sessions-per-share as slots, the copies together
-// never wait for more sessions than the pool has, so they cannot deadlock
-// each holding one and waiting for another, and the other quarter and
-// more stays for CreateVolume and DeleteVolume calls.
+// copySlots bounds the copies that run at once on one share, and the
+// sessions they hold there. A copy waits for a slot before it takes any
+// session, and then for at most three sessions at once (the lister, a
+// source and a destination worker): with a quarter of
+// --max-sessions-per-share as slots, the copies together never wait for
+// more sessions than the pool has, so they cannot deadlock each holding
+// one and waiting for another. Workers beyond the first take sessions to
+// spare only while the copies on the share hold fewer than three quarters
+// of them: a quarter stays for the CreateVolume and DeleteVolume calls
+// however long the copies run. (Below four sessions per share a copy may
+// hold them all; the pool serves waiters in order, so a call waits for
+// at most the copy ahead of it.)
 type copySlots struct {
 	mu    sync.Mutex
 	slots map[string]chan struct{}
+	held  map[string]int // sessions the copies hold, by share
 }
+
+// reserve is the share of sessions copies leave to other calls.
+func reserve(maxSessions int) int { return max(1, maxSessions/4) }
 
 func (c *copySlots) acquire(ctx context.Context, share string, maxSessions int) (func(), error) {
 	c.mu.Lock()
 	if c.slots == nil {
 		c.slots = map[string]chan struct{}{}
+		c.held = map[string]int{}
 	}
 	ch, ok := c.slots[share]
 	if !ok {
-		n := max(1, maxSessions/4)
+		n := reserve(maxSessions)
 		if maxSessions <= 0 {
 			n = copyWorkers // no bound on sessions: nothing to deadlock on
 		}
@@ -60,6 +70,23 @@ func (c *copySlots) acquire(ctx context.Context, share string, maxSessions int) 
 	case <-ctx.Done():
 		return nil, fmt.Errorf("waiting for one of the %d copies that may run at once on %s: %w", cap(ch), share, ctx.Err())
 	}
+}
+
+// hold counts a session a copy took on share. A session to spare (extra)
+// is refused once the copies hold all but the reserve; the others were
+// bounded by the slots already. The returned func gives it back.
+func (c *copySlots) hold(share string, maxSessions int, extra bool) (func(), bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if extra && maxSessions > 0 && c.held[share] >= maxSessions-reserve(maxSessions) {
+		return nil, false
+	}
+	c.held[share]++
+	return func() {
+		c.mu.Lock()
+		c.held[share]--
+		c.mu.Unlock()
+	}, true
 }
 
 // copySource is the record of the volume a snapshot or clone copies: it
@@ -116,9 +143,13 @@ func (d *Driver) copyBetween(ctx context.Context, kind string, from, to copyEnd,
 	ended := d.cfg.Metrics.CopyStarted(kind, string(from.root.Protocol))
 	defer func() { ended(stats.Files, stats.Bytes, stats.ServerSideBytes, err) }()
 	var leases []*share.Lease
+	var unhold []func()
 	defer func() {
 		for _, l := range leases {
 			l.Release(err)
+		}
+		for _, f := range unhold {
+			f()
 		}
 	}()
 	tree := func(l *share.Lease) (share.TreeClient, error) {
@@ -132,17 +163,25 @@ func (d *Driver) copyBetween(ctx context.Context, kind string, from, to copyEnd,
 	// lease waits for the lister and the first worker; later workers only
 	// come from sessions to spare.
 	lease := func(root source.Source, wait bool) (share.TreeClient, error) {
+		done, ok := d.copySlots.hold(lockName(root), d.cfg.Pool.MaxOpenPerKey, !wait)
+		if !ok {
+			return nil, nil
+		}
+		var l *share.Lease
 		if !wait {
-			l := d.cfg.Pool.TryGet(ctx, root, creds)
-			if l == nil {
-				return nil, nil
+			l = d.cfg.Pool.TryGet(ctx, root, creds)
+		} else {
+			var gerr error
+			if l, gerr = d.cfg.Pool.Get(ctx, root, creds); gerr != nil {
+				done()
+				return nil, gerr
 			}
-			return tree(l)
 		}
-		l, err := d.cfg.Pool.Get(ctx, root, creds)
-		if err != nil {
-			return nil, err
+		if l == nil {
+			done()
+			return nil, nil
 		}
+		unhold = append(unhold, done)
 		return tree(l)
 	}
 	lister, err := lease(from.root, true)

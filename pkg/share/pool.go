@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -15,7 +16,10 @@ import (
 // Pool shares sessions per server, share and credentials, so that a burst of
 // CreateVolume calls does not pay a TCP connect, MOUNT and SMB session setup
 // each. At most MaxOpenPerKey sessions to one key are open at once: further
-// callers wait for one to be released instead of dialing. Opening without a
+// callers wait for one to be released instead of dialing, in the order they
+// came: a released session goes to the longest waiter, never to a caller
+// that arrived after it (a run of copies taking sessions back to back must
+// not starve the CreateVolume waiting beside them). Opening without a
 // bound churns connections, and every NFS session binds reserved source
 // ports (600-1023) that then sit in TIME_WAIT for a minute: a burst of a few
 // hundred calls would run out of them. Sessions idle longer than IdleTimeout
@@ -52,10 +56,17 @@ type keyState struct {
 	// with the old one, are closed rather than lent again.
 	superseded bool
 	idle       []idleClient
-	open       int           // leased + idle
-	free       chan struct{} // signalled when a session is released or closed
-	counts     *keyCounts
+	open       int // leased + idle (+ granted to a waiter)
+	// waiters are the callers waiting for a session, first come first.
+	// While any wait, no session is idle: each released one is granted.
+	waiters []*waiter
+	counts  *keyCounts
 }
+
+// waiter is one caller in a key's queue. A grant is sent on ch (buffered)
+// under p.mu: a session, or with c nil the right to dial one (already
+// counted in open).
+type waiter struct{ ch chan Client }
 
 // ShareLabel names a share for metrics: the server and the share or export,
 // never the credentials or a path below the share.
@@ -270,7 +281,7 @@ func (p *Pool) state(key string, label ShareLabel) *keyState {
 	}
 	ks := p.keys[key]
 	if ks == nil {
-		ks = &keyState{free: make(chan struct{}, 1), counts: &keyCounts{label: label}}
+		ks = &keyState{counts: &keyCounts{label: label}}
 		p.keys[key] = ks
 	}
 	return ks
@@ -305,10 +316,9 @@ func (p *Pool) get(ctx context.Context, src source.Source, creds Credentials, re
 	p.once.Do(p.start)
 	key := poolKey(src, creds)
 	label := shareLabel(src)
-	waited := false
-	for {
-		p.mu.Lock()
-		ks := p.state(key, label)
+	p.mu.Lock()
+	ks := p.state(key, label)
+	for len(ks.waiters) == 0 {
 		if reuse && len(ks.idle) > 0 {
 			c := ks.idle[len(ks.idle)-1].c
 			ks.idle = ks.idle[:len(ks.idle)-1]
@@ -322,64 +332,98 @@ func (p *Pool) get(ctx context.Context, src source.Source, creds Credentials, re
 			ks.open--
 			p.mu.Unlock()
 			_ = c.Close()
+			p.mu.Lock()
+			ks = p.state(key, label)
 			continue
 		}
 		if p.MaxOpenPerKey <= 0 || ks.open < p.MaxOpenPerKey {
 			ks.open++
 			ks.counts.dials++
 			p.mu.Unlock()
-			c, err := p.Dial(ctx, src, creds)
-			if err != nil {
-				p.mu.Lock()
-				ks.counts.dialFailures++
-				ks.open--
-				p.signal(ks)
-				p.mu.Unlock()
-				return nil, err
-			}
-			p.mu.Lock()
-			if n, ok := c.(interface{ ShareName() string }); ok {
-				ks.counts.label.Share = n.ShareName()
-			}
-			// The server took these credentials: sessions the same user
-			// opened with another password are of a Secret that changed.
-			// Only a successful logon decides it, so a call with a wrong
-			// password does not take working sessions away.
-			ks.superseded = false
-			closing := p.supersede(key, userKey(src, creds))
-			p.mu.Unlock()
-			for _, old := range closing {
-				_ = old.Close()
-			}
-			p.lendHelpers(c, src, creds)
-			return &Lease{Client: c, pool: p, key: key}, nil
+			return p.dial(ctx, ks, key, src, creds)
 		}
-		if !wait {
-			p.mu.Unlock()
-			return nil, errAllInUse
-		}
-		free := ks.free
-		if !waited {
-			ks.counts.waits++
-			waited = true
-		}
+		break
+	}
+	if !wait {
 		p.mu.Unlock()
-		began := time.Now()
-		var err error
-		select {
-		case <-free:
-		case <-ctx.Done():
-			err = ctx.Err()
-		}
-		p.mu.Lock()
-		// The key may have been dropped while this caller waited (its
-		// last session closed): the wait still counts for the share.
-		p.countsOf(ks.counts).waitSeconds += time.Since(began).Seconds()
-		p.mu.Unlock()
-		if err != nil {
+		return nil, errAllInUse
+	}
+	// Queue behind the callers already waiting, even when a session is
+	// about to be free: they came first.
+	w := &waiter{ch: make(chan Client, 1)}
+	ks.waiters = append(ks.waiters, w)
+	ks.counts.waits++
+	p.mu.Unlock()
+	began := time.Now()
+	var (
+		c   Client
+		err error
+	)
+	select {
+	case c = <-w.ch:
+	case <-ctx.Done():
+		err = ctx.Err()
+	}
+	p.mu.Lock()
+	// The key may have been dropped while this caller waited (its last
+	// session closed): the wait still counts for the share.
+	p.countsOf(ks.counts).waitSeconds += time.Since(began).Seconds()
+	if err != nil {
+		if i := slices.Index(ks.waiters, w); i >= 0 {
+			ks.waiters = slices.Delete(ks.waiters, i, i+1)
+			p.mu.Unlock()
 			return nil, err
 		}
+		// Granted as the context ended: pass the grant on.
+		c = <-w.ch
+		if c != nil {
+			p.mu.Unlock()
+			p.release(key, c, false)
+			return nil, err
+		}
+		ks.open--
+		p.grant(ks)
+		p.mu.Unlock()
+		return nil, err
 	}
+	if c != nil && reuse {
+		p.mu.Unlock()
+		return &Lease{Client: c, Reused: true, pool: p, key: key}, nil
+	}
+	ks.counts.dials++
+	p.mu.Unlock()
+	if c != nil {
+		_ = c.Close() // GetNew: a fresh session in the place of this one
+	}
+	return p.dial(ctx, ks, key, src, creds)
+}
+
+// dial opens a session counted in ks.open already.
+func (p *Pool) dial(ctx context.Context, ks *keyState, key string, src source.Source, creds Credentials) (*Lease, error) {
+	c, err := p.Dial(ctx, src, creds)
+	p.mu.Lock()
+	if err != nil {
+		ks.counts.dialFailures++
+		ks.open--
+		p.grant(ks)
+		p.mu.Unlock()
+		return nil, err
+	}
+	if n, ok := c.(interface{ ShareName() string }); ok {
+		ks.counts.label.Share = n.ShareName()
+	}
+	// The server took these credentials: sessions the same user opened
+	// with another password are of a Secret that changed. Only a
+	// successful logon decides it, so a call with a wrong password does
+	// not take working sessions away.
+	ks.superseded = false
+	closing := p.supersede(key, userKey(src, creds))
+	p.mu.Unlock()
+	for _, old := range closing {
+		_ = old.Close()
+	}
+	p.lendHelpers(c, src, creds)
+	return &Lease{Client: c, pool: p, key: key}, nil
 }
 
 var errAllInUse = errors.New("all sessions to this share are in use")
@@ -414,12 +458,27 @@ func (p *Pool) borrowHelper(ctx context.Context, src source.Source, creds Creden
 	return l, done
 }
 
-// signal wakes one waiter; p.mu is held.
-func (p *Pool) signal(ks *keyState) {
-	select {
-	case ks.free <- struct{}{}:
-	default:
+// grant lets the first waiters dial while fewer than MaxOpenPerKey
+// sessions are open (one closed, or a dial failed); p.mu is held.
+func (p *Pool) grant(ks *keyState) {
+	for len(ks.waiters) > 0 && (p.MaxOpenPerKey <= 0 || ks.open < p.MaxOpenPerKey) {
+		w := ks.waiters[0]
+		ks.waiters = ks.waiters[1:]
+		ks.open++
+		w.ch <- nil
 	}
+}
+
+// putIdle hands c to the first waiter, or puts it on the idle list; p.mu
+// is held.
+func (p *Pool) putIdle(ks *keyState, ic idleClient) {
+	if len(ks.waiters) > 0 {
+		w := ks.waiters[0]
+		ks.waiters = ks.waiters[1:]
+		w.ch <- ic.c
+		return
+	}
+	ks.idle = append(ks.idle, ic)
 }
 
 func (p *Pool) release(key string, c Client, broken bool) {
@@ -427,14 +486,13 @@ func (p *Pool) release(key string, c Client, broken bool) {
 	ks := p.keys[key]
 	if broken || p.closed || p.MaxOpenPerKey <= 0 || ks.superseded {
 		ks.open--
-		p.signal(ks)
+		p.grant(ks)
 		p.mu.Unlock()
 		_ = c.Close()
 		return
 	}
 	now := time.Now()
-	ks.idle = append(ks.idle, idleClient{c: c, since: now, renewed: now})
-	p.signal(ks)
+	p.putIdle(ks, idleClient{c: c, since: now, renewed: now})
 	p.mu.Unlock()
 }
 
@@ -508,17 +566,15 @@ func (p *Pool) renewIdle(every time.Duration) {
 		ks := p.keys[d.key]
 		if err == nil && ks != nil && !p.closed && !ks.superseded {
 			d.ic.renewed = time.Now()
-			ks.idle = append(ks.idle, d.ic)
-			p.signal(ks)
+			p.putIdle(ks, d.ic)
 			p.mu.Unlock()
 			continue
 		}
 		if ks != nil {
 			ks.open--
+			p.grant(ks)
 			if ks.open == 0 {
 				p.dropKey(d.key)
-			} else {
-				p.signal(ks)
 			}
 		}
 		p.mu.Unlock()
@@ -541,10 +597,9 @@ func (p *Pool) closeIdle(expired func(idleClient) bool) {
 			}
 		}
 		ks.idle = keep
+		p.grant(ks)
 		if ks.open == 0 {
 			p.dropKey(key)
-		} else {
-			p.signal(ks)
 		}
 	}
 	p.mu.Unlock()

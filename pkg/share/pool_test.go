@@ -372,3 +372,104 @@ func TestPoolRenewsIdleLeases(t *testing.T) {
 		t.Fatal("a session without a lease left the idle list")
 	}
 }
+
+// queued waits until n callers wait for a session of testSrc.
+func queued(t *testing.T, p *Pool, n int) {
+	t.Helper()
+	for range 500 {
+		p.mu.Lock()
+		got := 0
+		for _, ks := range p.keys {
+			got += len(ks.waiters)
+		}
+		p.mu.Unlock()
+		if got == n {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+	t.Fatalf("%d callers never queued", n)
+}
+
+// A run of callers taking sessions back to back (copies, one after the
+// other) used to take each released session before the caller that had
+// waited for it woke up: a CreateVolume beside them waited until its
+// deadline. A released session now goes to the longest waiter.
+func TestPoolServesWaitersFirstComeFirstServed(t *testing.T) {
+	p, _, _ := newTestPool(1)
+	defer p.Close()
+	held, _ := p.Get(context.Background(), testSrc, Credentials{})
+	order := make(chan int, 3)
+	proceed := make(chan struct{})
+	for i := range 3 {
+		go func() {
+			l, err := p.Get(context.Background(), testSrc, Credentials{})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			order <- i
+			<-proceed
+			l.Release(nil)
+		}()
+		queued(t, p, i+1)
+	}
+	held.Release(nil)
+	// A caller arriving now finds the session taken by the queue: neither
+	// TryGet nor Get jumps it.
+	if l := p.TryGet(context.Background(), testSrc, Credentials{}); l != nil {
+		l.Release(nil)
+		t.Fatal("TryGet took a released session from under the callers waiting for it")
+	}
+	for want := range 3 {
+		if got := <-order; got != want {
+			t.Fatalf("waiter %d was served as number %d", got, want)
+		}
+		proceed <- struct{}{}
+	}
+}
+
+// A waiter whose context ends just as it is granted a session passes the
+// session on to the next waiter rather than leaking it (the pool would
+// count it open for ever and wait at its bound).
+func TestPoolPassesAGrantOnWhenItsWaiterGivesUp(t *testing.T) {
+	for _, broken := range []bool{false, true} {
+		p, _, _ := newTestPool(1)
+		held, _ := p.Get(context.Background(), testSrc, Credentials{})
+		ctx, cancel := context.WithCancel(context.Background())
+		first := make(chan error, 1)
+		go func() {
+			l, err := p.Get(ctx, testSrc, Credentials{})
+			if err == nil {
+				l.Release(nil) // served before its context ended
+			}
+			first <- err
+		}()
+		queued(t, p, 1)
+		second := make(chan *Lease, 1)
+		go func() {
+			l, _ := p.Get(context.Background(), testSrc, Credentials{})
+			second <- l
+		}()
+		queued(t, p, 2)
+		// The grant and the cancel race; either way the second waiter is
+		// served and nothing stays counted.
+		if broken {
+			held.Release(ErrUnavailable)
+		} else {
+			held.Release(nil)
+		}
+		cancel()
+		<-first
+		select {
+		case l := <-second:
+			l.Release(nil)
+		case <-time.After(5 * time.Second):
+			t.Fatalf("broken=%v: the grant of a waiter that gave up was lost", broken)
+		}
+		if st := p.Stats(); len(st) != 1 || st[0].InUse != 0 {
+			t.Fatalf("broken=%v: sessions still counted in use: %+v", broken, st)
+		}
+		p.Close()
+	}
+}

@@ -42,30 +42,59 @@ func ParseInlineSources(s string) (InlineSources, error) {
 // path components (smb://h/share/a allows share/a/b, not share/ab). SMB
 // names compare without case, as the server does; NFS paths with case.
 func (l InlineSources) Allows(src source.Source, subDir string) bool {
+	_, _, ok := l.Root(src, subDir)
+	return ok
+}
+
+// Root splits an allowed inline volume into the allowed source it lies in,
+// which the server resolves (an administrator wrote it), and the path below
+// it, which the pod's volumeAttributes wrote and the node resolves itself,
+// refusing links (see mounter/beneath_linux.go). A text check alone is not
+// enough: a pod may link esc -> /export inside the allowed directory.
+func (l InlineSources) Root(src source.Source, subDir string) (source.Source, string, bool) {
 	for _, a := range l {
 		if a.Protocol != src.Protocol || !strings.EqualFold(a.Host, src.Host) || a.Port != src.Port {
 			continue
 		}
+		root := src
 		if src.Protocol == source.NFS {
-			if within(path.Join(src.Export, subDir), a.Export, false) {
-				return true
+			if rel, ok := below(path.Join(src.Export, subDir), a.Export, false); ok {
+				root.Export = path.Clean("/" + a.Export)
+				return root, rel, true
 			}
 			continue
 		}
-		if strings.EqualFold(a.Share, src.Share) && within(path.Join("/", src.Base, subDir), path.Join("/", a.Base), true) {
-			return true
+		if !strings.EqualFold(a.Share, src.Share) {
+			continue
+		}
+		if rel, ok := below(path.Join("/", src.Base, subDir), path.Join("/", a.Base), true); ok {
+			root.Base = strings.Trim(path.Clean("/"+a.Base), "/")
+			return root, rel, true
 		}
 	}
-	return false
+	return source.Source{}, "", false
 }
 
-// within reports whether the clean absolute path p is dir or below it.
-func within(p, dir string, foldCase bool) bool {
-	p, dir = path.Clean("/"+p), path.Clean("/"+dir)
-	if foldCase {
-		p, dir = strings.ToLower(p), strings.ToLower(dir)
+// below reports whether the clean absolute path p is dir or below it, by
+// whole components, and the path from dir to p ("" for dir itself).
+func below(p, dir string, foldCase bool) (string, bool) {
+	pc := strings.Split(strings.Trim(path.Clean("/"+p), "/"), "/")
+	dc := strings.Split(strings.Trim(path.Clean("/"+dir), "/"), "/")
+	if dc[0] == "" {
+		dc = nil // dir is "/"
 	}
-	return p == dir || dir == "/" || strings.HasPrefix(p, dir+"/")
+	if pc[0] == "" {
+		pc = nil
+	}
+	if len(pc) < len(dc) {
+		return "", false
+	}
+	for i, c := range dc {
+		if c != pc[i] && !(foldCase && strings.EqualFold(c, pc[i])) {
+			return "", false
+		}
+	}
+	return strings.Join(pc[len(dc):], "/"), true
 }
 
 func (l InlineSources) String() string {

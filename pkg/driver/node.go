@@ -115,6 +115,8 @@ func mountStatus(err error) error {
 		return status.Error(codes.Unavailable, err.Error())
 	case errors.Is(err, fs.ErrPermission):
 		return status.Error(codes.PermissionDenied, err.Error())
+	case errors.Is(err, fs.ErrNotExist):
+		return status.Error(codes.NotFound, err.Error())
 	}
 	return status.Error(codes.Internal, err.Error())
 }

@@ -31,7 +31,8 @@ func (d *Driver) publishInline(ctx context.Context, req *csi.NodePublishVolumeRe
 	if err != nil {
 		return nil, status.Errorf(codes.InvalidArgument, "inline volume: %v", err)
 	}
-	if !d.cfg.InlineSources.Allows(src, sub) {
+	root, rel, ok := d.cfg.InlineSources.Root(src, sub)
+	if !ok {
 		where := src.String()
 		if sub != "" {
 			where += " (subDir " + sub + ")"
@@ -63,9 +64,11 @@ func (d *Driver) publishInline(ctx context.Context, req *csi.NodePublishVolumeRe
 			return &csi.NodePublishVolumeResponse{}, nil
 		}
 	}
+	// The server resolves the allowed source only; what the pod wrote below
+	// it is opened on the node, where no link is followed.
 	sr := mounter.StageRequest{
-		Source:       src,
-		SubDir:       sub,
+		Source:       root,
+		SubDir:       rel,
 		StagingPath:  target,
 		MountOptions: append(options, req.GetVolumeCapability().GetMount().GetMountFlags()...),
 		Credentials:  credentialsFrom(req.GetSecrets()),

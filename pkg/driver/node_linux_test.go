@@ -66,6 +66,30 @@ func newNodeUnderTest(t *testing.T) (*Driver, *mount.FakeMounter, *[]networkMoun
 	return d, fake, &calls
 }
 
+// wantBound checks that the share's root was mounted by itself (device, the
+// path an administrator wrote), that sub below it was bound at target (the
+// node opens it, the server never resolves it), and that the root mount is
+// gone again.
+func wantBound(t *testing.T, fake *mount.FakeMounter, c networkMount, device, target, sub string) {
+	t.Helper()
+	if c.device != device || c.target == target {
+		t.Fatalf("mount %+v, want %s mounted at a private root", c, device)
+	}
+	mps, _ := fake.List()
+	var found bool
+	for _, mp := range mps {
+		if mp.Path == c.target {
+			t.Errorf("the share's root is still mounted at %s", c.target)
+		}
+		if mp.Path == target {
+			found = mp.Device == filepath.Join(c.target, sub)
+		}
+	}
+	if !found {
+		t.Fatalf("%s is not bound at %s: %+v", sub, target, mps)
+	}
+}
+
 func capability(mode csi.VolumeCapability_AccessMode_Mode, flags []string, group string) *csi.VolumeCapability {
 	return &csi.VolumeCapability{
 		AccessType: &csi.VolumeCapability_Mount{Mount: &csi.VolumeCapability_MountVolume{MountFlags: flags, VolumeMountGroup: group}},
@@ -74,7 +98,7 @@ func capability(mode csi.VolumeCapability_AccessMode_Mode, flags []string, group
 }
 
 func TestNodeStageSMBPassesCredentialsInAFile(t *testing.T) {
-	d, _, calls := newNodeUnderTest(t)
+	d, fake, calls := newNodeUnderTest(t)
 	staging := filepath.Join(t.TempDir(), "staging")
 	_, err := d.NodeStageVolume(context.Background(), &csi.NodeStageVolumeRequest{
 		VolumeId:          "v1#smb://fs:4450/share/base#ns/claim#delete",
@@ -89,9 +113,10 @@ func TestNodeStageSMBPassesCredentialsInAFile(t *testing.T) {
 		t.Fatalf("mount calls: %+v", *calls)
 	}
 	c := (*calls)[0]
-	if c.fstype != "cifs" || c.device != "//fs/share/base/ns/claim" || c.target != staging {
+	if c.fstype != "cifs" {
 		t.Fatalf("mount %+v", c)
 	}
+	wantBound(t, fake, c, "//fs/share/base", staging, "ns/claim")
 	for _, want := range []string{"vers=3.0", "port=4450", "gid=2000", "dir_mode=0775", "file_mode=0664"} {
 		if !slices.Contains(c.options, want) {
 			t.Errorf("options %v lack %s", c.options, want)
@@ -126,9 +151,10 @@ func TestNodeStageNFSIsIdempotentAndReadOnlyForReaders(t *testing.T) {
 		t.Fatalf("want one mount for two stages, got %+v", *calls)
 	}
 	c := (*calls)[0]
-	if c.fstype != "nfs" || c.device != "10.0.0.5:/export/pvc-1" || !slices.Contains(c.options, "ro") || !slices.Contains(c.options, "port=2050") || !slices.Contains(c.options, "vers=4.1") {
+	if c.fstype != "nfs" || !slices.Contains(c.options, "ro") || !slices.Contains(c.options, "port=2050") || !slices.Contains(c.options, "vers=4.1") {
 		t.Fatalf("mount %+v", c)
 	}
+	wantBound(t, fake, c, "10.0.0.5:/export", staging, "pvc-1")
 	if _, err := d.NodeUnstageVolume(context.Background(), &csi.NodeUnstageVolumeRequest{VolumeId: req.VolumeId, StagingTargetPath: staging}); err != nil {
 		t.Fatal(err)
 	}

@@ -35,18 +35,34 @@ type Linux struct {
 	probes probes
 	// umount2 is the umount2(2) system call; replaced in unit tests.
 	umount2 func(path string, flags int) error
+	// RootsDir holds the private mount points of sources whose
+	// subdirectory is opened on the node (see beneath_linux.go).
+	RootsDir string
+	// bind binds the subdirectory below a mounted root at a target
+	// (bindBeneath); replaced in unit tests, which mount nothing.
+	bind func(root, sub, target string, readOnly bool) error
 }
 
 // New returns the mounter of this OS.
 func New() Mounter {
-	return &Linux{m: mount.New(""), run: runMount, CredentialsDir: filepath.Join(os.TempDir(), "fileshare-csi-credentials"), umount2: unix.Unmount}
+	return &Linux{m: mount.New(""), run: runMount, CredentialsDir: filepath.Join(os.TempDir(), "fileshare-csi-credentials"), umount2: unix.Unmount,
+		RootsDir: filepath.Join(os.TempDir(), "fileshare-csi-roots"), bind: bindBeneath}
 }
 
 // NewLinuxForTest builds a Linux mounter over m (a mount.FakeMounter) with a
 // stand-in for mount(8), for unit tests of the staging logic. A hung mount is
 // detached with m.Unmount.
+// A subdirectory is bound with m.Mount from the root's path joined with it.
 func NewLinuxForTest(m mount.Interface, run func(ctx context.Context, fstype, device, target string, options []string) error, credDir string) *Linux {
-	return &Linux{m: m, run: run, CredentialsDir: credDir, umount2: func(path string, _ int) error { return m.Unmount(path) }}
+	unmount := func(path string, _ int) error { return m.Unmount(path) }
+	return &Linux{m: m, run: run, CredentialsDir: credDir, umount2: unmount, RootsDir: credDir + "-roots",
+		bind: func(root, sub, target string, readOnly bool) error {
+			opts := []string{"bind"}
+			if readOnly {
+				opts = append(opts, "ro")
+			}
+			return m.Mount(filepath.Join(root, sub), target, "", opts)
+		}}
 }
 
 func (l *Linux) OS() string { return "linux" }
@@ -161,12 +177,19 @@ func (l *Linux) Stage(ctx context.Context, req StageRequest) error {
 		defer cleanup()
 		opts = append(opts, "credentials="+f)
 	}
-	device := req.Source.Device(req.SubDir)
+	// The server resolves the source's own path only; the subdirectory is
+	// opened on the node (beneath_linux.go).
+	device := req.Source.Device("")
 	// Keys only, and values of the keys known to be harmless: a password
 	// under a misspelt key (passwd=) is not refused here, and mount would
 	// only refuse it after this line.
-	logger.V(2).Info("mounting", "fstype", fstype, "device", device, "path", req.StagingPath, "options", volume.RedactMountOptionList(strings.Join(withoutCredentials(opts), ",")))
-	if err := l.run(ctx, fstype, device, req.StagingPath, opts); err != nil {
+	logger.V(2).Info("mounting", "fstype", fstype, "device", device, "subDir", req.SubDir, "path", req.StagingPath, "options", volume.RedactMountOptionList(strings.Join(withoutCredentials(opts), ",")))
+	if req.SubDir == "" {
+		err = l.run(ctx, fstype, device, req.StagingPath, opts)
+	} else {
+		err = l.stageBeneath(ctx, req, fstype, device, opts)
+	}
+	if err != nil {
 		return err
 	}
 	return l.applyMountGroup(req)

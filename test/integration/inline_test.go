@@ -125,3 +125,101 @@ func TestNodeInlineVolumes(t *testing.T) {
 		})
 	}
 }
+
+// TestNodeNeverFollowsALinkOnTheShare: a pod with the allowed inline
+// volume nfs://nas/export/allowed runs `ln -s .. esc` in it; a second
+// inline volume with subDir esc (or esc/allowed/job-1), or a static PV
+// with that subDir, would mount the directory above the allowed one (with
+// an absolute link, the whole export): mountd resolves a MOUNT path with
+// realpath and the NFSv4 client follows links while it walks the path. The
+// node now mounts the source an administrator wrote and opens the rest
+// itself, through no link: each is refused with InvalidArgument and
+// nothing is mounted, while the allowed directory still mounts.
+//
+// NFS only: Samba resolves links inside a share for its clients (with
+// unix extensions off, as in this suite and in Samba's default for SMB2),
+// so a link there looks like a directory to every client, ours included.
+// The README ("Security") asks for `follow symlinks = no` on such shares;
+// Windows servers show links to the client, which the node then refuses.
+func TestNodeNeverFollowsALinkOnTheShare(t *testing.T) {
+	requireMounts(t)
+	allowed := nfsSource("node/links/allowed")
+	dir := t.TempDir()
+	d, err := harness.StartDriver(env.binary, dir, "--mode", "node", "--nodeid", "links-node",
+		"--state-dir", filepath.Join(dir, "state"), "--inline-sources", allowed, "--v", "5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Stop()
+	n := csi.NewNodeClient(d.Conn)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	data := filepath.Join(env.nfs.Data, "node", "links")
+	if err := os.MkdirAll(filepath.Join(data, "allowed", "job-1"), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(data, "private.txt"), []byte("not the tenant's"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, to := range map[string]string{"esc": "..", "abs": env.nfs.Data} {
+		if err := os.Symlink(to, filepath.Join(data, "allowed", name)); err != nil && !os.IsExist(err) {
+			t.Fatal(err)
+		}
+	}
+	for _, vers := range []string{"3", "4.1"} {
+		capab := &csi.VolumeCapability{
+			AccessType: &csi.VolumeCapability_Mount{Mount: &csi.VolumeCapability_MountVolume{MountFlags: []string{"vers=" + vers}}},
+			AccessMode: &csi.VolumeCapability_AccessMode{Mode: csi.VolumeCapability_AccessMode_SINGLE_NODE_WRITER},
+		}
+		t.Run("nfs"+vers, func(t *testing.T) {
+			target := filepath.Join(dir, "pods", vers, "mount")
+			if err := os.MkdirAll(filepath.Dir(target), 0o750); err != nil {
+				t.Fatal(err)
+			}
+			inline := func(sub string) *csi.NodePublishVolumeRequest {
+				return &csi.NodePublishVolumeRequest{VolumeId: "csi-links-" + vers, TargetPath: target, VolumeCapability: capab,
+					VolumeContext: map[string]string{"csi.storage.k8s.io/ephemeral": "true", "source": allowed, "subDir": sub}}
+			}
+			for _, sub := range []string{"esc", "esc/allowed/job-1", "abs", "abs/node/links"} {
+				_, err := n.NodePublishVolume(ctx, inline(sub))
+				if status.Code(err) != codes.InvalidArgument || !strings.Contains(err.Error(), "symbolic link") {
+					t.Errorf("inline subDir %s through a link: %v, want InvalidArgument", sub, err)
+				}
+				if isMounted(t, target) {
+					t.Fatalf("inline subDir %s: the link was followed and mounted", sub)
+				}
+			}
+			// A static PV whose subDir a tenant could replace by a link.
+			staging := filepath.Join(dir, "staging-"+vers)
+			_, err := n.NodeStageVolume(ctx, &csi.NodeStageVolumeRequest{VolumeId: "static-links-" + vers, StagingTargetPath: staging, VolumeCapability: capab,
+				VolumeContext: map[string]string{"source": allowed, "subDir": "esc"}})
+			if status.Code(err) != codes.InvalidArgument || isMounted(t, staging) {
+				t.Errorf("static PV with subDir through a link: %v, want InvalidArgument and no mount", err)
+			}
+			// The allowed directory still mounts, and a missing one is
+			// NotFound.
+			if _, err := n.NodePublishVolume(ctx, inline("job-1/missing")); status.Code(err) != codes.NotFound {
+				t.Errorf("inline subDir that does not exist: %v, want NotFound", err)
+			}
+			if _, err := n.NodePublishVolume(ctx, inline("job-1")); err != nil {
+				t.Fatalf("the allowed inline volume: %v", err)
+			}
+			if err := os.WriteFile(filepath.Join(target, "out"), []byte(vers), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if b, err := os.ReadFile(filepath.Join(data, "allowed", "job-1", "out")); err != nil || string(b) != vers {
+				t.Fatalf("not written through to the allowed directory: %q %v", b, err)
+			}
+			if _, err := n.NodeUnpublishVolume(ctx, &csi.NodeUnpublishVolumeRequest{VolumeId: "csi-links-" + vers, TargetPath: target}); err != nil {
+				t.Fatal(err)
+			}
+			if isMounted(t, target) {
+				t.Fatal("still mounted after unpublish")
+			}
+		})
+	}
+	// No share root is left mounted on the node.
+	if out, err := os.ReadFile("/proc/self/mountinfo"); err == nil && strings.Contains(string(out), "fileshare-csi-roots") {
+		t.Fatalf("a share root is still mounted:\n%s", out)
+	}
+}

@@ -1,0 +1,129 @@
+//go:build linux
+
+package mounter
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"golang.org/x/sys/unix"
+)
+
+// The path below a volume's source is resolved here, on the node, never by
+// the file server. A pod can write links into a share (its own volume, an
+// inline volume of a shared directory): mountd resolves a MOUNT path with
+// realpath, the NFSv4 client and Samba follow links while they walk it, so
+// `ln -s /export esc` and a second volume with subDir esc would mount the
+// whole export. The server only resolves the source, which an
+// administrator wrote (the StorageClass, the PV, --inline-sources); the
+// node mounts it at a private root, opens the subdirectory beneath it with
+// openat2(RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS|RESOLVE_NO_XDEV), which
+// refuses a link, a "..", and a crossing into another file system at any
+// step, and bind-mounts what it opened. The root is unmounted at once: the
+// bind keeps the file system.
+
+// beneathFlags refuse every way out of the root a path could take.
+const beneathFlags = unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS | unix.RESOLVE_NO_XDEV
+
+// ErrEscapes says a volume's subdirectory on the share passes through a
+// symbolic link or into another file system: it is never followed.
+var ErrEscapes = fmt.Errorf("%w: the path passes through a symbolic link or another file system on the share, which the node never follows", ErrInvalid)
+
+// openBeneath opens the directory sub below root (a directory), with no
+// step through a link or out of root's file system.
+func openBeneath(root, sub string) (*os.File, error) {
+	rfd, err := unix.Open(root, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, fmt.Errorf("open the share's root: %w", err)
+	}
+	defer unix.Close(rfd)
+	fd, err := unix.Openat2(rfd, sub, &unix.OpenHow{Flags: unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC, Resolve: beneathFlags})
+	for errors.Is(err, unix.EAGAIN) || errors.Is(err, unix.EINTR) {
+		// EAGAIN: a rename raced the lookup; the kernel asks to try again.
+		fd, err = unix.Openat2(rfd, sub, &unix.OpenHow{Flags: unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC, Resolve: beneathFlags})
+	}
+	switch {
+	case err == nil:
+		return os.NewFile(uintptr(fd), sub), nil
+	case errors.Is(err, unix.ENOSYS):
+		return nil, fmt.Errorf("%w: this kernel has no openat2(2) (Linux 5.6 or later is needed to mount a subdirectory safely)", ErrUnsupported)
+	case errors.Is(err, unix.ELOOP), errors.Is(err, unix.EXDEV):
+		return nil, fmt.Errorf("subdirectory %q: %w", sub, ErrEscapes)
+	case errors.Is(err, unix.ENOTDIR):
+		return nil, fmt.Errorf("subdirectory %q on the share is not a directory: %w", sub, ErrInvalid)
+	case errors.Is(err, unix.ENOENT):
+		return nil, fmt.Errorf("subdirectory %q does not exist on the share: %w", sub, fs.ErrNotExist)
+	}
+	return nil, fmt.Errorf("open subdirectory %q on the share: %w", sub, err)
+}
+
+// bindBeneath bind-mounts the directory sub below root at target, through
+// the descriptor openBeneath opened: the path is not looked up again, so
+// nothing can swap a link in between.
+func bindBeneath(root, sub, target string, readOnly bool) error {
+	f, err := openBeneath(root, sub)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	src := "/proc/self/fd/" + strconv.Itoa(int(f.Fd()))
+	if err := unix.Mount(src, target, "", unix.MS_BIND, ""); err != nil {
+		return fmt.Errorf("bind subdirectory %q to %s: %w", sub, target, err)
+	}
+	if readOnly {
+		if err := unix.Mount("", target, "", unix.MS_BIND|unix.MS_REMOUNT|unix.MS_RDONLY, ""); err != nil {
+			_ = unix.Unmount(target, unix.MNT_DETACH)
+			return fmt.Errorf("make %s read-only: %w", target, err)
+		}
+	}
+	return nil
+}
+
+// rootFor is the private directory where the source of the volume staged at
+// stagingPath is mounted while its subdirectory is opened: one per staging
+// path, so a retry after a crash finds (and clears) what the last try left.
+func (l *Linux) rootFor(stagingPath string) string {
+	h := sha256.Sum256([]byte(stagingPath))
+	return filepath.Join(l.RootsDir, hex.EncodeToString(h[:12]))
+}
+
+// stageBeneath mounts the source at a private root, binds its subdirectory
+// at the staging path and takes the root down again.
+func (l *Linux) stageBeneath(ctx context.Context, req StageRequest, fstype, device string, opts []string) error {
+	root := l.rootFor(req.StagingPath)
+	// A root left mounted by a plugin that died here: nothing uses it.
+	_ = l.umount2(root, unix.MNT_DETACH)
+	if err := os.MkdirAll(l.RootsDir, 0o700); err != nil {
+		return fmt.Errorf("create the directory for share roots: %w", err)
+	}
+	if err := os.Mkdir(root, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("create the share root's mount point: %w", err)
+	}
+	defer func() {
+		// MNT_DETACH: the bind holds the file system, and a hung server
+		// must not hold this call.
+		_ = l.umount2(root, unix.MNT_DETACH)
+		_ = os.Remove(root)
+	}()
+	if err := l.run(ctx, fstype, device, root, opts); err != nil {
+		return err
+	}
+	// The lookups go to the server, which may stop answering now: the call
+	// still ends at its deadline. A bind that lands after it is a working
+	// mount the next Stage finds and keeps.
+	done := make(chan error, 1)
+	go func() { done <- l.bind(root, req.SubDir, req.StagingPath, req.ReadOnly) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return fmt.Errorf("open subdirectory %q on the share: %w: %w", req.SubDir, ErrNotResponding, ctx.Err())
+	}
+}

@@ -21,7 +21,6 @@ import (
 	"io"
 	"io/fs"
 	"path"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -40,6 +39,12 @@ type Pair struct {
 	Src, Dst share.TreeClient
 }
 
+// ErrIncomplete says the copy met a directory it may not enter (another
+// volume's root, a directory above the copy, the driver's metadata, a loop,
+// another file system): a copy without it would pass for the whole volume,
+// so the copy fails. The driver answers FailedPrecondition.
+var ErrIncomplete = errors.New("the copy would be incomplete")
+
 // Sessions are what one copy works through. The lister only reads
 // directories of the source, so a listing in progress never waits for the
 // copying of its entries; each worker copies one file at a time. The lister
@@ -54,9 +59,9 @@ type Sessions struct {
 
 // Options guard the walk of the source, as share.RemoveOptions guard a delete.
 type Options struct {
-	// Foreign names a directory (from the session's root) that holds one
-	// empty marker per directory ID that is another volume's root.
-	Foreign string
+	// Foreign says whether the directory with this file ID is another
+	// volume's root (state.ForeignRoot), asked through a source session.
+	Foreign func(ctx context.Context, c share.Client, id uint64) (bool, error)
 	// Protect names directories never entered (the driver's metadata).
 	Protect []string
 	// TopID, when not 0, is the file ID the source directory must have:
@@ -82,8 +87,9 @@ type Stats struct {
 	Bytes, ServerSideBytes int64
 	// Resumed counts entries already complete in the destination.
 	Resumed int64
-	// Skipped counts entries left out: directories the walk may not enter
-	// and objects a file share cannot reproduce (devices, sockets, FIFOs).
+	// Skipped counts entries left out: objects a file share cannot
+	// reproduce (devices, sockets, FIFOs), which hold no data. A directory
+	// the walk may not enter fails the copy (ErrIncomplete).
 	Skipped int64
 }
 
@@ -273,9 +279,9 @@ func (c *copier) enter(ctx context.Context, n *dirNode, e share.DirEntry) (*dirN
 		return nil, fmt.Errorf("check %s: %w", src, err)
 	}
 	if why != "" {
-		c.skipped.Add(1)
-		c.log("left a directory out of the copy", "path", src, "reason", why)
-		return nil, nil
+		// A copy without the directory would be taken for the whole
+		// volume: it fails instead, and says what to move.
+		return nil, fmt.Errorf("directory %s: %s; a copy without it would be incomplete, so there is none: move it out of the volume (a link the server resolves shows as one too): %w", src, why, ErrIncomplete)
 	}
 	child := &dirNode{src: src, dst: path.Join(n.dst, e.Name), attr: e.Attr, parent: n}
 	if child.fresh, err = c.makeDir(ctx, c.s.Workers[0].Dst, child.dst, e.Attr); err != nil {
@@ -314,17 +320,13 @@ func (c *copier) mayNotEnter(ctx context.Context, n *dirNode, a share.Attr) (str
 	if c.fenced[a.ID] {
 		return "it lies above the copied directory or is the driver's metadata", nil
 	}
-	if c.opts.Foreign == "" {
+	if c.opts.Foreign == nil {
 		return "", nil
 	}
 	foreign, ok := c.foreign[a.ID]
 	if !ok {
-		_, err := c.s.Workers[0].Src.Lstat(ctx, c.opts.Foreign+"/"+strconv.FormatUint(a.ID, 10))
-		switch {
-		case err == nil:
-			foreign = true
-		case errors.Is(err, fs.ErrNotExist):
-		default:
+		var err error
+		if foreign, err = c.opts.Foreign(ctx, c.s.Workers[0].Src, a.ID); err != nil {
 			return "", err
 		}
 		if c.foreign == nil {

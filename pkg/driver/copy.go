@@ -207,7 +207,7 @@ func (d *Driver) copyBetween(ctx context.Context, kind string, from, to copyEnd,
 		workers = append(workers, copytree.Pair{Src: src, Dst: dst})
 	}
 	stats, err = copytree.Copy(ctx, copytree.Sessions{Lister: lister, Workers: workers}, from.path, to.path, copytree.Options{
-		Foreign: state.RootsDir, Protect: state.MetadataDirs(), TopID: from.rootID,
+		Foreign: state.ForeignRoot, Protect: state.MetadataDirs(), TopID: from.rootID,
 		Log:    func(msg string, kv ...any) { logger.Info(msg, kv...) },
 		PackTo: to.pack, UnpackFrom: from.pack,
 	})

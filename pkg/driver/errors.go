@@ -8,6 +8,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/fileshare-csi/fileshare-csi/pkg/copytree"
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 	"github.com/fileshare-csi/fileshare-csi/pkg/state"
 )
@@ -46,6 +47,8 @@ func codeOf(err error) codes.Code {
 		return codes.AlreadyExists
 	case errors.Is(err, state.ErrBusy):
 		return codes.Aborted
+	case errors.Is(err, copytree.ErrIncomplete):
+		return codes.FailedPrecondition
 	case errors.Is(err, share.ErrUnavailable):
 		return codes.Unavailable
 	case errors.Is(err, share.ErrInUse):

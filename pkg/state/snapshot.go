@@ -147,7 +147,7 @@ func (s *Store) CompleteSnapshot(ctx context.Context, snap Snapshot) (Snapshot, 
 		return snap, err
 	}
 	if fi.ID != 0 {
-		if err := s.writeMarker(ctx, rootMarker(fi.ID)); err != nil {
+		if err := s.writeMark(ctx, fi.ID, snap.Tree()); err != nil {
 			return snap, err
 		}
 	}

@@ -477,7 +477,7 @@ func (s *Store) commit(ctx context.Context, rec Record, oldRoot uint64) error {
 
 func (s *Store) afterCommit(ctx context.Context, rec Record, oldRoot uint64) error {
 	if rec.RootID != 0 {
-		if err := s.writeMarker(ctx, rootMarker(rec.RootID)); err != nil {
+		if err := s.writeMark(ctx, rec.RootID, rec.Path); err != nil {
 			return err
 		}
 	}
@@ -618,6 +618,56 @@ func (s *Store) marked(ctx context.Context, id uint64) bool {
 // file costs the server no data write to stable storage.
 func (s *Store) writeMarker(ctx context.Context, p string) error {
 	return s.writeFile(ctx, p, nil)
+}
+
+// rootMark is what a root mark says beside its name (the file ID): the
+// paths where the marked directory is, from the share root. A file ID
+// alone outlives its directory: an archive removed by hand leaves its mark,
+// and the file system may give the ID to a directory inside a volume, which
+// every copy of that volume would then take for another volume's root.
+type rootMark struct {
+	Paths []string `json:"paths"`
+}
+
+// writeMark marks the directory with file ID id at paths. A plain write:
+// a torn mark reads as one that says nothing, which is taken as live.
+func (s *Store) writeMark(ctx context.Context, id uint64, paths ...string) error {
+	b, err := json.Marshal(rootMark{Paths: paths})
+	if err != nil {
+		return err
+	}
+	return s.writeFile(ctx, rootMarker(id), b)
+}
+
+// ForeignRoot says whether the directory with file ID id, met inside a
+// tree a walk copies, is the root of another volume, snapshot or archive:
+// its mark is there and names a path that still leads to a directory with
+// that ID. A mark whose paths all lead elsewhere is stale (its directory
+// went by hand, and the ID was given again): the directory is the copied
+// volume's own. A mark that names no path (written before marks did, or
+// torn) counts as live. c is a session on the share root.
+func ForeignRoot(ctx context.Context, c share.Client, id uint64) (bool, error) {
+	b, err := c.ReadFile(ctx, rootMarker(id))
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	var m rootMark
+	if json.Unmarshal(b, &m) != nil || len(m.Paths) == 0 {
+		return true, nil
+	}
+	for _, p := range m.Paths {
+		fi, err := c.Stat(ctx, p)
+		if err == nil && fi.IsDir && !fi.IsLink && fi.ID == id {
+			return true, nil
+		}
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return false, err
+		}
+	}
+	return false, nil
 }
 
 // writeFile writes p, making its directory when it is not there yet (the
@@ -893,6 +943,12 @@ func (s *Store) archive(ctx context.Context, rec Record) (string, error) {
 		// claim whose subDir resolves to its name would adopt it.
 		if err := s.writeJSON(ctx, archivePath(to), Archive{UID: rec.UID, Name: rec.Name, From: rec.Path, Archived: s.now().UTC()}); err != nil {
 			return "", err
+		}
+		// The root's mark names the archive as well: it stays live there.
+		if rec.RootID != 0 {
+			if err := s.writeMark(ctx, rec.RootID, rec.Path, to); err != nil {
+				return "", err
+			}
 		}
 		err := s.c.Rename(ctx, rec.Path, to)
 		if err == nil {

@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -393,9 +394,11 @@ func TestSnapshotRestoreAndClone(t *testing.T) {
 }
 
 // A link in the volume to another volume is copied as a link (NFS) and the
-// other volume is never read into the snapshot: Samba shows an in-share
-// link as the directory it leads to, which is another volume's root, and
-// the walk leaves it out.
+// other volume is never read into the snapshot. Samba shows an in-share
+// link as the directory it leads to, which is another volume's root (or
+// the share above): the walk may not enter it, and a snapshot without it
+// would pass for the whole volume, so there is none: FailedPrecondition
+// naming the directory, until the links are gone.
 func TestSnapshotNeverReadsAnotherVolume(t *testing.T) {
 	c := controller(t)
 	protocols(t, func(t *testing.T, params, secrets map[string]string, base string) {
@@ -408,6 +411,16 @@ func TestSnapshotNeverReadsAnotherVolume(t *testing.T) {
 		must(t, os.Symlink(filepath.Join(base, "victim"), filepath.Join(sdir, "abs-victim")))
 		must(t, os.Symlink("../..", filepath.Join(sdir, "up")))
 
+		if !isNFS(t) {
+			_, err := c.CreateSnapshot(context.Background(), &csi.CreateSnapshotRequest{Name: "snap-link", SourceVolumeId: src.GetVolumeId(), Secrets: secrets})
+			wantCode(t, "a snapshot of a volume whose links Samba resolves", err, codes.FailedPrecondition)
+			if err != nil && !strings.Contains(err.Error(), "src/") {
+				t.Errorf("the refusal does not name the directory: %v", err)
+			}
+			for _, l := range []string{"to-victim", "abs-victim", "up"} {
+				must(t, os.Remove(filepath.Join(sdir, l)))
+			}
+		}
 		snap := snapshotOf(t, c, "snap-link", src.GetVolumeId(), secrets)
 		restored := createFrom(t, c, "restored", params, secrets, fromSnapshot(snap.GetSnapshotId()))
 		rdir := filepath.Join(base, "restored")
@@ -735,5 +748,49 @@ func TestSnapshotOfALargeFileStaysWithinMemory(t *testing.T) {
 		}
 		deleteVol(t, c, restored.GetVolumeId(), secrets)
 		deleteVol(t, c, v.GetVolumeId(), secrets)
+	})
+}
+
+// TestStaleRootMarkNeverDropsADirectoryFromACopy: archives keep their root
+// marks, and whoever removes an archive by hand leaves its mark behind. The
+// file system may then give the archive's inode to a directory inside a
+// volume, and every snapshot of that volume used to leave the directory out
+// and still report ready. The mark names the paths of its directory now: a
+// mark whose path leads elsewhere is stale and the directory is copied. A
+// mark of an earlier version (it names no path) cannot be told from a live
+// one: the snapshot fails with FailedPrecondition naming the directory
+// instead of passing for the whole volume. (The inode's reuse is staged:
+// the mark is written for the directory's inode, naming a removed archive.)
+func TestStaleRootMarkNeverDropsADirectoryFromACopy(t *testing.T) {
+	c := controller(t)
+	protocols(t, func(t *testing.T, params, secrets map[string]string, base string) {
+		src := create(t, c, "src", params, secrets)
+		writeFile(t, filepath.Join(base, "src", "d", "inside"), "in d")
+		var st syscall.Stat_t
+		must(t, syscall.Stat(filepath.Join(base, "src", "d"), &st))
+		mark := filepath.Join(metadataRoot(t), "roots", strconv.FormatUint(st.Ino, 10))
+		must(t, os.WriteFile(mark, []byte(`{"paths":["`+filepath.Base(base)+`/archived-gone"]}`), 0o644))
+		defer os.Remove(mark)
+
+		snap := snapshotOf(t, c, "stale-mark", src.GetVolumeId(), secrets)
+		restored := createFrom(t, c, "restored", params, secrets, fromSnapshot(snap.GetSnapshotId()))
+		mustRead(t, filepath.Join(base, "restored", "d", "inside"), "in d")
+
+		must(t, os.WriteFile(mark, nil, 0o644)) // a mark that names no path
+		_, err := c.CreateSnapshot(context.Background(), &csi.CreateSnapshotRequest{Name: "old-mark", SourceVolumeId: src.GetVolumeId(), Secrets: secrets})
+		wantCode(t, "a snapshot of a volume holding a directory an old mark names", err, codes.FailedPrecondition)
+		if err != nil && !strings.Contains(err.Error(), "src/d") {
+			t.Errorf("the refusal does not name the directory: %v", err)
+		}
+		must(t, os.Remove(mark))
+		late := snapshotOf(t, c, "old-mark", src.GetVolumeId(), secrets)
+		for _, sid := range []string{snap.GetSnapshotId(), late.GetSnapshotId()} {
+			if _, err := c.DeleteSnapshot(context.Background(), &csi.DeleteSnapshotRequest{SnapshotId: sid, Secrets: secrets}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, v := range []*csi.Volume{restored, src} {
+			deleteVol(t, c, v.GetVolumeId(), secrets)
+		}
 	})
 }

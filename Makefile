@@ -56,6 +56,7 @@ test-integration: deps
 # controller's manifest memory limit (test-integration runs 50,000). Slow:
 # several minutes.
 test-scale: deps
+	FILESHARE_COPY_DIRS=1000000 $(GO) test -count=1 -v ./pkg/copytree/ -run 'TestCopyMemoryIsBoundedWhateverTheTreeShape'
 	FILESHARE_SCALE_ENTRIES=1000000 $(GO) test -count=1 -v -timeout 3h ./test/integration/ -run 'TestDeleteVolumeOfALargeDirectoryStaysWithinTheMemoryLimit' -ginkgo.no-color
 
 # The controller killed at random under concurrent clients for two minutes

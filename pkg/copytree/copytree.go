@@ -11,7 +11,9 @@
 // copied as a link and never followed, and a directory is not entered when
 // it repeats an ancestor's ID, lies above the source's top or in the
 // driver's metadata, is marked as another volume's root, or is on another
-// file system. Such a directory is left out of the copy and counted.
+// file system: the copy fails then (ErrIncomplete), as one without the
+// directory would pass for the whole tree. Its memory follows the tree's
+// depth, never its size (see Copy).
 package copytree
 
 import (
@@ -44,6 +46,18 @@ type Pair struct {
 // another file system): a copy without it would pass for the whole volume,
 // so the copy fails. The driver answers FailedPrecondition.
 var ErrIncomplete = errors.New("the copy would be incomplete")
+
+// ErrTooDeep says the tree holds directories so deep and so wide at once
+// that walking it would hold more listing entries than maxHeld: the copy
+// fails (FailedPrecondition) rather than grow the controller's memory
+// without bound, which would get it killed and fail every other call.
+var ErrTooDeep = errors.New("the tree is too deep and wide to copy")
+
+// maxHeld bounds the listing entries the walk holds at once, across the
+// levels it is in (a page per level, about 300 bytes an entry):
+// a tree of ordinary shape (thousands of entries per directory, dozens of
+// levels) holds a few thousand.
+const maxHeld = 64 << 10
 
 // Sessions are what one copy works through. The lister only reads
 // directories of the source, so a listing in progress never waits for the
@@ -93,8 +107,11 @@ type Stats struct {
 	Skipped int64
 }
 
-// dirNode is a directory waiting to be copied, with its chain of ancestors
-// (for the loop check) and the attributes to set once its contents are in.
+// dirNode is a directory being copied, with its chain of ancestors (for
+// the loop check) and the attributes to set once its contents are in.
+// Only the directories on the walk's path and those whose files are still
+// being copied are alive: memory follows the tree's depth and one listing
+// page per level, never its number of directories.
 type dirNode struct {
 	src, dst string
 	attr     share.Attr
@@ -102,6 +119,10 @@ type dirNode struct {
 	// fresh: this run made the destination directory, so nothing in it can
 	// be complete already, and the per-entry check is skipped.
 	fresh bool
+	// pending counts what must end before the directory's attributes are
+	// set: its own listing, each of its files a worker has, and each of
+	// its subdirectories not finished.
+	pending atomic.Int64
 }
 
 func (n *dirNode) repeats(id uint64) bool {
@@ -113,9 +134,22 @@ func (n *dirNode) repeats(id uint64) bool {
 	return false
 }
 
+// fileJob is one file or link of a directory, for a worker.
+type fileJob struct {
+	n *dirNode
+	e share.DirEntry
+}
+
 // Copy copies the directory from (on s.Lister's share) to the directory to
 // (on the workers' destination share). to is made when missing and completed
 // when it holds an earlier partial copy.
+//
+// The lister walks depth first and goes into each subdirectory as the
+// listing meets it, while the workers copy the files it hands them; a
+// directory's attributes are set when the last of its files and
+// subdirectories is done (its time changes whenever an entry is made in
+// it). A restore's pack is unpacked before the walk, so no directory has
+// to wait for it.
 func Copy(ctx context.Context, s Sessions, from, to string, opts Options) (Stats, error) {
 	if s.Lister == nil || len(s.Workers) == 0 {
 		return Stats{}, errors.New("copytree: no sessions")
@@ -139,9 +173,13 @@ func Copy(ctx context.Context, s Sessions, from, to string, opts Options) (Stats
 	}
 	c.topFSID = top.FSID
 	dst := s.Workers[0].Dst
-	fresh, err := c.makeDir(ctx, dst, to, top)
-	if err != nil {
+	if c.topFresh, err = c.makeDir(ctx, dst, to, top); err != nil {
 		return c.stats(), err
+	}
+	if opts.UnpackFrom != "" {
+		if err := c.unpack(ctx); err != nil {
+			return c.stats(), err
+		}
 	}
 	if opts.PackTo != "" {
 		if c.pk, err = startPacker(ctx, dst, opts.PackTo); err != nil {
@@ -153,17 +191,27 @@ func Copy(ctx context.Context, s Sessions, from, to string, opts Options) (Stats
 			}
 		}()
 	}
-	queue := []*dirNode{{src: from, dst: to, attr: top, fresh: fresh}}
-	var done []*dirNode
-	for len(queue) > 0 && ctx.Err() == nil {
-		n := queue[len(queue)-1]
-		queue = queue[:len(queue)-1]
-		subdirs, err := c.copyDir(ctx, n)
-		if err != nil {
-			return c.stats(), err
-		}
-		queue = append(queue, subdirs...)
-		done = append(done, n)
+	g, gctx := errgroup.WithContext(ctx)
+	jobs := make(chan fileJob)
+	for _, w := range c.s.Workers {
+		g.Go(func() error {
+			for j := range jobs {
+				if err := c.copyEntry(gctx, w, j.n, j.e); err != nil {
+					return err
+				}
+				if err := c.release(gctx, j.n); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	g.Go(func() error {
+		defer close(jobs)
+		return c.walk(gctx, &dirNode{src: from, dst: to, attr: top, fresh: c.topFresh}, jobs)
+	})
+	if err := g.Wait(); err != nil {
+		return c.stats(), err
 	}
 	if err := ctx.Err(); err != nil {
 		return c.stats(), err
@@ -175,29 +223,21 @@ func Copy(ctx context.Context, s Sessions, from, to string, opts Options) (Stats
 			return c.stats(), err
 		}
 	}
-	if opts.UnpackFrom != "" {
-		if err := c.unpack(ctx, madeByThisRun(done)); err != nil {
-			return c.stats(), err
-		}
-	}
-	// Directory attributes last, deepest first: a directory's time changes
-	// whenever an entry is made in it.
-	for i := len(done) - 1; i >= 0; i-- {
-		if err := c.setAttrs(ctx, dst, done[i].dst, done[i].attr); err != nil {
-			return c.stats(), err
-		}
-	}
 	return c.stats(), nil
 }
 
 type copier struct {
-	s       Sessions
-	opts    Options
-	top     string // the destination directory, from its session's root
-	topFSID [2]uint64
-	pk      *packer // where small files go, with Options.PackTo
+	s        Sessions
+	opts     Options
+	top      string // the destination directory, from its session's root
+	topFresh bool   // this run made top: nothing below it is from an earlier run
+	topFSID  [2]uint64
+	pk       *packer // where small files go, with Options.PackTo
+	held     int     // listing entries the walk holds (the lister's goroutine only)
 
-	fenced       map[uint64]bool // IDs above the top and of protected directories, read lazily
+	fenced map[uint64]bool // IDs above the top and of protected directories, read lazily
+	// foreign holds the IDs found to be other volumes' roots: only those,
+	// so the map stays as small as what it guards against.
 	foreign      map[uint64]bool
 	noServerCopy atomic.Bool // set once a server said it cannot copy
 	ownersLost   sync.Once
@@ -220,54 +260,77 @@ func (c *copier) log(msg string, kv ...any) {
 	}
 }
 
-// copyDir copies the files and links of one directory, a listing page at a
-// time, and returns its subdirectories (made in the destination already)
-// for the walk to visit.
-func (c *copier) copyDir(ctx context.Context, n *dirNode) ([]*dirNode, error) {
-	var subdirs []*dirNode
-	g, gctx := errgroup.WithContext(ctx)
-	jobs := make(chan share.DirEntry)
-	for _, w := range c.s.Workers {
-		g.Go(func() error {
-			for e := range jobs {
-				if err := c.copyEntry(gctx, w, n, e); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-	}
-	g.Go(func() error {
-		defer close(jobs)
-		err := c.s.Lister.ReadDir(gctx, n.src, func(page []share.DirEntry) error {
-			for _, e := range page {
-				if e.Attr.Type != share.TypeDir {
-					select {
-					case jobs <- e:
-					case <-gctx.Done():
-						return gctx.Err()
-					}
-					continue
-				}
-				child, err := c.enter(gctx, n, e)
-				if err != nil {
-					return err
-				}
-				if child != nil {
-					subdirs = append(subdirs, child)
-				}
-			}
-			return nil
-		})
-		if err != nil && gctx.Err() == nil {
-			return fmt.Errorf("list %s: %w", n.src, err)
+// walk lists n a page at a time: its files and links go to the workers,
+// and each subdirectory is made in the destination and walked at once,
+// before the rest of the page, so the walk holds one page per level.
+func (c *copier) walk(ctx context.Context, n *dirNode, jobs chan<- fileJob) error {
+	n.pending.Store(1) // the listing itself
+	var inner error    // an error of the walk below, already worded
+	err := c.s.Lister.ReadDir(ctx, n.src, func(page []share.DirEntry) error {
+		if c.held+len(page) > maxHeld {
+			inner = fmt.Errorf("directory %s: the walk would hold more than %d listing entries at once (%d levels deep, the rest of a listing page at each); a tree this deep and this wide at once is not copied: %w", n.src, maxHeld, n.depth(), ErrTooDeep)
+			return inner
+		}
+		// The page stays in memory until the walk below it is done.
+		c.held += len(page)
+		inner = c.walkPage(ctx, n, page, jobs)
+		c.held -= len(page)
+		return inner
+	})
+	if err != nil {
+		if err != inner && ctx.Err() == nil {
+			err = fmt.Errorf("list %s: %w", n.src, err)
 		}
 		return err
-	})
-	if err := g.Wait(); err != nil {
-		return nil, err
 	}
-	return subdirs, nil
+	return c.release(ctx, n)
+}
+
+// walkPage hands a page's files to the workers and walks its directories.
+func (c *copier) walkPage(ctx context.Context, n *dirNode, page []share.DirEntry, jobs chan<- fileJob) error {
+	for _, e := range page {
+		if e.Attr.Type != share.TypeDir {
+			n.pending.Add(1)
+			select {
+			case jobs <- fileJob{n: n, e: e}:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+			continue
+		}
+		child, err := c.enter(ctx, n, e)
+		if err != nil {
+			return err
+		}
+		n.pending.Add(1)
+		if err := c.walk(ctx, child, jobs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// depth is how many levels n lies below the top.
+func (n *dirNode) depth() int {
+	d := 0
+	for ; n.parent != nil; n = n.parent {
+		d++
+	}
+	return d
+}
+
+// release ends one of the things n waits for; the last one sets n's
+// attributes and ends n's own part in its parent.
+func (c *copier) release(ctx context.Context, n *dirNode) error {
+	for ; n != nil; n = n.parent {
+		if n.pending.Add(-1) != 0 {
+			return nil
+		}
+		if err := c.setAttrs(ctx, c.s.Workers[0].Dst, n.dst, n.attr); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // enter decides whether the walk may go into the subdirectory e of n, and
@@ -287,6 +350,9 @@ func (c *copier) enter(ctx context.Context, n *dirNode, e share.DirEntry) (*dirN
 	if child.fresh, err = c.makeDir(ctx, c.s.Workers[0].Dst, child.dst, e.Attr); err != nil {
 		return nil, err
 	}
+	// Below a top this run made, a directory already there was made by
+	// this run's unpack: nothing in it is from an earlier run.
+	child.fresh = child.fresh || c.topFresh
 	return child, nil
 }
 
@@ -323,16 +389,18 @@ func (c *copier) mayNotEnter(ctx context.Context, n *dirNode, a share.Attr) (str
 	if c.opts.Foreign == nil {
 		return "", nil
 	}
-	foreign, ok := c.foreign[a.ID]
-	if !ok {
+	foreign := c.foreign[a.ID]
+	if !foreign {
 		var err error
 		if foreign, err = c.opts.Foreign(ctx, c.s.Workers[0].Src, a.ID); err != nil {
 			return "", err
 		}
-		if c.foreign == nil {
-			c.foreign = map[uint64]bool{}
+		if foreign {
+			if c.foreign == nil {
+				c.foreign = map[uint64]bool{}
+			}
+			c.foreign[a.ID] = true
 		}
-		c.foreign[a.ID] = foreign
 	}
 	if foreign {
 		return "it is another volume's root", nil
@@ -373,7 +441,9 @@ func (c *copier) makeDir(ctx context.Context, dst share.TreeClient, rel string, 
 			return false, fmt.Errorf("make %s: %w", rel, serr)
 		}
 		if d.Type == share.TypeDir {
-			c.resumed.Add(1)
+			if !c.topFresh { // else this run's unpack made it
+				c.resumed.Add(1)
+			}
 			return false, nil
 		}
 		if err := dst.Remove(ctx, rel); err != nil {

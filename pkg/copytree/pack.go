@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -290,10 +291,12 @@ func readFull(ctx context.Context, in share.FileReader, p []byte) (int, error) {
 	return off, nil
 }
 
-// unpack makes the pack's files in the destination, whose directories
-// the walk has made. An entry whose file is complete from an earlier run
-// is skipped, where its directory is not among those this run made.
-func (c *copier) unpack(ctx context.Context, made map[string]bool) error {
+// unpack makes the pack's files in the destination, before the walk: it
+// makes their directories as it meets them (the walk finds them there and
+// sets their attributes once their other entries are in). An entry whose
+// file is complete from an earlier run is skipped; below a top this run
+// made, nothing is checked.
+func (c *copier) unpack(ctx context.Context) error {
 	in, err := c.s.Lister.Open(ctx, c.opts.UnpackFrom)
 	if err != nil {
 		return fmt.Errorf("open the pack %s: %w", c.opts.UnpackFrom, err)
@@ -305,7 +308,7 @@ func (c *copier) unpack(ctx context.Context, made map[string]bool) error {
 	for _, w := range c.s.Workers {
 		g.Go(func() error {
 			for e := range jobs {
-				if err := c.placePacked(gctx, w.Dst, e, made); err != nil {
+				if err := c.placePacked(gctx, w.Dst, e); err != nil {
 					return err
 				}
 			}
@@ -314,6 +317,7 @@ func (c *copier) unpack(ctx context.Context, made map[string]bool) error {
 	}
 	g.Go(func() error {
 		defer close(jobs)
+		dir := "" // the last directory made sure of: a directory's files are packed together
 		for {
 			h, err := tr.Next()
 			if err == io.EOF {
@@ -330,6 +334,12 @@ func (c *copier) unpack(ctx context.Context, made map[string]bool) error {
 			if _, err := io.ReadFull(tr, e.data); err != nil {
 				return fmt.Errorf("read %q from the pack %s: %w", h.Name, c.opts.UnpackFrom, err)
 			}
+			if d := path.Dir(e.name); d != "." && d != dir {
+				if err := c.ensureDir(gctx, c.s.Workers[0].Dst, d); err != nil {
+					return err
+				}
+				dir = d
+			}
 			select {
 			case jobs <- e:
 			case <-gctx.Done():
@@ -340,11 +350,39 @@ func (c *copier) unpack(ctx context.Context, made map[string]bool) error {
 	return g.Wait()
 }
 
-// placePacked makes one packed file in the destination; made holds the
-// directories this run made, where nothing can be complete already.
-func (c *copier) placePacked(ctx context.Context, dst share.TreeClient, e packEntry, made map[string]bool) error {
+// ensureDir makes the directory d (below the top, from a pack entry's
+// name) and its missing parents, writable to the copy until the walk sets
+// its attributes. What is there already must be a directory, not a link.
+func (c *copier) ensureDir(ctx context.Context, dst share.TreeClient, d string) error {
+	rel := path.Join(c.top, d)
+	err := dst.Mkdir(ctx, rel, 0o700)
+	if errors.Is(err, fs.ErrNotExist) && path.Dir(d) != "." {
+		if err := c.ensureDir(ctx, dst, path.Dir(d)); err != nil {
+			return err
+		}
+		err = dst.Mkdir(ctx, rel, 0o700)
+	}
+	if errors.Is(err, fs.ErrExist) {
+		a, serr := dst.Lstat(ctx, rel)
+		if serr != nil {
+			return fmt.Errorf("make %s: %w", rel, serr)
+		}
+		if a.Type != share.TypeDir {
+			return fmt.Errorf("make %s: a %s is in its place: %w", rel, a.Type, fs.ErrExist)
+		}
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("make %s: %w", rel, err)
+	}
+	c.dirs.Add(1)
+	return nil
+}
+
+// placePacked makes one packed file in the destination.
+func (c *copier) placePacked(ctx context.Context, dst share.TreeClient, e packEntry) error {
 	rel := path.Join(c.top, e.name)
-	if !made[path.Dir(rel)] {
+	if !c.topFresh {
 		if done, err := c.alreadyCopied(ctx, dst, rel, e.attr); done || err != nil {
 			return err
 		}
@@ -369,16 +407,4 @@ func (c *copier) placePacked(ctx context.Context, dst share.TreeClient, e packEn
 	c.files.Add(1)
 	c.bytes.Add(int64(len(e.data)))
 	return nil
-}
-
-// madeByThisRun is the set of destination directories the walk made
-// itself (its fresh nodes), read only after the walk has ended.
-func madeByThisRun(done []*dirNode) map[string]bool {
-	made := make(map[string]bool, len(done))
-	for _, n := range done {
-		if n.fresh {
-			made[path.Clean(n.dst)] = true
-		}
-	}
-	return made
 }

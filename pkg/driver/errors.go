@@ -47,7 +47,7 @@ func codeOf(err error) codes.Code {
 		return codes.AlreadyExists
 	case errors.Is(err, state.ErrBusy):
 		return codes.Aborted
-	case errors.Is(err, copytree.ErrIncomplete):
+	case errors.Is(err, copytree.ErrIncomplete), errors.Is(err, copytree.ErrTooDeep):
 		return codes.FailedPrecondition
 	case errors.Is(err, share.ErrUnavailable):
 		return codes.Unavailable

@@ -77,6 +77,7 @@ type Driver struct {
 	newShares     chan source.Source
 	dueShares     chan source.Source
 	reclaimer     state.Reclaimer
+	snapshotCalls snapshotActivity
 }
 
 // New checks cfg and returns a Driver.
@@ -99,6 +100,7 @@ func New(cfg Config) (*Driver, error) {
 		}
 	}
 	d := &Driver{cfg: cfg, jobs: jobs.NewRunner(), newShares: make(chan source.Source, 16), dueShares: make(chan source.Source)}
+	d.reclaimer.SnapshotBusy = d.snapshotBusy
 	if cfg.Controller {
 		cfg.Metrics.WatchPool(cfg.Pool)
 	}

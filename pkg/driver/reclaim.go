@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"k8s.io/klog/v2"
@@ -85,12 +86,53 @@ func (d *Driver) reclaimOn(ctx context.Context, src source.Source) {
 	for _, p := range rep.Kept {
 		logger.Info("a CreateVolume that was never finished left a directory with data in it; kept, for an administrator to look at", "path", p)
 	}
-	d.cfg.Metrics.Reclaimed(string(src.Protocol), rep.Intents, rep.Temps, len(rep.Kept))
+	d.cfg.Metrics.Reclaimed(string(src.Protocol), rep.Intents, rep.Temps, rep.Snapshots, len(rep.Kept))
 	if err != nil {
 		logger.Error(err, "reclaim pass stopped; the next one goes on")
 		return
 	}
-	if rep.Intents+rep.Temps > 0 {
-		logger.Info("reclaimed what calls that never came back left", "creates", rep.Intents, "temporaries", rep.Temps)
+	if rep.Intents+rep.Temps+rep.Snapshots > 0 {
+		logger.Info("reclaimed what calls that never came back left", "creates", rep.Intents, "temporaries", rep.Temps, "snapshots", rep.Snapshots)
 	}
+}
+
+// snapshotActivity remembers when a call last asked for each snapshot, so
+// the reclaimer never takes a snapshot a CO still polls for an abandoned
+// one. Entries older than state.IntentTTL go at the next call.
+type snapshotActivity struct {
+	mu   sync.Mutex
+	last map[string]time.Time // snapshot UID -> last call
+}
+
+func (a *snapshotActivity) touch(uid string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	now := time.Now()
+	if a.last == nil {
+		a.last = map[string]time.Time{}
+	}
+	for k, t := range a.last {
+		if now.Sub(t) > state.IntentTTL {
+			delete(a.last, k)
+		}
+	}
+	a.last[uid] = now
+}
+
+func (a *snapshotActivity) recent(uid string) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	t, ok := a.last[uid]
+	return ok && time.Since(t) < state.IntentTTL
+}
+
+// snapshotBusy is the reclaimer's state.Reclaimer.SnapshotBusy: a copy of
+// the snapshot runs here, or a call asked for it within IntentTTL.
+func (d *Driver) snapshotBusy(uid string) bool {
+	if j := d.jobs.Get(snapshotJobKey(uid)); j != nil {
+		if done, _ := j.Finished(); !done {
+			return true
+		}
+	}
+	return d.snapshotCalls.recent(uid)
 }

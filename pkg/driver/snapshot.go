@@ -127,6 +127,8 @@ func (d *Driver) startSnapshot(ctx context.Context, vol volume.Volume, name, gro
 		return nil, toStatus(err)
 	}
 	d.snapshotShares.add(vol.Source)
+	d.snapshotCalls.touch(p.snap.UID)
+	d.provisionedOn(vol.Source) // the reclaimer passes over it
 	key := snapshotJobKey(p.snap.UID)
 	if p.snap.Ready {
 		if j := d.jobs.Get(key); j != nil {

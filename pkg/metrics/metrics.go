@@ -115,7 +115,7 @@ func New(driverName string) *Metrics {
 	}
 	m.reclaimed = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Namespace: namespace, Name: "reclaimed_total",
-		Help: "What the reclaimer removed of calls that never came back, by protocol and kind (create: a CreateVolume stopped before its commit and never retried, undone with its holds; temporary: a record's temporary file).",
+		Help: "What the reclaimer removed of calls that never came back, by protocol and kind (create: a CreateVolume stopped before its commit and never retried, undone with its holds; temporary: a record's temporary file; snapshot: a snapshot whose copy stopped and that no call asked for within 30 minutes).",
 	}, []string{"protocol", "kind"})
 	m.reclaimKept = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Namespace: namespace, Name: "reclaim_kept_directories_total",
@@ -213,12 +213,13 @@ func (m *Metrics) CopyStarted(kind, protocol string) func(files, bytes, server i
 }
 
 // Reclaimed records one reclaim pass on a share of protocol.
-func (m *Metrics) Reclaimed(protocol string, creates, temps, kept int) {
+func (m *Metrics) Reclaimed(protocol string, creates, temps, snapshots, kept int) {
 	if m == nil {
 		return
 	}
 	m.reclaimed.WithLabelValues(protocol, "create").Add(float64(creates))
 	m.reclaimed.WithLabelValues(protocol, "temporary").Add(float64(temps))
+	m.reclaimed.WithLabelValues(protocol, "snapshot").Add(float64(snapshots))
 	m.reclaimKept.WithLabelValues(protocol).Add(float64(kept))
 }
 

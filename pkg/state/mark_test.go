@@ -2,6 +2,7 @@ package state
 
 import (
 	"context"
+	"errors"
 	"testing"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
@@ -74,5 +75,81 @@ func TestRootMarksNameTheirPaths(t *testing.T) {
 	}
 	if foreign(fi.ID + 1000) {
 		t.Fatal("an unmarked ID is foreign")
+	}
+}
+
+// A snapshot whose copy stopped and that nobody asks for again (its
+// CreateSnapshot was never answered, so the CO has no ID to delete it by)
+// used to keep its record and partial copy for ever. The reclaimer deletes
+// it once no call and no copy touched it for IntentTTL, and leaves alone a
+// snapshot a call still asks for and every finished one.
+func TestReclaimerDeletesAbandonedSnapshots(t *testing.T) {
+	ctx := context.Background()
+	c := &clock{t: t0}
+	sh := memshare.New()
+	st := storeOn(sh, c)
+	mk := func(name string) Snapshot {
+		snap, err := st.CreateSnapshot(ctx, SnapshotRequest{Name: name, SourceVolumeID: "v-" + name, SourcePath: "base/" + name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sh.WriteFileDirect(snap.PartialTree()+"/d/f", []byte("copied so far")); err != nil {
+			t.Fatal(err)
+		}
+		return snap
+	}
+	abandoned, asked, done := mk("abandoned"), mk("asked"), mk("done")
+	if err := sh.WriteFileDirect(abandoned.PackPath(), []byte("pack")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.CompleteSnapshot(ctx, done); err != nil {
+		t.Fatal(err)
+	}
+	// A stray partial copy with no record (a delete cut after its record).
+	if err := sh.WriteFileDirect(snapshotsDir+"/cafe0000000000ff.partial/x", []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	busy := map[string]bool{asked.UID: true}
+	r := Reclaimer{SnapshotBusy: func(uid string) bool { return busy[uid] }}
+	lock := func(context.Context, string) (func(), error) { return func() {}, nil }
+	pass := func() ReclaimReport {
+		t.Helper()
+		rep, err := r.Pass(ctx, storeOn(sh, c), "s", lock)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	if rep := pass(); rep.Snapshots != 0 {
+		t.Fatalf("a first sight reclaimed snapshots: %+v", rep)
+	}
+	c.t = c.t.Add(IntentTTL)
+	if rep := pass(); rep.Snapshots != 2 {
+		t.Fatalf("reclaim report %+v, want the abandoned snapshot and the stray copy deleted", rep)
+	}
+	exists := func(p string) bool {
+		_, err := sh.Client().Stat(ctx, p)
+		return err == nil
+	}
+	if _, err := st.GetSnapshot(ctx, abandoned.Key(), abandoned.UID); !errors.Is(err, ErrNotFound) {
+		t.Errorf("the abandoned snapshot's record is still there: %v", err)
+	}
+	for _, p := range []string{abandoned.PartialTree(), abandoned.PackPath(), snapshotsDir + "/cafe0000000000ff.partial"} {
+		if exists(p) {
+			t.Errorf("%s is still there", p)
+		}
+	}
+	if !exists(asked.PartialTree()) || !exists(done.Tree()) {
+		t.Fatal("a snapshot a call asks for, or a finished one, was deleted")
+	}
+	// Once nobody asks for it either, it goes too.
+	busy[asked.UID] = false
+	pass()
+	c.t = c.t.Add(IntentTTL)
+	if rep := pass(); rep.Snapshots != 1 || exists(asked.PartialTree()) {
+		t.Fatalf("reclaim report %+v: the snapshot nobody asks for any more is still there", rep)
+	}
+	if snaps, err := st.ListSnapshots(ctx); err != nil || len(snaps) != 1 || snaps[0].UID != done.UID {
+		t.Fatalf("snapshots left: %+v %v, want only the finished one", snaps, err)
 	}
 }

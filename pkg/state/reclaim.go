@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -28,16 +29,30 @@ import (
 // Temporary files and torn intents carry no time of their own: they are
 // removed once a pass finds them again IntentTTL after the pass that first
 // saw them, so a write in flight is never taken for a leftover.
+//
+// A snapshot whose copy never finished (a partial copy, or a pack beside
+// no finished copy) is abandoned when no call asked for it and no copy of
+// it ran (SnapshotBusy) for IntentTTL: its CreateSnapshot was never
+// answered with an ID, or the CO gave up on it, so nothing will delete it.
+// It is deleted as DeleteSnapshot deletes, with every guard, under the
+// snapshot's lock. A snapshot record with no copy begun holds no data and
+// is left alone.
 type Reclaimer struct {
+	// SnapshotBusy says whether this process ran a copy of the snapshot
+	// with this UID, or had a call for it, within IntentTTL. Nil: no
+	// snapshot is reclaimed.
+	SnapshotBusy func(uid string) bool
+
 	mu   sync.Mutex
 	seen map[string]time.Time // share/path -> when a pass first saw it
 }
 
 // ReclaimReport says what one pass did.
 type ReclaimReport struct {
-	Intents int      // abandoned creates undone, or finished after their commit
-	Temps   int      // temporary files and torn intents
-	Kept    []string // directories of abandoned creates that hold data
+	Intents   int      // abandoned creates undone, or finished after their commit
+	Temps     int      // temporary files and torn intents
+	Snapshots int      // abandoned snapshots deleted
+	Kept      []string // directories of abandoned creates that hold data
 }
 
 // LockFunc holds the volume lock of the directory p until the returned
@@ -119,6 +134,13 @@ func (r *Reclaimer) Pass(ctx context.Context, s *Store, shareName string, lock L
 				rep.Temps++
 			}
 		}
+		if dir == snapshotsDir {
+			n, err := r.abandonedSnapshots(ctx, s, names, old, lock)
+			rep.Snapshots += n
+			if err != nil {
+				return rep, err
+			}
+		}
 	}
 	// Forget what is gone from this share.
 	r.mu.Lock()
@@ -129,6 +151,90 @@ func (r *Reclaimer) Pass(ctx context.Context, s *Store, shareName string, lock L
 	}
 	r.mu.Unlock()
 	return rep, nil
+}
+
+// abandonedSnapshots deletes the snapshots among the entries of the
+// snapshots directory whose copy never finished and nobody asked for
+// within IntentTTL. The records are read only when one is due.
+func (r *Reclaimer) abandonedSnapshots(ctx context.Context, s *Store, names []string, old func(string) bool, lock LockFunc) (int, error) {
+	if r.SnapshotBusy == nil {
+		return 0, nil
+	}
+	finished := map[string]bool{}
+	for _, n := range names {
+		finished[n] = true // <uid>: a copy in place
+	}
+	var due []string
+	for _, n := range names {
+		uid, ok := strings.CutSuffix(n, ".partial")
+		if !ok {
+			if uid, ok = strings.CutSuffix(n, ".pack"); !ok || finished[uid] {
+				continue
+			}
+		}
+		if r.SnapshotBusy(uid) {
+			continue // not seen: its time starts again (see Pass)
+		}
+		if old(snapshotsDir+"/"+n) && !slices.Contains(due, uid) {
+			due = append(due, uid)
+		}
+	}
+	if len(due) == 0 {
+		return 0, nil
+	}
+	records, err := s.ListSnapshots(ctx)
+	if err != nil {
+		return 0, err
+	}
+	done := 0
+	for _, uid := range due {
+		snap := Snapshot{UID: uid}
+		for _, rec := range records {
+			if rec.UID == uid {
+				snap = rec
+			}
+		}
+		if snap.Ready {
+			continue // finished since the listing
+		}
+		ok, err := r.deleteAbandoned(ctx, s, snap, lock)
+		if err != nil {
+			return done, fmt.Errorf("delete the abandoned snapshot %s: %w", uid, err)
+		}
+		if ok {
+			done++
+		}
+	}
+	return done, nil
+}
+
+// deleteAbandoned deletes one abandoned snapshot under its lock, after
+// asking again whether a call came for it meanwhile. A snapshot without a
+// record (its delete was cut short after the record) has only its copy.
+func (r *Reclaimer) deleteAbandoned(ctx context.Context, s *Store, snap Snapshot, lock LockFunc) (bool, error) {
+	unlock, err := lock(ctx, snap.Tree())
+	if err != nil {
+		return false, err
+	}
+	defer unlock()
+	if r.SnapshotBusy(snap.UID) {
+		return false, nil
+	}
+	if snap.Name == "" {
+		if err := s.deleteDir(ctx, Record{UID: snap.UID, Path: snap.PartialTree()}); err != nil {
+			return false, err
+		}
+		return true, s.removeFile(ctx, snap.PackPath())
+	}
+	cur, err := s.GetSnapshot(ctx, snap.Key(), snap.UID)
+	if errors.Is(err, ErrNotFound) || err == nil && cur.Ready {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	s.logf("deleting a snapshot nobody asked for since its copy stopped (its CreateSnapshot was never answered, or the CO gave up on it)", "name", cur.Name, "uid", cur.UID)
+	return true, s.DeleteSnapshot(ctx, cur)
 }
 
 // undo rolls back one abandoned intent under its directory's lock, after

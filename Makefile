@@ -45,8 +45,10 @@ cross:
 	GOOS=darwin GOARCH=arm64 $(GO) build ./...
 	GOOS=freebsd GOARCH=amd64 $(GO) build ./...
 
+# test-unit: no root, no servers; ./test/docs checks the documentation against the
+# tree (links, anchors, flags, parameters, metrics, YAML examples, install lines).
 test-unit:
-	$(GO) test -count=1 ./pkg/... ./hack/...
+	$(GO) test -count=1 ./pkg/... ./hack/... ./test/docs/
 
 # Needs root and the servers from `make deps`.
 test-integration: deps

@@ -1,6 +1,7 @@
 # fileshare-csi: the two commands a newcomer needs are `make demo` and `make test`.
 SHELL := /bin/bash
 GO ?= go
+# The version `fileshare-csi --version` prints (docs/development.md, "Versions").
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 
@@ -92,6 +93,8 @@ test-k8s: deps
 # container engine: bin/images/fileshare-csi-{node,controller}-linux-<arch>.tar
 # (for ctr/kind/k3s/microk8s image import) and a multi-platform OCI layout in
 # bin/images/oci/. ARCHES=amd64 builds one; PUSH=registry/prefix pushes.
+# The binaries in them print TAG as their version (--version), and the images
+# carry it as the label org.opencontainers.image.version.
 # images-lock re-pins the node image's Debian packages (after a security
 # update).
 ARCHES ?= amd64,arm64,arm/v7

@@ -1,6 +1,7 @@
 # fileshare-csi: the two commands a newcomer needs are `make demo` and `make test`.
 SHELL := /bin/bash
 GO ?= go
+# The version `fileshare-csi --version` prints (docs/development.md, "Versions").
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 
@@ -45,8 +46,10 @@ cross:
 	GOOS=darwin GOARCH=arm64 $(GO) build ./...
 	GOOS=freebsd GOARCH=amd64 $(GO) build ./...
 
+# test-unit: no root, no servers; ./test/docs checks the documentation against the
+# tree (links, anchors, flags, parameters, metrics, YAML examples, install lines).
 test-unit:
-	$(GO) test -count=1 ./pkg/... ./hack/...
+	$(GO) test -count=1 ./pkg/... ./hack/... ./test/docs/
 
 # Needs root and the servers from `make deps`.
 test-integration: deps
@@ -91,6 +94,8 @@ test-k8s: deps
 # container engine: bin/images/fileshare-csi-{node,controller}-linux-<arch>.tar
 # (for ctr/kind/k3s/microk8s image import) and a multi-platform OCI layout in
 # bin/images/oci/. ARCHES=amd64 builds one; PUSH=registry/prefix pushes.
+# The binaries in them print TAG as their version (--version), and the images
+# carry it as the label org.opencontainers.image.version.
 # images-lock re-pins the node image's Debian packages (after a security
 # update).
 ARCHES ?= amd64,arm64,arm/v7

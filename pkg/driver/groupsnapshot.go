@@ -20,8 +20,9 @@ import (
 
 // A group snapshot is one snapshot of each member volume, their copies
 // started together and deleted together. A file share cannot stop writes
-// across volumes, so it is not a point-in-time image of the group: the
-// README says so, and what to do for one (quiesce the application).
+// across volumes, so it is not a point-in-time image of the group:
+// docs/snapshots.md says so, and what to do for one (quiesce the
+// application).
 
 func (d *Driver) GroupControllerGetCapabilities(context.Context, *csi.GroupControllerGetCapabilitiesRequest) (*csi.GroupControllerGetCapabilitiesResponse, error) {
 	return &csi.GroupControllerGetCapabilitiesResponse{Capabilities: []*csi.GroupControllerServiceCapability{{

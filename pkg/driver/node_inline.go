@@ -22,7 +22,7 @@ import (
 func (d *Driver) publishInline(ctx context.Context, req *csi.NodePublishVolumeRequest) (*csi.NodePublishVolumeResponse, error) {
 	vctx := req.GetVolumeContext()
 	if len(d.cfg.InlineSources) == 0 {
-		return nil, status.Error(codes.FailedPrecondition, "inline volumes are turned off on this node: the cluster administrator allows shares for them with the node plugin's --inline-sources (README, \"Inline volumes\")")
+		return nil, status.Error(codes.FailedPrecondition, "inline volumes are turned off on this node: the cluster administrator allows shares for them with the node plugin's --inline-sources (docs/inline-volumes.md)")
 	}
 	if vctx[ContextSource] == "" {
 		return nil, status.Errorf(codes.InvalidArgument, "inline volume: volumeAttributes.%s is missing: name the share, e.g. nfs://server/export/dir or smb://server/share/dir", ContextSource)

@@ -30,7 +30,7 @@ const snapshotWait = 2 * time.Second
 // knownShares remembers the shares this controller has taken snapshots on,
 // for a ListSnapshots that names neither a snapshot nor a volume: the
 // controller keeps no list of shares, and a request without filters names
-// none. Kubernetes always filters; see the README.
+// none. Kubernetes always filters; see docs/snapshots.md.
 type knownShares struct {
 	mu    sync.Mutex
 	roots map[string]source.Source // canonical name -> the source as a class gave it

@@ -88,7 +88,7 @@ func windowsMapping(req StageRequest) (smbMapping, error) {
 // Stage maps the share, unless the node has a working mapping of it, and
 // links the staging path to the volume's directory. Mount options, the
 // mount group and read-only have no counterpart in an SMB global mapping and
-// are ignored (see windows/README.md).
+// are ignored (see docs/windows.md).
 func (w *Windows) Stage(ctx context.Context, req StageRequest) error {
 	m, err := windowsMapping(req)
 	if err != nil {

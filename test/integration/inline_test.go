@@ -139,7 +139,7 @@ func TestNodeInlineVolumes(t *testing.T) {
 // NFS only: Samba resolves links inside a share for its clients (with
 // unix extensions off, as in this suite and in Samba's default for SMB2),
 // so a link there looks like a directory to every client, ours included.
-// The README ("Security") asks for `follow symlinks = no` on such shares;
+// docs/security.md asks for `follow symlinks = no` on such shares;
 // Windows servers show links to the client, which the node then refuses.
 func TestNodeNeverFollowsALinkOnTheShare(t *testing.T) {
 	requireMounts(t)

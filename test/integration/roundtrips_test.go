@@ -14,7 +14,7 @@ import (
 // The round trips (COMPOUNDs) a CreateVolume and a DeleteVolume of an empty
 // volume cost on NFSv4.1, on a warm session, counted on the wire between
 // the driver and the server. The budget is what the design costs today
-// (the README's NFS versions section lists where the round trips go); a
+// (docs/nfs-versions.md lists where the round trips go); a
 // change that adds one fails here and must say why.
 //
 // CreateVolume: 10, was 8. The intent written before anything else and

@@ -134,7 +134,7 @@ func TestDeleteNeverFollowsLinks(t *testing.T) {
 		if isNFS(t) {
 			// NFS shows every link as a link. Samba resolves absolute links
 			// inside the share for its clients and shows them as the
-			// directory they lead to: the README says what the driver can
+			// directory they lead to: docs/data-safety.md says what the driver can
 			// and cannot see there.
 			links["abs-deep"] = filepath.Join(vdir, "data")
 		}

@@ -238,7 +238,7 @@ func deleteLargeDirectory(t *testing.T, name, pin string) {
 }
 
 // maxSessionsPerShare is the driver's --max-sessions-per-share default,
-// which the README states as the bound on connections per share.
+// which docs/data-safety.md states as the bound on connections per share.
 const maxSessionsPerShare = 16
 
 // Sixteen DeleteVolumes of large trees on one share at once keep the

@@ -945,7 +945,7 @@ func checkMetricsServices(t *testing.T) {
 }
 
 // checkInlineComponent uses manifests/components/inline-volumes from an
-// overlay of each cluster kind, as the README says, and checks that the
+// overlay of each cluster kind, as docs/inline-volumes.md says, and checks that the
 // API server accepts the result, that the CSIDriver then allows Ephemeral
 // volumes and that every node plugin gets an allow-list.
 func checkInlineComponent(t *testing.T) {

@@ -124,7 +124,7 @@ func checkChartMatchesOverlays(t *testing.T) {
 		want := objectsOf(t, "overlay "+overlay, mustKubectl(t, "", "kustomize", dir))
 		got := objectsOf(t, "chart for "+overlay, chart)
 		// The namespace is helm's to make (--create-namespace); the
-		// overlay's carries the Pod Security labels the README asks for.
+		// overlay's carries the Pod Security labels docs/install.md asks for.
 		delete(want, "Namespace/<nil>/fileshare-csi")
 		var keys []string
 		for k := range want {

@@ -477,7 +477,10 @@ func (s *Store) commit(ctx context.Context, rec Record, oldRoot uint64) error {
 
 func (s *Store) afterCommit(ctx context.Context, rec Record, oldRoot uint64) error {
 	if rec.RootID != 0 {
-		if err := s.writeMark(ctx, rec.RootID, rec.Path); err != nil {
+		// An empty mark: a volume's mark goes with its DeleteVolume, so
+		// only an archive's (ArchiveVolume) outlives what it marks and
+		// names its path; an empty file costs no write round trip.
+		if err := s.writeMarker(ctx, rootMarker(rec.RootID)); err != nil {
 			return err
 		}
 	}
@@ -625,6 +628,10 @@ func (s *Store) writeMarker(ctx context.Context, p string) error {
 // alone outlives its directory: an archive removed by hand leaves its mark,
 // and the file system may give the ID to a directory inside a volume, which
 // every copy of that volume would then take for another volume's root.
+// Archives' and snapshots' marks name their paths; a volume's mark is empty
+// (it goes with the volume's DeleteVolume) and counts as live, so a volume
+// directory removed by hand, behind the driver's back, makes copies that
+// meet its ID fail loudly rather than drop a directory.
 type rootMark struct {
 	Paths []string `json:"paths"`
 }

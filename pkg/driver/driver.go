@@ -77,7 +77,8 @@ type Driver struct {
 	newShares     chan source.Source
 	dueShares     chan source.Source
 	reclaimer     state.Reclaimer
-	snapshotCalls snapshotActivity
+	snapshotCalls activity
+	volumeCalls   activity // volumes being filled
 }
 
 // New checks cfg and returns a Driver.
@@ -101,6 +102,7 @@ func New(cfg Config) (*Driver, error) {
 	}
 	d := &Driver{cfg: cfg, jobs: jobs.NewRunner(), newShares: make(chan source.Source, 16), dueShares: make(chan source.Source)}
 	d.reclaimer.SnapshotBusy = d.snapshotBusy
+	d.reclaimer.VolumeBusy = d.volumeBusy
 	if cfg.Controller {
 		cfg.Metrics.WatchPool(cfg.Pool)
 	}

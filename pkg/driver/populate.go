@@ -105,6 +105,7 @@ func (d *Driver) resolveContent(ctx context.Context, cs *csi.VolumeContentSource
 // the retry starts the copy again, which skips what is already complete.
 func (d *Driver) populate(ctx context.Context, rec state.Record, w where, o *contentOrigin, creds share.Credentials) error {
 	logger := klog.FromContext(ctx).WithValues("volume", rec.Name, "from", o.id)
+	d.volumeCalls.touch(rec.UID)
 	key := populateJobKey(rec.UID)
 	job := d.jobs.Start(key, func(jctx context.Context) (any, error) {
 		start := time.Now()

@@ -96,15 +96,16 @@ func (d *Driver) reclaimOn(ctx context.Context, src source.Source) {
 	}
 }
 
-// snapshotActivity remembers when a call last asked for each snapshot, so
-// the reclaimer never takes a snapshot a CO still polls for an abandoned
-// one. Entries older than state.IntentTTL go at the next call.
-type snapshotActivity struct {
+// activity remembers when a call last asked for each snapshot, or for each
+// volume being filled, so the reclaimer never takes one a CO still polls
+// for an abandoned one. Entries older than state.IntentTTL go at the next
+// call.
+type activity struct {
 	mu   sync.Mutex
 	last map[string]time.Time // snapshot UID -> last call
 }
 
-func (a *snapshotActivity) touch(uid string) {
+func (a *activity) touch(uid string) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	now := time.Now()
@@ -119,7 +120,7 @@ func (a *snapshotActivity) touch(uid string) {
 	a.last[uid] = now
 }
 
-func (a *snapshotActivity) recent(uid string) bool {
+func (a *activity) recent(uid string) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	t, ok := a.last[uid]
@@ -135,4 +136,16 @@ func (d *Driver) snapshotBusy(uid string) bool {
 		}
 	}
 	return d.snapshotCalls.recent(uid)
+}
+
+// volumeBusy is the reclaimer's state.Reclaimer.VolumeBusy: the copy that
+// fills the volume runs here, or a call asked for the volume within
+// IntentTTL.
+func (d *Driver) volumeBusy(uid string) bool {
+	if j := d.jobs.Get(populateJobKey(uid)); j != nil {
+		if done, _ := j.Finished(); !done {
+			return true
+		}
+	}
+	return d.volumeCalls.recent(uid)
 }

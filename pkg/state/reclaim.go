@@ -26,6 +26,11 @@ import (
 // one that holds anything (a pod wrote into it, or it was a retained
 // directory being adopted) is kept and reported, never deleted.
 //
+// A volume being filled from a snapshot or a volume keeps its intent until
+// it is filled, and is answered only then: one whose claim went away (no
+// call and no copy for IntentTTL, VolumeBusy) is deleted whole, as a
+// DeleteVolume would, since nothing but its copy wrote into it.
+//
 // Temporary files and torn intents carry no time of their own: they are
 // removed once a pass finds them again IntentTTL after the pass that first
 // saw them, so a write in flight is never taken for a leftover.
@@ -42,6 +47,10 @@ type Reclaimer struct {
 	// with this UID, or had a call for it, within IntentTTL. Nil: no
 	// snapshot is reclaimed.
 	SnapshotBusy func(uid string) bool
+	// VolumeBusy says the same of a volume being filled from a snapshot
+	// or a volume (its copy may run for hours). Nil: no such volume is
+	// reclaimed.
+	VolumeBusy func(uid string) bool
 
 	mu   sync.Mutex
 	seen map[string]time.Time // share/path -> when a pass first saw it
@@ -107,6 +116,8 @@ func (r *Reclaimer) Pass(ctx context.Context, s *Store, shareName string, lock L
 		case err != nil:
 			return rep, err
 		case in.Path == "" || intentPath(in.Path) != p || now.Sub(in.Created) < IntentTTL:
+			continue
+		case in.Populating && (r.VolumeBusy == nil || r.VolumeBusy(in.UID)):
 			continue
 		}
 		kept, done, err := r.undo(ctx, s, in, lock)
@@ -251,6 +262,9 @@ func (r *Reclaimer) undo(ctx context.Context, s *Store, in Record, lock LockFunc
 	}
 	if err != nil || now.UID != in.UID {
 		return "", false, err
+	}
+	if now.Populating && r.VolumeBusy(now.UID) {
+		return "", false, nil // a call for it came meanwhile
 	}
 	kept, err = s.rollBack(ctx, now)
 	return kept, err == nil, err

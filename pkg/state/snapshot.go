@@ -233,7 +233,12 @@ func listRecords[T any](ctx context.Context, s *Store, dir string, record func(k
 // Populated records that a restored or cloned volume's copy is complete.
 func (s *Store) Populated(ctx context.Context, rec Record) (Record, error) {
 	rec.Populating = false
-	return rec, s.writeJSON(ctx, recordPath(rec.Path), rec)
+	if err := s.writeJSON(ctx, recordPath(rec.Path), rec); err != nil {
+		return rec, err
+	}
+	// The create's intent stayed while the volume was filled (see
+	// afterCommit); a retry that finds it gone has nothing left to do.
+	return rec, s.removeFile(ctx, intentPath(rec.Path))
 }
 
 const groupsDir = layout.Groups

@@ -35,6 +35,11 @@
 //     always has an owner the retry can find. A call that finds no record
 //     starts over and its intent replaces any earlier one: an unfinished
 //     create was never answered, so another claim may take its place.
+//   - CreateVolume from a snapshot or a volume: as above, but the record
+//     says Populating and the intent stays → copy into the directory
+//     (resumed by a retry) → record without Populating (COMMIT of the
+//     answer) → intent removed. Until then the volume was never answered:
+//     the reclaimer deletes one nobody asks for any more, copy and all.
 //   - DeleteVolume (delete): RENAME into deleting/<uid> (COMMIT) → root mark
 //     → removal in the quarantine → holds → record. A retry finds the record
 //     and goes on; with the record gone, Resume finishes the quarantine.
@@ -489,6 +494,12 @@ func (s *Store) afterCommit(ctx context.Context, rec Record, oldRoot uint64) err
 			return err
 		}
 	}
+	if rec.Populating {
+		// A volume still being filled has not been answered: its intent
+		// stays until Populated, so the reclaimer finds it should its
+		// claim go away before then.
+		return nil
+	}
 	return s.removeFile(ctx, intentPath(rec.Path))
 }
 
@@ -535,6 +546,17 @@ func (s *Store) rollBack(ctx context.Context, in Record) (kept string, err error
 	p := in.Path
 	rec, err := s.record(ctx, p)
 	switch {
+	case err == nil && rec.UID == in.UID && rec.Populating:
+		// Committed, but never filled, so never answered: nothing but
+		// the copy wrote into it (no pod can have mounted it). It goes
+		// as a DeleteVolume would take it, and its intent last.
+		if err := s.deleteDir(ctx, rec); err != nil {
+			return "", err
+		}
+		if err := s.dropRecord(ctx, rec); err != nil {
+			return "", err
+		}
+		return "", s.removeFile(ctx, intentPath(p))
 	case err == nil && rec.UID == in.UID:
 		// Committed before the call stopped: finish it forward.
 		return "", s.afterCommit(ctx, rec, 0)

@@ -22,6 +22,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 )
@@ -66,6 +67,7 @@ type node struct {
 	link     string // a symlink's target, relative to the share root when absolute ("/x")
 	data     []byte
 	mode     fs.FileMode
+	mtime    time.Time
 	children map[string]*node
 }
 
@@ -119,7 +121,8 @@ func cloneNode(n *node) *node {
 }
 
 // Client returns a session on the share; sessions share the state and the
-// hook, like sessions on one server.
+// hook, like sessions on one server. It is a share.TreeClient too, so
+// copies run on it (tree.go).
 func (s *Share) Client() share.Client { return &client{s: s} }
 
 // Symlink makes rel a link to target, as a tenant's `ln -s` would (not an

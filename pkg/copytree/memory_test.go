@@ -187,4 +187,3 @@ func TestCopyMemoryIsBoundedWhateverTheTreeShape(t *testing.T) {
 		})
 	}
 }
-

@@ -247,4 +247,3 @@ func (c *client) SetAttr(ctx context.Context, rel string, a share.Attr, mask sha
 		return nil
 	})
 }
-

@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"strconv"
 	"context"
 	"errors"
 	"fmt"
@@ -24,6 +25,9 @@ const (
 	ContextSource       = "source"
 	ContextSubDir       = "subDir"
 	ContextMountOptions = "mountOptions"
+	// ContextCapacity is the volume's requested size in bytes, which the
+	// node reports as its capacity (NodeGetVolumeStats).
+	ContextCapacity = "capacityBytes"
 )
 
 func (d *Driver) ControllerGetCapabilities(context.Context, *csi.ControllerGetCapabilitiesRequest) (*csi.ControllerGetCapabilitiesResponse, error) {
@@ -322,16 +326,19 @@ func (d *Driver) CreateVolume(ctx context.Context, req *csi.CreateVolumeRequest)
 	return &csi.CreateVolumeResponse{Volume: &csi.Volume{
 		VolumeId:           vol.ID(),
 		CapacityBytes:      rec.CapacityBytes,
-		VolumeContext:      volumeContext(vol, params.MountOptions),
+		VolumeContext:      volumeContext(vol, params.MountOptions, rec.CapacityBytes),
 		AccessibleTopology: accessibleTopology(vol.Source.Protocol),
 		ContentSource:      req.GetVolumeContentSource(),
 	}}, nil
 }
 
-func volumeContext(vol volume.Volume, mountOptions []string) map[string]string {
+func volumeContext(vol volume.Volume, mountOptions []string, capacity int64) map[string]string {
 	c := map[string]string{ContextSource: vol.Source.String(), ContextSubDir: vol.SubDir}
 	if len(mountOptions) > 0 {
 		c[ContextMountOptions] = strings.Join(mountOptions, ",")
+	}
+	if capacity > 0 {
+		c[ContextCapacity] = strconv.FormatInt(capacity, 10)
 	}
 	return c
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 	"github.com/fileshare-csi/fileshare-csi/pkg/source"
 	"github.com/fileshare-csi/fileshare-csi/pkg/state"
+	"github.com/fileshare-csi/fileshare-csi/pkg/usage"
 )
 
 // TopologyKeyOS is the topology segment the node reports its OS under. NFS
@@ -78,6 +79,11 @@ type Driver struct {
 	dueShares     chan source.Source
 	reclaimer     state.Reclaimer
 	snapshotCalls activity
+	// usage counts each staged volume's own use for NodeGetVolumeStats;
+	// over holds the volumes over their requested size.
+	usage  *usage.Counter
+	overMu sync.Mutex
+	over   map[string]bool
 	volumeCalls   activity // volumes being filled
 }
 
@@ -107,6 +113,7 @@ func New(cfg Config) (*Driver, error) {
 		cfg.Metrics.WatchPool(cfg.Pool)
 	}
 	if cfg.Node {
+		d.usage = usage.New(cfg.Mounter.Check)
 		// Records of an earlier version hold SMB passwords in plaintext
 		// (issue #27): move them to where the node keeps them now.
 		if moved, err := d.nodeState().MoveCredentialsOutOfRecords(); err != nil || moved > 0 {

@@ -152,6 +152,10 @@ func (d *Driver) NodeStageVolume(ctx context.Context, req *csi.NodeStageVolumeRe
 	if err != nil {
 		return nil, status.Errorf(codes.InvalidArgument, "volume attribute %s: %v", ContextMountOptions, err)
 	}
+	capacity, err := capacityOf(req.GetVolumeContext())
+	if err != nil {
+		return nil, err
+	}
 	sr := mounter.StageRequest{
 		Source:       src,
 		SubDir:       sub,
@@ -164,7 +168,7 @@ func (d *Driver) NodeStageVolume(ctx context.Context, req *csi.NodeStageVolumeRe
 	if err := d.cfg.Mounter.Stage(ctx, sr); err != nil {
 		return nil, mountStatus(err)
 	}
-	if err := d.nodeState().SaveStaged(sr.StagingPath, state.Staged{Request: sr}); err != nil {
+	if err := d.nodeState().SaveStaged(sr.StagingPath, state.Staged{Request: sr, CapacityBytes: capacity}); err != nil {
 		klog.FromContext(ctx).Error(err, "cannot save staging state; a broken mount will need a new stage to recover")
 	}
 	d.mounts.staged(sr.StagingPath, string(src.Protocol))
@@ -188,6 +192,7 @@ func (d *Driver) NodeUnstageVolume(ctx context.Context, req *csi.NodeUnstageVolu
 	}
 	d.nodeState().DropStaged(req.GetStagingTargetPath())
 	d.mounts.unstaged(req.GetStagingTargetPath())
+	d.forgetUsage(req.GetStagingTargetPath())
 	return &csi.NodeUnstageVolumeResponse{}, nil
 }
 
@@ -373,10 +378,7 @@ func (d *Driver) NodeGetVolumeStats(ctx context.Context, req *csi.NodeGetVolumeS
 	if err != nil {
 		return nil, mountStatus(err)
 	}
-	return &csi.NodeGetVolumeStatsResponse{Usage: []*csi.VolumeUsage{
-		{Unit: csi.VolumeUsage_BYTES, Total: st.TotalBytes, Available: st.AvailableBytes, Used: st.UsedBytes},
-		{Unit: csi.VolumeUsage_INODES, Total: st.TotalInodes, Available: st.FreeInodes, Used: st.UsedInodes},
-	}}, nil
+	return &csi.NodeGetVolumeStatsResponse{Usage: d.volumeUsage(path, req.GetStagingTargetPath(), st)}, nil
 }
 
 // NodeGetVolumeHealth reports INACCESSIBLE while the mount at the path is
@@ -393,8 +395,15 @@ func (d *Driver) NodeGetVolumeHealth(ctx context.Context, req *csi.NodeGetVolume
 	if path == "" {
 		return &csi.NodeGetVolumeHealthResponse{VolumeHealth: health}, nil
 	}
+
 	err := d.cfg.Mounter.Check(ctx, path)
 	d.observe(path, req.GetStagingTargetPath(), err)
+	if msg := d.overCapacity(path, req.GetStagingTargetPath()); err == nil && msg != "" {
+		// Enforcement is the server's (a quota); the node can only say.
+		health.HealthStatuses = append(health.HealthStatuses, &csi.VolumeHealth_VolumeHealthEntry{
+			Status: csi.VolumeHealthErrorType_DEGRADED, Reason: "OverCapacity", Message: msg,
+		})
+	}
 	if err != nil {
 		reason := "MountBroken"
 		switch {

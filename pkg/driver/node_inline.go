@@ -99,5 +99,6 @@ func (d *Driver) unpublishInline(ctx context.Context, target string) (*csi.NodeU
 	d.nodeState().DropStaged(target)
 	d.nodeState().DropPublished(target)
 	d.mounts.unstaged(target)
+	d.forgetUsage(target)
 	return &csi.NodeUnpublishVolumeResponse{}, nil
 }

@@ -58,6 +58,7 @@ type Metrics struct {
 	copiesRunning *prometheus.GaugeVec
 	reclaimed     *prometheus.CounterVec
 	reclaimKept   *prometheus.CounterVec
+	overCapacity  prometheus.Gauge
 }
 
 // New returns a registry with the process and Go runtime collectors and the
@@ -121,11 +122,15 @@ func New(driverName string) *Metrics {
 		Namespace: namespace, Name: "reclaim_kept_directories_total",
 		Help: "Directories of never-finished CreateVolumes that the reclaimer kept because something was written into them (the controller log names each), by protocol.",
 	}, []string{"protocol"})
+	m.overCapacity = prometheus.NewGauge(prometheus.GaugeOpts{
+		Namespace: namespace, Name: "node_volumes_over_capacity",
+		Help: "Volumes staged on this node that use more than their requested size, by the node's last count (NodeGetVolumeHealth says DEGRADED for each; the file server enforces nothing without a quota).",
+	})
 	m.reg.MustRegister(
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		m.deletes, m.deleteEntries, m.repairs, m.probeTimeouts, m.rotations,
-		m.copies, m.copyBytes, m.copyFiles, m.copiesRunning, m.reclaimed, m.reclaimKept,
+		m.copies, m.copyBytes, m.copyFiles, m.copiesRunning, m.reclaimed, m.reclaimKept, m.overCapacity,
 	)
 	return m
 }
@@ -221,6 +226,15 @@ func (m *Metrics) Reclaimed(protocol string, creates, temps, snapshots, kept int
 	m.reclaimed.WithLabelValues(protocol, "temporary").Add(float64(temps))
 	m.reclaimed.WithLabelValues(protocol, "snapshot").Add(float64(snapshots))
 	m.reclaimKept.WithLabelValues(protocol).Add(float64(kept))
+}
+
+// VolumesOverCapacity sets how many staged volumes use more than their
+// requested size.
+func (m *Metrics) VolumesOverCapacity(n int) {
+	if m == nil {
+		return
+	}
+	m.overCapacity.Set(float64(n))
 }
 
 // MountRepaired records a remount of a broken node mount.

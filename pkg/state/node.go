@@ -32,6 +32,9 @@ type NodeStore struct {
 // Staged is how one volume was staged.
 type Staged struct {
 	Request mounter.StageRequest `json:"request"`
+	// CapacityBytes is the volume's requested size (its volume context's
+	// capacityBytes), 0 when none is known.
+	CapacityBytes int64 `json:"capacityBytes,omitempty"`
 }
 
 // Published is how one target was published.

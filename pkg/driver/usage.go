@@ -1,0 +1,115 @@
+package driver
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/container-storage-interface/spec/lib/go/csi"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/mounter"
+	"github.com/fileshare-csi/fileshare-csi/pkg/usage"
+)
+
+// capacityOf reads the volume context's capacityBytes: 0 when absent (a
+// static PV, or a volume made before the controller set it).
+func capacityOf(vctx map[string]string) (int64, error) {
+	s := vctx[ContextCapacity]
+	if s == "" {
+		return 0, nil
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 {
+		return 0, status.Errorf(codes.InvalidArgument, "volume attribute %s=%q is not a number of bytes", ContextCapacity, s)
+	}
+	return n, nil
+}
+
+// usageKey is where the volume at path (a pod's target, or its staging
+// path) is counted: its staging mount, one count per volume per node, or
+// the path itself for an inline volume.
+func (d *Driver) usageKey(path, staging string) string {
+	if staging != "" {
+		return staging
+	}
+	if p, err := d.nodeState().Published(path); err == nil && p.StagingPath != "" {
+		return p.StagingPath
+	}
+	return path
+}
+
+// volumeUsage is NodeGetVolumeStats' answer for the volume at path whose
+// mount answered with the share's numbers st: the volume's own use once a
+// walk counted it (usage.Counter; never waited for), the share's until
+// then. Capacity is the requested size where known, the share's otherwise;
+// available is the smaller of what the capacity leaves and the share's
+// free space.
+func (d *Driver) volumeUsage(path, staging string, st mounter.Stats) []*csi.VolumeUsage {
+	bytes := &csi.VolumeUsage{Unit: csi.VolumeUsage_BYTES, Total: st.TotalBytes, Available: st.AvailableBytes, Used: st.UsedBytes}
+	inodes := &csi.VolumeUsage{Unit: csi.VolumeUsage_INODES, Total: st.TotalInodes, Available: st.FreeInodes, Used: st.UsedInodes}
+	key := d.usageKey(path, staging)
+	u, ok := d.usage.Get(key)
+	if ok {
+		requested := d.capacityAt(key)
+		capacity := requested
+		if capacity <= 0 {
+			capacity = st.TotalBytes
+		}
+		bytes.Total, bytes.Used = capacity, u.Bytes
+		bytes.Available = max(0, min(capacity-u.Bytes, st.AvailableBytes))
+		inodes.Used = u.Inodes
+		d.noteCapacity(key, requested > 0 && u.Bytes > requested)
+	}
+	return []*csi.VolumeUsage{bytes, inodes}
+}
+
+func (d *Driver) capacityAt(key string) int64 {
+	if s, err := d.nodeState().Staged(key); err == nil {
+		return s.CapacityBytes
+	}
+	return 0
+}
+
+// overCapacity says, from the last count, how far the volume at path is
+// over its requested size, or "" when it is not (or nothing is known).
+func (d *Driver) overCapacity(path, staging string) string {
+	key := d.usageKey(path, staging)
+	capacity := d.capacityAt(key)
+	u, ok := d.usage.Peek(key)
+	if !ok || capacity <= 0 || u.Bytes <= capacity {
+		return ""
+	}
+	return fmt.Sprintf("uses %s of %s requested (counted %s ago); the file server enforces no limit unless a quota is set there", gib(u.Bytes), gib(capacity), d.sinceCount(u))
+}
+
+func gib(b int64) string { return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30)) }
+
+func (d *Driver) sinceCount(u usage.Usage) string {
+	return d.usage.Age(u).Round(1e9).String()
+}
+
+// noteCapacity keeps the node's count of volumes over their capacity.
+func (d *Driver) noteCapacity(key string, over bool) {
+	d.overMu.Lock()
+	defer d.overMu.Unlock()
+	if d.over == nil {
+		d.over = map[string]bool{}
+	}
+	if over {
+		d.over[key] = true
+	} else {
+		delete(d.over, key)
+	}
+	d.cfg.Metrics.VolumesOverCapacity(len(d.over))
+}
+
+// forgetUsage drops the count of an unstaged volume.
+func (d *Driver) forgetUsage(key string) {
+	d.usage.Forget(key)
+	d.overMu.Lock()
+	defer d.overMu.Unlock()
+	delete(d.over, key)
+	d.cfg.Metrics.VolumesOverCapacity(len(d.over))
+}
+

@@ -1,0 +1,262 @@
+// Package usage counts what each staged volume uses, on the node's own
+// mount: the bytes its files occupy (allocated blocks, so a sparse file
+// counts what it holds) and its inodes. The share's statfs numbers are the
+// whole share's, which every volume on it would report alike.
+//
+// Counting is a walk of the volume's tree, so it runs in the background and
+// its cost is bounded: at most MaxWalks walks at once per node, each paced
+// to EntriesPerSecond, and a volume is walked again only once its last
+// count is older than Interval. A caller (NodeGetVolumeStats) never waits
+// for a walk: it gets the last count with its time, or none yet. A walk
+// starts only after Check says the mount answers, and a path has at most
+// one walk, so a hung mount holds one goroutine, never a pile of them; a
+// walk that stops making progress gives its slot to the others.
+package usage
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Defaults of a Counter's bounds.
+const (
+	DefaultMaxWalks         = 2
+	DefaultEntriesPerSecond = 5000
+	DefaultInterval         = 10 * time.Minute
+)
+
+// stallAfter is how long a walk may go without reaching an entry before
+// its slot goes to another walk (a hung mount under it).
+const stallAfter = time.Minute
+
+// Usage is one count of a volume.
+type Usage struct {
+	Bytes  int64     // allocated to the volume's files, directories and links
+	Inodes int64     // files, directories and links, the root included; a file with several names once
+	At     time.Time // when the walk that counted them ended
+}
+
+// Counter walks the volumes it is asked about. The zero value is not
+// usable: New.
+type Counter struct {
+	MaxWalks         int
+	EntriesPerSecond int
+	Interval         time.Duration
+	// Check says whether the mount at path answers (mounter.Check); a
+	// walk starts only when it does.
+	Check func(ctx context.Context, path string) error
+
+	slots chan struct{}
+	mu    sync.Mutex
+	vols  map[string]*vol
+	now   func() time.Time
+	// pause waits d between batches of entries; replaced in tests.
+	pause func(ctx context.Context, d time.Duration) error
+}
+
+type vol struct {
+	last    Usage
+	counted bool
+	walking bool
+}
+
+// New returns a Counter with the default bounds.
+func New(check func(ctx context.Context, path string) error) *Counter {
+	return &Counter{MaxWalks: DefaultMaxWalks, EntriesPerSecond: DefaultEntriesPerSecond, Interval: DefaultInterval, Check: check}
+}
+
+func (c *Counter) init() {
+	if c.vols == nil {
+		c.vols = map[string]*vol{}
+		c.slots = make(chan struct{}, max(1, c.MaxWalks))
+		if c.now == nil {
+			c.now = time.Now
+		}
+		if c.pause == nil {
+			c.pause = sleep
+		}
+	}
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Get returns the last count of the volume mounted at path, and whether
+// there is one, and starts a new walk when there is none or it is older
+// than Interval. It never waits for a walk.
+func (c *Counter) Get(path string) (Usage, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.init()
+	v := c.vols[path]
+	if v == nil {
+		v = &vol{}
+		c.vols[path] = v
+	}
+	if !v.walking && (!v.counted || c.now().Sub(v.last.At) >= c.Interval) {
+		v.walking = true
+		go c.walk(path, v)
+	}
+	return v.last, v.counted
+}
+
+// Peek is Get without starting a walk.
+func (c *Counter) Peek(path string) (Usage, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.init()
+	if v := c.vols[path]; v != nil {
+		return v.last, v.counted
+	}
+	return Usage{}, false
+}
+
+// Age is how long ago u was counted.
+func (c *Counter) Age(u Usage) time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.init()
+	return c.now().Sub(u.At)
+}
+
+// Forget drops what is known of path (its volume was unstaged). A walk
+// still running there ends without a result.
+func (c *Counter) Forget(path string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.init()
+	delete(c.vols, path)
+}
+
+// walk counts path once, in a slot, and records the result unless the
+// volume was forgotten meanwhile.
+func (c *Counter) walk(path string, v *vol) {
+	defer func() {
+		c.mu.Lock()
+		v.walking = false
+		c.mu.Unlock()
+	}()
+	c.slots <- struct{}{}
+	var released atomic.Bool
+	release := func() {
+		if released.CompareAndSwap(false, true) {
+			<-c.slots
+		}
+	}
+	defer release()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	err := c.Check(ctx, path)
+	cancel()
+	if err != nil {
+		return // not answering, or not mounted: the next Get tries again
+	}
+	var progress atomic.Int64
+	progress.Store(time.Now().UnixNano())
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		t := time.NewTicker(stallAfter / 4)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+				if time.Since(time.Unix(0, progress.Load())) > stallAfter {
+					release() // stuck in the kernel: let the other walks go
+					return
+				}
+			}
+		}
+	}()
+	u, err := c.count(path, func() { progress.Store(time.Now().UnixNano()) })
+	if err != nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.vols[path] == v {
+		u.At = c.now()
+		v.last, v.counted = u, true
+	}
+}
+
+// count walks path without following links or leaving its file system,
+// paced to EntriesPerSecond; a file with several names counts once, as du
+// counts it.
+func (c *Counter) count(path string, tick func()) (Usage, error) {
+	// The root itself may be a link: a Windows node's volume path leads to
+	// the SMB mapping. Nothing below it is followed.
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		if path, err = filepath.EvalSymlinks(path); err != nil {
+			return Usage{}, err
+		}
+	}
+	root, err := os.Lstat(path)
+	if err != nil {
+		return Usage{}, err
+	}
+	dev, _ := devOf(root)
+	var u Usage
+	seen := map[fileKey]bool{}
+	batch := max(1, c.EntriesPerSecond/10)
+	n := 0
+	began := time.Now()
+	err = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil // removed while walked
+			}
+			if errors.Is(err, fs.ErrPermission) && p != path {
+				return fs.SkipDir // a directory the plugin may not read
+			}
+			return err
+		}
+		tick()
+		fi, err := d.Info()
+		if err != nil {
+			return nil // removed since the listing
+		}
+		if d.IsDir() && p != path {
+			if dv, ok := devOf(fi); ok && dv != dev {
+				return fs.SkipDir // a mount below the volume
+			}
+		}
+		if k, links, ok := keyOf(fi); !ok || links <= 1 || !seen[k] {
+			if ok && links > 1 {
+				seen[k] = true
+			}
+			u.Inodes++
+			u.Bytes += allocated(fi)
+		}
+		n++
+		if c.EntriesPerSecond > 0 && n%batch == 0 {
+			// Pace: n entries take at least n/rate seconds.
+			want := time.Duration(float64(n) / float64(c.EntriesPerSecond) * float64(time.Second))
+			if d := want - time.Since(began); d > 0 {
+				if err := c.pause(context.Background(), d); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	return u, err
+}
+
+// fileKey names a file across its names (device and inode).
+type fileKey struct{ dev, ino uint64 }

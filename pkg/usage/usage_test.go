@@ -1,0 +1,234 @@
+//go:build linux
+
+package usage
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// tree lays out a volume with what counting gets wrong when done naively:
+// a sparse file, a hard link, a symlink, nested directories, empty files.
+func tree(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 40 {
+		d := filepath.Join(root, "d"+strconv.Itoa(i%5), "e"+strconv.Itoa(i%3))
+		must(os.MkdirAll(d, 0o755))
+		must(os.WriteFile(filepath.Join(d, "f"+strconv.Itoa(i)), []byte(strings.Repeat("x", 1000*i)), 0o644))
+	}
+	must(os.WriteFile(filepath.Join(root, "empty"), nil, 0o644))
+	f, err := os.Create(filepath.Join(root, "sparse"))
+	must(err)
+	must(f.Truncate(1 << 30)) // 1 GiB of holes
+	_, err = f.WriteAt([]byte("end"), 1<<30-3)
+	must(err)
+	must(f.Close())
+	must(os.WriteFile(filepath.Join(root, "big"), []byte(strings.Repeat("y", 300_000)), 0o644))
+	must(os.Link(filepath.Join(root, "big"), filepath.Join(root, "d0", "big-again")))
+	must(os.Symlink("big", filepath.Join(root, "link")))
+	return root
+}
+
+// du is what `du` says of root: bytes allocated (hard links once) and
+// entries (GNU du --inodes).
+func du(t *testing.T, root string) (int64, int64) {
+	t.Helper()
+	out, err := exec.Command("du", "-s", "--block-size=1", root).Output()
+	if err != nil {
+		t.Skipf("no GNU du here: %v", err)
+	}
+	bytes, _ := strconv.ParseInt(strings.Fields(string(out))[0], 10, 64)
+	out, err = exec.Command("du", "-s", "--inodes", root).Output()
+	if err != nil {
+		t.Skipf("du --inodes: %v", err)
+	}
+	inodes, _ := strconv.ParseInt(strings.Fields(string(out))[0], 10, 64)
+	return bytes, inodes
+}
+
+func answers(context.Context, string) error { return nil }
+
+// waitFor polls c until path has a count.
+func waitFor(t *testing.T, c *Counter, path string) Usage {
+	t.Helper()
+	for range 500 {
+		if u, ok := c.Get(path); ok {
+			return u
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatal("no count came")
+	return Usage{}
+}
+
+// The count matches du on the same tree: allocated bytes (a 1 GiB sparse
+// file counts the block it holds; a file with two names counts once) and
+// inodes (du --inodes, a file with two names once too).
+func TestCountMatchesDu(t *testing.T) {
+	root := tree(t)
+	wantBytes, wantInodes := du(t, root)
+	c := New(answers)
+	u := waitFor(t, c, root)
+	if u.Bytes != wantBytes {
+		t.Errorf("counted %d bytes, du says %d", u.Bytes, wantBytes)
+	}
+	if u.Inodes != wantInodes {
+		t.Errorf("counted %d inodes, du --inodes says %d", u.Inodes, wantInodes)
+	}
+	if u.Bytes > 100<<20 {
+		t.Errorf("the sparse file counted at its size: %d bytes", u.Bytes)
+	}
+}
+
+// Get never waits for a walk, and a mount that does not answer gets no
+// walk, only one check at a time however often it is asked about.
+func TestGetNeverWaitsAndAHungMountHoldsOneCheck(t *testing.T) {
+	release := make(chan struct{})
+	var checks, inCheck, maxIn atomic.Int32
+	c := New(func(ctx context.Context, _ string) error {
+		checks.Add(1)
+		n := inCheck.Add(1)
+		defer inCheck.Add(-1)
+		for m := maxIn.Load(); n > m && !maxIn.CompareAndSwap(m, n); m = maxIn.Load() {
+		}
+		<-release // hung
+		return context.DeadlineExceeded
+	})
+	root := t.TempDir()
+	for range 100 {
+		done := make(chan struct{})
+		go func() { c.Get(root); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			t.Fatal("Get waited for a walk")
+		}
+	}
+	time.Sleep(50 * time.Millisecond)
+	if checks.Load() != 1 {
+		t.Fatalf("%d checks started on one hung mount, want 1", checks.Load())
+	}
+	close(release)
+}
+
+// At most MaxWalks walks run at once, however many volumes there are.
+func TestWalksAreBoundedPerNode(t *testing.T) {
+	release := make(chan struct{})
+	var in, maxIn atomic.Int32
+	c := New(func(context.Context, string) error {
+		n := in.Add(1)
+		for m := maxIn.Load(); n > m && !maxIn.CompareAndSwap(m, n); m = maxIn.Load() {
+		}
+		<-release
+		in.Add(-1)
+		return nil
+	})
+	c.MaxWalks = 3
+	var roots []string
+	for range 10 {
+		roots = append(roots, t.TempDir())
+	}
+	for _, r := range roots {
+		c.Get(r)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if got := maxIn.Load(); got != 3 {
+		t.Errorf("%d walks at once, want MaxWalks = 3", got)
+	}
+	close(release)
+	for _, r := range roots {
+		waitFor(t, c, r)
+	}
+}
+
+// A walk is paced: n entries ask for at least n/EntriesPerSecond seconds
+// (the pauses are recorded, not slept).
+func TestWalkIsPaced(t *testing.T) {
+	root := t.TempDir()
+	for i := range 500 {
+		if err := os.WriteFile(filepath.Join(root, strconv.Itoa(i)), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var mu sync.Mutex
+	var paused time.Duration
+	c := New(answers)
+	c.EntriesPerSecond = 100
+	c.pause = func(_ context.Context, d time.Duration) error {
+		mu.Lock()
+		paused = max(paused, d) // each pause tops the walk up to n/rate
+		mu.Unlock()
+		return nil
+	}
+	began := time.Now()
+	u := waitFor(t, c, root)
+	mu.Lock()
+	defer mu.Unlock()
+	// 501 entries at 100 a second: the last pause brings the walk to
+	// at least 5 seconds (500 entries, the last full batch).
+	if paused+time.Since(began) < 4900*time.Millisecond {
+		t.Errorf("%d entries paced to %v, want at least 5s at 100 entries/s", u.Inodes, paused+time.Since(began))
+	}
+}
+
+// A count older than Interval is walked again; a forgotten volume's walk
+// leaves nothing behind.
+func TestCountIsRefreshedAndForgotten(t *testing.T) {
+	root := t.TempDir()
+	now := time.Unix(1000, 0)
+	var mu sync.Mutex
+	c := New(answers)
+	c.now = func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	first := waitFor(t, c, root)
+	if err := os.WriteFile(filepath.Join(root, "new"), []byte(strings.Repeat("z", 10000)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if u, _ := c.Get(root); u != first {
+		t.Fatal("a fresh count was walked again")
+	}
+	mu.Lock()
+	now = now.Add(DefaultInterval)
+	mu.Unlock()
+	c.Get(root)
+	for range 500 {
+		if u, _ := c.Get(root); u.Inodes == first.Inodes+1 {
+			c.Forget(root)
+			if _, ok := c.Get(root); ok {
+				t.Fatal("a forgotten volume still has a count")
+			}
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatal("an old count was never walked again")
+}
+
+// A volume path that is a link (a Windows node's, to the SMB mapping) is
+// counted through; nothing below it is followed.
+func TestALinkedRootIsCountedThrough(t *testing.T) {
+	root := tree(t)
+	wantBytes, wantInodes := du(t, root)
+	link := filepath.Join(t.TempDir(), "volume")
+	if err := os.Symlink(root, link); err != nil {
+		t.Fatal(err)
+	}
+	u := waitFor(t, New(answers), link)
+	if u.Bytes != wantBytes || u.Inodes != wantInodes {
+		t.Fatalf("counted %d bytes and %d inodes through the link, du says %d and %d", u.Bytes, u.Inodes, wantBytes, wantInodes)
+	}
+}

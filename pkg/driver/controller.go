@@ -1,12 +1,12 @@
 package driver
 
 import (
-	"strconv"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"path"
+	"strconv"
 	"strings"
 
 	"github.com/container-storage-interface/spec/lib/go/csi"

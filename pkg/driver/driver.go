@@ -81,10 +81,10 @@ type Driver struct {
 	snapshotCalls activity
 	// usage counts each staged volume's own use for NodeGetVolumeStats;
 	// over holds the volumes over their requested size.
-	usage  *usage.Counter
-	overMu sync.Mutex
-	over   map[string]bool
-	volumeCalls   activity // volumes being filled
+	usage       *usage.Counter
+	overMu      sync.Mutex
+	over        map[string]bool
+	volumeCalls activity // volumes being filled
 }
 
 // New checks cfg and returns a Driver.

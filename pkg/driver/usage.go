@@ -112,4 +112,3 @@ func (d *Driver) forgetUsage(key string) {
 	delete(d.over, key)
 	d.cfg.Metrics.VolumesOverCapacity(len(d.over))
 }
-

@@ -41,14 +41,7 @@ func TestNodeInlineVolumes(t *testing.T) {
 		inline = append(inline, c)
 	}
 	allowed := nfsSource("node/inline/allowed") + "," + smbSource("node/inline/allowed")
-	dir := t.TempDir()
-	d, err := harness.StartDriver(env.binary, dir, "--mode", "node", "--nodeid", "inline-node",
-		"--state-dir", filepath.Join(dir, "state"), "--inline-sources", allowed, "--v", "5")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Stop()
-	n := csi.NewNodeClient(d.Conn)
+	n, dir := inlineNode(t, "inline-node", allowed)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	capab := &csi.VolumeCapability{
@@ -144,14 +137,7 @@ func TestNodeInlineVolumes(t *testing.T) {
 func TestNodeNeverFollowsALinkOnTheShare(t *testing.T) {
 	requireMounts(t)
 	allowed := nfsSource("node/links/allowed")
-	dir := t.TempDir()
-	d, err := harness.StartDriver(env.binary, dir, "--mode", "node", "--nodeid", "links-node",
-		"--state-dir", filepath.Join(dir, "state"), "--inline-sources", allowed, "--v", "5")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Stop()
-	n := csi.NewNodeClient(d.Conn)
+	n, dir := inlineNode(t, "links-node", allowed)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	data := filepath.Join(env.nfs.Data, "node", "links")
@@ -222,4 +208,18 @@ func TestNodeNeverFollowsALinkOnTheShare(t *testing.T) {
 	if out, err := os.ReadFile("/proc/self/mountinfo"); err == nil && strings.Contains(string(out), "fileshare-csi-roots") {
 		t.Fatalf("a share root is still mounted:\n%s", out)
 	}
+}
+
+// inlineNode starts a node plugin of its own that allows inline volumes of
+// the allowed sources, and returns its client and directory.
+func inlineNode(t *testing.T, nodeID, allowed string) (csi.NodeClient, string) {
+	t.Helper()
+	dir := t.TempDir()
+	d, err := harness.StartDriver(env.binary, dir, "--mode", "node", "--nodeid", nodeID,
+		"--state-dir", filepath.Join(dir, "state"), "--inline-sources", allowed, "--v", "5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(d.Stop)
+	return csi.NewNodeClient(d.Conn), dir
 }

@@ -16,6 +16,8 @@ package usage
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -197,7 +199,9 @@ func (c *Counter) walk(path string, v *vol) {
 
 // count walks path without following links or leaving its file system,
 // paced to EntriesPerSecond; a file with several names counts once, as du
-// counts it.
+// counts it. A directory is read a batch at a time and each subdirectory
+// walked as the batch meets it, so the walk holds a batch per level, never
+// a whole directory: a million files in one directory cost one batch.
 func (c *Counter) count(path string, tick func()) (Usage, error) {
 	// The root itself may be a link: a Windows node's volume path leads to
 	// the SMB mapping. Nothing below it is followed.
@@ -210,52 +214,117 @@ func (c *Counter) count(path string, tick func()) (Usage, error) {
 	if err != nil {
 		return Usage{}, err
 	}
-	dev, _ := devOf(root)
-	var u Usage
-	seen := map[fileKey]bool{}
-	batch := max(1, c.EntriesPerSecond/10)
-	n := 0
-	began := time.Now()
-	err = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+	w := &walker{c: c, tick: tick, seen: map[fileKey]bool{}, began: time.Now(), batch: max(1, c.EntriesPerSecond/10)}
+	w.dev, _ = devOf(root)
+	w.add(root)
+	if err := w.dir(path, 0); err != nil {
+		return Usage{}, err
+	}
+	return w.u, nil
+}
+
+// readBatch is how many entries of a directory the walk reads at once;
+// maxHeld bounds them across the levels it is in.
+const (
+	readBatch = 256
+	maxHeld   = 64 << 10
+)
+
+// ErrTooDeep says a volume's tree is too deep and wide at once to count
+// within maxHeld entries: it is not counted (the share's numbers stand).
+var ErrTooDeep = errors.New("the tree is too deep and wide to count")
+
+type walker struct {
+	c     *Counter
+	tick  func()
+	dev   uint64
+	seen  map[fileKey]bool
+	u     Usage
+	n     int
+	held  int
+	batch int
+	began time.Time
+}
+
+// add counts one entry.
+func (w *walker) add(fi fs.FileInfo) {
+	if k, links, ok := keyOf(fi); ok && links > 1 && !fi.IsDir() {
+		if w.seen[k] {
+			return
+		}
+		w.seen[k] = true
+	}
+	w.u.Inodes++
+	w.u.Bytes += allocated(fi)
+}
+
+func (w *walker) dir(p string, depth int) error {
+	f, err := os.Open(p)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) && depth > 0 {
+			return nil // removed while walked, or not the plugin's to read
+		}
+		return err
+	}
+	defer f.Close()
+	for {
+		entries, err := f.ReadDir(readBatch)
+		if w.held+len(entries) > maxHeld {
+			return fmt.Errorf("%s, %d levels down: %w", p, depth, ErrTooDeep)
+		}
+		w.held += len(entries)
+		werr := w.entries(p, depth, entries)
+		w.held -= len(entries)
+		if werr != nil {
+			return werr
+		}
+		if errors.Is(err, io.EOF) || err == nil && len(entries) == 0 {
+			return nil
+		}
 		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil // removed while walked
-			}
-			if errors.Is(err, fs.ErrPermission) && p != path {
-				return fs.SkipDir // a directory the plugin may not read
-			}
 			return err
 		}
-		tick()
-		fi, err := d.Info()
+	}
+}
+
+func (w *walker) entries(p string, depth int, entries []fs.DirEntry) error {
+	for _, e := range entries {
+		w.tick()
+		fi, err := e.Info()
 		if err != nil {
-			return nil // removed since the listing
+			continue // removed since the listing
 		}
-		if d.IsDir() && p != path {
-			if dv, ok := devOf(fi); ok && dv != dev {
-				return fs.SkipDir // a mount below the volume
+		child := filepath.Join(p, e.Name())
+		if e.IsDir() {
+			if dv, ok := devOf(fi); ok && dv != w.dev {
+				continue // a mount below the volume
 			}
-		}
-		if k, links, ok := keyOf(fi); !ok || links <= 1 || !seen[k] {
-			if ok && links > 1 {
-				seen[k] = true
+			w.add(fi)
+			if err := w.dir(child, depth+1); err != nil {
+				return err
 			}
-			u.Inodes++
-			u.Bytes += allocated(fi)
+		} else {
+			w.add(fi)
 		}
-		n++
-		if c.EntriesPerSecond > 0 && n%batch == 0 {
-			// Pace: n entries take at least n/rate seconds.
-			want := time.Duration(float64(n) / float64(c.EntriesPerSecond) * float64(time.Second))
-			if d := want - time.Since(began); d > 0 {
-				if err := c.pause(context.Background(), d); err != nil {
-					return err
-				}
-			}
+		if err := w.pace(); err != nil {
+			return err
 		}
+	}
+	return nil
+}
+
+// pace holds the walk to EntriesPerSecond: n entries take at least
+// n/rate seconds.
+func (w *walker) pace() error {
+	w.n++
+	if w.c.EntriesPerSecond <= 0 || w.n%w.batch != 0 {
 		return nil
-	})
-	return u, err
+	}
+	want := time.Duration(float64(w.n) / float64(w.c.EntriesPerSecond) * float64(time.Second))
+	if d := want - time.Since(w.began); d > 0 {
+		return w.c.pause(context.Background(), d)
+	}
+	return nil
 }
 
 // fileKey names a file across its names (device and inode).

@@ -51,6 +51,11 @@ func TestNodeStatsCountTheVolume(t *testing.T) {
 				t.Fatal(err)
 			}
 			f.Close()
+			// The CIFS client reckons a file it truncated itself at its
+			// size in blocks until it takes the attributes from the server
+			// again (actimeo: one second by default); a pod's files are
+			// counted long after they were written, as here.
+			time.Sleep(2 * time.Second)
 			out, err := exec.Command("du", "-s", "--block-size=1", sv.dir).Output()
 			if err != nil {
 				t.Fatal(err)

@@ -266,7 +266,16 @@ func (c *copier) log(msg string, kv ...any) {
 func (c *copier) walk(ctx context.Context, n *dirNode, jobs chan<- fileJob) error {
 	n.pending.Store(1) // the listing itself
 	var inner error    // an error of the walk below, already worded
+	lb, buffers := c.s.Lister.(share.ListingBuffer)
+	charged := 0 // what this directory's listing holds besides its pages
+	defer func() { c.held -= charged }()
 	err := c.s.Lister.ReadDir(ctx, n.src, func(page []share.DirEntry) error {
+		if buffers && charged == 0 {
+			if full, extra := lb.ListingBuffer(); len(page) >= full {
+				charged = extra
+				c.held += extra
+			}
+		}
 		if c.held+len(page) > maxHeld {
 			inner = fmt.Errorf("directory %s: the walk would hold more than %d listing entries at once (%d levels deep, the rest of a listing page at each); a tree this deep and this wide at once is not copied: %w", n.src, maxHeld, n.depth(), ErrTooDeep)
 			return inner

@@ -75,6 +75,12 @@ func (s *synthTree) ReadDir(_ context.Context, rel string, fn func([]share.DirEn
 	return nil
 }
 
+// bufferingTree is a synthTree whose listings hold more than their pages,
+// as go-smb2 keeps the rest of each server reply.
+type bufferingTree struct{ *synthTree }
+
+func (bufferingTree) ListingBuffer() (int, int) { return 512, 5000 }
+
 // sink is a destination that keeps nothing and counts directories.
 type sink struct {
 	share.TreeClient
@@ -152,20 +158,30 @@ func TestCopyMemoryIsBoundedWhateverTheTreeShape(t *testing.T) {
 		deep     func(int) int
 		wantDirs int64
 		tooDeep  bool
+		buffers  bool // the lister holds more than its pages (SMB)
 	}{
-		{"flat", func(d int) int { return map[bool]int{true: total}[d == 0] }, all, int64(total), false},
-		{"square", func(d int) int { return map[bool]int{true: side}[d < 2] }, all, int64(side + side*side), false},
-		{"binary", func(d int) int { return map[bool]int{true: 2}[d < levels] }, all, int64(1<<(levels+1)) - 2, false},
+		{"flat", func(d int) int { return map[bool]int{true: total}[d == 0] }, all, int64(total), false, false},
+		{"square", func(d int) int { return map[bool]int{true: side}[d < 2] }, all, int64(side + side*side), false, false},
+		{"binary", func(d int) int { return map[bool]int{true: 2}[d < levels] }, all, int64(1<<(levels+1)) - 2, false, false},
 		// A chain 1,000 levels deep with 500 leaves beside each link:
 		// the walk would hold a page at every level.
-		{"deep and wide", func(d int) int { return map[bool]int{true: 500}[d < 1000] }, func(int) int { return 1 }, 0, true},
+		{"deep and wide", func(d int) int { return map[bool]int{true: 500}[d < 1000] }, func(int) int { return 1 }, 0, true, false},
+		// On SMB each wide directory on the walk's path holds a server
+		// reply besides its page: 1,000 by 1,000 is two such levels and
+		// passes; 20 levels of 600 stop at the eleventh.
+		{"square, buffered", func(d int) int { return map[bool]int{true: side}[d < 2] }, all, int64(side + side*side), false, true},
+		{"deep and wide, buffered", func(d int) int { return map[bool]int{true: 600}[d < 20] }, func(int) int { return 1 }, 0, true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			src := &synthTree{top: "src", width: tc.width, deep: tc.deep, pageSize: 512}
+			var lister share.TreeClient = src
+			if tc.buffers {
+				lister = bufferingTree{src}
+			}
 			dst := &sink{}
 			stop := make(chan struct{})
 			peak := peakHeap(stop)
-			_, err := Copy(context.Background(), Sessions{Lister: src, Workers: []Pair{{Src: src, Dst: dst}}}, "src", "dst", Options{})
+			_, err := Copy(context.Background(), Sessions{Lister: lister, Workers: []Pair{{Src: src, Dst: dst}}}, "src", "dst", Options{})
 			close(stop)
 			got := <-peak
 			if tc.tooDeep {

@@ -170,6 +170,11 @@ func (c *smbClient) readDirPage(sh *smb2.Share, f *smb2.File, p string) ([]DirEn
 	return page, nil
 }
 
+// ListingBuffer: go-smb2 asks QUERY_DIRECTORY for up to 1 MiB of entries
+// (about 10,000 of 104 bytes and a short name each) and keeps what a page
+// did not take; its entries are about half the size of a DirEntry.
+func (c *smbClient) ListingBuffer() (page, buffered int) { return smbReadBatch, 5000 }
+
 // Readlink reads a link the server shows as one (a symlink reparse point).
 // Samba with unix extensions off shows none: it resolves links inside the
 // share for its clients and hides the others.

@@ -133,6 +133,17 @@ type TreeClient interface {
 	SetAttr(ctx context.Context, rel string, a Attr, mask AttrMask) error
 }
 
+// ListingBuffer is a TreeClient whose listing of a directory may hold more
+// of it in memory than the pages it hands out (go-smb2 keeps the rest of
+// each server reply, up to 1 MiB of entries, until it is read): a walk that
+// bounds what it holds counts that too, for each directory it is in whose
+// listing came a full page at a time.
+type ListingBuffer interface {
+	// ListingBuffer is the page size of a full page, and how many entries'
+	// worth of memory (of a DirEntry's size) the listing may hold besides.
+	ListingBuffer() (page, buffered int)
+}
+
 // ServerSideCopier is a TreeClient that can copy a file's data within its
 // share without the data passing through the controller: SMB
 // FSCTL_SRV_COPYCHUNK, or NFSv4.2 COPY.

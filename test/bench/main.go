@@ -190,39 +190,56 @@ func (e *env) nfs41() protocol {
 // roundTrips counts the RPCs one CreateVolume+DeleteVolume pair sends to
 // nfsd, on a warm pooled session, through a counting proxy in front of
 // port 2049.
+// roundTrips counts the requests a warm CreateVolume+DeleteVolume pair of
+// p sends to its server, through a counting proxy: ONC RPC calls for NFS
+// (a COMPOUND is one), SMB2 messages for SMB (a compound chain is one).
 func (e *env) roundTrips(p protocol) (float64, error) {
-	counter, err := localservers.StartRPCCounter("127.0.0.1:2049")
-	if err != nil {
-		return 0, err
+	var source string
+	var calls func() int64
+	if p.fstype == "nfs" {
+		counter, err := localservers.StartRPCCounter("127.0.0.1:2049")
+		if err != nil {
+			return 0, err
+		}
+		defer counter.Close()
+		source = strings.Replace(p.source, "nfs://127.0.0.1/", "nfs://"+counter.Addr+"/", 1)
+		calls = func() int64 { return int64(counter.Calls()) }
+	} else {
+		proxy, err := localservers.StartStallProxy("127.0.0.1:4450")
+		if err != nil {
+			return 0, err
+		}
+		defer proxy.Close()
+		proxy.SetStall(false)
+		source = strings.Replace(p.source, "smb://127.0.0.1:4450/", "smb://"+proxy.Addr+"/", 1)
+		calls = proxy.Requests
 	}
-	defer counter.Close()
 	d, err := e.startDriver("controller")
 	if err != nil {
 		return 0, err
 	}
 	defer d.stop()
 	ctrl := csi.NewControllerClient(d.conn)
-	source := strings.Replace(p.source, "nfs://127.0.0.1/", "nfs://"+counter.Addr+"/", 1)
 	pair := func(name string) error {
-		resp, err := ctrl.CreateVolume(context.Background(), &csi.CreateVolumeRequest{Name: name,
+		resp, err := ctrl.CreateVolume(context.Background(), &csi.CreateVolumeRequest{Name: name, Secrets: p.secrets,
 			Parameters: map[string]string{"source": source}, VolumeCapabilities: []*csi.VolumeCapability{mountCap}})
 		if err != nil {
 			return err
 		}
-		_, err = ctrl.DeleteVolume(context.Background(), &csi.DeleteVolumeRequest{VolumeId: resp.GetVolume().GetVolumeId()})
+		_, err = ctrl.DeleteVolume(context.Background(), &csi.DeleteVolumeRequest{VolumeId: resp.GetVolume().GetVolumeId(), Secrets: p.secrets})
 		return err
 	}
 	if err := pair("rt-warm"); err != nil {
 		return 0, err
 	}
 	const n = 20
-	before := counter.Calls()
+	before := calls()
 	for i := range n {
 		if err := pair(fmt.Sprintf("rt-%d", i)); err != nil {
 			return 0, err
 		}
 	}
-	return float64(counter.Calls()-before) / n, nil
+	return float64(calls()-before) / n, nil
 }
 
 // driver is a running driver process and a connection to it.
@@ -360,13 +377,13 @@ func (e *env) provisioningRows(p protocol) error {
 				return fmt.Errorf("%s create+delete: %w", p.name, err)
 			}
 			note := ""
-			if clients == 1 && pool && p.fstype == "nfs" {
+			if clients == 1 && pool {
 				rt, err := e.roundTrips(p)
 				if err != nil {
 					d.stop()
 					return fmt.Errorf("%s round trips: %w", p.name, err)
 				}
-				note = fmt.Sprintf("%.1f round trips to nfsd per pair", rt)
+				note = fmt.Sprintf("%.1f round trips to %s per pair", rt, p.server)
 			}
 			if clients > 1 && pool {
 				cur, peak := rss(d.Pid())

@@ -50,3 +50,37 @@ func TestInlineSourcesAllowOnlyWhatTheyName(t *testing.T) {
 		t.Error("credentials in an allowed source were accepted")
 	}
 }
+
+// Root splits an allowed inline volume into the allowed source, which the
+// server resolves, and the path below it, which the node opens itself:
+// whole components, SMB names without case (the path below keeps the pod's
+// spelling), nothing for a volume of the allowed directory itself.
+func TestInlineRootSplitsWhatTheServerResolvesFromWhatTheNodeOpens(t *testing.T) {
+	l, err := ParseInlineSources("nfs://nas/exports/scratch,smb://fs/Team/Shared")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		src, sub  string
+		root, rel string
+		ok        bool
+	}{
+		{"nfs://nas/exports/scratch", "job-1", "nfs://nas/exports/scratch", "job-1", true},
+		{"nfs://nas/exports/scratch/a", "b/c", "nfs://nas/exports/scratch", "a/b/c", true},
+		{"nfs://nas/exports/scratch", "", "nfs://nas/exports/scratch", "", true},
+		{"nfs://nas/exports/scratchy", "", "", "", false},
+		{"nfs://nas/exports", "scratch/x", "nfs://nas/exports/scratch", "x", true},
+		{"smb://fs/team/shared/Reports", "Q1", "smb://fs/team/Shared", "Reports/Q1", true},
+		{"smb://fs/TEAM/SHARED", "", "smb://fs/TEAM/Shared", "", true},
+		{"smb://fs/team/sharedx", "", "", "", false},
+	} {
+		src, err := source.Parse(tc.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		root, rel, ok := l.Root(src, tc.sub)
+		if ok != tc.ok || ok && (root.String() != tc.root || rel != tc.rel) {
+			t.Errorf("Root(%s, %q) = %s, %q, %v; want %s, %q, %v", tc.src, tc.sub, root.String(), rel, ok, tc.root, tc.rel, tc.ok)
+		}
+	}
+}

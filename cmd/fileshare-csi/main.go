@@ -20,6 +20,7 @@ import (
 	"github.com/fileshare-csi/fileshare-csi/pkg/driver"
 	"github.com/fileshare-csi/fileshare-csi/pkg/metrics"
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
+	"github.com/fileshare-csi/fileshare-csi/pkg/usage"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -41,13 +42,17 @@ func main() {
 	flag.StringVar(&v0.stagingDir, "csi-v0-staging-dir", "/var/lib/kubelet/plugins/fileshare.csi.dev/csi-v0", "node, with --csi-v0: where v0.1 NodePublishVolume stages volumes (v0.1 has no staging of its own)")
 	flag.StringVar(&v0.secretDir, "csi-v0-secret-dir", "", "with --csi-v0: a directory of secret files (username, password, optional domain; a mounted Kubernetes Secret) for the SMB calls, which v0.1 requests carry no secrets for")
 	reclaimInterval := flag.Duration("reclaim-interval", 10*time.Minute, "controller: how often the reclaimer undoes, on every share volumes were made on, CreateVolumes that stopped before their commit and were never retried for 30 minutes (0: never)")
+	var ub driver.UsageBounds
+	flag.IntVar(&ub.Walks, "usage-walks", usage.DefaultMaxWalks, "node: volumes counted at once for NodeGetVolumeStats (each volume's own use, on its mount)")
+	flag.IntVar(&ub.EntriesPerSecond, "usage-entries-per-second", usage.DefaultEntriesPerSecond, "node: entries one count reads per second at most")
+	flag.DurationVar(&ub.Interval, "usage-interval", usage.DefaultInterval, "node: age of a volume's count before it is counted again")
 	showVersion := flag.Bool("version", false, "print the version and exit")
 	flag.Parse()
 	if *showVersion {
 		fmt.Println(version)
 		return
 	}
-	if err := run(*endpoint, *nodeID, *mode, *driverName, *stateDir, *maxSessions, *metricsAddress, *inlineSources, *addonsEndpoint, *reclaimInterval, v0); err != nil {
+	if err := run(*endpoint, *nodeID, *mode, *driverName, *stateDir, *maxSessions, *metricsAddress, *inlineSources, *addonsEndpoint, *reclaimInterval, v0, ub); err != nil {
 		klog.ErrorS(err, "fileshare-csi failed")
 		klog.Flush()
 		os.Exit(1)
@@ -60,12 +65,12 @@ type v0Flags struct {
 	stagingDir, secretDir string
 }
 
-func run(endpoint, nodeID, mode, name, stateDir string, maxSessions int, metricsAddress, inlineSources, addonsEndpoint string, reclaimInterval time.Duration, v0 v0Flags) error {
+func run(endpoint, nodeID, mode, name, stateDir string, maxSessions int, metricsAddress, inlineSources, addonsEndpoint string, reclaimInterval time.Duration, v0 v0Flags, ub driver.UsageBounds) error {
 	inline, err := driver.ParseInlineSources(inlineSources)
 	if err != nil {
 		return err
 	}
-	cfg := driver.Config{Name: name, Version: version, NodeID: nodeID, StateDir: stateDir, InlineSources: inline}
+	cfg := driver.Config{Name: name, Version: version, NodeID: nodeID, StateDir: stateDir, InlineSources: inline, Usage: ub}
 	if metricsAddress != "" {
 		cfg.Metrics = metrics.New(name)
 	}

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/container-storage-interface/spec/lib/go/csi"
 	"google.golang.org/grpc"
@@ -52,6 +53,17 @@ type Config struct {
 	// VerifyCredentials checks, before a live SMB mount is given a new
 	// password, that the server takes it (node); nil logs on in user space.
 	VerifyCredentials func(ctx context.Context, src source.Source, creds share.Credentials) error
+	// Usage bounds the node's counts of each volume's use (node); its
+	// zero fields take the usage package's defaults.
+	Usage UsageBounds
+}
+
+// UsageBounds are the node's bounds on counting volumes' use
+// (--usage-walks, --usage-entries-per-second, --usage-interval).
+type UsageBounds struct {
+	Walks            int
+	EntriesPerSecond int
+	Interval         time.Duration
 }
 
 // Driver serves the CSI services.
@@ -114,6 +126,15 @@ func New(cfg Config) (*Driver, error) {
 	}
 	if cfg.Node {
 		d.usage = usage.New(cfg.Mounter.Check)
+		if b := cfg.Usage; b.Walks > 0 {
+			d.usage.MaxWalks = b.Walks
+		}
+		if b := cfg.Usage; b.EntriesPerSecond > 0 {
+			d.usage.EntriesPerSecond = b.EntriesPerSecond
+		}
+		if b := cfg.Usage; b.Interval > 0 {
+			d.usage.Interval = b.Interval
+		}
 		// Records of an earlier version hold SMB passwords in plaintext
 		// (issue #27): move them to where the node keeps them now.
 		if moved, err := d.nodeState().MoveCredentialsOutOfRecords(); err != nil || moved > 0 {

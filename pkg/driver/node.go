@@ -14,8 +14,8 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/mounter"
+	"github.com/fileshare-csi/fileshare-csi/pkg/nodestate"
 	"github.com/fileshare-csi/fileshare-csi/pkg/source"
-	"github.com/fileshare-csi/fileshare-csi/pkg/state"
 	"github.com/fileshare-csi/fileshare-csi/pkg/volume"
 )
 
@@ -84,7 +84,7 @@ func isReadOnlyMode(c *csi.VolumeCapability) bool {
 // otherPublication finds a target, other than target, where the volume is
 // published, from the records publish leaves on disk (so it holds across
 // plugin restarts).
-func (d *Driver) otherPublication(ctx context.Context, volumeID, target string) (state.Published, bool) {
+func (d *Driver) otherPublication(ctx context.Context, volumeID, target string) (nodestate.Published, bool) {
 	for _, p := range d.nodeState().PublishedOf(volumeID) {
 		if p.TargetPath == target {
 			continue
@@ -94,10 +94,10 @@ func (d *Driver) otherPublication(ctx context.Context, volumeID, target string) 
 		}
 		return p, true
 	}
-	return state.Published{}, false
+	return nodestate.Published{}, false
 }
 
-func (d *Driver) nodeState() state.NodeStore { return state.NodeStore{Dir: d.cfg.StateDir} }
+func (d *Driver) nodeState() nodestate.NodeStore { return nodestate.NodeStore{Dir: d.cfg.StateDir} }
 
 func mountStatus(err error) error {
 	switch {
@@ -168,7 +168,7 @@ func (d *Driver) NodeStageVolume(ctx context.Context, req *csi.NodeStageVolumeRe
 	if err := d.cfg.Mounter.Stage(ctx, sr); err != nil {
 		return nil, mountStatus(err)
 	}
-	if err := d.nodeState().SaveStaged(sr.StagingPath, state.Staged{Request: sr, CapacityBytes: capacity}); err != nil {
+	if err := d.nodeState().SaveStaged(sr.StagingPath, nodestate.Staged{Request: sr, CapacityBytes: capacity}); err != nil {
 		klog.FromContext(ctx).Error(err, "cannot save staging state; a broken mount will need a new stage to recover")
 	}
 	d.mounts.staged(sr.StagingPath, string(src.Protocol))
@@ -284,7 +284,7 @@ func (d *Driver) NodePublishVolume(ctx context.Context, req *csi.NodePublishVolu
 	if err := d.cfg.Mounter.Publish(ctx, staging, req.GetTargetPath(), readOnly); err != nil {
 		return nil, mountStatus(err)
 	}
-	rec := state.Published{VolumeID: req.GetVolumeId(), StagingPath: staging, TargetPath: req.GetTargetPath(), ReadOnly: readOnly, SingleWriter: singleWriter}
+	rec := nodestate.Published{VolumeID: req.GetVolumeId(), StagingPath: staging, TargetPath: req.GetTargetPath(), ReadOnly: readOnly, SingleWriter: singleWriter}
 	if err := d.nodeState().SavePublished(rec); err != nil {
 		klog.FromContext(ctx).Error(err, "cannot save publish state")
 	}

@@ -10,7 +10,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/mounter"
-	"github.com/fileshare-csi/fileshare-csi/pkg/state"
+	"github.com/fileshare-csi/fileshare-csi/pkg/nodestate"
 	"github.com/fileshare-csi/fileshare-csi/pkg/volume"
 )
 
@@ -81,10 +81,10 @@ func (d *Driver) publishInline(ctx context.Context, req *csi.NodePublishVolumeRe
 	// The staging record lets a broken inline mount be remounted, as a
 	// staged one is; the publish record says how to take it down.
 	logger := klog.FromContext(ctx)
-	if err := d.nodeState().SaveStaged(target, state.Staged{Request: sr}); err != nil {
+	if err := d.nodeState().SaveStaged(target, nodestate.Staged{Request: sr}); err != nil {
 		logger.Error(err, "cannot save the inline volume's mount record; a broken mount will need a new pod to recover")
 	}
-	if err := d.nodeState().SavePublished(state.Published{VolumeID: req.GetVolumeId(), StagingPath: target, TargetPath: target, ReadOnly: sr.ReadOnly, Ephemeral: true}); err != nil {
+	if err := d.nodeState().SavePublished(nodestate.Published{VolumeID: req.GetVolumeId(), StagingPath: target, TargetPath: target, ReadOnly: sr.ReadOnly, Ephemeral: true}); err != nil {
 		logger.Error(err, "cannot save the inline volume's publish record")
 	}
 	d.mounts.staged(target, string(src.Protocol))

@@ -21,7 +21,7 @@ import (
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/metrics"
 	"github.com/fileshare-csi/fileshare-csi/pkg/mounter"
-	"github.com/fileshare-csi/fileshare-csi/pkg/state"
+	"github.com/fileshare-csi/fileshare-csi/pkg/nodestate"
 )
 
 // networkMount records what the node asked mount(8) to do. It stands in for
@@ -297,7 +297,7 @@ func TestNodeStatsOfAHungMountAnswerUnavailableWithoutRemounting(t *testing.T) {
 		t.Fatal(err)
 	}
 	target := t.TempDir()
-	if err := d.nodeState().SavePublished(state.Published{VolumeID: "v", StagingPath: t.TempDir(), TargetPath: target}); err != nil {
+	if err := d.nodeState().SavePublished(nodestate.Published{VolumeID: "v", StagingPath: t.TempDir(), TargetPath: target}); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
@@ -357,7 +357,7 @@ func publishedVolume(t *testing.T, d *Driver, fake *mount.FakeMounter) (staging,
 	}
 	_ = fake.Mount("10.0.0.5:/export/v", staging, "nfs", nil)
 	_ = fake.Mount(staging, target, "", []string{"bind"})
-	if err := d.nodeState().SavePublished(state.Published{VolumeID: "v", StagingPath: staging, TargetPath: target}); err != nil {
+	if err := d.nodeState().SavePublished(nodestate.Published{VolumeID: "v", StagingPath: staging, TargetPath: target}); err != nil {
 		t.Fatal(err)
 	}
 	fake.ResetLog()

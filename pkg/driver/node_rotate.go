@@ -12,7 +12,6 @@ import (
 	"github.com/fileshare-csi/fileshare-csi/pkg/mounter"
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 	"github.com/fileshare-csi/fileshare-csi/pkg/source"
-	"github.com/fileshare-csi/fileshare-csi/pkg/state"
 )
 
 // verifyCredentials logs on to the share in user space with creds and logs
@@ -58,13 +57,13 @@ func (d *Driver) rotateCredentials(ctx context.Context, mountPath string, secret
 	if req.Credentials == (share.Credentials{}) && creds.Username != "" {
 		// The node no longer has the credentials the mount was made with
 		// (a plugin restart where there is no kernel keyring, see
-		// state/creds.go). The Secret's are the best guess: they are
+		// nodestate/creds.go). The Secret's are the best guess: they are
 		// recorded, so a broken mount can be remounted with them. A mount
 		// that works is left as it is; one that does not is handed them as
 		// a changed password would be.
-		known := req
-		known.Credentials = creds
-		if err := d.nodeState().SaveStaged(mountPath, state.Staged{Request: known}); err != nil {
+		known := st // the record as it is, with the Secret's credentials
+		known.Request.Credentials = creds
+		if err := d.nodeState().SaveStaged(mountPath, known); err != nil {
 			klog.FromContext(ctx).Error(err, "cannot record the credentials of the Secret", "path", mountPath)
 		}
 		if d.cfg.Mounter.Check(ctx, mountPath) == nil {
@@ -104,7 +103,8 @@ func (d *Driver) rotateCredentials(ctx context.Context, mountPath string, secret
 		return status.Errorf(codes.Internal, "give the mount of %s its new password: %v", req.Source, err)
 	}
 	req.Credentials = creds
-	if err := d.nodeState().SaveStaged(mountPath, state.Staged{Request: req}); err != nil {
+	st.Request = req
+	if err := d.nodeState().SaveStaged(mountPath, st); err != nil {
 		// The kernel has the password; only the record is behind, so the
 		// next publish verifies and sets it once more.
 		klog.FromContext(ctx).Error(err, "cannot record the new credentials", "path", mountPath)

@@ -17,7 +17,7 @@ import (
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/metrics"
 	"github.com/fileshare-csi/fileshare-csi/pkg/mounter"
-	"github.com/fileshare-csi/fileshare-csi/pkg/state"
+	"github.com/fileshare-csi/fileshare-csi/pkg/nodestate"
 )
 
 // Issue #27: a tenant's secret under a key nobody refuses (pw=, token=, or
@@ -121,6 +121,6 @@ func TestSMBCredentialsAreInNoFileAndGoAtUnstage(t *testing.T) {
 	}
 }
 
-func stagedWithoutCredentials(path string) state.Staged {
-	return state.Staged{Request: mounter.StageRequest{StagingPath: path}}
+func stagedWithoutCredentials(path string) nodestate.Staged {
+	return nodestate.Staged{Request: mounter.StageRequest{StagingPath: path}}
 }

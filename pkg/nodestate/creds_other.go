@@ -1,6 +1,6 @@
 //go:build !linux
 
-package state
+package nodestate
 
 // creds is the plugin's memory: no kernel keyring here (see creds.go).
 var creds credStore = &memoryCreds{}

@@ -1,4 +1,4 @@
-package state
+package nodestate
 
 import (
 	"crypto/sha256"
@@ -14,6 +14,11 @@ import (
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 )
 
+// Package nodestate keeps the node plugin's records on the node: how each
+// volume was staged and each target published, and the SMB credentials a
+// staged volume needs to be remounted. The controller's records, on the
+// share, are package state's.
+//
 // NodeStore keeps the node plugin's records in a local, root-only
 // directory: how each volume was staged, so a broken mount can be remounted
 // at publish or stats time even after a plugin restart, and how each target

@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 
-	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 	"github.com/fileshare-csi/fileshare-csi/pkg/source"
 )
 
@@ -23,7 +22,7 @@ type StageRequest struct {
 	StagingPath string
 	// MountOptions are the StorageClass mountOptions (mount_flags).
 	MountOptions []string
-	Credentials  share.Credentials
+	Credentials  source.Credentials
 	// MountGroup is the fsGroup the kubelet delegates (VOLUME_MOUNT_GROUP),
 	// "" when none.
 	MountGroup string
@@ -89,5 +88,5 @@ type CredentialRotator interface {
 	// session it has until the server drops it, then logs on with the new
 	// password (or the old one, should the server not have changed yet).
 	// It answers an error wrapping ErrUnsupported when this kernel cannot.
-	RotateCredentials(ctx context.Context, path string, creds share.Credentials) error
+	RotateCredentials(ctx context.Context, path string, creds source.Credentials) error
 }

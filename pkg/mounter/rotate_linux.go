@@ -7,13 +7,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/fileshare-csi/fileshare-csi/pkg/source"
 	"strconv"
 	"strings"
 
 	"golang.org/x/sys/unix"
 	mount "k8s.io/mount-utils"
-
-	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 )
 
 // RotateCredentials sets the CIFS option password2 on the live superblock
@@ -28,7 +27,7 @@ import (
 // appears in an argv, and no credentials file is written. A CIFS
 // reconfiguration resets every option it is not given to its default, so
 // the mount's own options are handed back first, as the kernel reports them.
-func (l *Linux) RotateCredentials(ctx context.Context, path string, creds share.Credentials) error {
+func (l *Linux) RotateCredentials(ctx context.Context, path string, creds source.Credentials) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}

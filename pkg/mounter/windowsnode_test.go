@@ -13,7 +13,6 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/os/csiproxy/csiproxytest"
-	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 	"github.com/fileshare-csi/fileshare-csi/pkg/source"
 )
 
@@ -54,7 +53,7 @@ func smbRequest(t *testing.T, src, subDir, staging string) StageRequest {
 		Source:      s,
 		SubDir:      subDir,
 		StagingPath: staging,
-		Credentials: share.Credentials{Username: "alice", Password: "s3cret", Domain: "CORP"},
+		Credentials: source.Credentials{Username: "alice", Password: "s3cret", Domain: "CORP"},
 	}
 }
 
@@ -362,7 +361,7 @@ func TestWindowsRefusesWhatGlobalMappingsCannotDo(t *testing.T) {
 		t.Errorf("password in mount options: %v, want a refusal", err)
 	}
 	req = smbRequest(t, "smb://fs/share", "vol", stagingPath("z"))
-	req.Credentials = share.Credentials{}
+	req.Credentials = source.Credentials{}
 	if err := w.Stage(ctx, req); err == nil || !strings.Contains(err.Error(), "username and password") {
 		t.Errorf("no credentials: %v, want a refusal", err)
 	}
@@ -388,13 +387,13 @@ func TestWindowsMountOptionsAreIgnored(t *testing.T) {
 
 func TestWindowsUsername(t *testing.T) {
 	for _, tc := range []struct {
-		creds share.Credentials
+		creds source.Credentials
 		want  string
 	}{
-		{share.Credentials{Username: "alice", Password: "p"}, "alice"},
-		{share.Credentials{Username: "alice", Password: "p", Domain: "CORP"}, `CORP\alice`},
-		{share.Credentials{Username: `OTHER\alice`, Password: "p", Domain: "CORP"}, `OTHER\alice`},
-		{share.Credentials{Username: "alice@corp.example", Password: "p", Domain: "CORP"}, "alice@corp.example"},
+		{source.Credentials{Username: "alice", Password: "p"}, "alice"},
+		{source.Credentials{Username: "alice", Password: "p", Domain: "CORP"}, `CORP\alice`},
+		{source.Credentials{Username: `OTHER\alice`, Password: "p", Domain: "CORP"}, `OTHER\alice`},
+		{source.Credentials{Username: "alice@corp.example", Password: "p", Domain: "CORP"}, "alice@corp.example"},
 	} {
 		req := smbRequest(t, "smb://[fd00::5]/share/base", "a/b", `c:\s`)
 		req.Credentials = tc.creds

@@ -18,12 +18,9 @@ import (
 // the server answering "no"); callers map it to gRPC Unavailable.
 var ErrUnavailable = errors.New("file server unavailable")
 
-// Credentials authenticate SMB sessions. NFS uses AUTH_SYS and ignores them.
-type Credentials struct {
-	Username string
-	Password string
-	Domain   string
-}
+// Credentials authenticate SMB sessions (source.Credentials: the mounter
+// takes the same struct without importing this package).
+type Credentials = source.Credentials
 
 // Capacity of the file system behind a share.
 type Capacity struct {

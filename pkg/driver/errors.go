@@ -9,11 +9,12 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/copytree"
+	"github.com/fileshare-csi/fileshare-csi/pkg/mounter"
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 	"github.com/fileshare-csi/fileshare-csi/pkg/state"
 )
 
-// toStatus is the one place where store and share errors become the gRPC
+// toStatus is the one place where store, share and mounter errors become the gRPC
 // codes the CSI spec names, keeping the message that says what to fix.
 // Handlers pass it what the store or share returned; errors that are
 // already statuses (validation in the handler) pass through.
@@ -49,6 +50,12 @@ func codeOf(err error) codes.Code {
 		return codes.Aborted
 	case errors.Is(err, copytree.ErrIncomplete), errors.Is(err, copytree.ErrTooDeep):
 		return codes.FailedPrecondition
+	case errors.Is(err, mounter.ErrUnsupported):
+		return codes.FailedPrecondition
+	case errors.Is(err, mounter.ErrInvalid):
+		return codes.InvalidArgument
+	case errors.Is(err, mounter.ErrUnavailable), errors.Is(err, mounter.ErrNotResponding):
+		return codes.Unavailable
 	case errors.Is(err, share.ErrUnavailable):
 		return codes.Unavailable
 	case errors.Is(err, share.ErrInUse):

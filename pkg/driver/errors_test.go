@@ -9,6 +9,8 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/fileshare-csi/fileshare-csi/pkg/copytree"
+	"github.com/fileshare-csi/fileshare-csi/pkg/mounter"
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 	"github.com/fileshare-csi/fileshare-csi/pkg/state"
 )
@@ -28,6 +30,16 @@ func TestCodeOf(t *testing.T) {
 		{fmt.Errorf("x: %w", share.ErrInUse), codes.Aborted},
 		{fmt.Errorf("x: %w: %w", share.ErrUnavailable, fs.ErrNotExist), codes.Unavailable},
 		{fmt.Errorf("x: %w", fs.ErrPermission), codes.PermissionDenied},
+		// The node's mount errors, through the same map.
+		{fmt.Errorf("stage: %w", mounter.ErrUnsupported), codes.FailedPrecondition},
+		{fmt.Errorf("stage: %w", mounter.ErrInvalid), codes.InvalidArgument},
+		{fmt.Errorf("subDir: %w", mounter.ErrEscapes), codes.InvalidArgument},
+		{fmt.Errorf("stage: %w", mounter.ErrNotResponding), codes.Unavailable},
+		{fmt.Errorf("subdirectory: %w", fs.ErrNotExist), codes.NotFound},
+		{fmt.Errorf("x: %w", context.Canceled), codes.Canceled},
+		// Copies that would be incomplete or too large.
+		{fmt.Errorf("copy: %w", copytree.ErrIncomplete), codes.FailedPrecondition},
+		{fmt.Errorf("copy: %w", copytree.ErrTooDeep), codes.FailedPrecondition},
 		{fmt.Errorf("something else"), codes.Internal},
 	} {
 		if got := codeOf(c.err); got != c.want {

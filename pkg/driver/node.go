@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"strings"
 
@@ -99,27 +98,8 @@ func (d *Driver) otherPublication(ctx context.Context, volumeID, target string) 
 
 func (d *Driver) nodeState() nodestate.NodeStore { return nodestate.NodeStore{Dir: d.cfg.StateDir} }
 
-func mountStatus(err error) error {
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, context.DeadlineExceeded):
-		return status.Error(codes.DeadlineExceeded, err.Error())
-	case errors.Is(err, context.Canceled):
-		return status.Error(codes.Canceled, err.Error())
-	case errors.Is(err, mounter.ErrUnsupported):
-		return status.Error(codes.FailedPrecondition, err.Error())
-	case errors.Is(err, mounter.ErrInvalid):
-		return status.Error(codes.InvalidArgument, err.Error())
-	case errors.Is(err, mounter.ErrUnavailable), errors.Is(err, mounter.ErrNotResponding):
-		return status.Error(codes.Unavailable, err.Error())
-	case errors.Is(err, fs.ErrPermission):
-		return status.Error(codes.PermissionDenied, err.Error())
-	case errors.Is(err, fs.ErrNotExist):
-		return status.Error(codes.NotFound, err.Error())
-	}
-	return status.Error(codes.Internal, err.Error())
-}
+// mountStatus is toStatus for a mounter's error (the one error map).
+func mountStatus(err error) error { return toStatus(err) }
 
 func validateNodeCapability(c *csi.VolumeCapability) error {
 	if c == nil {

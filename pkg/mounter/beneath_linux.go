@@ -32,10 +32,6 @@ import (
 // beneathFlags refuse every way out of the root a path could take.
 const beneathFlags = unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS | unix.RESOLVE_NO_XDEV
 
-// ErrEscapes says a volume's subdirectory on the share passes through a
-// symbolic link or into another file system: it is never followed.
-var ErrEscapes = fmt.Errorf("%w: the path passes through a symbolic link or another file system on the share, which the node never follows", ErrInvalid)
-
 // openBeneath opens the directory sub below root (a directory), with no
 // step through a link or out of root's file system.
 func openBeneath(root, sub string) (*os.File, error) {

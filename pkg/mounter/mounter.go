@@ -7,6 +7,7 @@ package mounter
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/source"
 )
@@ -66,6 +67,11 @@ var ErrNotMounted = errors.New("not mounted")
 // ErrInvalid says the request's options can never mount (a mount option that
 // contradicts the source); the caller maps it to InvalidArgument.
 var ErrInvalid = errors.New("invalid mount request")
+
+// ErrEscapes says a volume's subdirectory on the share passes through a
+// symbolic link or into another file system: it is never followed (Linux
+// nodes open it themselves, see beneath_linux.go).
+var ErrEscapes = fmt.Errorf("%w: the path passes through a symbolic link or another file system on the share, which the node never follows", ErrInvalid)
 
 // ErrNotResponding says a mount did not answer in time: typically a hard NFS
 // mount whose server is down. That is not broken: the kernel resumes when

@@ -378,11 +378,14 @@ func (d *Driver) NodeGetVolumeHealth(ctx context.Context, req *csi.NodeGetVolume
 
 	err := d.cfg.Mounter.Check(ctx, path)
 	d.observe(path, req.GetStagingTargetPath(), err)
-	if msg := d.overCapacity(path, req.GetStagingTargetPath()); err == nil && msg != "" {
-		// Enforcement is the server's (a quota); the node can only say.
-		health.HealthStatuses = append(health.HealthStatuses, &csi.VolumeHealth_VolumeHealthEntry{
-			Status: csi.VolumeHealthErrorType_DEGRADED, Reason: "OverCapacity", Message: msg,
-		})
+	// Only a mount that works: a broken one's last count says nothing now.
+	if err == nil {
+		if msg := d.overCapacity(path, req.GetStagingTargetPath()); msg != "" {
+			// Enforcement is the server's (a quota); the node can only say.
+			health.HealthStatuses = append(health.HealthStatuses, &csi.VolumeHealth_VolumeHealthEntry{
+				Status: csi.VolumeHealthErrorType_DEGRADED, Reason: "OverCapacity", Message: msg,
+			})
+		}
 	}
 	if err != nil {
 		reason := "MountBroken"

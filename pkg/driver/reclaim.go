@@ -130,22 +130,23 @@ func (a *activity) recent(uid string) bool {
 // snapshotBusy is the reclaimer's state.Reclaimer.SnapshotBusy: a copy of
 // the snapshot runs here, or a call asked for it within IntentTTL.
 func (d *Driver) snapshotBusy(uid string) bool {
-	if j := d.jobs.Get(snapshotJobKey(uid)); j != nil {
-		if done, _ := j.Finished(); !done {
-			return true
-		}
-	}
-	return d.snapshotCalls.recent(uid)
+	return d.busy(snapshotJobKey(uid), &d.snapshotCalls, uid)
 }
 
 // volumeBusy is the reclaimer's state.Reclaimer.VolumeBusy: the copy that
 // fills the volume runs here, or a call asked for the volume within
 // IntentTTL.
 func (d *Driver) volumeBusy(uid string) bool {
-	if j := d.jobs.Get(populateJobKey(uid)); j != nil {
+	return d.busy(populateJobKey(uid), &d.volumeCalls, uid)
+}
+
+// busy says whether the job under key still runs, or calls asked for uid
+// within IntentTTL.
+func (d *Driver) busy(key string, calls *activity, uid string) bool {
+	if j := d.jobs.Get(key); j != nil {
 		if done, _ := j.Finished(); !done {
 			return true
 		}
 	}
-	return d.volumeCalls.recent(uid)
+	return calls.recent(uid)
 }

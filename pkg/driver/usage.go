@@ -59,10 +59,13 @@ func (d *Driver) volumeUsage(path, staging string, st mounter.Stats) []*csi.Volu
 		bytes.Total, bytes.Used = capacity, u.Bytes
 		bytes.Available = max(0, min(capacity-u.Bytes, st.AvailableBytes))
 		inodes.Used = u.Inodes
-		d.noteCapacity(key, requested > 0 && u.Bytes > requested)
+		d.noteCapacity(key, over(u, requested))
 	}
 	return []*csi.VolumeUsage{bytes, inodes}
 }
+
+// over says whether a count exceeds a requested size (0: none requested).
+func over(u usage.Usage, requested int64) bool { return requested > 0 && u.Bytes > requested }
 
 func (d *Driver) capacityAt(key string) int64 {
 	if s, err := d.nodeState().Staged(key); err == nil {
@@ -75,9 +78,12 @@ func (d *Driver) capacityAt(key string) int64 {
 // over its requested size, or "" when it is not (or nothing is known).
 func (d *Driver) overCapacity(path, staging string) string {
 	key := d.usageKey(path, staging)
-	capacity := d.capacityAt(key)
 	u, ok := d.usage.Peek(key)
-	if !ok || capacity <= 0 || u.Bytes <= capacity {
+	if !ok {
+		return ""
+	}
+	capacity := d.capacityAt(key)
+	if !over(u, capacity) {
 		return ""
 	}
 	return fmt.Sprintf("uses %s of %s requested (counted %s ago); the file server enforces no limit unless a quota is set there", gib(u.Bytes), gib(capacity), d.sinceCount(u))

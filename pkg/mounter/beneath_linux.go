@@ -40,10 +40,11 @@ func openBeneath(root, sub string) (*os.File, error) {
 		return nil, fmt.Errorf("open the share's root: %w", err)
 	}
 	defer unix.Close(rfd)
-	fd, err := unix.Openat2(rfd, sub, &unix.OpenHow{Flags: unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC, Resolve: beneathFlags})
+	how := &unix.OpenHow{Flags: unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC, Resolve: beneathFlags}
+	fd, err := unix.Openat2(rfd, sub, how)
 	for errors.Is(err, unix.EAGAIN) || errors.Is(err, unix.EINTR) {
 		// EAGAIN: a rename raced the lookup; the kernel asks to try again.
-		fd, err = unix.Openat2(rfd, sub, &unix.OpenHow{Flags: unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC, Resolve: beneathFlags})
+		fd, err = unix.Openat2(rfd, sub, how)
 	}
 	switch {
 	case err == nil:

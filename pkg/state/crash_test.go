@@ -562,12 +562,7 @@ func compare(want, got []string) string {
 // of it goes.
 func TestReclaimerKeepsWhatAPodWrote(t *testing.T) {
 	c := &clock{t: t0}
-	sh := memshare.New()
-	sh.SetHook(cut(17, dieBefore, nil)) // after the MKDIR of the volume, before its STAT
-	if _, err := storeOn(sh, c).Create(context.Background(), createReq()); err == nil {
-		t.Fatal("the cut create succeeded")
-	}
-	sh.SetHook(nil)
+	sh := cutCreate(t, c)
 	if _, err := storeOn(sh, c).c.Stat(context.Background(), volPath); err != nil {
 		t.Fatalf("the cut create made no directory (cut too early for this test): %v", err)
 	}
@@ -611,12 +606,7 @@ func TestReclaimerKeepsWhatAPodWrote(t *testing.T) {
 // nothing of the first is left.
 func TestAnotherClaimTakesAnUnfinishedCreatesPlace(t *testing.T) {
 	c := &clock{t: t0}
-	sh := memshare.New()
-	sh.SetHook(cut(17, dieBefore, nil)) // after the MKDIR of the volume, before its STAT
-	if _, err := storeOn(sh, c).Create(context.Background(), createReq()); err == nil {
-		t.Fatal("the cut create succeeded")
-	}
-	sh.SetHook(nil)
+	sh := cutCreate(t, c)
 	other := createReq()
 	other.Name = "pvc-other"
 	rec, err := storeOn(sh, c).Create(context.Background(), other)
@@ -629,4 +619,17 @@ func TestAnotherClaimTakesAnUnfinishedCreatesPlace(t *testing.T) {
 	if _, err := storeOn(sh, c).c.Stat(context.Background(), intentPath(volPath)); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("an intent is left: %v", err)
 	}
+}
+
+// cutCreate is a share on which pvc-a's create died after the MKDIR of
+// its directory, before its STAT, and was never retried.
+func cutCreate(t *testing.T, c *clock) *memshare.Share {
+	t.Helper()
+	sh := memshare.New()
+	sh.SetHook(cut(17, dieBefore, nil))
+	if _, err := storeOn(sh, c).Create(context.Background(), createReq()); err == nil {
+		t.Fatal("the cut create succeeded")
+	}
+	sh.SetHook(nil)
+	return sh
 }

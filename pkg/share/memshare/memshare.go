@@ -130,12 +130,17 @@ func (s *Share) Client() share.Client { return &client{s: s} }
 func (s *Share) Symlink(target, rel string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.symlink(target, rel)
+}
+
+// symlink makes rel a link to target; s.mu is held.
+func (s *Share) symlink(target, rel string) error {
 	parent, name, err := s.parent(rel)
 	if err != nil {
 		return err
 	}
 	if _, ok := parent.children[name]; ok {
-		return fs.ErrExist
+		return fmt.Errorf("symlink %s: %w", rel, fs.ErrExist)
 	}
 	n := s.newNode(false)
 	n.link = target

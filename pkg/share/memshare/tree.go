@@ -131,19 +131,7 @@ func (c *client) Readlink(ctx context.Context, rel string) (string, error) {
 }
 
 func (c *client) Symlink(ctx context.Context, target, rel string) error {
-	return c.do(ctx, "symlink", rel, func() error {
-		p, name, err := c.s.parent(rel)
-		if err != nil {
-			return err
-		}
-		if _, ok := p.children[name]; ok {
-			return fmt.Errorf("symlink %s: %w", rel, fs.ErrExist)
-		}
-		n := c.s.newNode(false)
-		n.link = target
-		p.children[name] = n
-		return nil
-	})
+	return c.do(ctx, "symlink", rel, func() error { return c.s.symlink(target, rel) })
 }
 
 // file is an open file: reads and writes go to the node it was opened as,

@@ -23,7 +23,6 @@ import (
 	"io"
 	"io/fs"
 	"path"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -171,7 +170,7 @@ func Copy(ctx context.Context, s Sessions, from, to string, opts Options) (Stats
 	if opts.TopID != 0 && top.ID != 0 && top.ID != opts.TopID {
 		return Stats{}, fmt.Errorf("source %s is no longer the directory it was made as (a link or another directory in its place): not copied: %w", from, fs.ErrInvalid)
 	}
-	c.topFSID = top.FSID
+	c.guard = share.Guard{Top: from, Protect: opts.Protect, FSID: top.FSID}
 	dst := s.Workers[0].Dst
 	if c.topFresh, err = c.makeDir(ctx, dst, to, top); err != nil {
 		return c.stats(), err
@@ -229,16 +228,14 @@ func Copy(ctx context.Context, s Sessions, from, to string, opts Options) (Stats
 type copier struct {
 	s        Sessions
 	opts     Options
-	top      string // the destination directory, from its session's root
-	topFresh bool   // this run made top: nothing below it is from an earlier run
-	topFSID  [2]uint64
+	top      string  // the destination directory, from its session's root
+	topFresh bool    // this run made top: nothing below it is from an earlier run
 	pk       *packer // where small files go, with Options.PackTo
 	held     int     // listing entries the walk holds (the lister's goroutine only)
+	// guard is the rule of every walk (share.Guard): the directories the
+	// copy may not enter.
+	guard share.Guard
 
-	fenced map[uint64]bool // IDs above the top and of protected directories, read lazily
-	// foreign holds the IDs found to be other volumes' roots: only those,
-	// so the map stays as small as what it guards against.
-	foreign      map[uint64]bool
 	noServerCopy atomic.Bool // set once a server said it cannot copy
 	ownersLost   sync.Once
 	noDOS        sync.Once
@@ -346,7 +343,7 @@ func (c *copier) release(ctx context.Context, n *dirNode) error {
 // makes it in the destination when it may.
 func (c *copier) enter(ctx context.Context, n *dirNode, e share.DirEntry) (*dirNode, error) {
 	src := path.Join(n.src, e.Name)
-	why, err := c.mayNotEnter(ctx, n, e.Attr)
+	why, err := c.guard.Refuse(ctx, asker{c.s.Workers[0].Src, c.opts.Foreign}, e.Attr, n.repeats)
 	if err != nil {
 		return nil, fmt.Errorf("check %s: %w", src, err)
 	}
@@ -365,74 +362,33 @@ func (c *copier) enter(ctx context.Context, n *dirNode, e share.DirEntry) (*dirN
 	return child, nil
 }
 
-// mayNotEnter says why the walk must not enter a directory, or "".
-func (c *copier) mayNotEnter(ctx context.Context, n *dirNode, a share.Attr) (string, error) {
-	if a.FSID != c.topFSID {
-		return "it is on another file system (a mount on the server)", nil
-	}
-	if a.ID == 0 {
-		return "", nil
-	}
-	if n.repeats(a.ID) {
-		return "it is one of its own ancestors (a loop)", nil
-	}
-	if c.fenced == nil {
-		c.fenced = map[uint64]bool{}
-		dirs := append(ancestors(n.rootSrc()), c.opts.Protect...)
-		for _, d := range dirs {
-			fa, err := c.s.Workers[0].Src.Lstat(ctx, d)
-			if errors.Is(err, fs.ErrNotExist) {
-				continue
-			}
-			if err != nil {
-				return "", err
-			}
-			if fa.ID != 0 {
-				c.fenced[fa.ID] = true
-			}
-		}
-	}
-	if c.fenced[a.ID] {
-		return "it lies above the copied directory or is the driver's metadata", nil
-	}
-	if c.opts.Foreign == nil {
-		return "", nil
-	}
-	foreign := c.foreign[a.ID]
-	if !foreign {
-		var err error
-		if foreign, err = c.opts.Foreign(ctx, c.s.Workers[0].Src, a.ID); err != nil {
-			return "", err
-		}
-		if foreign {
-			if c.foreign == nil {
-				c.foreign = map[uint64]bool{}
-			}
-			c.foreign[a.ID] = true
-		}
-	}
-	if foreign {
-		return "it is another volume's root", nil
-	}
-	return "", nil
+// asker answers the guard's questions through the first worker's source
+// session.
+type asker struct {
+	c       share.TreeClient
+	foreign func(ctx context.Context, c share.Client, id uint64) (bool, error)
 }
 
-// rootSrc is the top of the walk.
-func (n *dirNode) rootSrc() string {
-	for n.parent != nil {
-		n = n.parent
+func (a asker) DirIDs(ctx context.Context, paths []string) ([]uint64, error) {
+	var ids []uint64
+	for _, p := range paths {
+		fa, err := a.c.Lstat(ctx, p)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, fa.ID)
 	}
-	return n.src
+	return ids, nil
 }
 
-// ancestors lists the directories above p, the session's root included.
-func ancestors(p string) []string {
-	out := []string{""}
-	parts := strings.Split(p, "/")
-	for i := 1; i < len(parts); i++ {
-		out = append(out, strings.Join(parts[:i], "/"))
+func (a asker) Foreign(ctx context.Context, id uint64) (bool, error) {
+	if a.foreign == nil {
+		return false, nil
 	}
-	return out
+	return a.foreign(ctx, a.c, id)
 }
 
 // makeDir makes the destination directory, or accepts one an earlier run

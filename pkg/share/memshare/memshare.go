@@ -14,7 +14,6 @@ package memshare
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -55,10 +54,13 @@ type Share struct {
 	// Samba shows them (follow symlinks = yes): Stat and walks see the
 	// target's ID and entries, and a removal inside reaches the target.
 	FollowLinks bool
-	root        *node
-	nextID      uint64
-	hook        Hook
-	ops         int
+	// PageSize is how many entries a listing page holds; 0 is 4, small
+	// so that a walk of a test tree meets several pages.
+	PageSize int
+	root     *node
+	nextID   uint64
+	hook     Hook
+	ops      int
 }
 
 type node struct {
@@ -105,7 +107,7 @@ func (s *Share) Ops() int {
 func (s *Share) Clone() *Share {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return &Share{FollowLinks: s.FollowLinks, root: cloneNode(s.root), nextID: s.nextID}
+	return &Share{FollowLinks: s.FollowLinks, PageSize: s.PageSize, root: cloneNode(s.root), nextID: s.nextID}
 }
 
 func cloneNode(n *node) *node {
@@ -436,118 +438,6 @@ func (c *client) Remove(ctx context.Context, rel string) error {
 		delete(p.children, name)
 		return nil
 	})
-}
-
-// RemoveAll removes one entry per operation, depth first, with the guards
-// share.Client documents.
-func (c *client) RemoveAll(ctx context.Context, rel string, opts share.RemoveOptions) error {
-	s := c.s
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	p, name, err := s.parent(rel)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	n, ok := p.children[name]
-	if !ok {
-		return nil
-	}
-	w := &walk{s: s, opts: opts, ctx: ctx}
-	if n.link != "" {
-		return w.remove(p, name, rel)
-	}
-	if n.dir && opts.RootID != 0 && n.id != opts.RootID {
-		return fmt.Errorf("%s is not the directory the caller checked: %w", rel, share.ErrLeftBehind)
-	}
-	// The directories above the walk's top are never entered.
-	above := []uint64{s.root.id}
-	parts := split(rel)
-	for i := 1; i < len(parts); i++ {
-		if a, err := s.resolve(strings.Join(parts[:i], "/"), true); err == nil {
-			above = append(above, a.id)
-		}
-	}
-	if err := w.tree(p, name, rel, n, above); err != nil {
-		return err
-	}
-	if w.left {
-		return fmt.Errorf("removing %s: %w", rel, share.ErrLeftBehind)
-	}
-	return nil
-}
-
-type walk struct {
-	s    *Share
-	opts share.RemoveOptions
-	ctx  context.Context
-	left bool
-}
-
-func (w *walk) remove(parent *node, name, rel string) error {
-	return w.s.step(w.ctx, "remove", rel, func() error {
-		delete(parent.children, name)
-		return nil
-	})
-}
-
-// tree removes the directory n (parent's child name), entering it only
-// when no guard forbids.
-func (w *walk) tree(parent *node, name, rel string, n *node, above []uint64) error {
-	dir := n
-	if n.link != "" {
-		if !w.s.FollowLinks {
-			return w.remove(parent, name, rel)
-		}
-		// The server shows the target: the walk cannot tell it is a link.
-		t, err := w.s.target(path.Dir(rel), n.link, 0)
-		if err != nil || !t.dir {
-			return w.remove(parent, name, rel)
-		}
-		dir = t
-	}
-	if !dir.dir {
-		return w.remove(parent, name, rel)
-	}
-	if w.forbidden(rel, dir, above) {
-		w.left = true
-		return nil
-	}
-	names := make([]string, 0, len(dir.children))
-	for k := range dir.children {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	for _, k := range names {
-		c := dir.children[k]
-		if err := w.tree(dir, k, rel+"/"+k, c, append(above, dir.id)); err != nil {
-			return err
-		}
-	}
-	if len(dir.children) > 0 {
-		w.left = true
-		return nil
-	}
-	return w.remove(parent, name, rel)
-}
-
-func (w *walk) forbidden(rel string, n *node, above []uint64) bool {
-	if slices.Contains(above, n.id) {
-		return true
-	}
-	for _, p := range w.opts.Protect {
-		if pn, err := w.s.resolve(p, true); err == nil && pn == n {
-			return true
-		}
-	}
-	if w.opts.Foreign != "" {
-		if _, err := w.s.resolve(w.opts.Foreign+"/"+fmt.Sprint(n.id), false); err == nil {
-			return true
-		}
-	}
-	return false
 }
 
 func (c *client) Capacity(ctx context.Context) (share.Capacity, error) {

@@ -19,9 +19,13 @@ import (
 
 var _ share.TreeClient = (*client)(nil)
 
-// pageSize is how many entries one ReadDir page holds: small, so a walk of
-// a test tree meets several pages.
-const pageSize = 4
+// pageSize is how many entries one listing page holds.
+func (s *Share) pageSize() int {
+	if s.PageSize > 0 {
+		return s.PageSize
+	}
+	return 4
+}
 
 func (n *node) attr() share.Attr {
 	a := share.Attr{ID: n.id, Mode: n.mode.Perm() | n.mode&(fs.ModeSetuid|fs.ModeSetgid|fs.ModeSticky), HasMode: true, ModTime: n.mtime}
@@ -88,7 +92,7 @@ func (c *client) ReadDir(ctx context.Context, rel string, fn func([]share.DirEnt
 		return err
 	}
 	for len(names) > 0 {
-		batch := names[:min(pageSize, len(names))]
+		batch := names[:min(c.s.pageSize(), len(names))]
 		names = names[len(batch):]
 		var page []share.DirEntry
 		if err := c.do(ctx, "readdir page", rel, func() error {

@@ -1,6 +1,13 @@
 // Package share talks to file servers in user space, so the controller can
 // create and delete volume directories without mounting anything: NFSv3 and
 // NFSv4.1 over ONC RPC, and SMB2/3. Every call takes a context and gives up at its deadline.
+//
+// Every walk of a tree obeys one rule, Guard (guard.go): deletes and
+// copies alike never enter another volume, the directories above their top,
+// the driver's metadata, a loop or another file system. Every protocol's
+// RemoveAll is one walk, RemoveTree (remove.go), over that protocol's
+// Remover steps; batching and parallel workers are optional interfaces a
+// protocol adds where it has them.
 package share
 
 import (

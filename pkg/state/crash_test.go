@@ -260,6 +260,8 @@ func scenarios() []scenario {
 			},
 		},
 		modifyGroupScenario(),
+		deleteGroupScenario(),
+		deleteGroupSnapshotScenario(),
 		{
 			name:  "CreateVolumeGroupSnapshot record",
 			setup: func(t *testing.T, st *Store, sh *memshare.Share) { baseDir(t, st, sh) },
@@ -632,4 +634,56 @@ func cutCreate(t *testing.T, c *clock) *memshare.Share {
 	}
 	sh.SetHook(nil)
 	return sh
+}
+
+// deleteGroupScenario is DeleteVolumeGroup as the sidecar retries it: a
+// group already gone is a success.
+func deleteGroupScenario() scenario {
+	var g VolumeGroup
+	return scenario{
+		name: "DeleteVolumeGroup",
+		setup: func(t *testing.T, st *Store, sh *memshare.Share) {
+			baseDir(t, st, sh)
+			var err error
+			if g, err = st.CreateVolumeGroup(context.Background(), "group-1", "nfs://h/export", []string{"v1", "v2"}); err != nil {
+				t.Fatal(err)
+			}
+		},
+		call: func(ctx context.Context, st *Store) error {
+			cur, err := st.GetVolumeGroup(ctx, g.Key(), g.UID)
+			if errors.Is(err, ErrNotFound) {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			return st.DeleteVolumeGroup(ctx, cur)
+		},
+	}
+}
+
+// deleteGroupSnapshotScenario is the record's part of
+// DeleteVolumeGroupSnapshot (its members go first, each as a snapshot).
+func deleteGroupSnapshotScenario() scenario {
+	var g Group
+	return scenario{
+		name: "DeleteVolumeGroupSnapshot record",
+		setup: func(t *testing.T, st *Store, sh *memshare.Share) {
+			baseDir(t, st, sh)
+			var err error
+			if g, err = st.CreateGroup(context.Background(), "gs-1", []string{"v1", "v2"}); err != nil {
+				t.Fatal(err)
+			}
+		},
+		call: func(ctx context.Context, st *Store) error {
+			cur, err := st.GetGroup(ctx, GroupKey(g.Name), g.UID)
+			if errors.Is(err, ErrNotFound) {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			return st.DeleteGroup(ctx, cur)
+		},
+	}
 }

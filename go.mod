@@ -73,3 +73,5 @@ require (
 	k8s.io/component-base v0.37.2 // indirect
 	k8s.io/utils v0.0.0-20260707023825-cf1189d6abe3 // indirect
 )
+
+replace github.com/cloudsoda/go-smb2 => ./third_party/go-smb2

@@ -214,44 +214,30 @@ func (c *smbClient) Prefix() string { return "" }
 func (c *smbClient) Broken() bool { return c.broken.Load() }
 
 // Stat reports what rel is without following a link the client can see
-// (a reparse point); its ID comes from opening the object itself.
+// (a reparse point), with its ID: one compound (CREATE, QUERY_INFO, CLOSE).
 func (c *smbClient) Stat(ctx context.Context, rel string) (FileInfo, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	sh := c.on(ctx)
-	p := c.full(rel)
-	fi, err := sh.Lstat(p)
+	st, err := c.on(ctx).LstatID(c.full(rel))
 	if err != nil {
 		return FileInfo{}, c.wrap(ctx, "stat", rel, err)
 	}
-	out := FileInfo{IsDir: fi.IsDir() && fi.Mode()&fs.ModeSymlink == 0, IsLink: fi.Mode()&fs.ModeSymlink != 0, Mode: fi.Mode().Perm()}
-	if out.IsLink {
-		return out, nil
+	out := FileInfo{IsDir: st.IsDir() && st.Mode()&fs.ModeSymlink == 0, IsLink: st.Mode()&fs.ModeSymlink != 0, Mode: st.Mode().Perm()}
+	if !out.IsLink {
+		out.ID = st.FileId
 	}
-	id, err := fileID(sh, p)
-	if err != nil {
-		return FileInfo{}, c.wrap(ctx, "stat", rel, err)
-	}
-	out.ID = id
 	return out, nil
 }
 
-// fileID opens p (never a reparse point: callers check first) and asks for
-// its IndexNumber, which the CREATE response does not carry.
+// fileID asks for p's IndexNumber, which a CREATE response does not
+// carry: one compound (CREATE, QUERY_INFO, CLOSE). A link is followed, as
+// an open follows it (callers check for links first).
 func fileID(sh *smb2.Share, p string) (uint64, error) {
-	f, err := sh.Open(p)
+	st, err := sh.StatID(p)
 	if err != nil {
 		return 0, err
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return 0, err
-	}
-	if st, ok := fi.Sys().(*smb2.FileStat); ok {
-		return st.FileId, nil
-	}
-	return 0, nil
+	return st.FileId, nil
 }
 
 // Mkdir creates the directory. SMB carries no Unix mode: the permissions a
@@ -259,28 +245,27 @@ func fileID(sh *smb2.Share, p string) (uint64, error) {
 func (c *smbClient) Mkdir(ctx context.Context, rel string, _ fs.FileMode) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.wrap(ctx, "mkdir", rel, c.on(ctx).Mkdir(c.full(rel), 0o777))
+	_, err := c.on(ctx).MkdirID(c.full(rel))
+	return c.wrap(ctx, "mkdir", rel, err)
 }
 
+// Rename never replaces: the server refuses an existing target
+// (ReplaceIfExists off) in the same compound that renames.
 func (c *smbClient) Rename(ctx context.Context, from, to string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	sh := c.on(ctx)
-	// The library renames with ReplaceIfExists; check first so nothing is
-	// overwritten.
-	if _, err := sh.Stat(c.full(to)); err == nil {
+	err := c.on(ctx).RenameNoReplace(c.full(from), c.full(to))
+	if errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("rename %s to %s: %w", from, to, fs.ErrExist)
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return c.wrap(ctx, "stat", to, err)
 	}
-	return c.wrap(ctx, "rename", from, sh.Rename(c.full(from), c.full(to)))
+	return c.wrap(ctx, "rename", from, err)
 }
 
-// Replace relies on the library renaming with ReplaceIfExists.
+// Replace renames with ReplaceIfExists: one compound.
 func (c *smbClient) Replace(ctx context.Context, from, to string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.wrap(ctx, "replace", to, c.on(ctx).Rename(c.full(from), c.full(to)))
+	return c.wrap(ctx, "replace", to, c.on(ctx).RenameReplace(c.full(from), c.full(to)))
 }
 
 func (c *smbClient) List(ctx context.Context, rel string, max int) ([]string, error) {
@@ -336,7 +321,7 @@ func (c *smbClient) Remove(ctx context.Context, rel string) error {
 // removeOne deletes a file or empty directory, clearing the read-only
 // attribute when that is what stops it (STATUS_CANNOT_DELETE).
 func (c *smbClient) removeOne(sh *smb2.Share, p string) error {
-	return evenReadOnly(sh, p, func() error { return sh.Remove(p) })
+	return evenReadOnly(sh, p, func() error { return sh.RemoveOne(p) })
 }
 
 // evenReadOnly runs op on p, and once more after clearing p's read-only
@@ -355,14 +340,14 @@ func evenReadOnly(sh *smb2.Share, p string, op func() error) error {
 func (c *smbClient) WriteFile(ctx context.Context, rel string, data []byte) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.wrap(ctx, "write", rel, c.on(ctx).WriteFile(c.full(rel), data, 0o644))
+	return c.wrap(ctx, "write", rel, c.on(ctx).WriteSmallFile(c.full(rel), data, 0o644))
 }
 
 func (c *smbClient) ReadFile(ctx context.Context, rel string) ([]byte, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	sh := c.on(ctx)
-	b, err := sh.ReadFile(c.full(rel))
+	b, err := sh.ReadSmallFile(c.full(rel))
 	return b, c.wrap(ctx, "read", rel, missingParent(sh, c.full(rel), err))
 }
 

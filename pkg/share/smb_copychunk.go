@@ -56,9 +56,6 @@ func (l copychunkLimits) smaller() (copychunkLimits, bool) {
 // not tried: it needs the source's file handle in its input, which go-smb2
 // keeps to itself.
 func (c *smbClient) CopyData(ctx context.Context, from, to string, size int64) error {
-	if !smbPrivateOK() {
-		return fmt.Errorf("server-side copy of %s: %w", from, errNoSMBBridge)
-	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	sh := c.on(ctx)
@@ -76,9 +73,6 @@ func (c *smbClient) CopyData(ctx context.Context, from, to string, size int64) e
 // CopyFrom is CopyData into the handle Create gave: the destination is not
 // opened a second time, which saves a CREATE and a CLOSE per file.
 func (h *smbFile) CopyFrom(ctx context.Context, from string, size int64) error {
-	if !smbPrivateOK() {
-		return fmt.Errorf("server-side copy of %s: %w", from, errNoSMBBridge)
-	}
 	err := h.during(ctx, func() error {
 		return h.c.copyInto(ctx, h.c.on(ctx), from, h.f, size)
 	})
@@ -106,7 +100,7 @@ func (c *smbClient) finishCopy(ctx context.Context, from, to string, err error) 
 }
 
 func (c *smbClient) copychunks(src, dst *smb2.File, size int64) error {
-	out, err := fsctl(src, fsctlSrvRequestResumeKey, nil, 32)
+	out, err := src.Fsctl(fsctlSrvRequestResumeKey, nil, 32)
 	if isRefusal(err) {
 		return fmt.Errorf("the server has no resume keys (%v): %w", err, errors.ErrUnsupported)
 	}
@@ -169,7 +163,7 @@ func copychunk(dst *smb2.File, key []byte, off, size int64, lim copychunkLimits)
 		pos += length
 	}
 	binary.LittleEndian.PutUint32(in[24:28], uint32(n))
-	out, err := fsctl(dst, fsctlSrvCopychunkWrite, in, 12)
+	out, err := dst.Fsctl(fsctlSrvCopychunkWrite, in, 12)
 	if err != nil {
 		return 0, err
 	}

@@ -51,20 +51,14 @@ func smbJoin(dir, name string) string {
 	return dir + `\` + name
 }
 
-// stat opens p itself (a link stays a link) and, for a directory, opens it
-// again for its ID, which the CREATE reply does not carry.
+// stat opens p itself (a link stays a link) and asks for its ID in the
+// same compound.
 func (r smbRemover) stat(ctx context.Context, p string) (Attr, error) {
-	sh := r.c.on(ctx)
-	st, err := lstatSMB(sh, p)
+	st, err := lstatSMB(r.c.on(ctx), p)
 	if err != nil {
 		return Attr{}, r.c.wrap(ctx, "stat", p, err)
 	}
 	a := smbAttr(st)
-	if a.Type == TypeDir {
-		if a.ID, err = fileID(sh, p); err != nil {
-			return Attr{}, r.c.wrap(ctx, "stat", p, err)
-		}
-	}
 	a.Handle = p
 	return a, nil
 }
@@ -168,7 +162,7 @@ func (r smbRemover) DirIDs(ctx context.Context, paths []string) ([]uint64, error
 
 func (r smbRemover) Marked(ctx context.Context, dir string, id uint64) (bool, error) {
 	p := r.c.full(dir) + `\` + strconv.FormatUint(id, 10)
-	_, err := r.c.on(ctx).Lstat(p)
+	_, err := r.c.on(ctx).LstatID(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}

@@ -55,9 +55,8 @@ func smbAttr(st *smb2.FileStat) Attr {
 	return a
 }
 
-// Lstat opens rel itself (FILE_OPEN_REPARSE_POINT). Unix modes and owners
-// do not exist on SMB. A directory's ID costs a second open; a file's is
-// left 0 (ReadDir gives it at no cost).
+// Lstat opens rel itself (FILE_OPEN_REPARSE_POINT), with its ID in the
+// same compound. Unix modes and owners do not exist on SMB.
 func (c *smbClient) Lstat(ctx context.Context, rel string) (Attr, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -77,26 +76,15 @@ func (c *smbClient) Lstat(ctx context.Context, rel string) (Attr, error) {
 		} else if !notASymlink(err) {
 			return Attr{}, c.wrap(ctx, "lstat", rel, err)
 		}
-	case TypeDir:
-		if a.ID, err = fileID(sh, p); err != nil {
-			return Attr{}, c.wrap(ctx, "lstat", rel, err)
-		}
 	}
 	return a, nil
 }
 
 // lstatSMB opens p itself (FILE_OPEN_REPARSE_POINT) and returns what the
-// open says of it.
+// server says of it, its ID included: one compound (CREATE, QUERY_INFO,
+// CLOSE).
 func lstatSMB(sh *smb2.Share, p string) (*smb2.FileStat, error) {
-	fi, err := sh.Lstat(p)
-	if err != nil {
-		return nil, err
-	}
-	st, ok := fi.Sys().(*smb2.FileStat)
-	if !ok {
-		return nil, fmt.Errorf("%s: the library gave no SMB attributes", p)
-	}
-	return st, nil
+	return sh.LstatID(p)
 }
 
 // notASymlink reports whether err is the library declining a reparse
@@ -337,9 +325,6 @@ func (c *smbClient) SetAttr(ctx context.Context, rel string, a Attr, mask AttrMa
 	if st.FileAttributes&fileAttributeReparsePoint != 0 {
 		return fmt.Errorf("setattr %s: it is a link, which this client cannot open as itself: %w", rel, errors.ErrUnsupported)
 	}
-	if !smbPrivateOK() {
-		return c.wrap(ctx, "setattr", rel, c.setAttrPublic(sh, p, a, mask))
-	}
 	return c.wrap(ctx, "setattr", rel, c.setAttrOpen(sh, p, st.FileAttributes, a, mask))
 }
 
@@ -422,7 +407,7 @@ var errDOSRefusedBefore = errors.New("refused before on this session")
 // by Create, so the file's old attributes are the ones CREATE gave it.
 func (h *smbFile) CloseSettingAttr(ctx context.Context, a Attr, mask AttrMask) error {
 	mask &= SetModTime | SetSize | SetDOSAttributes
-	if mask == 0 || !smbPrivateOK() {
+	if mask == 0 {
 		if err := h.Close(ctx); err != nil || mask == 0 {
 			return err
 		}
@@ -440,32 +425,4 @@ func (h *smbFile) CloseSettingAttr(ctx context.Context, a Attr, mask AttrMask) e
 		return err
 	}
 	return h.c.wrap(ctx, "close", h.rel, err)
-}
-
-// setAttrPublic is SetAttr with the library's public calls alone (its
-// private ones are not reachable in this build): Chtimes sets the access
-// time along with the modification time, and of the DOS attributes only
-// read-only can be set.
-func (c *smbClient) setAttrPublic(sh *smb2.Share, p string, a Attr, mask AttrMask) error {
-	if mask&SetDOSAttributes != 0 && a.DOSAttributes&^fileAttributeReadOnly&smbDOSAttributes != 0 {
-		return errNoSMBBridge
-	}
-	if mask&SetSize != 0 {
-		if err := sh.Truncate(p, a.Size); err != nil {
-			return err
-		}
-	}
-	if mask&SetModTime != 0 {
-		if err := sh.Chtimes(p, a.ModTime, a.ModTime); err != nil {
-			return err
-		}
-	}
-	if mask&SetDOSAttributes != 0 {
-		mode := fs.FileMode(0o666)
-		if a.DOSAttributes&fileAttributeReadOnly != 0 {
-			mode = 0o444
-		}
-		return sh.Chmod(p, mode)
-	}
-	return nil
 }

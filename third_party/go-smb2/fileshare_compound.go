@@ -1,0 +1,426 @@
+package smb2
+
+// This file is fileshare-csi's patch to go-smb2 (third_party/README.md):
+// the small file operations a provisioning controller makes, each sent as
+// one SMB2 compound (MS-SMB2 3.2.4.1.4): a CREATE, the related requests on
+// the handle it opens, and the CLOSE, in one message and one round trip,
+// where the library sends each request on its own. It uses the library's
+// own compound sender (sendCompound), so signing, encryption and credits
+// work as for every other request.
+
+import (
+	"errors"
+	"os"
+	"time"
+
+	"github.com/cloudsoda/go-smb2/internal/erref"
+	"github.com/cloudsoda/go-smb2/internal/smb2"
+)
+
+// compoundPayloadMax bounds what one request of a chain carries, so that
+// it costs one credit: a larger write or read takes the library's path.
+const compoundPayloadMax = 64 * 1024
+
+// errNoCompoundCredits says the connection could not lend the credits of a
+// whole chain at once: the operation takes the library's path instead.
+var errNoCompoundCredits = errors.New("not enough credits for a compound")
+
+// chainStep is one request on the handle a chain's CREATE opened; its
+// FileId must be the sentinel (set by chain).
+type chainStep struct {
+	cmd uint16
+	req smb2.Packet
+}
+
+// chain sends CREATE of name, steps on its handle, and CLOSE, as one
+// related compound, and returns the CREATE's and the steps' response bodies,
+// or the first error. A handle the chain's CLOSE did not close (a server
+// that fails the rest of a chain after a failed step) is closed on its own,
+// so no handle outlives the call.
+func (fs *Share) chain(name string, create *smb2.CreateRequest, steps ...chainStep) ([]byte, [][]byte, error) {
+	n := len(steps) + 2
+	granted, _, err := fs.session.conn.account.borrow(fs.ctx, uint16(n))
+	if err != nil {
+		return nil, nil, err
+	}
+	if int(granted) < n {
+		fs.session.conn.refundCredits(granted)
+		return nil, nil, errNoCompoundCredits
+	}
+	create.CreditCharge = 1
+	create.Name = name
+	entries := make([]compoundEntry, 0, n)
+	cmds := make([]uint16, 0, n)
+	entries = append(entries, compoundEntry{req: create, tc: fs.treeConn})
+	cmds = append(cmds, smb2.SMB2_CREATE)
+	for _, s := range steps {
+		s.req.Header().CreditCharge = 1
+		entries = append(entries, compoundEntry{req: s.req, tc: fs.treeConn, related: true})
+		cmds = append(cmds, s.cmd)
+	}
+	entries = append(entries, compoundEntry{
+		req:     &smb2.CloseRequest{PacketHeader: smb2.PacketHeader{CreditCharge: 1}, FileId: sentinelFileId},
+		tc:      fs.treeConn,
+		related: true,
+	})
+	cmds = append(cmds, smb2.SMB2_CLOSE)
+
+	rrs, err := fs.treeConn.sendCompound(fs.ctx, entries)
+	if err != nil {
+		return nil, nil, err
+	}
+	bodies := make([][]byte, n)
+	errs := make([]error, n)
+	for i, rr := range rrs {
+		pkt, err := fs.treeConn.recv(rr)
+		if err == nil {
+			var res []byte
+			if res, err = accept(cmds[i], pkt); err == nil {
+				bodies[i] = append([]byte(nil), res...)
+			}
+		}
+		errs[i] = err
+	}
+	if errs[0] != nil {
+		return nil, nil, errs[0]
+	}
+	cr := smb2.CreateResponseDecoder(bodies[0])
+	if cr.IsInvalid() {
+		return nil, nil, &InvalidResponseError{"broken create response format"}
+	}
+	if errs[n-1] != nil {
+		// The chain's CLOSE did not close the handle: close it by its ID.
+		f := &File{fs: fs, fd: cr.FileId().Decode(), name: name, mapping: fs.mapping}
+		if err := f.close(); err != nil && !isTransport(err) {
+			errs[n-1] = nil
+		}
+	}
+	for _, err := range errs[1:] {
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	return bodies[0], bodies[1 : n-1], nil
+}
+
+func isTransport(err error) bool {
+	var te *TransportError
+	return errors.As(err, &te)
+}
+
+// statFrom builds a FileStat from a CREATE response and, when given, a
+// FileAllInformation buffer, which adds the file's ID.
+func statFrom(name string, create []byte, all []byte) (*FileStat, error) {
+	r := smb2.CreateResponseDecoder(create)
+	st := &FileStat{
+		CreationTime:   time.Unix(0, r.CreationTime().Nanoseconds()),
+		LastAccessTime: time.Unix(0, r.LastAccessTime().Nanoseconds()),
+		LastWriteTime:  time.Unix(0, r.LastWriteTime().Nanoseconds()),
+		ChangeTime:     time.Unix(0, r.ChangeTime().Nanoseconds()),
+		EndOfFile:      r.EndofFile(),
+		AllocationSize: r.AllocationSize(),
+		FileAttributes: r.FileAttributes(),
+		FileName:       base(name),
+	}
+	if all != nil {
+		q := smb2.QueryInfoResponseDecoder(all)
+		if q.IsInvalid() {
+			return nil, &InvalidResponseError{"broken query info response format"}
+		}
+		info := smb2.FileAllInformationDecoder(q.OutputBuffer())
+		if info.IsInvalid() {
+			return nil, &InvalidResponseError{"broken query info response format"}
+		}
+		st.FileId = uint64(info.InternalInformation().IndexNumber())
+	}
+	return st, nil
+}
+
+func queryAll() chainStep {
+	return chainStep{smb2.SMB2_QUERY_INFO, &smb2.QueryInfoRequest{
+		InfoType:           smb2.SMB2_0_INFO_FILE,
+		FileInfoClass:      smb2.FileAllInformation,
+		OutputBufferLength: 4096,
+		FileId:             sentinelFileId,
+	}}
+}
+
+// LstatID is Lstat (name itself: a reparse point is not followed) with the
+// server's file ID (FileStat.FileId), in one round trip: CREATE,
+// QUERY_INFO (FileAllInformation), CLOSE.
+func (fs *Share) LstatID(name string) (*FileStat, error) {
+	name = normPath(name)
+	if err := validatePath("lstat", name, false); err != nil {
+		return nil, err
+	}
+	create := &smb2.CreateRequest{
+		RequestedOplockLevel: smb2.SMB2_OPLOCK_LEVEL_NONE,
+		ImpersonationLevel:   smb2.Impersonation,
+		DesiredAccess:        smb2.FILE_READ_ATTRIBUTES,
+		FileAttributes:       smb2.FILE_ATTRIBUTE_NORMAL,
+		ShareAccess:          smb2.FILE_SHARE_READ | smb2.FILE_SHARE_WRITE | smb2.FILE_SHARE_DELETE,
+		CreateDisposition:    smb2.FILE_OPEN,
+		CreateOptions:        smb2.FILE_OPEN_REPARSE_POINT,
+		Mapping:              fs.mapping,
+	}
+	cres, res, err := fs.chain(name, create, queryAll())
+	if errors.Is(err, errNoCompoundCredits) {
+		f, ferr := fs.createFile(name, create, false)
+		if ferr != nil {
+			return nil, &os.PathError{Op: "stat", Path: name, Err: ferr}
+		}
+		defer f.close()
+		fi, ferr := f.stat()
+		if ferr != nil {
+			return nil, &os.PathError{Op: "stat", Path: name, Err: ferr}
+		}
+		st := fi.(*FileStat)
+		st.FileAttributes = f.fileStat.FileAttributes
+		return st, nil
+	}
+	if err != nil {
+		return nil, &os.PathError{Op: "stat", Path: name, Err: err}
+	}
+	return statFrom(name, cres, res[0])
+}
+
+// MkdirID creates the directory name and returns what the server says of
+// it, its file ID included, in one round trip: CREATE, QUERY_INFO, CLOSE.
+func (fs *Share) MkdirID(name string) (*FileStat, error) {
+	name = normPath(name)
+	if err := validatePath("mkdir", name, false); err != nil {
+		return nil, err
+	}
+	create := &smb2.CreateRequest{
+		RequestedOplockLevel: smb2.SMB2_OPLOCK_LEVEL_NONE,
+		ImpersonationLevel:   smb2.Impersonation,
+		DesiredAccess:        smb2.FILE_WRITE_ATTRIBUTES | smb2.FILE_READ_ATTRIBUTES,
+		FileAttributes:       smb2.FILE_ATTRIBUTE_NORMAL,
+		ShareAccess:          smb2.FILE_SHARE_READ | smb2.FILE_SHARE_WRITE,
+		CreateDisposition:    smb2.FILE_CREATE,
+		CreateOptions:        smb2.FILE_DIRECTORY_FILE,
+		Mapping:              fs.mapping,
+	}
+	cres, res, err := fs.chain(name, create, queryAll())
+	if errors.Is(err, errNoCompoundCredits) {
+		if err := fs.Mkdir(name, 0o777); err != nil {
+			return nil, err
+		}
+		return fs.LstatID(name)
+	}
+	if err != nil {
+		return nil, &os.PathError{Op: "mkdir", Path: name, Err: err}
+	}
+	return statFrom(name, cres, res[0])
+}
+
+// RemoveOne removes the file or empty directory name, a reparse point as
+// itself, in one round trip: CREATE, SET_INFO (disposition), CLOSE. A
+// read-only file is refused (os.ErrPermission), as by Remove's first try.
+func (fs *Share) RemoveOne(name string) error {
+	name = normPath(name)
+	if err := validatePath("remove", name, false); err != nil {
+		return err
+	}
+	create := &smb2.CreateRequest{
+		RequestedOplockLevel: smb2.SMB2_OPLOCK_LEVEL_NONE,
+		ImpersonationLevel:   smb2.Impersonation,
+		DesiredAccess:        smb2.DELETE,
+		ShareAccess:          smb2.FILE_SHARE_DELETE,
+		CreateDisposition:    smb2.FILE_OPEN,
+		CreateOptions:        smb2.FILE_OPEN_REPARSE_POINT,
+		Mapping:              fs.mapping,
+	}
+	_, _, err := fs.chain(name, create, chainStep{smb2.SMB2_SET_INFO, &smb2.SetInfoRequest{
+		InfoType:      smb2.SMB2_0_INFO_FILE,
+		FileInfoClass: smb2.FileDispositionInformation,
+		FileId:        sentinelFileId,
+		Input:         &smb2.FileDispositionInformationEncoder{DeletePending: 1},
+	}})
+	if errors.Is(err, errNoCompoundCredits) {
+		return fs.remove(name)
+	}
+	if err != nil {
+		return &os.PathError{Op: "remove", Path: name, Err: err}
+	}
+	return nil
+}
+
+// RenameNoReplace renames oldpath (a reparse point as itself) to newpath,
+// failing with os.ErrExist when newpath exists (Rename replaces it), in
+// one round trip: CREATE, SET_INFO (rename), CLOSE.
+func (fs *Share) RenameNoReplace(oldpath, newpath string) error {
+	return fs.renameChain(oldpath, newpath, false)
+}
+
+// RenameReplace is Rename (newpath is replaced) in one round trip.
+func (fs *Share) RenameReplace(oldpath, newpath string) error {
+	return fs.renameChain(oldpath, newpath, true)
+}
+
+func (fs *Share) renameChain(oldpath, newpath string, replace bool) error {
+	oldpath = normPath(oldpath)
+	newpath = normPath(newpath)
+	if err := validatePath("rename from", oldpath, false); err != nil {
+		return err
+	}
+	if err := validatePath("rename to", newpath, false); err != nil {
+		return err
+	}
+	var r uint8
+	if replace {
+		r = 1
+	}
+	create := &smb2.CreateRequest{
+		RequestedOplockLevel: smb2.SMB2_OPLOCK_LEVEL_NONE,
+		ImpersonationLevel:   smb2.Impersonation,
+		DesiredAccess:        smb2.DELETE,
+		FileAttributes:       smb2.FILE_ATTRIBUTE_NORMAL,
+		ShareAccess:          smb2.FILE_SHARE_DELETE,
+		CreateDisposition:    smb2.FILE_OPEN,
+		CreateOptions:        smb2.FILE_OPEN_REPARSE_POINT,
+		Mapping:              fs.mapping,
+	}
+	_, _, err := fs.chain(oldpath, create, chainStep{smb2.SMB2_SET_INFO, &smb2.SetInfoRequest{
+		InfoType:      smb2.SMB2_0_INFO_FILE,
+		FileInfoClass: smb2.FileRenameInformation,
+		FileId:        sentinelFileId,
+		Input: &smb2.FileRenameInformationType2Encoder{
+			ReplaceIfExists: r,
+			FileName:        newpath,
+			Mapping:         fs.mapping,
+		},
+	}})
+	if errors.Is(err, errNoCompoundCredits) {
+		if !replace {
+			if _, serr := fs.Lstat(newpath); serr == nil {
+				return &os.LinkError{Op: "rename", Old: oldpath, New: newpath, Err: os.ErrExist}
+			}
+		}
+		return fs.Rename(oldpath, newpath)
+	}
+	if err != nil {
+		return &os.LinkError{Op: "rename", Old: oldpath, New: newpath, Err: err}
+	}
+	return nil
+}
+
+// WriteSmallFile creates name, or truncates it, and writes data, in one
+// round trip when data fits one request (compoundPayloadMax): CREATE,
+// WRITE, CLOSE. Larger data takes WriteFile's path.
+func (fs *Share) WriteSmallFile(name string, data []byte, perm os.FileMode) error {
+	if len(data) == 0 || len(data) > compoundPayloadMax || len(data) > int(fs.maxWriteSize) {
+		return fs.WriteFile(name, data, perm)
+	}
+	name = normPath(name)
+	if err := validatePath("open", name, false); err != nil {
+		return err
+	}
+	var attrs uint32 = smb2.FILE_ATTRIBUTE_NORMAL
+	if perm&0o200 == 0 {
+		attrs = smb2.FILE_ATTRIBUTE_READONLY
+	}
+	create := &smb2.CreateRequest{
+		RequestedOplockLevel: smb2.SMB2_OPLOCK_LEVEL_NONE,
+		ImpersonationLevel:   smb2.Impersonation,
+		DesiredAccess:        smb2.GENERIC_WRITE,
+		FileAttributes:       attrs,
+		ShareAccess:          smb2.FILE_SHARE_READ | smb2.FILE_SHARE_WRITE,
+		CreateDisposition:    smb2.FILE_OVERWRITE_IF,
+		CreateOptions:        smb2.FILE_SYNCHRONOUS_IO_NONALERT | smb2.FILE_NON_DIRECTORY_FILE,
+		Mapping:              fs.mapping,
+	}
+	_, res, err := fs.chain(name, create, chainStep{smb2.SMB2_WRITE, &smb2.WriteRequest{
+		FileId: sentinelFileId,
+		Data:   data,
+	}})
+	if errors.Is(err, errNoCompoundCredits) {
+		return fs.WriteFile(name, data, perm)
+	}
+	if err != nil {
+		return &os.PathError{Op: "write", Path: name, Err: err}
+	}
+	w := smb2.WriteResponseDecoder(res[0])
+	if w.IsInvalid() {
+		return &os.PathError{Op: "write", Path: name, Err: &InvalidResponseError{"broken write response format"}}
+	}
+	if int(w.Count()) != len(data) {
+		return &os.PathError{Op: "write", Path: name, Err: &InternalError{"short write"}}
+	}
+	return nil
+}
+
+// ReadSmallFile reads name whole, in one round trip when it is smaller
+// than one request carries (CREATE, READ, CLOSE); a larger file is read
+// again through ReadFile.
+func (fs *Share) ReadSmallFile(name string) ([]byte, error) {
+	name = normPath(name)
+	if err := validatePath("open", name, false); err != nil {
+		return nil, err
+	}
+	max := min(compoundPayloadMax, int(fs.maxReadSize))
+	create := &smb2.CreateRequest{
+		RequestedOplockLevel: smb2.SMB2_OPLOCK_LEVEL_NONE,
+		ImpersonationLevel:   smb2.Impersonation,
+		DesiredAccess:        smb2.GENERIC_READ,
+		FileAttributes:       smb2.FILE_ATTRIBUTE_NORMAL,
+		ShareAccess:          smb2.FILE_SHARE_READ | smb2.FILE_SHARE_WRITE,
+		CreateDisposition:    smb2.FILE_OPEN,
+		CreateOptions:        smb2.FILE_SYNCHRONOUS_IO_NONALERT | smb2.FILE_NON_DIRECTORY_FILE,
+		Mapping:              fs.mapping,
+	}
+	_, res, err := fs.chain(name, create, chainStep{smb2.SMB2_READ, &smb2.ReadRequest{
+		Length: uint32(max),
+		FileId: sentinelFileId,
+	}})
+	var re *ResponseError
+	switch {
+	case errors.Is(err, errNoCompoundCredits):
+		return fs.ReadFile(name)
+	case errors.As(err, &re) && erref.NtStatus(re.Code) == erref.STATUS_END_OF_FILE:
+		return []byte{}, nil // an empty file
+	case err != nil:
+		return nil, &os.PathError{Op: "read", Path: name, Err: err}
+	}
+	r := smb2.ReadResponseDecoder(res[0])
+	if r.IsInvalid() {
+		return nil, &os.PathError{Op: "read", Path: name, Err: &InvalidResponseError{"broken read response format"}}
+	}
+	data := r.Data()
+	if len(data) >= max {
+		return fs.ReadFile(name)
+	}
+	return data, nil
+}
+
+// StatID is Stat with the server's file ID, in one round trip (CREATE,
+// QUERY_INFO, CLOSE) where the server resolves the path itself; a link the
+// client must resolve (STATUS_STOPPED_ON_SYMLINK) takes Stat's path.
+func (fs *Share) StatID(name string) (*FileStat, error) {
+	name = normPath(name)
+	if err := validatePath("stat", name, false); err != nil {
+		return nil, err
+	}
+	create := &smb2.CreateRequest{
+		RequestedOplockLevel: smb2.SMB2_OPLOCK_LEVEL_NONE,
+		ImpersonationLevel:   smb2.Impersonation,
+		DesiredAccess:        smb2.FILE_READ_ATTRIBUTES,
+		FileAttributes:       smb2.FILE_ATTRIBUTE_NORMAL,
+		ShareAccess:          smb2.FILE_SHARE_READ | smb2.FILE_SHARE_WRITE | smb2.FILE_SHARE_DELETE,
+		CreateDisposition:    smb2.FILE_OPEN,
+		Mapping:              fs.mapping,
+	}
+	cres, res, err := fs.chain(name, create, queryAll())
+	var re *ResponseError
+	if errors.Is(err, errNoCompoundCredits) || errors.As(err, &re) && erref.NtStatus(re.Code) == erref.STATUS_STOPPED_ON_SYMLINK {
+		fi, err := fs.Stat(name)
+		if err != nil {
+			return nil, err
+		}
+		return fi.(*FileStat), nil
+	}
+	if err != nil {
+		return nil, &os.PathError{Op: "stat", Path: name, Err: err}
+	}
+	return statFrom(name, cres, res[0])
+}

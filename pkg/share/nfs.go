@@ -514,14 +514,22 @@ func (c *nfsClient) Stat(ctx context.Context, rel string) (FileInfo, error) {
 }
 
 func (c *nfsClient) Mkdir(ctx context.Context, rel string, perm fs.FileMode) error {
+	_, err := c.MkdirID(ctx, rel, perm)
+	return err
+}
+
+// MkdirID reads the new directory's attributes from MKDIR's reply. Servers
+// may apply their umask to MKDIR's mode, or drop the setuid, setgid and
+// sticky bits: a SETATTR then sets exactly what was asked, and only then.
+func (c *nfsClient) MkdirID(ctx context.Context, rel string, perm fs.FileMode) (FileInfo, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	dir, name, err := c.resolveParent(ctx, rel)
 	if err != nil {
-		return err
+		return FileInfo{}, err
 	}
 	if name == "" {
-		return fmt.Errorf("mkdir of the share root: %w", fs.ErrExist)
+		return FileInfo{}, fmt.Errorf("mkdir of the share root: %w", fs.ErrExist)
 	}
 	mode := UnixMode(perm)
 	res, err := c.call(ctx, &struct {
@@ -530,15 +538,34 @@ func (c *nfsClient) Mkdir(ctx context.Context, rel string, perm fs.FileMode) err
 		Attrs nfs.Sattr3
 	}{c.header(procMkdir), nfs.Diropargs3{FH: dir, Filename: name}, nfs.Sattr3{Mode: nfs.SetMode{SetIt: true, Mode: mode}}})
 	if err != nil {
-		return fmt.Errorf("mkdir %s: %w", rel, err)
+		return FileInfo{}, fmt.Errorf("mkdir %s: %w", rel, err)
 	}
-	newFH, err := c.createdHandle(ctx, res, dir, name)
-	if err != nil {
-		return err
+	// The reply is read whole before any other call on the session.
+	var made struct {
+		FH   nfs.PostOpFH3
+		Attr nfs.PostOpAttr
 	}
-	// Servers may apply their umask to MKDIR's mode, or drop the setuid,
-	// setgid and sticky bits; SETATTR sets exactly what was asked.
-	return c.setattr(ctx, newFH, nfs.Sattr3{Mode: nfs.SetMode{SetIt: true, Mode: mode}})
+	if err := res.Decode(&made); err != nil {
+		c.broken = true
+		return FileInfo{}, fmt.Errorf("%w: %w", ErrUnavailable, err)
+	}
+	newFH, attr := made.FH.FH, made.Attr.Attr
+	if !made.FH.IsSet {
+		// A server may leave the handle out: a LOOKUP finds it.
+		if newFH, attr, err = c.lookupAttr(ctx, dir, name); err != nil {
+			return FileInfo{}, fmt.Errorf("mkdir %s: %w", rel, err)
+		}
+	} else if !made.Attr.IsSet {
+		if attr, err = c.getattr(ctx, newFH); err != nil {
+			return FileInfo{}, fmt.Errorf("getattr %s: %w", rel, err)
+		}
+	}
+	if attr.FileMode&0o7777 != mode {
+		if err := c.setattr(ctx, newFH, nfs.Sattr3{Mode: nfs.SetMode{SetIt: true, Mode: mode}}); err != nil {
+			return FileInfo{}, err
+		}
+	}
+	return FileInfo{IsDir: true, Mode: perm, ID: attr.Fileid}, nil
 }
 
 // createdHandle reads the post-op handle of a MKDIR or CREATE reply; a

@@ -250,24 +250,30 @@ func fileInfo4(a attrs4) FileInfo {
 }
 
 func (c *nfs4Client) Mkdir(ctx context.Context, rel string, perm fs.FileMode) error {
+	_, err := c.MkdirID(ctx, rel, perm)
+	return err
+}
+
+// MkdirID is one COMPOUND: CREATE leaves the new directory current, SETATTR
+// sets exactly perm (which the server's umask or a dropped setgid bit may
+// have changed), and GETATTR reads its ID.
+func (c *nfs4Client) MkdirID(ctx context.Context, rel string, perm fs.FileMode) (FileInfo, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	ops, name, err := c.parentOps(ctx, rel, 2)
+	ops, name, err := c.parentOps(ctx, rel, 3)
 	if err != nil {
-		return fmt.Errorf("mkdir %s: %w", rel, err)
+		return FileInfo{}, fmt.Errorf("mkdir %s: %w", rel, err)
 	}
 	if name == "" {
-		return fmt.Errorf("mkdir of the share root: %w", fs.ErrExist)
+		return FileInfo{}, fmt.Errorf("mkdir of the share root: %w", fs.ErrExist)
 	}
-	// CREATE leaves the new directory current: SETATTR then sets exactly
-	// perm, which the server's umask or a dropped setgid bit may have
-	// changed, in the same round trip.
 	mode := UnixMode(perm)
-	ops = append(ops, opMkdir(name, mode), opSetattr(anonymousStateid, setAttrs{mode: &mode}))
+	var a attrs4
+	ops = append(ops, opMkdir(name, mode), opSetattr(anonymousStateid, setAttrs{mode: &mode}), opGetattr(attrMask(attrFileID), &a))
 	if err := c.run(ctx, ops); err != nil {
-		return fmt.Errorf("mkdir %s: %w", rel, err)
+		return FileInfo{}, fmt.Errorf("mkdir %s: %w", rel, err)
 	}
-	return nil
+	return FileInfo{IsDir: true, Mode: perm, ID: a.FileID}, nil
 }
 
 func (c *nfs4Client) Rename(ctx context.Context, from, to string) error {

@@ -144,6 +144,24 @@ func Dial(ctx context.Context, src source.Source, creds Credentials) (Client, er
 	return nil, fmt.Errorf("unknown protocol %q", src.Protocol)
 }
 
+// DirMaker is a Client whose MKDIR also tells what it made, in the same
+// round trips: the new directory's ID, which a CreateVolume records.
+type DirMaker interface {
+	MkdirID(ctx context.Context, rel string, perm fs.FileMode) (FileInfo, error)
+}
+
+// MkdirStat is Mkdir, then what Stat says of the new directory: in one
+// call where c is a DirMaker.
+func MkdirStat(ctx context.Context, c Client, rel string, perm fs.FileMode) (FileInfo, error) {
+	if m, ok := c.(DirMaker); ok {
+		return m.MkdirID(ctx, rel, perm)
+	}
+	if err := c.Mkdir(ctx, rel, perm); err != nil {
+		return FileInfo{}, err
+	}
+	return c.Stat(ctx, rel)
+}
+
 // MkdirAll creates rel and any missing parents with perm. Existing
 // directories are left as they are.
 func MkdirAll(ctx context.Context, c Client, rel string, perm fs.FileMode) error {

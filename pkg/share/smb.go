@@ -242,11 +242,20 @@ func fileID(sh *smb2.Share, p string) (uint64, error) {
 
 // Mkdir creates the directory. SMB carries no Unix mode: the permissions a
 // Linux node sees come from its mount options (file_mode, dir_mode).
-func (c *smbClient) Mkdir(ctx context.Context, rel string, _ fs.FileMode) error {
+func (c *smbClient) Mkdir(ctx context.Context, rel string, perm fs.FileMode) error {
+	_, err := c.MkdirID(ctx, rel, perm)
+	return err
+}
+
+// MkdirID reads the new directory's ID in the same compound.
+func (c *smbClient) MkdirID(ctx context.Context, rel string, _ fs.FileMode) (FileInfo, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	_, err := c.on(ctx).MkdirID(c.full(rel))
-	return c.wrap(ctx, "mkdir", rel, err)
+	st, err := c.on(ctx).MkdirID(c.full(rel))
+	if err != nil {
+		return FileInfo{}, c.wrap(ctx, "mkdir", rel, err)
+	}
+	return FileInfo{IsDir: true, Mode: st.Mode().Perm(), ID: st.FileId}, nil
 }
 
 // Rename never replaces: the server refuses an existing target

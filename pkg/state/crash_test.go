@@ -311,9 +311,27 @@ func snapshotScenario() scenario {
 // modifyGroupScenario changes a volume group's members, as the CSI-Addons
 // sidecar's retries of one ModifyVolumeGroupMembership do.
 func modifyGroupScenario() scenario {
+	return volumeGroupScenario("ModifyVolumeGroupMembership", false, func(ctx context.Context, st *Store, cur VolumeGroup) error {
+		_, err := st.SetVolumeGroupMembers(ctx, cur, []string{"v1", "v2", "v3"})
+		return err
+	})
+}
+
+// deleteGroupScenario is DeleteVolumeGroup as the sidecar retries it: a
+// group already gone is a success.
+func deleteGroupScenario() scenario {
+	return volumeGroupScenario("DeleteVolumeGroup", true, func(ctx context.Context, st *Store, cur VolumeGroup) error {
+		return st.DeleteVolumeGroup(ctx, cur)
+	})
+}
+
+// volumeGroupScenario runs call on the current record of a volume group
+// that setup made, as each retry of the sidecar's request does; gone says
+// that a group already gone is the call's success (a delete).
+func volumeGroupScenario(name string, gone bool, call func(ctx context.Context, st *Store, cur VolumeGroup) error) scenario {
 	var g VolumeGroup
 	return scenario{
-		name: "ModifyVolumeGroupMembership",
+		name: name,
 		setup: func(t *testing.T, st *Store, sh *memshare.Share) {
 			baseDir(t, st, sh)
 			var err error
@@ -323,11 +341,13 @@ func modifyGroupScenario() scenario {
 		},
 		call: func(ctx context.Context, st *Store) error {
 			cur, err := st.GetVolumeGroup(ctx, g.Key(), g.UID)
+			if gone && errors.Is(err, ErrNotFound) {
+				return nil
+			}
 			if err != nil {
 				return err
 			}
-			_, err = st.SetVolumeGroupMembers(ctx, cur, []string{"v1", "v2", "v3"})
-			return err
+			return call(ctx, st, cur)
 		},
 	}
 }
@@ -634,32 +654,6 @@ func cutCreate(t *testing.T, c *clock) *memshare.Share {
 	}
 	sh.SetHook(nil)
 	return sh
-}
-
-// deleteGroupScenario is DeleteVolumeGroup as the sidecar retries it: a
-// group already gone is a success.
-func deleteGroupScenario() scenario {
-	var g VolumeGroup
-	return scenario{
-		name: "DeleteVolumeGroup",
-		setup: func(t *testing.T, st *Store, sh *memshare.Share) {
-			baseDir(t, st, sh)
-			var err error
-			if g, err = st.CreateVolumeGroup(context.Background(), "group-1", "nfs://h/export", []string{"v1", "v2"}); err != nil {
-				t.Fatal(err)
-			}
-		},
-		call: func(ctx context.Context, st *Store) error {
-			cur, err := st.GetVolumeGroup(ctx, g.Key(), g.UID)
-			if errors.Is(err, ErrNotFound) {
-				return nil
-			}
-			if err != nil {
-				return err
-			}
-			return st.DeleteVolumeGroup(ctx, cur)
-		},
-	}
 }
 
 // deleteGroupSnapshotScenario is the record's part of

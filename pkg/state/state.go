@@ -432,7 +432,8 @@ func (s *Store) createSteps(ctx context.Context, rec *Record, req CreateRequest,
 		return err
 	}
 	var err error
-	if *created, err = s.makeDir(ctx, p, req.Perm); err != nil {
+	var fi share.FileInfo
+	if *created, fi, err = s.makeDir(ctx, p, req.Perm); err != nil {
 		return err
 	}
 	if !*created {
@@ -460,10 +461,6 @@ func (s *Store) createSteps(ctx context.Context, rec *Record, req CreateRequest,
 				return fmt.Errorf("directory %s already holds data (a retained volume, or made by hand), and a volume restored or cloned into it would mix that data with the copy; move it away or use a subDir template that gives each claim a new directory: %w", p, ErrConflict)
 			}
 		}
-	}
-	fi, err := s.c.Stat(ctx, p)
-	if err != nil {
-		return err
 	}
 	rec.RootID = fi.ID
 	return s.commit(ctx, *rec, 0)
@@ -572,7 +569,7 @@ func (s *Store) rollBack(ctx context.Context, in Record) (kept string, err error
 	case err != nil:
 		return "", err
 	case fi.IsDir && !fi.IsLink:
-		if err := s.checkAdoptable(ctx, p); isRefusal(err) {
+		if _, err := s.checkAdoptable(ctx, p); isRefusal(err) {
 			break // another volume's, an archive: not the intent's to touch
 		} else if err != nil {
 			return "", err
@@ -621,10 +618,7 @@ func (s *Store) ensureDir(ctx context.Context, rec Record, perm fs.FileMode) (Re
 		} else if busy {
 			return Record{}, fmt.Errorf("volume %q at %s is being deleted; retry later: %w", rec.Name, rec.Path, ErrBusy)
 		}
-		if _, err := s.makeDir(ctx, rec.Path, perm); err != nil {
-			return Record{}, err
-		}
-		if fi, err = s.c.Stat(ctx, rec.Path); err != nil {
+		if _, fi, err = s.makeDir(ctx, rec.Path, perm); err != nil {
 			return Record{}, err
 		}
 	}
@@ -716,50 +710,53 @@ func (s *Store) writeFile(ctx context.Context, p string, data []byte) error {
 }
 
 // makeDir creates p and its missing parents; created is false when p was
-// already there and is adopted (after the checks that it may be).
-func (s *Store) makeDir(ctx context.Context, p string, perm fs.FileMode) (created bool, err error) {
+// already there and is adopted (after the checks that it may be). fi is
+// what the server says of p, its ID included: the MKDIR tells it where the
+// protocol lets it (share.DirMaker), so a create needs no look-up after.
+func (s *Store) makeDir(ctx context.Context, p string, perm fs.FileMode) (created bool, fi share.FileInfo, err error) {
 	// The parents are usually there already (the base): one MKDIR says so.
-	err = s.c.Mkdir(ctx, p, perm)
+	fi, err = share.MkdirStat(ctx, s.c, p, perm)
 	if parent := path.Dir(p); errors.Is(err, fs.ErrNotExist) && parent != "." {
 		if err := share.MkdirAll(ctx, s.c, parent, perm); err != nil {
-			return false, fmt.Errorf("create parent directories of %s: %w", p, err)
+			return false, fi, fmt.Errorf("create parent directories of %s: %w", p, err)
 		}
-		err = s.c.Mkdir(ctx, p, perm)
+		fi, err = share.MkdirStat(ctx, s.c, p, perm)
 	}
 	if err == nil {
-		return true, nil
+		return true, fi, nil
 	}
 	if !errors.Is(err, fs.ErrExist) {
-		return false, fmt.Errorf("create %s: %w", p, err)
+		return false, fi, fmt.Errorf("create %s: %w", p, err)
 	}
-	return false, s.checkAdoptable(ctx, p)
+	fi, err = s.checkAdoptable(ctx, p)
+	return false, fi, err
 }
 
 // checkAdoptable decides whether an existing directory without a record
 // (retained from an earlier claim, or made by hand) may become a volume.
-func (s *Store) checkAdoptable(ctx context.Context, p string) error {
+func (s *Store) checkAdoptable(ctx context.Context, p string) (share.FileInfo, error) {
 	fi, err := s.c.Stat(ctx, p)
 	if err != nil {
-		return err
+		return fi, err
 	}
 	switch {
 	case fi.IsLink:
-		return fmt.Errorf("%s is a link on the server, not a directory: %w", p, ErrConflict)
+		return fi, fmt.Errorf("%s is a link on the server, not a directory: %w", p, ErrConflict)
 	case !fi.IsDir:
-		return fmt.Errorf("%s exists on the share and is not a directory: %w", p, ErrConflict)
+		return fi, fmt.Errorf("%s exists on the share and is not a directory: %w", p, ErrConflict)
 	}
 	var a Archive
 	if err := s.readJSON(ctx, archivePath(p), &a); err == nil {
-		return fmt.Errorf("%s is the archive of deleted volume %q and is never handed to a new claim: %w", p, a.Name, ErrConflict)
+		return fi, fmt.Errorf("%s is the archive of deleted volume %q and is never handed to a new claim: %w", p, a.Name, ErrConflict)
 	} else if !errors.Is(err, fs.ErrNotExist) {
-		return err
+		return fi, err
 	}
 	if fi.ID != 0 {
 		if s.marked(ctx, fi.ID) {
-			return fmt.Errorf("%s is another volume's directory (a link to it, or a second name): %w", p, ErrConflict)
+			return fi, fmt.Errorf("%s is another volume's directory (a link to it, or a second name): %w", p, ErrConflict)
 		}
 	}
-	return s.checkNoHolds(ctx, p)
+	return fi, s.checkNoHolds(ctx, p)
 }
 
 // checkAncestors refuses p when a directory above it is a volume.

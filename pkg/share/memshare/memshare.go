@@ -319,7 +319,14 @@ func (c *client) Stat(ctx context.Context, rel string) (share.FileInfo, error) {
 }
 
 func (c *client) Mkdir(ctx context.Context, rel string, perm fs.FileMode) error {
-	return c.do(ctx, "mkdir", rel, func() error {
+	_, err := c.MkdirID(ctx, rel, perm)
+	return err
+}
+
+// MkdirID is share.DirMaker's: the new directory's ID in the same operation.
+func (c *client) MkdirID(ctx context.Context, rel string, perm fs.FileMode) (share.FileInfo, error) {
+	var fi share.FileInfo
+	err := c.do(ctx, "mkdir", rel, func() error {
 		p, name, err := c.s.parent(rel)
 		if err != nil {
 			return err
@@ -330,8 +337,10 @@ func (c *client) Mkdir(ctx context.Context, rel string, perm fs.FileMode) error 
 		n := c.s.newNode(true)
 		n.mode = perm
 		p.children[name] = n
+		fi = share.FileInfo{IsDir: true, Mode: perm, ID: n.id}
 		return nil
 	})
+	return fi, err
 }
 
 func (c *client) Rename(ctx context.Context, from, to string) error {

@@ -46,6 +46,7 @@ func main() {
 	flag.IntVar(&ub.Walks, "usage-walks", usage.DefaultMaxWalks, "node: volumes counted at once for NodeGetVolumeStats (each volume's own use, on its mount)")
 	flag.IntVar(&ub.EntriesPerSecond, "usage-entries-per-second", usage.DefaultEntriesPerSecond, "node: entries one count reads per second at most")
 	flag.DurationVar(&ub.Interval, "usage-interval", usage.DefaultInterval, "node: age of a volume's count before it is counted again")
+	flag.StringVar(&share.Krb5ConfigPath, "krb5-config", share.Krb5ConfigPath, "controller: the krb5.conf (realm, KDCs) for SMB classes with auth krb5 or negotiate whose Secret has no krb5.conf key, e.g. a mounted ConfigMap; read when an identity first logs in")
 	showVersion := flag.Bool("version", false, "print the version and exit")
 	flag.Parse()
 	if *showVersion {

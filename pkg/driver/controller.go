@@ -92,7 +92,7 @@ func (d *Driver) leaseWithoutSecrets(ctx context.Context, src source.Source) (*s
 // earlier call with secrets left in the pool. It reports false, without
 // running fn, when there is no such session.
 func (d *Driver) withShareOrIdle(ctx context.Context, root source.Source, creds share.Credentials, fn func(share.Client) error) (bool, error) {
-	if root.Protocol != source.SMB || creds.Username != "" {
+	if root.Protocol != source.SMB || creds.HasIdentity() {
 		return true, d.withShare(ctx, root, creds, fn)
 	}
 	lease := d.cfg.Pool.GetIdle(root)

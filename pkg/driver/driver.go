@@ -222,7 +222,20 @@ func (t *tryLocks) tryLock(key string) (func(), bool) {
 }
 
 func credentialsFrom(secrets map[string]string) share.Credentials {
-	return share.Credentials{Username: secrets["username"], Password: secrets["password"], Domain: secrets["domain"]}
+	return share.Credentials{
+		Username: secrets["username"], Password: secrets["password"], Domain: secrets["domain"],
+		Principal: secrets[source.SecretPrincipal], Keytab: secrets[source.SecretKeytab], Krb5Conf: secrets[source.SecretKrb5Conf],
+	}
+}
+
+// nodeCredentials are the credentials a node mount takes: the kernel's
+// Kerberos login goes through cifs.upcall and the host's ticket caches,
+// so the node keeps no keytab or krb5.conf from the Secret (its records of
+// staged credentials live in the kernel keyring, sized for a password).
+func nodeCredentials(secrets map[string]string) share.Credentials {
+	c := credentialsFrom(secrets)
+	c.Keytab, c.Krb5Conf = "", ""
+	return c
 }
 
 // errString is err's message, or "" for nil, for a log value.

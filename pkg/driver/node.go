@@ -141,7 +141,7 @@ func (d *Driver) NodeStageVolume(ctx context.Context, req *csi.NodeStageVolumeRe
 		SubDir:       sub,
 		StagingPath:  req.GetStagingTargetPath(),
 		MountOptions: append(classOptions, mnt.GetMountFlags()...),
-		Credentials:  credentialsFrom(req.GetSecrets()),
+		Credentials:  nodeCredentials(req.GetSecrets()),
 		MountGroup:   mnt.GetVolumeMountGroup(),
 		ReadOnly:     isReadOnlyMode(req.GetVolumeCapability()),
 	}

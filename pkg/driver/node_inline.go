@@ -71,7 +71,7 @@ func (d *Driver) publishInline(ctx context.Context, req *csi.NodePublishVolumeRe
 		SubDir:       rel,
 		StagingPath:  target,
 		MountOptions: append(options, req.GetVolumeCapability().GetMount().GetMountFlags()...),
-		Credentials:  credentialsFrom(req.GetSecrets()),
+		Credentials:  nodeCredentials(req.GetSecrets()),
 		MountGroup:   req.GetVolumeCapability().GetMount().GetVolumeMountGroup(),
 		ReadOnly:     req.GetReadonly() || isReadOnlyMode(req.GetVolumeCapability()),
 	}

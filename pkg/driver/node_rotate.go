@@ -50,7 +50,7 @@ func (d *Driver) rotateCredentials(ctx context.Context, mountPath string, secret
 	if req.Source.Protocol != source.SMB {
 		return nil
 	}
-	creds := credentialsFrom(secrets)
+	creds := nodeCredentials(secrets)
 	if creds == req.Credentials {
 		return nil
 	}

@@ -2,6 +2,7 @@ package share
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -50,8 +51,9 @@ type krbLogin struct {
 }
 
 // krbLogins holds one krbLogin per set of Kerberos credentials (keyed by a
-// hash), and per principal only the latest: a rotated keytab replaces the
-// login of the old one, whose TGT is dropped.
+// hash) that got a ticket, and per principal only the latest: a rotated
+// keytab replaces the login of the old one. Credentials the KDC refused are
+// never kept, so wrong Secrets do not pile up.
 var krbLogins = struct {
 	sync.Mutex
 	byKey       map[string]*krbLogin
@@ -63,27 +65,34 @@ func hasKrb5(creds Credentials) bool {
 	return creds.Principal != "" && (creds.Keytab != "" || creds.Password != "")
 }
 
-// loginFor returns the cached login for creds, or makes one.
+func loginKey(creds Credentials) string {
+	return hashOf(creds.Principal, creds.Keytab, creds.Password, creds.Krb5Conf)
+}
+
+// loginFor returns the kept login for creds, or a new one that keep
+// registers once it got a ticket.
 func loginFor(creds Credentials) (*krbLogin, error) {
-	key := hashOf(creds.Principal, creds.Keytab, creds.Password, creds.Krb5Conf)
 	krbLogins.Lock()
-	defer krbLogins.Unlock()
-	if l := krbLogins.byKey[key]; l != nil {
+	l := krbLogins.byKey[loginKey(creds)]
+	krbLogins.Unlock()
+	if l != nil {
 		return l, nil
 	}
-	l, err := newKrbLogin(creds)
-	if err != nil {
-		return nil, err
-	}
-	if old := krbLogins.byPrincipal[creds.Principal]; old != "" {
-		if ol := krbLogins.byKey[old]; ol != nil {
-			ol.cl.Destroy()
-		}
+	return newKrbLogin(creds)
+}
+
+// keep registers l, which got a ticket with creds, in place of the
+// principal's previous login. The previous one is dropped, not destroyed:
+// a dial may still be using it, and it holds nothing that runs.
+func keep(creds Credentials, l *krbLogin) {
+	key := loginKey(creds)
+	krbLogins.Lock()
+	defer krbLogins.Unlock()
+	if old := krbLogins.byPrincipal[creds.Principal]; old != key {
 		delete(krbLogins.byKey, old)
 	}
 	krbLogins.byKey[key] = l
 	krbLogins.byPrincipal[creds.Principal] = key
-	return l, nil
 }
 
 func newKrbLogin(creds Credentials) (*krbLogin, error) {
@@ -112,15 +121,33 @@ func newKrbLogin(creds Credentials) (*krbLogin, error) {
 	var cl *client.Client
 	if creds.Keytab != "" {
 		kt := keytab.New()
-		if err := kt.Unmarshal([]byte(creds.Keytab)); err != nil {
+		b, err := keytabBytes(creds.Keytab)
+		if err == nil {
+			err = kt.Unmarshal(b)
+		}
+		clear(b)
+		if err != nil {
 			// Not the error itself: it might quote bytes of the keytab.
-			return nil, fmt.Errorf("the Secret's krb5.keytab is not a keytab file (make one with ktutil, or samba-tool domain exportkeytab): %w", fs.ErrPermission)
+			return nil, fmt.Errorf("the Secret's krb5.keytab is not a base64-encoded keytab file (make one with ktutil or samba-tool domain exportkeytab, then base64 -w0): %w", fs.ErrPermission)
 		}
 		cl = client.NewWithKeytab(user, realm, kt, cfg, settings)
 	} else {
 		cl = client.NewWithPassword(user, realm, creds.Password, cfg, settings)
 	}
 	return &krbLogin{cl: cl, realm: realm, svcEnd: map[string]time.Time{}}, nil
+}
+
+// keytabBytes decodes the Secret's krb5.keytab. CSI carries secrets as
+// protobuf strings, which must be UTF-8, and the sidecars pass a Secret's
+// bytes as they are: a keytab file itself fails the gRPC marshalling, so
+// the Secret holds it in base64. A raw keytab (it starts with 0x05 0x02,
+// the format version), as a caller other than Kubernetes might pass, is
+// taken as it is.
+func keytabBytes(s string) ([]byte, error) {
+	if strings.HasPrefix(s, "\x05\x02") {
+		return []byte(s), nil
+	}
+	return base64.StdEncoding.DecodeString(strings.Join(strings.Fields(s), ""))
 }
 
 // ticketMargin is how long before its end a ticket is replaced: a sixth of

@@ -169,6 +169,7 @@ func krb5Initiator(ctx context.Context, src source.Source, creds Credentials) (s
 	if err != nil {
 		return nil, time.Time{}, err
 	}
+	keep(creds, l)
 	return &smb2.Krb5Initiator{Client: l.cl, TargetSPN: spn}, end, nil
 }
 

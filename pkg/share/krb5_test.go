@@ -191,3 +191,14 @@ func TestSealConnRefusesClearMessagesOnceEnforced(t *testing.T) {
 		t.Fatalf("%d bytes of the clear message left", sink.Len()-before-4)
 	}
 }
+
+// A server that expires a Kerberos session answers STATUS_NETWORK_SESSION_
+// EXPIRED: the session is dropped and the error is the retryable
+// Unavailable, never a credentials error.
+func TestExpiredSessionIsUnavailableAndDropped(t *testing.T) {
+	c := &smbClient{}
+	err := c.wrap(context.Background(), "mkdir", "v", &smb2.ResponseError{Code: 0xC000035C})
+	if !errors.Is(err, ErrUnavailable) || errors.Is(err, fs.ErrPermission) || !c.Broken() {
+		t.Fatalf("%v (broken %v): want Unavailable and the session dropped", err, c.Broken())
+	}
+}

@@ -50,6 +50,12 @@ type Config struct {
 	// InlineSources are the shares pods may mount as CSI inline volumes
 	// (node); empty refuses inline volumes.
 	InlineSources InlineSources
+	// Krb5HostTickets lets a Linux node mount Kerberos volumes (sec=krb5)
+	// with the host's own tickets, through cifs.upcall: root's credential
+	// cache or the host's keytab, one identity for every such volume on the
+	// node, whatever principal their Secrets name. Off, they are refused:
+	// the driver does not make per-volume caches from the Secret yet.
+	Krb5HostTickets bool
 	// VerifyCredentials checks, before a live SMB mount is given a new
 	// password, that the server takes it (node); nil logs on in user space.
 	VerifyCredentials func(ctx context.Context, src source.Source, creds share.Credentials) error

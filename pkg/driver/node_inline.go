@@ -75,6 +75,9 @@ func (d *Driver) publishInline(ctx context.Context, req *csi.NodePublishVolumeRe
 		MountGroup:   req.GetVolumeCapability().GetMount().GetVolumeMountGroup(),
 		ReadOnly:     req.GetReadonly() || isReadOnlyMode(req.GetVolumeCapability()),
 	}
+	if err := d.kerberosMountAllowed(sr, true); err != nil {
+		return nil, err
+	}
 	if err := d.cfg.Mounter.Stage(ctx, sr); err != nil {
 		return nil, mountStatus(fmt.Errorf("inline volume: %w", err))
 	}

@@ -124,5 +124,21 @@ func TestKerberosController(t *testing.T) {
 			t.Errorf("the refused CreateVolume left a directory: %v", serr)
 		}
 		roundTrip(t, "krb-sealed", map[string]string{"source": encShare, "auth": "krb5", "encryption": "required"}, byKeytab, filepath.Join(dc.Dir, dc.EncryptedShare))
+		// The server's side: the controller's session, idle in its pool
+		// now, is connected to the share with encryption.
+		out, err := dc.SMBStatus(ctx, "--shares")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var line string
+		for _, l := range strings.Split(out, "\n") {
+			if strings.HasPrefix(strings.TrimSpace(l), dc.EncryptedShare+" ") {
+				line = l
+			}
+		}
+		if !strings.Contains(line, "AES") {
+			t.Errorf("smbstatus shows no encrypted connection to %s:\n%s", dc.EncryptedShare, out)
+		}
+		t.Logf("smbstatus: %s", strings.Join(strings.Fields(line), " "))
 	})
 }

@@ -168,3 +168,13 @@ func (d *ADDC) Keytab(ctx context.Context, name string) ([]byte, error) {
 	defer os.Remove(p)
 	return os.ReadFile(p)
 }
+
+// SMBStatus is smbstatus's report of the DC's file server (sessions and
+// shares in use, with their encryption), from its own state files.
+func (d *ADDC) SMBStatus(ctx context.Context, args ...string) (string, error) {
+	out, err := exec.CommandContext(ctx, "smbstatus", append(args, "-s", d.conf)...).CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("smbstatus: %w: %s", err, out)
+	}
+	return string(out), nil
+}

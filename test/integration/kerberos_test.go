@@ -7,10 +7,13 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/hex"
+	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -18,6 +21,8 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/fileshare-csi/fileshare-csi/pkg/share"
+	"github.com/fileshare-csi/fileshare-csi/pkg/source"
 	"github.com/fileshare-csi/fileshare-csi/test/localservers"
 )
 
@@ -30,29 +35,9 @@ import (
 // encryption: required works on a share that encrypts and is refused on
 // one that does not.
 func TestKerberosController(t *testing.T) {
-	if _, err := exec.LookPath("samba-tool"); err != nil {
-		t.Skip("samba-ad-dc is not installed (hack/install-deps.sh installs it)")
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	began := time.Now()
-	dc, err := localservers.StartADDC(ctx, filepath.Join(env.dir, "addc"), "fileshare-addc", "10.254.29.1/24", "10.254.29.2/24")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer dc.Stop()
-	b := make([]byte, 8)
-	_, _ = rand.Read(b)
-	password := "Pw-" + hex.EncodeToString(b) + "!"
-	if err := dc.AddUser(ctx, "csikrb", password); err != nil {
-		t.Fatal(err)
-	}
-	keytab, err := dc.Keytab(ctx, "csikrb")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("domain controller up and user made in %v", time.Since(began).Round(time.Millisecond))
-
+	dc, keytab, password := startDC(t, ctx)
 	principal := "csikrb@" + dc.Realm
 	byKeytab := map[string]string{"principal": principal, "krb5.keytab": base64.StdEncoding.EncodeToString(keytab), "krb5.conf": dc.Krb5Conf}
 	byPassword := map[string]string{"principal": principal, "password": password, "krb5.conf": dc.Krb5Conf}
@@ -141,4 +126,101 @@ func TestKerberosController(t *testing.T) {
 		}
 		t.Logf("smbstatus: %s", strings.Join(strings.Fields(line), " "))
 	})
+}
+
+// startDC starts the domain controller with a user csikrb, and returns its
+// keytab and password.
+func startDC(t *testing.T, ctx context.Context) (*localservers.ADDC, []byte, string) {
+	t.Helper()
+	if _, err := exec.LookPath("samba-tool"); err != nil {
+		t.Skip("samba-ad-dc is not installed (hack/install-deps.sh installs it)")
+	}
+	began := time.Now()
+	dc, err := localservers.StartADDC(ctx, filepath.Join(env.dir, "addc-"+strings.ReplaceAll(t.Name(), "/", "-")), "fileshare-addc", "10.254.29.1/24", "10.254.29.2/24")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(dc.Stop)
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	password := "Pw-" + hex.EncodeToString(b) + "!"
+	if err := dc.AddUser(ctx, "csikrb", password); err != nil {
+		t.Fatal(err)
+	}
+	keytab, err := dc.Keytab(ctx, "csikrb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("domain controller up and user made in %v", time.Since(began).Round(time.Millisecond))
+	return dc, keytab, password
+}
+
+// Across a ticket's end (10-minute tickets, the shortest the KDC serves
+// here): calls every 15 s on the driver and on a pool of the controller's
+// own make never fail, because pooled sessions are retired before their
+// ticket ends, while a session kept past it is expired by the server and
+// answers Unavailable, not a credentials error. About 11 minutes: run by
+// make test-krb5-expiry (FILESHARE_KRB5_EXPIRY=1), not by make test.
+func TestKerberosTicketExpiry(t *testing.T) {
+	if os.Getenv("FILESHARE_KRB5_EXPIRY") == "" {
+		t.Skip("takes 11 minutes: set FILESHARE_KRB5_EXPIRY=1 (make test-krb5-expiry)")
+	}
+	const lifetime = 10 * time.Minute
+	ctx := context.Background()
+	dc, keytab, _ := startDC(t, ctx)
+	conf := strings.Replace(dc.Krb5Conf, "[libdefaults]\n", "[libdefaults]\n  ticket_lifetime = 10m\n", 1)
+	secrets := map[string]string{"principal": "csikrb@" + dc.Realm, "krb5.keytab": base64.StdEncoding.EncodeToString(keytab), "krb5.conf": conf}
+	creds := share.Credentials{Principal: secrets["principal"], Keytab: secrets["krb5.keytab"], Krb5Conf: conf}
+	src, err := source.Parse("smb://" + dc.Addr + "/" + dc.Share + "?auth=krb5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := controller(t)
+	vol := create(t, c, "krb-expiry", map[string]string{"source": src.String()}, secrets)
+
+	kept, err := share.Dial(ctx, src, creds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer kept.Close()
+	var dials atomic.Int32
+	pool := share.NewPool()
+	pool.Dial = func(ctx context.Context, src source.Source, creds share.Credentials) (share.Client, error) {
+		dials.Add(1)
+		return share.Dial(ctx, src, creds)
+	}
+	defer pool.Close()
+
+	end := time.Now().Add(lifetime + time.Minute)
+	failures := 0
+	for time.Now().Before(end) {
+		cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		l, err := pool.Get(cctx, src, creds)
+		if err == nil {
+			_, err = l.Stat(cctx, "")
+			l.Release(err)
+		}
+		if err != nil {
+			failures++
+			t.Errorf("%s: a call on the pool failed: %v", time.Now().Format(time.TimeOnly), err)
+		}
+		_, err = c.ValidateVolumeCapabilities(cctx, &csi.ValidateVolumeCapabilitiesRequest{VolumeId: vol.GetVolumeId(), Secrets: secrets, VolumeCapabilities: []*csi.VolumeCapability{mountCap}})
+		cancel()
+		if err != nil {
+			failures++
+			t.Errorf("%s: ValidateVolumeCapabilities failed: %v", time.Now().Format(time.TimeOnly), err)
+		}
+		if failures > 3 {
+			t.FailNow()
+		}
+		time.Sleep(15 * time.Second)
+	}
+	if dials.Load() < 2 {
+		t.Errorf("the pool dialed %d session(s) across the ticket's end, want a fresh one", dials.Load())
+	}
+	_, err = kept.Stat(ctx, "")
+	if !errors.Is(err, share.ErrUnavailable) || errors.Is(err, fs.ErrPermission) {
+		t.Errorf("a session kept past its ticket: %v, want Unavailable (the server expires it)", err)
+	}
+	deleteVol(t, c, vol.GetVolumeId(), secrets)
 }

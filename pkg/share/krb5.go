@@ -141,8 +141,8 @@ func newKrbLogin(creds Credentials) (*krbLogin, error) {
 // protobuf strings, which must be UTF-8, and the sidecars pass a Secret's
 // bytes as they are: a keytab file itself fails the gRPC marshalling, so
 // the Secret holds it in base64. A raw keytab (it starts with 0x05 0x02,
-// the format version), as a caller other than Kubernetes might pass, is
-// taken as it is.
+// the format version), as a --csi-v0-secret-dir file that never crosses
+// gRPC may hold, is taken as it is.
 func keytabBytes(s string) ([]byte, error) {
 	if strings.HasPrefix(s, "\x05\x02") {
 		return []byte(s), nil

@@ -83,7 +83,8 @@ func loginFor(creds Credentials) (*krbLogin, error) {
 
 // keep registers l, which got a ticket with creds, in place of the
 // principal's previous login. The previous one is dropped, not destroyed:
-// a dial may still be using it, and it holds nothing that runs.
+// a dial may still be using it, and it runs nothing (gokrb5 renews only
+// a login of its own, which the ticket fetched ahead spares it).
 func keep(creds Credentials, l *krbLogin) {
 	key := loginKey(creds)
 	krbLogins.Lock()

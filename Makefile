@@ -70,6 +70,13 @@ test-scale: deps
 test-fault: deps
 	FILESHARE_FAULT_SECONDS=120 $(GO) test -count=1 -v -timeout 30m ./test/integration/ -run 'TestControllerKilledAtRandomConverges|TestCreateVolumeCutByItsDeadlineConverges' -ginkgo.no-color
 
+# Kerberos across a ticket's end: 10-minute tickets from the Samba AD domain
+# controller, calls every 15 s that must never fail (test-integration runs
+# the rest of the Kerberos tests in seconds). About 12 minutes.
+.PHONY: test-krb5-expiry
+test-krb5-expiry: deps build
+	FILESHARE_KRB5_EXPIRY=1 $(GO) test -count=1 -v -timeout 30m ./test/integration/ -run 'TestKerberosTicketExpiry' -ginkgo.no-color
+
 # The whole integration suite again inside a qemu VM with a real Debian
 # kernel: kernel nfsd and Samba in the guest, real NFS and CIFS mounts, and
 # csi-sanity with no node-mount skips.

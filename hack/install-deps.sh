@@ -10,6 +10,12 @@ command -v ganesha.nfsd >/dev/null || need+=(nfs-ganesha)
 command -v rpcbind >/dev/null || need+=(rpcbind)
 command -v rpcinfo >/dev/null || need+=(rpcbind)
 command -v showmount >/dev/null || need+=(nfs-common)
+# The Kerberos tests' Samba AD domain controller (test/localservers/addc.go),
+# without recommends: those bring libnss-winbind, which puts winbind in
+# /etc/nsswitch.conf. krb5-user gives kinit and klist for checks by hand.
+norec=()
+command -v samba-tool >/dev/null && [ -e /usr/share/doc/samba-ad-dc ] || norec+=(samba-ad-dc)
+command -v kinit >/dev/null || norec+=(krb5-user)
 if [ "${1:-}" = vm ]; then
   # The test VM boots this Debian kernel and uses the host's root (read-only)
   # for its tools: kernel nfsd, mount.cifs, busybox for the initramfs.
@@ -40,9 +46,10 @@ if [ "${1:-}" = node ]; then
   command -v socat >/dev/null || need+=(socat)
   command -v iptables >/dev/null || need+=(iptables)
 fi
-if [ ${#need[@]} -gt 0 ]; then
-  if [ "$(id -u)" != 0 ]; then echo "need root to install: ${need[*]}" >&2; exit 1; fi
+if [ ${#need[@]} -gt 0 ] || [ ${#norec[@]} -gt 0 ]; then
+  if [ "$(id -u)" != 0 ]; then echo "need root to install: ${need[*]} ${norec[*]}" >&2; exit 1; fi
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
-  apt-get install -y -qq "${need[@]}" >/dev/null
+  [ ${#need[@]} -eq 0 ] || apt-get install -y -qq "${need[@]}" >/dev/null
+  [ ${#norec[@]} -eq 0 ] || apt-get install -y -qq --no-install-recommends "${norec[@]}" >/dev/null
 fi

@@ -26,6 +26,9 @@ import (
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "dev"
 
+// krb5HostTickets is --krb5-host-tickets (see driver.Config).
+var krb5HostTickets bool
+
 func main() {
 	klog.InitFlags(nil)
 	endpoint := flag.String("endpoint", "unix:///csi/csi.sock", "CSI endpoint: unix:///path/to.sock or tcp://host:port")
@@ -46,6 +49,8 @@ func main() {
 	flag.IntVar(&ub.Walks, "usage-walks", usage.DefaultMaxWalks, "node: volumes counted at once for NodeGetVolumeStats (each volume's own use, on its mount)")
 	flag.IntVar(&ub.EntriesPerSecond, "usage-entries-per-second", usage.DefaultEntriesPerSecond, "node: entries one count reads per second at most")
 	flag.DurationVar(&ub.Interval, "usage-interval", usage.DefaultInterval, "node: age of a volume's count before it is counted again")
+	flag.StringVar(&share.Krb5ConfigPath, "krb5-config", share.Krb5ConfigPath, "controller: the krb5.conf (realm, KDCs) for SMB classes with auth krb5 or negotiate whose Secret has no krb5.conf key, e.g. a mounted ConfigMap; read when an identity first logs in")
+	flag.BoolVar(&krb5HostTickets, "krb5-host-tickets", false, "node: mount SMB volumes of auth krb5 classes (sec=krb5) with the host's own Kerberos tickets, which cifs.upcall finds in root's credential cache or the host's keytab: one identity for every such volume on the node; off, they fail with FailedPrecondition")
 	showVersion := flag.Bool("version", false, "print the version and exit")
 	flag.Parse()
 	if *showVersion {
@@ -70,7 +75,7 @@ func run(endpoint, nodeID, mode, name, stateDir string, maxSessions int, metrics
 	if err != nil {
 		return err
 	}
-	cfg := driver.Config{Name: name, Version: version, NodeID: nodeID, StateDir: stateDir, InlineSources: inline, Usage: ub}
+	cfg := driver.Config{Name: name, Version: version, NodeID: nodeID, StateDir: stateDir, InlineSources: inline, Usage: ub, Krb5HostTickets: krb5HostTickets}
 	if metricsAddress != "" {
 		cfg.Metrics = metrics.New(name)
 	}

@@ -92,7 +92,7 @@ func (d *Driver) leaseWithoutSecrets(ctx context.Context, src source.Source) (*s
 // earlier call with secrets left in the pool. It reports false, without
 // running fn, when there is no such session.
 func (d *Driver) withShareOrIdle(ctx context.Context, root source.Source, creds share.Credentials, fn func(share.Client) error) (bool, error) {
-	if root.Protocol != source.SMB || creds.Username != "" {
+	if root.Protocol != source.SMB || creds.HasIdentity() {
 		return true, d.withShare(ctx, root, creds, fn)
 	}
 	lease := d.cfg.Pool.GetIdle(root)
@@ -205,10 +205,12 @@ func locate(vol volume.Volume) where {
 }
 
 // lockName names the share a session is rooted at for the volume locks.
-// The pinned version is left out: a class on NFSv3 and one on NFSv4.1 reach
-// the same directories, and their operations must exclude each other.
+// The pinned version, auth and encryption are left out: a class on NFSv3
+// and one on NFSv4.1 (or an NTLM and a Kerberos class) reach the same
+// directories, and their operations must exclude each other.
 func lockName(root source.Source) string {
 	root.Version = ""
+	root.Auth, root.Encryption = "", ""
 	return root.String()
 }
 

@@ -50,6 +50,12 @@ type Config struct {
 	// InlineSources are the shares pods may mount as CSI inline volumes
 	// (node); empty refuses inline volumes.
 	InlineSources InlineSources
+	// Krb5HostTickets lets a Linux node mount Kerberos volumes (sec=krb5)
+	// with the host's own tickets, through cifs.upcall: root's credential
+	// cache or the host's keytab, one identity for every such volume on the
+	// node, whatever principal their Secrets name. Off, they are refused:
+	// the driver does not make per-volume caches from the Secret yet.
+	Krb5HostTickets bool
 	// VerifyCredentials checks, before a live SMB mount is given a new
 	// password, that the server takes it (node); nil logs on in user space.
 	VerifyCredentials func(ctx context.Context, src source.Source, creds share.Credentials) error
@@ -222,7 +228,20 @@ func (t *tryLocks) tryLock(key string) (func(), bool) {
 }
 
 func credentialsFrom(secrets map[string]string) share.Credentials {
-	return share.Credentials{Username: secrets["username"], Password: secrets["password"], Domain: secrets["domain"]}
+	return share.Credentials{
+		Username: secrets["username"], Password: secrets["password"], Domain: secrets["domain"],
+		Principal: secrets[source.SecretPrincipal], Keytab: secrets[source.SecretKeytab], Krb5Conf: secrets[source.SecretKrb5Conf],
+	}
+}
+
+// nodeCredentials are the credentials a node mount takes: the kernel's
+// Kerberos login goes through cifs.upcall and the host's ticket caches,
+// so the node keeps no keytab or krb5.conf from the Secret (its records of
+// staged credentials live in the kernel keyring, sized for a password).
+func nodeCredentials(secrets map[string]string) share.Credentials {
+	c := credentialsFrom(secrets)
+	c.Keytab, c.Krb5Conf = "", ""
+	return c
 }
 
 // errString is err's message, or "" for nil, for a log value.

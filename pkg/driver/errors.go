@@ -56,6 +56,10 @@ func codeOf(err error) codes.Code {
 		return codes.InvalidArgument
 	case errors.Is(err, mounter.ErrUnavailable), errors.Is(err, mounter.ErrNotResponding):
 		return codes.Unavailable
+	case errors.Is(err, share.ErrPrecondition):
+		// The realm, the server or the class lacks what the class asks
+		// for (a service principal, encryption): an operator must act.
+		return codes.FailedPrecondition
 	case errors.Is(err, share.ErrUnavailable):
 		return codes.Unavailable
 	case errors.Is(err, share.ErrInUse):

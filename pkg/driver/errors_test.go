@@ -30,6 +30,7 @@ func TestCodeOf(t *testing.T) {
 		{fmt.Errorf("x: %w", share.ErrInUse), codes.Aborted},
 		{fmt.Errorf("x: %w: %w", share.ErrUnavailable, fs.ErrNotExist), codes.Unavailable},
 		{fmt.Errorf("x: %w", fs.ErrPermission), codes.PermissionDenied},
+		{fmt.Errorf("x: %w (%v)", share.ErrPrecondition, "KDC_ERR_S_PRINCIPAL_UNKNOWN"), codes.FailedPrecondition},
 		// The node's mount errors, through the same map.
 		{fmt.Errorf("stage: %w", mounter.ErrUnsupported), codes.FailedPrecondition},
 		{fmt.Errorf("stage: %w", mounter.ErrInvalid), codes.InvalidArgument},

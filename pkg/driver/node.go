@@ -141,9 +141,12 @@ func (d *Driver) NodeStageVolume(ctx context.Context, req *csi.NodeStageVolumeRe
 		SubDir:       sub,
 		StagingPath:  req.GetStagingTargetPath(),
 		MountOptions: append(classOptions, mnt.GetMountFlags()...),
-		Credentials:  credentialsFrom(req.GetSecrets()),
+		Credentials:  nodeCredentials(req.GetSecrets()),
 		MountGroup:   mnt.GetVolumeMountGroup(),
 		ReadOnly:     isReadOnlyMode(req.GetVolumeCapability()),
+	}
+	if err := d.kerberosMountAllowed(sr, false); err != nil {
+		return nil, err
 	}
 	if err := d.cfg.Mounter.Stage(ctx, sr); err != nil {
 		return nil, mountStatus(err)
@@ -410,4 +413,23 @@ func (d *Driver) NodeGetVolumeHealth(ctx context.Context, req *csi.NodeGetVolume
 		})
 	}
 	return &csi.NodeGetVolumeHealthResponse{VolumeHealth: health}, nil
+}
+
+// kerberosMountAllowed refuses a Linux Kerberos mount the node cannot make
+// as the volume's Secret's principal. The kernel gets its tickets from
+// cifs.upcall on the host, which finds root's (cruid=0): the node's own
+// identity, not the Secret's. That is allowed only when the operator said
+// so (--krb5-host-tickets), and never for an inline volume, which a tenant
+// writes in a pod.
+func (d *Driver) kerberosMountAllowed(sr mounter.StageRequest, inline bool) error {
+	if sr.Source.Protocol != source.SMB || d.cfg.Mounter.OS() != "linux" || !mounter.KerberosMount(sr.Source, sr.Credentials) {
+		return nil
+	}
+	if inline {
+		return status.Errorf(codes.FailedPrecondition, "inline volume: %s asks for Kerberos, which a Linux node would log in with using the node's own tickets, not the pod's Secret: inline volumes use auth ntlm (or negotiate with a username)", sr.Source)
+	}
+	if !d.cfg.Krb5HostTickets {
+		return status.Errorf(codes.FailedPrecondition, "%s asks for Kerberos (auth %s), and this node mounts Kerberos volumes only with the host's own tickets when its plugin runs with --krb5-host-tickets (the driver does not make ticket caches from the Secret yet; see docs/kerberos.md)", sr.Source, sr.Source.EffectiveAuth())
+	}
+	return nil
 }

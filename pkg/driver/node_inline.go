@@ -71,9 +71,12 @@ func (d *Driver) publishInline(ctx context.Context, req *csi.NodePublishVolumeRe
 		SubDir:       rel,
 		StagingPath:  target,
 		MountOptions: append(options, req.GetVolumeCapability().GetMount().GetMountFlags()...),
-		Credentials:  credentialsFrom(req.GetSecrets()),
+		Credentials:  nodeCredentials(req.GetSecrets()),
 		MountGroup:   req.GetVolumeCapability().GetMount().GetVolumeMountGroup(),
 		ReadOnly:     req.GetReadonly() || isReadOnlyMode(req.GetVolumeCapability()),
+	}
+	if err := d.kerberosMountAllowed(sr, true); err != nil {
+		return nil, err
 	}
 	if err := d.cfg.Mounter.Stage(ctx, sr); err != nil {
 		return nil, mountStatus(fmt.Errorf("inline volume: %w", err))

@@ -47,10 +47,12 @@ func (d *Driver) rotateCredentials(ctx context.Context, mountPath string, secret
 		return nil
 	}
 	req := st.Request
-	if req.Source.Protocol != source.SMB {
+	if req.Source.Protocol != source.SMB || mounter.KerberosMount(req.Source, nodeCredentials(secrets)) {
+		// A Kerberos mount holds no password: the kernel asks cifs.upcall
+		// for a ticket at each session setup.
 		return nil
 	}
-	creds := credentialsFrom(secrets)
+	creds := nodeCredentials(secrets)
 	if creds == req.Credentials {
 		return nil
 	}

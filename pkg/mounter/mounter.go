@@ -96,3 +96,17 @@ type CredentialRotator interface {
 	// It answers an error wrapping ErrUnsupported when this kernel cannot.
 	RotateCredentials(ctx context.Context, path string, creds source.Credentials) error
 }
+
+// KerberosMount reports whether an SMB mount of src logs in with Kerberos
+// (sec=krb5 on Linux): always for auth krb5, and for negotiate when the
+// Secret has a Kerberos principal and no NTLM user. The kernel has no
+// negotiate of its own that would fall back, so the Secret decides.
+func KerberosMount(src source.Source, creds source.Credentials) bool {
+	switch src.EffectiveAuth() {
+	case source.AuthKrb5:
+		return true
+	case source.AuthNegotiate:
+		return creds.Username == "" && creds.Principal != ""
+	}
+	return false
+}

@@ -139,7 +139,27 @@ func stageOptions(req StageRequest) (fstype string, opts []string, credentials s
 				opts = append(opts, "file_mode=0664")
 			}
 		}
+		if opts, err = smbSecurityOptions(req.Source, req.Credentials, opts); err != nil {
+			return "", nil, "", fmt.Errorf("%w: %w", ErrInvalid, err)
+		}
 		c := req.Credentials
+		if KerberosMount(req.Source, c) {
+			// No password: cifs.upcall gets the ticket, from root's
+			// credential cache (cruid=0) or, failing that, from the host's
+			// keytab for the user named here.
+			user, realm, _ := strings.Cut(c.Principal, "@")
+			if user == "" {
+				user, realm = c.Username, c.Domain
+			}
+			if user == "" {
+				return "", nil, "", errors.New("SMB volumes with auth krb5 need a node-stage secret with principal (NAME@REALM)")
+			}
+			credentials = "username=" + user + "\n"
+			if realm != "" {
+				credentials += "domain=" + realm + "\n"
+			}
+			return "cifs", opts, credentials, nil
+		}
 		if c.Username == "" {
 			return "", nil, "", errors.New("SMB volumes need a node-stage secret with username and password")
 		}
@@ -150,6 +170,47 @@ func stageOptions(req StageRequest) (fstype string, opts []string, credentials s
 		return "cifs", opts, credentials, nil
 	}
 	return "", nil, "", fmt.Errorf("unknown protocol %q", req.Source.Protocol)
+}
+
+// smbSecurityOptions adds what the class's auth and encryption ask of
+// mount.cifs: sec=krb5 with cruid=0 (the node plugin's own, root's, ticket
+// cache) for a Kerberos mount, and seal for encryption: required. The
+// driver adds cruid itself, after the tenant's options were checked (it is
+// refused there). A sec= or seal the options bring that contradicts the
+// class is refused rather than one of them silently winning.
+func smbSecurityOptions(src source.Source, creds source.Credentials, opts []string) ([]string, error) {
+	sec, seal := "", false
+	for _, o := range strings.Split(strings.Join(opts, ","), ",") {
+		k, v, _ := strings.Cut(o, "=")
+		switch strings.TrimSpace(k) {
+		case "sec":
+			sec = strings.ToLower(strings.TrimSpace(v))
+		case "seal":
+			seal = true
+		}
+	}
+	if KerberosMount(src, creds) {
+		switch sec {
+		case "", "krb5", "krb5i":
+		default:
+			return nil, fmt.Errorf("mount option sec=%s contradicts the class's auth %s: leave sec out, or use sec=krb5 or krb5i", sec, src.EffectiveAuth())
+		}
+		if sec == "" {
+			opts = append(opts, "sec=krb5")
+		}
+		opts = append(opts, "cruid=0")
+	} else if strings.HasPrefix(sec, "krb5") && src.Auth != "" {
+		// Without an auth in the class, sec=krb5 keeps working as it did
+		// before classes could choose (PVs made then still mount).
+		return nil, fmt.Errorf("mount option sec=%s asks for Kerberos, but the class's auth is %s: set auth: krb5 in the class instead", sec, src.EffectiveAuth())
+	}
+	if src.Encryption == source.EncryptionRequired && !seal {
+		opts = append(opts, "seal")
+	}
+	if src.Encryption == source.EncryptionOff && seal {
+		return nil, errors.New("mount option seal contradicts the class's encryption: off")
+	}
+	return opts, nil
 }
 
 func (l *Linux) Stage(ctx context.Context, req StageRequest) error {

@@ -52,6 +52,7 @@ type smbMapping struct {
 	root     string // \\host\share, what the global mapping covers
 	remote   string // \\host\share\base\subdir, the volume's directory
 	username string // DOMAIN\user when the secret has a domain
+	opts     winhost.MapOptions
 }
 
 func windowsMapping(req StageRequest) (smbMapping, error) {
@@ -71,10 +72,22 @@ func windowsMapping(req StageRequest) (smbMapping, error) {
 		return smbMapping{}, err
 	}
 	c := req.Credentials
-	if c.Username == "" {
-		return smbMapping{}, errors.New("SMB volumes need a node-stage secret with username and password")
-	}
 	user := c.Username
+	switch src.EffectiveAuth() {
+	case source.AuthKrb5:
+		// Windows chooses Kerberos or NTLM for a global mapping itself,
+		// and no switch of New-SmbGlobalMapping keeps it from NTLM.
+		return smbMapping{}, fmt.Errorf("%w: auth krb5 is not done on Windows nodes yet: Windows picks Kerberos or NTLM for a mapping itself and cannot promise never to use NTLM; use a class with auth negotiate (the domain's policy decides) for Windows pods", ErrUnsupported)
+	case source.AuthNegotiate:
+		if user == "" && c.Principal != "" {
+			// The user principal name: Windows logs on with Kerberos when
+			// the domain lets it.
+			user = c.Principal
+		}
+	}
+	if user == "" {
+		return smbMapping{}, errors.New("SMB volumes need a node-stage secret with username and password (or, for auth negotiate, principal and password)")
+	}
 	if c.Domain != "" && !strings.ContainsAny(user, `\@`) {
 		user = c.Domain + `\` + user
 	}
@@ -82,6 +95,9 @@ func windowsMapping(req StageRequest) (smbMapping, error) {
 		root:     winpath.UNC(src.Host, src.Share),
 		remote:   winpath.UNC(src.Host, src.Share, src.Base, req.SubDir),
 		username: user,
+		// HostProcess mappings demanded encryption before classes could
+		// choose; a class without encryption keeps that.
+		opts: winhost.MapOptions{RequirePrivacy: src.Encryption == "" || src.Encryption == source.EncryptionRequired},
 	}, nil
 }
 
@@ -123,7 +139,7 @@ func (w *Windows) Stage(ctx context.Context, req StageRequest) error {
 	}
 
 	logger.V(2).Info("mapping SMB share", "remote", m.remote, "user", m.username)
-	if err := w.host.NewSMBGlobalMapping(ctx, m.remote, staging, m.username, req.Credentials.Password); err != nil {
+	if err := w.host.NewSMBGlobalMapping(ctx, m.remote, staging, m.username, req.Credentials.Password, m.opts); err != nil {
 		w.undoFailedStage(ctx, staging, m.root, err)
 		return fmt.Errorf("map %s and link %s to it: %w", m.remote, staging, err)
 	}
@@ -158,7 +174,7 @@ func (w *Windows) restage(ctx context.Context, staging, current string, m smbMap
 		return err
 	}
 	logger.Info("staged link does not reach the share, mapping it again", "target", current, "reason", errText(err))
-	if err := w.host.NewSMBGlobalMapping(ctx, m.remote, "", m.username, password); err != nil {
+	if err := w.host.NewSMBGlobalMapping(ctx, m.remote, "", m.username, password, m.opts); err != nil {
 		return fmt.Errorf("map %s again: %w", m.root, err)
 	}
 	if winpath.Equal(current, m.remote) {
@@ -174,7 +190,7 @@ func (w *Windows) restage(ctx context.Context, staging, current string, m smbMap
 	if err := w.host.Rmdir(ctx, staging); err != nil {
 		return fmt.Errorf("remove link to %s: %w", current, err)
 	}
-	if err := w.host.NewSMBGlobalMapping(ctx, m.remote, staging, m.username, password); err != nil {
+	if err := w.host.NewSMBGlobalMapping(ctx, m.remote, staging, m.username, password, m.opts); err != nil {
 		return fmt.Errorf("link %s to %s: %w", staging, m.remote, err)
 	}
 	if works, err := w.host.IsSymlink(ctx, staging); err != nil || !works {

@@ -535,3 +535,23 @@ func TestWindowsStageAndUnstageOfOneShareAreSerialized(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// The class's encryption decides whether the mapping demands encryption
+// (default: as before, it does), and its auth who logs on.
+func TestWindowsMappingFollowsAuthAndEncryption(t *testing.T) {
+	for q, want := range map[string]bool{"": true, "?encryption=required": true, "?encryption=preferred": false, "?encryption=off": false} {
+		m, err := windowsMapping(smbRequest(t, `\\fs\share`+q, "v", stagingPath("v")))
+		if err != nil || m.opts.RequirePrivacy != want {
+			t.Errorf("%q: RequirePrivacy %v, %v; want %v", q, m.opts.RequirePrivacy, err, want)
+		}
+	}
+	req := smbRequest(t, `smb://fs/share?auth=krb5`, "v", stagingPath("v"))
+	if _, err := windowsMapping(req); !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "negotiate") {
+		t.Errorf("auth krb5 on Windows: %v, want ErrUnsupported pointing to negotiate", err)
+	}
+	req = smbRequest(t, `smb://fs/share?auth=negotiate`, "v", stagingPath("v"))
+	req.Credentials = source.Credentials{Principal: "alice@CORP.EXAMPLE", Password: "s3cret"}
+	if m, err := windowsMapping(req); err != nil || m.username != "alice@CORP.EXAMPLE" {
+		t.Errorf("negotiate with a principal: user %q, %v", m.username, err)
+	}
+}

@@ -231,17 +231,40 @@ func (l *Lease) Release(lastErr error) {
 // share: a source pinned to v4.1 must never be handed a v3 session, nor the
 // reverse.
 func poolKey(src source.Source, creds Credentials) string {
-	return userKey(src, creds) + hashOf(creds.Domain, creds.Username, creds.Password)
+	return userKey(src, creds) + hashOf(creds.Domain, creds.Username, creds.Password, creds.Principal, creds.Keytab, creds.Krb5Conf)
 }
 
-// userKey is the prefix of poolKey that names the share and the user.
+// userKey is the prefix of poolKey that names the share and the user (a
+// Kerberos principal is a user too: a rotated keytab supersedes its
+// sessions as a changed password does).
 func userKey(src source.Source, creds Credentials) string {
-	return shareKey(src) + hashOf(creds.Domain, creds.Username) + "/"
+	return shareKey(src) + hashOf(creds.Domain, creds.Username, creds.Principal) + "/"
 }
 
-// shareKey is the prefix of poolKey that names the share.
+// shareKey is the prefix of poolKey that names the share. The SMB auth and
+// encryption are part of it: a session an NTLM class opened, or one that is
+// not encrypted, is never lent to a krb5 class or one that requires
+// encryption.
 func shareKey(src source.Source) string {
-	return hashOf(string(src.Protocol), src.HostPort(0), src.Export, src.Share, src.Base, src.EffectiveVersion()) + "/"
+	return hashOf(string(src.Protocol), src.HostPort(0), src.Export, src.Share, src.Base, src.EffectiveVersion(), string(src.Auth), string(src.Encryption)) + "/"
+}
+
+// Retiring is a session its server ends at a known time (a Kerberos session
+// ends with its service ticket, STATUS_NETWORK_SESSION_EXPIRED). The pool
+// lends it no more from RetireAt on, and closes it while idle, so calls get
+// sessions with fresh tickets instead of failing on an expired one.
+type Retiring interface {
+	RetireAt() time.Time
+}
+
+// retired reports whether c is past its RetireAt.
+func retired(c Client, now time.Time) bool {
+	r, ok := c.(Retiring)
+	if !ok {
+		return false
+	}
+	at := r.RetireAt()
+	return !at.IsZero() && !now.Before(at)
 }
 
 // supersede marks the sessions of the same user on the same share opened
@@ -322,6 +345,15 @@ func (p *Pool) get(ctx context.Context, src source.Source, creds Credentials, re
 		if reuse && len(ks.idle) > 0 {
 			c := ks.idle[len(ks.idle)-1].c
 			ks.idle = ks.idle[:len(ks.idle)-1]
+			if retired(c, time.Now()) {
+				// Its ticket is about to end: a fresh session instead.
+				ks.open--
+				p.mu.Unlock()
+				_ = c.Close()
+				p.mu.Lock()
+				ks = p.state(key, label)
+				continue
+			}
 			p.mu.Unlock()
 			return &Lease{Client: c, Reused: true, pool: p, key: key}, nil
 		}
@@ -507,6 +539,9 @@ func (p *Pool) GetIdle(src source.Source) *Lease {
 	for key, ks := range p.keys {
 		if strings.HasPrefix(key, prefix) && !ks.superseded && len(ks.idle) > 0 {
 			c := ks.idle[len(ks.idle)-1].c
+			if retired(c, time.Now()) {
+				continue // the janitor closes it
+			}
 			ks.idle = ks.idle[:len(ks.idle)-1]
 			return &Lease{Client: c, Reused: true, pool: p, key: key}
 		}
@@ -530,7 +565,8 @@ func (p *Pool) janitor() {
 			return
 		case <-t.C:
 		}
-		p.closeIdle(func(ic idleClient) bool { return time.Since(ic.since) > p.IdleTimeout })
+		now := time.Now()
+		p.closeIdle(func(ic idleClient) bool { return now.Sub(ic.since) > p.IdleTimeout || retired(ic.c, now) })
 		p.renewIdle(renewEvery)
 	}
 }

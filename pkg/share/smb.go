@@ -51,7 +51,13 @@ type smbClient struct {
 	// noDOS is set once the server refused to store DOS attributes: later
 	// files get their time alone, without asking again.
 	noDOS atomic.Bool
+	// retireAt is when the pool stops lending a Kerberos session, a while
+	// before its ticket ends (zero for NTLM, whose sessions do not expire).
+	retireAt time.Time
 }
+
+// RetireAt is when the session's ticket is about to end (see Retiring).
+func (c *smbClient) RetireAt() time.Time { return c.retireAt }
 
 // smbLogoffTimeout bounds the polite TREE_DISCONNECT and LOGOFF of a session
 // that is being closed. They run in the background, so no caller waits on
@@ -59,17 +65,24 @@ type smbClient struct {
 const smbLogoffTimeout = 2 * time.Second
 
 func dialSMB(ctx context.Context, src source.Source, creds Credentials) (Client, error) {
-	if creds.Username == "" {
-		return nil, fmt.Errorf("%s: SMB needs a username and password in the secret (keys username, password, optional domain): %w", src.String(), fs.ErrPermission)
+	init, ticketEnd, err := smbInitiator(ctx, src, creds)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", src.String(), err)
 	}
-	conn, err := (&net.Dialer{}).DialContext(ctx, "tcp", src.HostPort(smbPort))
+	raw, err := (&net.Dialer{}).DialContext(ctx, "tcp", src.HostPort(smbPort))
 	if err != nil {
 		return nil, smbDialError(ctx, src, err)
+	}
+	conn := net.Conn(raw)
+	var sc *sealConn
+	if src.Encryption == source.EncryptionRequired {
+		sc = &sealConn{Conn: raw}
+		conn = sc
 	}
 	// Closing the connection is the one thing that unblocks every read and
 	// write of the library at once, whatever step it is in.
 	stop := context.AfterFunc(ctx, func() { conn.Close() })
-	d := &smb2.Dialer{Initiator: &smb2.NTLMInitiator{User: creds.Username, Password: creds.Password, Domain: creds.Domain}}
+	d := &smb2.Dialer{Initiator: init}
 	s, err := d.DialConn(ctx, conn, src.HostPort(smbPort))
 	if err != nil {
 		stop()
@@ -77,11 +90,18 @@ func dialSMB(ctx context.Context, src source.Source, creds Credentials) (Client,
 		return nil, smbDialError(ctx, src, err)
 	}
 	sh, err := s.WithContext(ctx).Mount(src.Share)
+	if err == nil && sc != nil {
+		err = sc.check(ctx, sh, src)
+	}
 	if err != nil {
 		stop()
 		if ctx.Err() != nil {
 			conn.Close()
 			return nil, fmt.Errorf("%s: connect to share %q: %w (%v)", src.String(), src.Share, ctx.Err(), err)
+		}
+		if errors.Is(err, ErrPrecondition) {
+			conn.Close()
+			return nil, err
 		}
 		if smbTransportFailure(err) {
 			conn.Close()
@@ -99,7 +119,58 @@ func dialSMB(ctx context.Context, src source.Source, creds Credentials) (Client,
 		// connection is already closed.
 		return nil, fmt.Errorf("%s: connect to share %q: %w", src.String(), src.Share, ctx.Err())
 	}
-	return &smbClient{conn: conn, session: s, share: sh, base: src.Base, desc: src.String()}, nil
+	c := &smbClient{conn: conn, session: s, share: sh, base: src.Base, desc: src.String()}
+	if !ticketEnd.IsZero() {
+		c.retireAt = ticketEnd.Add(-min(5*time.Minute, time.Until(ticketEnd)/4))
+	}
+	return c, nil
+}
+
+// smbInitiator chooses how the session logs in, from the class's auth and
+// the Secret: NTLM with username and password, Kerberos with the principal
+// (a krb5 class never tries NTLM), or for negotiate Kerberos when the
+// Secret has a Kerberos identity and the realm gives a ticket, NTLM
+// otherwise. For Kerberos it returns when the service ticket ends.
+func smbInitiator(ctx context.Context, src source.Source, creds Credentials) (smb2.Initiator, time.Time, error) {
+	ntlm := func() (smb2.Initiator, time.Time, error) {
+		if creds.Username == "" {
+			return nil, time.Time{}, fmt.Errorf("SMB with auth %s needs a username and password in the secret (keys username, password, optional domain): %w", src.EffectiveAuth(), fs.ErrPermission)
+		}
+		return &smb2.NTLMInitiator{User: creds.Username, Password: creds.Password, Domain: creds.Domain}, time.Time{}, nil
+	}
+	switch src.EffectiveAuth() {
+	case source.AuthKrb5:
+		if !hasKrb5(creds) {
+			return nil, time.Time{}, fmt.Errorf("auth krb5 needs a Kerberos identity in the secret: principal (NAME@REALM) and krb5.keytab or password: %w", fs.ErrPermission)
+		}
+		return krb5Initiator(ctx, src, creds)
+	case source.AuthNegotiate:
+		if !hasKrb5(creds) {
+			return ntlm()
+		}
+		init, end, err := krb5Initiator(ctx, src, creds)
+		if err == nil || creds.Username == "" || ctx.Err() != nil {
+			return init, end, err
+		}
+		return ntlm()
+	}
+	return ntlm()
+}
+
+// krb5Initiator is go-smb2's Kerberos initiator for the server's cifs/
+// principal, with a service ticket already in the client's cache.
+func krb5Initiator(ctx context.Context, src source.Source, creds Credentials) (smb2.Initiator, time.Time, error) {
+	l, err := loginFor(creds)
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	spn := "cifs/" + src.Host
+	end, err := l.serviceTicket(ctx, spn)
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	keep(creds, l)
+	return &smb2.Krb5Initiator{Client: l.cl, TargetSPN: spn}, end, nil
 }
 
 // logoff disconnects the tree (when there is one) and the session, then
@@ -126,11 +197,21 @@ func smbDialError(ctx context.Context, src source.Source, err error) error {
 		return fmt.Errorf("%s: %w: %w", src.String(), ErrUnavailable, err)
 	}
 	var re *smb2.ResponseError
+	if errors.As(err, &re) && re.Code == statusNTLMBlocked {
+		return fmt.Errorf("%s: the server refuses NTLM logons: set auth: krb5 (or negotiate) in the class and a Kerberos identity in the secret: %w", src.String(), ErrPrecondition)
+	}
 	if errors.As(err, &re) && authFailures[re.Code] || errors.Is(err, fs.ErrPermission) {
+		if src.EffectiveAuth() != source.AuthNTLM {
+			return fmt.Errorf("%s: the server rejected the login (check username, password and domain, or principal and krb5.keytab, in the secret): %w", src.String(), fs.ErrPermission)
+		}
 		return fmt.Errorf("%s: the server rejected the credentials (check username, password and domain in the secret): %w", src.String(), fs.ErrPermission)
 	}
 	return fmt.Errorf("%s: SMB session setup: %w: %w", src.String(), ErrUnavailable, err)
 }
+
+// statusNTLMBlocked is a server's answer to an NTLM logon when it allows
+// Kerberos only.
+const statusNTLMBlocked = 0xC0000418
 
 // sessionGone are the NTSTATUS codes with which a server says the session or
 // tree connection itself is no longer valid, as opposed to an answer about

@@ -36,6 +36,69 @@ type Source struct {
 	// mounts with, "3" or "4.1", from ?vers= after the path. Empty means
 	// unpinned, which the controller serves with NFSv3 (see DefaultNFSVersion).
 	Version string
+	// Auth and Encryption are an SMB class's choices, from ?auth= and
+	// ?encryption= after the path (or the class parameters of the same
+	// names). They live in the source, and so in the volume ID, because
+	// DeleteVolume and the node see only the ID and the volume context,
+	// never the class: a krb5 volume must never be reached with NTLM.
+	// Empty means the default, which leaves the ID of a volume made before
+	// they existed unchanged.
+	Auth       Auth
+	Encryption Encryption
+}
+
+// Auth is how SMB sessions and mounts log in.
+type Auth string
+
+const (
+	// AuthNTLM logs in with the Secret's username and password over NTLMv2
+	// (the default, and the only way before issue #29).
+	AuthNTLM Auth = "ntlm"
+	// AuthKrb5 logs in with Kerberos only, never falling back to NTLM.
+	AuthKrb5 Auth = "krb5"
+	// AuthNegotiate tries Kerberos and falls back to NTLM when the Secret
+	// holds no Kerberos identity or the realm cannot give a ticket for the
+	// server.
+	AuthNegotiate Auth = "negotiate"
+)
+
+// Encryption is whether SMB traffic must be encrypted.
+type Encryption string
+
+const (
+	// EncryptionRequired: the session must be encrypted, or it is refused.
+	EncryptionRequired Encryption = "required"
+	// EncryptionPreferred: encrypted when the server offers it.
+	EncryptionPreferred Encryption = "preferred"
+	// EncryptionOff: encryption is not asked for (a server that demands it
+	// still gets it).
+	EncryptionOff Encryption = "off"
+)
+
+// ParseAuth checks an auth value; "" is the default.
+func ParseAuth(v string) (Auth, error) {
+	switch a := Auth(v); a {
+	case "", AuthNTLM, AuthKrb5, AuthNegotiate:
+		return a, nil
+	}
+	return "", fmt.Errorf("auth %q is not one of ntlm, krb5, negotiate", v)
+}
+
+// ParseEncryption checks an encryption value; "" is the default.
+func ParseEncryption(v string) (Encryption, error) {
+	switch e := Encryption(v); e {
+	case "", EncryptionRequired, EncryptionPreferred, EncryptionOff:
+		return e, nil
+	}
+	return "", fmt.Errorf("encryption %q is not one of required, preferred, off", v)
+}
+
+// EffectiveAuth is the login an SMB source uses.
+func (s Source) EffectiveAuth() Auth {
+	if s.Auth == "" {
+		return AuthNTLM
+	}
+	return s.Auth
 }
 
 // NFS versions a source can pin with ?vers=.
@@ -194,6 +257,42 @@ func (p parser) splitQuery(rest string) (string, string, error) {
 	return path, vers, nil
 }
 
+// splitSMBQuery takes ?auth= and ?encryption= off an SMB path. SMB names
+// cannot hold a '?', so it always starts the query.
+func (p parser) splitSMBQuery(rest string, src *Source) (string, error) {
+	path, query, ok := strings.Cut(rest, "?")
+	if !ok {
+		return rest, nil
+	}
+	if query == "" {
+		return "", p.errorf("nothing follows '?': add auth= or encryption=, or leave the '?' out")
+	}
+	seen := map[string]bool{}
+	for _, kv := range strings.Split(query, "&") {
+		k, v, _ := strings.Cut(kv, "=")
+		if seen[k] {
+			return "", p.errorf("%s is given twice", p.q(k))
+		}
+		seen[k] = true
+		var err error
+		switch k {
+		case "auth":
+			src.Auth, err = ParseAuth(v)
+		case "encryption":
+			src.Encryption, err = ParseEncryption(v)
+		default:
+			return "", p.errorf("unknown parameter %s after '?': the SMB ones are auth (ntlm, krb5, negotiate) and encryption (required, preferred, off)", p.q(k))
+		}
+		if err != nil {
+			return "", p.errorf("%w", err)
+		}
+		if v == "" {
+			return "", p.errorf("%s is empty", k)
+		}
+	}
+	return path, nil
+}
+
 func (p parser) parseURL(proto Protocol, rest string) (Source, error) {
 	slash := strings.IndexByte(rest, '/')
 	hostport := rest
@@ -217,6 +316,8 @@ func (p parser) parseURL(proto Protocol, rest string) (Source, error) {
 		if path, src.Version, err = p.splitQuery(path); err != nil {
 			return Source{}, err
 		}
+	} else if path, err = p.splitSMBQuery(path, &src); err != nil {
+		return Source{}, err
 	}
 	return p.finish(src, path)
 }
@@ -396,6 +497,16 @@ func (s Source) String() string {
 	p := "smb://" + hp + "/" + s.Share
 	if s.Base != "" {
 		p += "/" + s.Base
+	}
+	var q []string
+	if s.Auth != "" {
+		q = append(q, "auth="+string(s.Auth))
+	}
+	if s.Encryption != "" {
+		q = append(q, "encryption="+string(s.Encryption))
+	}
+	if len(q) > 0 {
+		p += "?" + strings.Join(q, "&")
 	}
 	return p
 }

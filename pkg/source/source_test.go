@@ -22,6 +22,10 @@ func TestParseAcceptedForms(t *testing.T) {
 		{"nfs://fs/export/base?vers=4.1", "nfs://fs/export/base?vers=4.1", "fs:/export/base/v"},
 		{"nfs://fs:2049/export/?vers=3", "nfs://fs:2049/export?vers=3", "fs:/export/v"},
 		{"fs:/export?vers=4.1", "nfs://fs/export?vers=4.1", "fs:/export/v"},
+		{"smb://fs/share/base?auth=krb5", "smb://fs/share/base?auth=krb5", "//fs/share/base/v"},
+		{"smb://fs/share?encryption=required&auth=negotiate", "smb://fs/share?auth=negotiate&encryption=required", "//fs/share/v"},
+		{`\\fs\share?encryption=off`, "smb://fs/share?encryption=off", "//fs/share/v"},
+		{"//fs/share/?auth=ntlm", "smb://fs/share?auth=ntlm", "//fs/share/v"},
 	}
 	for _, c := range cases {
 		s, err := Parse(c.in)
@@ -44,34 +48,41 @@ func TestParseAcceptedForms(t *testing.T) {
 
 func TestParseRejects(t *testing.T) {
 	cases := map[string]string{
-		"":                             "empty",
-		"nfs://host":                   "no path",
-		"nfs://host/":                  "export path is empty",
-		"nfs://host/a/../b":            `".."`,
-		"nfs://host/a//b":              "empty component",
-		"smb://host/":                  "share name is empty",
-		"smb://host/sh*re":             "forbids",
-		"nfs://::1/export":             "brackets",
-		"nfs://host:0/e":               "port",
-		"nfs://host:99999/e":           "port",
-		"nfs://ho st/e":                "space",
-		"nfs://host/e\x00":             "control",
-		"ftp://host/e":                 "unsupported scheme",
-		"host/export":                  "expected",
-		"nfs://[1.2.3.4]/e":            "not an IPv6",
-		"nfs://host;rm -rf/e":          "space",
-		"nfs://host;x/e":               "contains",
-		"smb://host:445:1/share":       "brackets",
-		"nfs://[fd00::1/export":        "closing",
-		"nfs://[fd00::1]x/export":      "unexpected",
-		"nfs://host/e?":                "nothing follows",
-		"nfs://host/e?vers=4":          "v4.0",
-		"nfs://host/e?vers=4.2":        "not supported",
-		"nfs://host/e?vers=":           "empty",
-		"nfs://host/e?proto=tcp":       "unknown parameter",
-		"nfs://host/e?vers=3&vers=4.1": "twice",
-		"host:/e?vers=2":               "not supported",
-		"nfs://host/?vers=4.1":         "export path is empty",
+		"":                                   "empty",
+		"smb://fs/share?auth=kerberos":       "not one of ntlm, krb5, negotiate",
+		"smb://fs/share?encryption=on":       "not one of required, preferred, off",
+		"smb://fs/share?auth=":               "auth is empty",
+		"smb://fs/share?vers=3":              "the SMB ones are auth",
+		"smb://fs/share?auth=krb5&auth=ntlm": "given twice",
+		"smb://fs/share?":                    "nothing follows",
+		"nfs://fs/export?auth=krb5":          "unknown parameter",
+		"nfs://host":                         "no path",
+		"nfs://host/":                        "export path is empty",
+		"nfs://host/a/../b":                  `".."`,
+		"nfs://host/a//b":                    "empty component",
+		"smb://host/":                        "share name is empty",
+		"smb://host/sh*re":                   "forbids",
+		"nfs://::1/export":                   "brackets",
+		"nfs://host:0/e":                     "port",
+		"nfs://host:99999/e":                 "port",
+		"nfs://ho st/e":                      "space",
+		"nfs://host/e\x00":                   "control",
+		"ftp://host/e":                       "unsupported scheme",
+		"host/export":                        "expected",
+		"nfs://[1.2.3.4]/e":                  "not an IPv6",
+		"nfs://host;rm -rf/e":                "space",
+		"nfs://host;x/e":                     "contains",
+		"smb://host:445:1/share":             "brackets",
+		"nfs://[fd00::1/export":              "closing",
+		"nfs://[fd00::1]x/export":            "unexpected",
+		"nfs://host/e?":                      "nothing follows",
+		"nfs://host/e?vers=4":                "v4.0",
+		"nfs://host/e?vers=4.2":              "not supported",
+		"nfs://host/e?vers=":                 "empty",
+		"nfs://host/e?proto=tcp":             "unknown parameter",
+		"nfs://host/e?vers=3&vers=4.1":       "twice",
+		"host:/e?vers=2":                     "not supported",
+		"nfs://host/?vers=4.1":               "export path is empty",
 		// issue #27: an SMB server splits at backslashes too
 		`smb://fs/share/scratch/a\..\..\private`: "separator",
 		`smb://fs/share/scratch\..`:              "separator",
@@ -109,15 +120,16 @@ func TestVersion(t *testing.T) {
 			t.Errorf("Parse(%q): version %q, effective %q; want %q, %q", in, s.Version, s.EffectiveVersion(), want.pinned, want.effective)
 		}
 	}
-	// An SMB path keeps a '?' as it always did: SMB has no versions to pin
-	// here, and the share refuses such names itself.
-	if s, err := Parse("smb://h/s/a?vers=4.1"); err != nil || s.Version != "" || s.Base != "a?vers=4.1" {
-		t.Errorf("smb source with '?': %+v, %v", s, err)
+	// A '?' starts the SMB query (auth, encryption) since issue #29: SMB
+	// forbids it in names, so no base that worked had one. SMB has no
+	// versions to pin.
+	if _, err := Parse("smb://h/s/a?vers=4.1"); err == nil {
+		t.Errorf("smb source with ?vers= was accepted")
 	}
 }
 
 func FuzzParse(f *testing.F) {
-	for _, s := range []string{"nfs://h/e", "smb://h:1/s/b", "h:/e", "//h/s", `\\h\s`, "nfs://[::1]/e", "nfs://h/e?vers=4.1", "h:/e?vers=3"} {
+	for _, s := range []string{"nfs://h/e", "smb://h:1/s/b", "h:/e", "//h/s", `\\h\s`, "nfs://[::1]/e", "nfs://h/e?vers=4.1", "h:/e?vers=3", "smb://h/s?auth=krb5&encryption=required"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {

@@ -19,6 +19,11 @@ const (
 	// volumes, comma-separated, added to the StorageClass mountOptions; they
 	// reach the node through the volume context, so static PVs can set them too.
 	ParamMountOptions = "mountOptions"
+	// ParamAuth (ntlm, krb5, negotiate) and ParamEncryption (required,
+	// preferred, off) are SMB choices; they end up in the source, and so
+	// in the volume ID (see source.Source.Auth).
+	ParamAuth       = "auth"
+	ParamEncryption = "encryption"
 
 	// ReservedPrefix marks keys the Kubernetes sidecars add or reserve
 	// (--extra-create-metadata, secret references): never the driver's own.
@@ -66,7 +71,7 @@ func ParseParams(name string, p map[string]string) (Params, error) {
 type UnknownParameterError struct{ Key string }
 
 func (e *UnknownParameterError) Error() string {
-	return fmt.Sprintf("unknown parameter %q: the known ones are source, subDir, onDelete, mountPermissions, mountOptions", e.Key)
+	return fmt.Sprintf("unknown parameter %q: the known ones are source, subDir, onDelete, mountPermissions, mountOptions, auth, encryption", e.Key)
 }
 
 // ParseShareParams validates everything but the per-volume subDir, for calls
@@ -75,7 +80,7 @@ func ParseShareParams(p map[string]string) (Params, error) {
 	var unknown []string
 	for k := range p {
 		switch k {
-		case ParamSource, ParamSubDir, ParamOnDelete, ParamMountPermissions, ParamMountOptions:
+		case ParamSource, ParamSubDir, ParamOnDelete, ParamMountPermissions, ParamMountOptions, ParamAuth, ParamEncryption:
 		default:
 			if !strings.HasPrefix(k, ReservedPrefix) {
 				unknown = append(unknown, k)
@@ -93,6 +98,9 @@ func ParseShareParams(p map[string]string) (Params, error) {
 	src, err := source.Parse(srcStr)
 	if err != nil {
 		return Params{}, fmt.Errorf("parameter %s: %w", ParamSource, err)
+	}
+	if src, err = smbChoices(src, p); err != nil {
+		return Params{}, err
 	}
 	out := Params{Source: src, MountPermissions: DefaultMountPermissions}
 	if out.OnDelete, err = parseOnDelete(p[ParamOnDelete]); err != nil {
@@ -115,6 +123,41 @@ func ParseShareParams(p map[string]string) (Params, error) {
 		return Params{}, fmt.Errorf("parameter %s: %w", ParamMountOptions, err)
 	}
 	return out, nil
+}
+
+// smbChoices puts the auth and encryption parameters into src. The source
+// may carry them already (?auth=krb5): the same value twice is fine, two
+// different ones are refused rather than one silently winning.
+func smbChoices(src source.Source, p map[string]string) (source.Source, error) {
+	a, hasAuth := p[ParamAuth]
+	e, hasEnc := p[ParamEncryption]
+	if src.Protocol != source.SMB {
+		if hasAuth || hasEnc {
+			return src, fmt.Errorf("parameters %s and %s are for SMB sources; NFS uses AUTH_SYS", ParamAuth, ParamEncryption)
+		}
+		return src, nil
+	}
+	if hasAuth {
+		auth, err := source.ParseAuth(a)
+		if err != nil || auth == "" {
+			return src, fmt.Errorf("parameter %s %q is not one of ntlm, krb5, negotiate", ParamAuth, a)
+		}
+		if src.Auth != "" && src.Auth != auth {
+			return src, fmt.Errorf("parameter %s is %s but the source says auth=%s: set it in one place", ParamAuth, auth, src.Auth)
+		}
+		src.Auth = auth
+	}
+	if hasEnc {
+		enc, err := source.ParseEncryption(e)
+		if err != nil || enc == "" {
+			return src, fmt.Errorf("parameter %s %q is not one of required, preferred, off", ParamEncryption, e)
+		}
+		if src.Encryption != "" && src.Encryption != enc {
+			return src, fmt.Errorf("parameter %s is %s but the source says encryption=%s: set it in one place", ParamEncryption, enc, src.Encryption)
+		}
+		src.Encryption = enc
+	}
+	return src, nil
 }
 
 // ParseMountOptions splits a comma-separated option list, refusing empty

@@ -69,7 +69,9 @@ func proxyError(op, endpoint string, err error) error {
 	return fmt.Errorf("csi-proxy %s: %s", op, st.Message())
 }
 
-func (c *Client) NewSMBGlobalMapping(ctx context.Context, remotePath, localPath, username, password string) error {
+// NewSMBGlobalMapping ignores opts: csi-proxy's v1 API has no field for
+// them, and csi-proxy maps with the privacy it chooses itself.
+func (c *Client) NewSMBGlobalMapping(ctx context.Context, remotePath, localPath, username, password string, _ winhost.MapOptions) error {
 	_, err := c.smb.NewSmbGlobalMapping(ctx, &smbv1.NewSmbGlobalMappingRequest{
 		RemotePath: remotePath,
 		LocalPath:  localPath,

@@ -19,7 +19,7 @@ func TestUnavailableCSIProxySaysSo(t *testing.T) {
 	fake := csiproxytest.Start(t)
 	c := fake.NewClient(t)
 	fake.Stop()
-	err := c.NewSMBGlobalMapping(context.Background(), `\\fs\share\vol`, `c:\var\lib\kubelet\x`, "alice", "s3cret")
+	err := c.NewSMBGlobalMapping(context.Background(), `\\fs\share\vol`, `c:\var\lib\kubelet\x`, "alice", "s3cret", winhost.MapOptions{})
 	if !errors.Is(err, winhost.ErrUnavailable) {
 		t.Fatalf("err = %v, want ErrUnavailable", err)
 	}

@@ -39,7 +39,7 @@ func New(ps *powershell.Runner) *Host {
 // NewSMBGlobalMapping follows csi-proxy's semantics: the mapping is of the
 // share root, made only when there is no working one, and the link points to
 // the full remote path.
-func (h *Host) NewSMBGlobalMapping(ctx context.Context, remotePath, localPath, username, password string) error {
+func (h *Host) NewSMBGlobalMapping(ctx context.Context, remotePath, localPath, username, password string, opts winhost.MapOptions) error {
 	root, err := winpath.ShareRoot(remotePath)
 	if err != nil {
 		return err
@@ -51,7 +51,7 @@ func (h *Host) NewSMBGlobalMapping(ctx context.Context, remotePath, localPath, u
 	switch status {
 	case "OK":
 	case "":
-		if err := h.newMapping(ctx, root, username, password); err != nil {
+		if err := h.newMapping(ctx, root, username, password, opts); err != nil {
 			return err
 		}
 	default:
@@ -59,7 +59,7 @@ func (h *Host) NewSMBGlobalMapping(ctx context.Context, remotePath, localPath, u
 		if _, err := h.ps.Run(ctx, removeMappingCommand(root)); err != nil {
 			return fmt.Errorf("remove the SMB global mapping of %s (status %s): %w", root, status, err)
 		}
-		if err := h.newMapping(ctx, root, username, password); err != nil {
+		if err := h.newMapping(ctx, root, username, password, opts); err != nil {
 			return err
 		}
 	}
@@ -71,8 +71,8 @@ func (h *Host) NewSMBGlobalMapping(ctx context.Context, remotePath, localPath, u
 	return h.CreateSymlink(ctx, localPath, winpath.Clean(remotePath)+`\`)
 }
 
-func (h *Host) newMapping(ctx context.Context, root, username, password string) error {
-	if _, err := h.ps.Run(ctx, newMappingCommand(root, username, password)); err != nil {
+func (h *Host) newMapping(ctx context.Context, root, username, password string, opts winhost.MapOptions) error {
+	if _, err := h.ps.Run(ctx, newMappingCommand(root, username, password, opts.RequirePrivacy)); err != nil {
 		return fmt.Errorf("New-SmbGlobalMapping %s as %s: %w", root, username, err)
 	}
 	return nil

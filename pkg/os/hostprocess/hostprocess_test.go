@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/os/powershell"
+	"github.com/fileshare-csi/fileshare-csi/pkg/os/winhost"
 )
 
 // fakePowerShell answers the mapping-status script with status and records
@@ -49,11 +50,12 @@ func scripts(cmds []powershell.Command) []string {
 }
 
 func TestNewMappingCommandKeepsTheCredentialsInTheEnvironment(t *testing.T) {
-	c := newMappingCommand(`\\fs\share`, `CORP\alice`, "pa'ss; Remove-Item C:\\ -Recurse")
+	c := newMappingCommand(`\\fs\share`, `CORP\alice`, "pa'ss; Remove-Item C:\\ -Recurse", true)
 	want := map[string]string{
-		"FILESHARE_CSI_SMB_REMOTE_PATH": `\\fs\share`,
-		"FILESHARE_CSI_SMB_USERNAME":    `CORP\alice`,
-		"FILESHARE_CSI_SMB_PASSWORD":    "pa'ss; Remove-Item C:\\ -Recurse",
+		"FILESHARE_CSI_SMB_REMOTE_PATH":     `\\fs\share`,
+		"FILESHARE_CSI_SMB_USERNAME":        `CORP\alice`,
+		"FILESHARE_CSI_SMB_PASSWORD":        "pa'ss; Remove-Item C:\\ -Recurse",
+		"FILESHARE_CSI_SMB_REQUIRE_PRIVACY": "true",
 	}
 	if len(c.Env) != len(want) {
 		t.Fatalf("env %q, want %q", c.Env, want)
@@ -75,8 +77,8 @@ func TestNewMappingCommandKeepsTheCredentialsInTheEnvironment(t *testing.T) {
 			}
 		}
 	}
-	// The encoded script, decoded, names the variables and requires
-	// encryption.
+	// The encoded script, decoded, names the variables and takes
+	// -RequirePrivacy from one of them.
 	args := c.Args()
 	b, err := base64.StdEncoding.DecodeString(args[len(args)-1])
 	if err != nil {
@@ -90,7 +92,7 @@ func TestNewMappingCommandKeepsTheCredentialsInTheEnvironment(t *testing.T) {
 		"$env:FILESHARE_CSI_SMB_PASSWORD",
 		"$env:FILESHARE_CSI_SMB_USERNAME",
 		"New-SmbGlobalMapping -RemotePath $env:FILESHARE_CSI_SMB_REMOTE_PATH",
-		"-RequirePrivacy $true",
+		"-RequirePrivacy ([bool]::Parse($env:FILESHARE_CSI_SMB_REQUIRE_PRIVACY))",
 	} {
 		if !strings.Contains(decoded.String(), want) {
 			t.Errorf("script lacks %q:\n%s", want, decoded.String())
@@ -130,7 +132,7 @@ func TestNewSMBGlobalMappingMapsTheShareRootOnlyWhenNeeded(t *testing.T) {
 		ps := &fakePowerShell{status: tc.status}
 		h := &Host{ps: ps}
 		link := filepath.Join(t.TempDir(), "globalmount")
-		if err := h.NewSMBGlobalMapping(context.Background(), `\\fs\share\base\vol`, link, `CORP\alice`, "s3cret"); err != nil {
+		if err := h.NewSMBGlobalMapping(context.Background(), `\\fs\share\base\vol`, link, `CORP\alice`, "s3cret", winhost.MapOptions{RequirePrivacy: true}); err != nil {
 			t.Fatalf("status %q: %v", tc.status, err)
 		}
 		if got := scripts(ps.ran); strings.Join(got, ",") != strings.Join(tc.want, ",") {
@@ -155,7 +157,7 @@ func TestPowerShellFailuresAreReported(t *testing.T) {
 	boom := errors.New("PowerShell failed: exit status 1: Access is denied")
 	h := &Host{ps: &fakePowerShell{fail: boom}}
 	link := filepath.Join(t.TempDir(), "globalmount")
-	err := h.NewSMBGlobalMapping(context.Background(), `\\fs\share\vol`, link, "alice", "s3cret")
+	err := h.NewSMBGlobalMapping(context.Background(), `\\fs\share\vol`, link, "alice", "s3cret", winhost.MapOptions{})
 	if !errors.Is(err, boom) {
 		t.Fatalf("err = %v, want it to wrap the PowerShell failure", err)
 	}
@@ -167,5 +169,34 @@ func TestPowerShellFailuresAreReported(t *testing.T) {
 	}
 	if err := h.RemoveSMBGlobalMapping(context.Background(), `\\fs\share\vol`); !errors.Is(err, boom) {
 		t.Fatalf("remove: %v", err)
+	}
+}
+
+// The class's encryption reaches New-SmbGlobalMapping -RequirePrivacy
+// through the environment, never the script text.
+func TestNewMappingRequiresPrivacyOnlyWhenAsked(t *testing.T) {
+	if !strings.Contains(newMappingScript, "-RequirePrivacy ([bool]::Parse($env:FILESHARE_CSI_SMB_REQUIRE_PRIVACY))") {
+		t.Fatal("the mapping script does not take -RequirePrivacy from the environment")
+	}
+	for _, require := range []bool{true, false} {
+		ps := &fakePowerShell{}
+		h := &Host{ps: ps}
+		link := filepath.Join(t.TempDir(), "globalmount")
+		if err := h.NewSMBGlobalMapping(context.Background(), `\\fs\share\vol`, link, "alice", "s3cret", winhost.MapOptions{RequirePrivacy: require}); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, c := range ps.ran {
+			if c.Script == newMappingScript {
+				got = append(got, c.Env["FILESHARE_CSI_SMB_REQUIRE_PRIVACY"])
+			}
+		}
+		want := "false"
+		if require {
+			want = "true"
+		}
+		if len(got) != 1 || got[0] != want {
+			t.Errorf("RequirePrivacy %v: the mapping script got %v, want [%s]", require, got, want)
+		}
 	}
 }

@@ -1,12 +1,18 @@
 package hostprocess
 
-import "github.com/fileshare-csi/fileshare-csi/pkg/os/powershell"
+import (
+	"strconv"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/os/powershell"
+)
 
 // The scripts read every input from these variables; see powershell.Command.
 const (
 	envRemotePath = "FILESHARE_CSI_SMB_REMOTE_PATH"
 	envUsername   = "FILESHARE_CSI_SMB_USERNAME"
 	envPassword   = "FILESHARE_CSI_SMB_PASSWORD"
+	// envRequirePrivacy is "true" or "false".
+	envRequirePrivacy = "FILESHARE_CSI_SMB_REQUIRE_PRIVACY"
 )
 
 // mappingStatusScript prints the status of the global mapping of the share
@@ -24,11 +30,14 @@ if ($mapping) {
 `
 
 // newMappingScript maps the share for the whole node. -RequirePrivacy
-// encrypts the traffic (SMB 3): the mapping serves every pod on the node.
+// demands encryption (SMB 3) when the class asks for it (encryption:
+// required, and the default, as before classes could choose): the
+// mapping serves every pod on the node. A NAS that cannot encrypt needs a
+// class with encryption: preferred or off.
 const newMappingScript = `$ErrorActionPreference = 'Stop'
 $password = ConvertTo-SecureString -String $env:` + envPassword + ` -AsPlainText -Force
 $credential = New-Object System.Management.Automation.PSCredential -ArgumentList $env:` + envUsername + `, $password
-New-SmbGlobalMapping -RemotePath $env:` + envRemotePath + ` -Credential $credential -RequirePrivacy $true | Out-Null
+New-SmbGlobalMapping -RemotePath $env:` + envRemotePath + ` -Credential $credential -RequirePrivacy ([bool]::Parse($env:` + envRequirePrivacy + `)) | Out-Null
 `
 
 // removeMappingScript removes the mapping if there is one. -Force closes
@@ -45,11 +54,12 @@ func mappingStatusCommand(shareRoot string) powershell.Command {
 	return powershell.Command{Script: mappingStatusScript, Env: map[string]string{envRemotePath: shareRoot}}
 }
 
-func newMappingCommand(shareRoot, username, password string) powershell.Command {
+func newMappingCommand(shareRoot, username, password string, requirePrivacy bool) powershell.Command {
 	return powershell.Command{Script: newMappingScript, Env: map[string]string{
-		envRemotePath: shareRoot,
-		envUsername:   username,
-		envPassword:   password,
+		envRemotePath:     shareRoot,
+		envUsername:       username,
+		envPassword:       password,
+		envRequirePrivacy: strconv.FormatBool(requirePrivacy),
 	}}
 }
 

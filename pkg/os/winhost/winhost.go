@@ -28,6 +28,16 @@ type Space struct {
 	Free, Available int64
 }
 
+// MapOptions are the choices of a new SMB global mapping beside its
+// credentials.
+type MapOptions struct {
+	// RequirePrivacy demands SMB 3 encryption (New-SmbGlobalMapping
+	// -RequirePrivacy): a server that cannot encrypt is refused. A mapping
+	// already there is reused as it is: one share has one mapping per node.
+	// csi-proxy's v1 API carries no such choice; csi-proxy decides itself.
+	RequirePrivacy bool
+}
+
 // Host is the node as the Windows mounter sees it. Every path is a Windows
 // path with backslashes. A call returns when ctx ends, at the latest.
 type Host interface {
@@ -35,7 +45,7 @@ type Host interface {
 	// for every session on the node, unless a working mapping of it is
 	// there already, and then, when localPath is not empty, creates
 	// localPath as a directory link to remotePath. localPath must not exist.
-	NewSMBGlobalMapping(ctx context.Context, remotePath, localPath, username, password string) error
+	NewSMBGlobalMapping(ctx context.Context, remotePath, localPath, username, password string, opts MapOptions) error
 	// RemoveSMBGlobalMapping removes the node's mapping of the share
 	// remotePath lies on.
 	RemoveSMBGlobalMapping(ctx context.Context, remotePath string) error

@@ -1,0 +1,84 @@
+//go:build linux
+
+package mounter
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/source"
+)
+
+func TestStageOptionsForAuthAndEncryption(t *testing.T) {
+	src := func(q string) source.Source {
+		s, err := source.Parse("smb://fs.example.test/share" + q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	userPass := source.Credentials{Username: "u", Password: "pw-SECRET", Domain: "D"}
+	krb := source.Credentials{Principal: "csi@EXAMPLE.TEST", Password: "pw-SECRET"}
+	cases := []struct {
+		name      string
+		src       source.Source
+		creds     source.Credentials
+		opts      []string
+		want      []string // options that must be there
+		wantNot   []string // options that must not
+		credsFile string
+	}{
+		{"default is NTLM, nothing added", src(""), userPass, []string{"vers=3.0"}, []string{"vers=3.0"}, []string{"sec=krb5", "cruid=0", "seal"}, "username=u\npassword=pw-SECRET\ndomain=D\n"},
+		{"krb5", src("?auth=krb5"), krb, nil, []string{"sec=krb5", "cruid=0"}, []string{"seal"}, "username=csi\ndomain=EXAMPLE.TEST\n"},
+		{"krb5i kept", src("?auth=krb5"), krb, []string{"sec=krb5i"}, []string{"sec=krb5i", "cruid=0"}, []string{"sec=krb5"}, "username=csi\ndomain=EXAMPLE.TEST\n"},
+		{"krb5 and seal", src("?auth=krb5&encryption=required"), krb, nil, []string{"sec=krb5", "cruid=0", "seal"}, nil, "username=csi\ndomain=EXAMPLE.TEST\n"},
+		{"seal for NTLM", src("?encryption=required"), userPass, nil, []string{"seal"}, []string{"sec=krb5"}, "username=u\npassword=pw-SECRET\ndomain=D\n"},
+		{"preferred adds nothing", src("?encryption=preferred"), userPass, nil, nil, []string{"seal"}, "username=u\npassword=pw-SECRET\ndomain=D\n"},
+		{"negotiate with a user is NTLM", src("?auth=negotiate"), source.Credentials{Username: "u", Password: "p", Principal: "u@R"}, nil, nil, []string{"sec=krb5"}, "username=u\npassword=p\n"},
+		{"negotiate with a principal only is Kerberos", src("?auth=negotiate"), krb, nil, []string{"sec=krb5", "cruid=0"}, nil, "username=csi\ndomain=EXAMPLE.TEST\n"},
+	}
+	for _, c := range cases {
+		fstype, opts, creds, err := stageOptions(StageRequest{Source: c.src, Credentials: c.creds, MountOptions: c.opts})
+		if err != nil || fstype != "cifs" {
+			t.Errorf("%s: %s, %v", c.name, fstype, err)
+			continue
+		}
+		for _, w := range c.want {
+			if !slices.Contains(opts, w) {
+				t.Errorf("%s: options %v lack %s", c.name, opts, w)
+			}
+		}
+		for _, w := range c.wantNot {
+			if slices.Contains(opts, w) {
+				t.Errorf("%s: options %v have %s", c.name, opts, w)
+			}
+		}
+		if creds != c.credsFile {
+			t.Errorf("%s: credentials file %q, want %q", c.name, creds, c.credsFile)
+		}
+		if strings.Contains(strings.Join(opts, ","), "SECRET") {
+			t.Errorf("%s: a password in the options", c.name)
+		}
+	}
+	refused := []struct {
+		name string
+		src  source.Source
+		opts []string
+	}{
+		{"sec=ntlmssp with krb5", src("?auth=krb5"), []string{"vers=3.0,sec=ntlmssp"}},
+		{"sec=krb5 with NTLM", src("?auth=ntlm"), []string{"sec=krb5"}},
+		{"seal with encryption off", src("?encryption=off"), []string{"seal"}},
+		{"cruid from the tenant", src("?auth=krb5"), []string{"cruid=1000"}},
+	}
+	// A class without auth keeps a sec=krb5 of its mount options, as
+	// before classes could choose.
+	if _, opts, _, err := stageOptions(StageRequest{Source: src(""), Credentials: userPass, MountOptions: []string{"sec=krb5"}}); err != nil || slices.Contains(opts, "cruid=0") {
+		t.Errorf("sec=krb5 without auth: %v, %v", opts, err)
+	}
+	for _, c := range refused {
+		if _, _, _, err := stageOptions(StageRequest{Source: c.src, Credentials: krb, MountOptions: c.opts}); err == nil {
+			t.Errorf("%s: accepted", c.name)
+		}
+	}
+}

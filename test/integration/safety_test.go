@@ -506,3 +506,26 @@ func TestDeleteRacingAWriter(t *testing.T) {
 		}
 	})
 }
+
+// A tree wide enough that the delete walk spreads its entries over
+// workers: on SMB they share one session, so compounds (three credits
+// each) are in flight beside directory listings, which ask for most of the
+// session's credits. Every entry goes, and no request fails for credits
+// (a listing once asked for more output than the credits it was lent
+// covered, and Samba refused it: STATUS_INVALID_PARAMETER).
+func TestDeleteOfAWideTree(t *testing.T) {
+	c := controller(t)
+	protocols(t, func(t *testing.T, params, secrets map[string]string, base string) {
+		v := create(t, c, "wide", params, secrets)
+		dir := filepath.Join(base, "wide")
+		owner := 0
+		if strings.HasSuffix(t.Name(), "smb") {
+			owner = smbUID(t)
+		}
+		fillTree(t, dir, 100, 60, false, owner)
+		deleteVol(t, c, v.GetVolumeId(), secrets)
+		if _, err := os.Lstat(dir); !os.IsNotExist(err) {
+			t.Errorf("volume directory still in place: %v", err)
+		}
+	})
+}

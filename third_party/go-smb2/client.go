@@ -2129,10 +2129,15 @@ func (f *File) readdir(pattern string) (fi []os.FileInfo, err error) {
 		return nil, &InternalError{fmt.Sprintf("payload size %d exceeds max transact size %d", payloadSize, f.maxTransactSize())}
 	}
 
-	req.CreditCharge, _, err = f.fs.borrowCredits(payloadSize)
+	// fileshare-csi: ask for no more output than the credits lent cover;
+	// a server refuses a request whose charge is short of its length
+	// (STATUS_INVALID_PARAMETER) when other requests hold credits.
+	var granted int
+	req.CreditCharge, granted, err = f.fs.borrowCredits(payloadSize)
 	if err != nil {
 		return nil, err
 	}
+	req.OutputBufferLength = uint32(min(payloadSize, granted))
 
 	req.FileId = f.fd
 
@@ -2190,9 +2195,14 @@ func (f *File) queryInfo(req *smb2.QueryInfoRequest) (infoBytes []byte, err erro
 		return nil, &InternalError{fmt.Sprintf("payload size %d exceeds max transact size %d", payloadSize, f.maxTransactSize())}
 	}
 
-	req.CreditCharge, _, err = f.fs.borrowCredits(payloadSize)
+	// fileshare-csi: as in readdir, no more output than the credits cover.
+	var granted int
+	req.CreditCharge, granted, err = f.fs.borrowCredits(payloadSize)
 	if err != nil {
 		return nil, err
+	}
+	if granted < payloadSize && f.encodeSize(req.Input) <= granted {
+		req.OutputBufferLength = uint32(granted)
 	}
 
 	req.FileId = f.fd

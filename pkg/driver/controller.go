@@ -56,7 +56,7 @@ func (d *Driver) ControllerGetCapabilities(context.Context, *csi.ControllerGetCa
 func (d *Driver) withShare(ctx context.Context, src source.Source, creds share.Credentials, fn func(share.Client) error) error {
 	lease, err := d.cfg.Pool.Get(ctx, src, creds)
 	if err != nil {
-		return dialStatus(err)
+		return toStatus(dialError{err})
 	}
 	err = fn(lease.Client)
 	lease.Release(err)
@@ -66,7 +66,7 @@ func (d *Driver) withShare(ctx context.Context, src source.Source, creds share.C
 	klog.FromContext(ctx).V(2).Info("idle session was dead, retrying with a new one", "share", src.String())
 	lease, err = d.cfg.Pool.GetNew(ctx, src, creds)
 	if err != nil {
-		return dialStatus(err)
+		return toStatus(dialError{err})
 	}
 	err = fn(lease.Client)
 	lease.Release(err)
@@ -82,7 +82,7 @@ func (d *Driver) leaseWithoutSecrets(ctx context.Context, src source.Source) (*s
 	}
 	lease, err := d.cfg.Pool.Get(ctx, src, share.Credentials{})
 	if err != nil {
-		return nil, dialStatus(err)
+		return nil, toStatus(dialError{err})
 	}
 	return lease, nil
 }
@@ -102,18 +102,6 @@ func (d *Driver) withShareOrIdle(ctx context.Context, root source.Source, creds 
 	err := fn(lease.Client)
 	lease.Release(err)
 	return true, err
-}
-
-// dialStatus turns a failure to open a session into a status: a missing
-// share or rejected credentials are the caller's to fix, not transient.
-func dialStatus(err error) error {
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return status.Error(codes.InvalidArgument, err.Error())
-	case errors.Is(err, fs.ErrPermission):
-		return status.Error(codes.PermissionDenied, err.Error())
-	}
-	return toStatus(err)
 }
 
 // validateCapabilities accepts mount volumes in every access mode; file
@@ -237,7 +225,7 @@ func (w where) under(prefix string) where {
 func (d *Driver) lock(ctx context.Context, w where) (func(), error) {
 	unlock, err := d.volumeLocks.Lock(ctx, w.canon, w.path)
 	if err != nil {
-		return nil, status.Error(codes.Aborted, "timed out waiting for another operation on this volume or one that nests with it")
+		return nil, fail(errInProgress, "timed out waiting for another operation on this volume or one that nests with it")
 	}
 	return unlock, nil
 }
@@ -280,7 +268,7 @@ func (d *Driver) CreateVolume(ctx context.Context, req *csi.CreateVolumeRequest)
 		return nil, err
 	}
 	if params.Source.Protocol == source.NFS && !nfsTopologyAllowed(req.GetAccessibilityRequirements()) {
-		return nil, status.Errorf(codes.ResourceExhausted, "NFS volumes can only be used on Linux nodes, and the requested topology has none (%s)", TopologyKeyOS)
+		return nil, fail(errNoTopology, "NFS volumes can only be used on Linux nodes, and the requested topology has none (%s)", TopologyKeyOS)
 	}
 	vol := volume.Volume{Source: params.Source, SubDir: params.SubDir, OnDelete: params.OnDelete}
 	// Refused before anything is dialed or created, so no error leaves a
@@ -296,7 +284,7 @@ func (d *Driver) CreateVolume(ctx context.Context, req *csi.CreateVolumeRequest)
 			return nil, err
 		}
 		if lim := req.GetCapacityRange().GetLimitBytes(); lim > 0 && origin.size > lim {
-			return nil, status.Errorf(codes.OutOfRange, "the content source holds %d bytes, more than limit_bytes %d", origin.size, lim)
+			return nil, fail(errTooLarge, "the content source holds %d bytes, more than limit_bytes %d", origin.size, lim)
 		}
 		size = max(size, origin.size)
 		contentID = origin.id
@@ -567,7 +555,7 @@ func (d *Driver) GetCapacity(ctx context.Context, req *csi.GetCapacityRequest) (
 		return nil, err
 	}
 	if lease == nil {
-		return nil, status.Errorf(codes.FailedPrecondition, "GetCapacity carries no secrets and no SMB session to %s is open; it is available after a CreateVolume on that share", params.Source.String())
+		return nil, fail(errNoSession, "GetCapacity carries no secrets and no SMB session to %s is open; it is available after a CreateVolume on that share", params.Source.String())
 	}
 	capacity, err := lease.Capacity(ctx)
 	lease.Release(err)
@@ -627,7 +615,7 @@ func existingVolumeID(id string) (volume.Volume, error) {
 	}
 	vol, err := volume.ParseID(id)
 	if err != nil {
-		return volume.Volume{}, status.Errorf(codes.NotFound, "no such volume: %v", err)
+		return volume.Volume{}, fail(state.ErrNotFound, "no such volume: %v", err)
 	}
 	return vol, nil
 }

@@ -280,7 +280,7 @@ func (d *Driver) GetVolumeGroupSnapshot(ctx context.Context, req *csi.GetVolumeG
 	}
 	gid, err := volume.ParseGroupSnapshotID(req.GetGroupSnapshotId())
 	if err != nil {
-		return nil, status.Errorf(codes.NotFound, "no such group snapshot: %v", err)
+		return nil, fail(state.ErrNotFound, "no such group snapshot: %v", err)
 	}
 	var resp *csi.VolumeGroupSnapshot
 	err = d.withShare(ctx, locate(volume.Volume{Source: gid.Source}).root, credentialsFrom(req.GetSecrets()), func(c share.Client) error {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strings"
 
@@ -98,9 +99,6 @@ func (d *Driver) otherPublication(ctx context.Context, volumeID, target string) 
 
 func (d *Driver) nodeState() nodestate.NodeStore { return nodestate.NodeStore{Dir: d.cfg.StateDir} }
 
-// mountStatus is toStatus for a mounter's error (the one error map).
-func mountStatus(err error) error { return toStatus(err) }
-
 func validateNodeCapability(c *csi.VolumeCapability) error {
 	if c == nil {
 		return status.Error(codes.InvalidArgument, "volume capability is missing")
@@ -124,7 +122,7 @@ func (d *Driver) NodeStageVolume(ctx context.Context, req *csi.NodeStageVolumeRe
 	}
 	unlock, ok := d.nodeLocks.tryLock(req.GetVolumeId())
 	if !ok {
-		return nil, status.Errorf(codes.Aborted, "another operation on volume %s is in progress", req.GetVolumeId())
+		return nil, fail(errInProgress, "another operation on volume %s is in progress", req.GetVolumeId())
 	}
 	defer unlock()
 	mnt := req.GetVolumeCapability().GetMount()
@@ -149,7 +147,7 @@ func (d *Driver) NodeStageVolume(ctx context.Context, req *csi.NodeStageVolumeRe
 		return nil, err
 	}
 	if err := d.cfg.Mounter.Stage(ctx, sr); err != nil {
-		return nil, mountStatus(err)
+		return nil, toStatus(err)
 	}
 	if err := d.nodeState().SaveStaged(sr.StagingPath, nodestate.Staged{Request: sr, CapacityBytes: capacity}); err != nil {
 		klog.FromContext(ctx).Error(err, "cannot save staging state; a broken mount will need a new stage to recover")
@@ -167,11 +165,11 @@ func (d *Driver) NodeUnstageVolume(ctx context.Context, req *csi.NodeUnstageVolu
 	}
 	unlock, ok := d.nodeLocks.tryLock(req.GetVolumeId())
 	if !ok {
-		return nil, status.Errorf(codes.Aborted, "another operation on volume %s is in progress", req.GetVolumeId())
+		return nil, fail(errInProgress, "another operation on volume %s is in progress", req.GetVolumeId())
 	}
 	defer unlock()
 	if err := d.cfg.Mounter.Unstage(ctx, req.GetStagingTargetPath()); err != nil {
-		return nil, mountStatus(err)
+		return nil, toStatus(err)
 	}
 	d.nodeState().DropStaged(req.GetStagingTargetPath())
 	d.mounts.unstaged(req.GetStagingTargetPath())
@@ -230,7 +228,7 @@ func (d *Driver) NodePublishVolume(ctx context.Context, req *csi.NodePublishVolu
 	}
 	unlock, ok := d.nodeLocks.tryLock(req.GetVolumeId())
 	if !ok {
-		return nil, status.Errorf(codes.Aborted, "another operation on volume %s is in progress", req.GetVolumeId())
+		return nil, fail(errInProgress, "another operation on volume %s is in progress", req.GetVolumeId())
 	}
 	defer unlock()
 	staging := req.GetStagingTargetPath()
@@ -243,29 +241,29 @@ func (d *Driver) NodePublishVolume(ctx context.Context, req *csi.NodePublishVolu
 	switch err := checkErr; {
 	case err == nil:
 	case errors.Is(err, mounter.ErrNotMounted):
-		return nil, status.Errorf(codes.FailedPrecondition, "volume %s is not staged at %s", req.GetVolumeId(), staging)
+		return nil, fail(errNotStaged, "volume %s is not staged at %s", req.GetVolumeId(), staging)
 	case rotErr != nil:
 		// What the failing mount needs is the password the server takes.
 		return nil, rotErr
 	case errors.Is(err, mounter.ErrNotResponding):
-		return nil, status.Errorf(codes.Unavailable, "the file server does not answer: %v", err)
+		return nil, fail(mounter.ErrNotResponding, "the file server does not answer: %v", err)
 	case errors.Is(err, mounter.ErrBroken):
 		if rerr := d.repairStaging(ctx, staging); rerr != nil {
-			return nil, status.Errorf(codes.Internal, "staged mount is broken (%v) and remounting failed: %v", err, rerr)
+			return nil, fail(nil, "staged mount is broken (%v) and remounting failed: %v", err, rerr)
 		}
 	default:
 		// The mount answers but cannot be inspected: it is left as it is.
-		return nil, mountStatus(fmt.Errorf("staged volume %s: %w", req.GetVolumeId(), err))
+		return nil, toStatus(fmt.Errorf("staged volume %s: %w", req.GetVolumeId(), err))
 	}
 	readOnly := req.GetReadonly() || isReadOnlyMode(req.GetVolumeCapability())
 	singleWriter := req.GetVolumeCapability().GetAccessMode().GetMode() == csi.VolumeCapability_AccessMode_SINGLE_NODE_SINGLE_WRITER
 	if other, ok := d.otherPublication(ctx, req.GetVolumeId(), req.GetTargetPath()); ok && (singleWriter || other.SingleWriter) {
-		return nil, status.Errorf(codes.FailedPrecondition, "volume %s is SINGLE_NODE_SINGLE_WRITER and already published at %s", req.GetVolumeId(), other.TargetPath)
+		return nil, fail(errPublished, "volume %s is SINGLE_NODE_SINGLE_WRITER and already published at %s", req.GetVolumeId(), other.TargetPath)
 	}
 	_, perr := d.nodeState().Published(req.GetTargetPath())
 	republish := perr == nil
 	if err := d.cfg.Mounter.Publish(ctx, staging, req.GetTargetPath(), readOnly); err != nil {
-		return nil, mountStatus(err)
+		return nil, toStatus(err)
 	}
 	rec := nodestate.Published{VolumeID: req.GetVolumeId(), StagingPath: staging, TargetPath: req.GetTargetPath(), ReadOnly: readOnly, SingleWriter: singleWriter}
 	if err := d.nodeState().SavePublished(rec); err != nil {
@@ -286,14 +284,14 @@ func (d *Driver) NodeUnpublishVolume(ctx context.Context, req *csi.NodeUnpublish
 	}
 	unlock, ok := d.nodeLocks.tryLock(req.GetVolumeId())
 	if !ok {
-		return nil, status.Errorf(codes.Aborted, "another operation on volume %s is in progress", req.GetVolumeId())
+		return nil, fail(errInProgress, "another operation on volume %s is in progress", req.GetVolumeId())
 	}
 	defer unlock()
 	if pub, err := d.nodeState().Published(req.GetTargetPath()); err == nil && pub.Ephemeral {
 		return d.unpublishInline(ctx, req.GetTargetPath())
 	}
 	if err := d.cfg.Mounter.Unpublish(ctx, req.GetTargetPath()); err != nil {
-		return nil, mountStatus(err)
+		return nil, toStatus(err)
 	}
 	d.nodeState().DropPublished(req.GetTargetPath())
 	return &csi.NodeUnpublishVolumeResponse{}, nil
@@ -339,13 +337,13 @@ func (d *Driver) NodeGetVolumeStats(ctx context.Context, req *csi.NodeGetVolumeS
 	d.observe(path, req.GetStagingTargetPath(), err)
 	if errors.Is(err, mounter.ErrNotMounted) {
 		if _, lerr := os.Lstat(path); errors.Is(lerr, os.ErrNotExist) {
-			return nil, status.Errorf(codes.NotFound, "volume path %s does not exist", path)
+			return nil, fail(fs.ErrNotExist, "volume path %s does not exist", path)
 		}
-		return nil, status.Errorf(codes.NotFound, "no volume is mounted at %s", path)
+		return nil, fail(fs.ErrNotExist, "no volume is mounted at %s", path)
 	}
 	if errors.Is(err, mounter.ErrNotResponding) {
 		// Not broken, only waiting for the server: remounting would hurt.
-		return nil, status.Errorf(codes.Unavailable, "volume at %s: the file server does not answer: %v", path, err)
+		return nil, fail(mounter.ErrNotResponding, "volume at %s: the file server does not answer: %v", path, err)
 	}
 	// Only a mount broken for good is remounted. Anything else, such as a
 	// root-squashed server denying the plugin a look into a volume root only
@@ -353,13 +351,13 @@ func (d *Driver) NodeGetVolumeStats(ctx context.Context, req *csi.NodeGetVolumeS
 	if errors.Is(err, mounter.ErrBroken) && ctx.Err() == nil {
 		// A broken mount: remount it now rather than wait for a new pod.
 		if rerr := d.repairPath(ctx, path, req.GetStagingTargetPath()); rerr != nil {
-			return nil, status.Errorf(codes.Internal, "volume at %s is broken (%v) and remounting failed: %v", path, err, rerr)
+			return nil, fail(nil, "volume at %s is broken (%v) and remounting failed: %v", path, err, rerr)
 		}
 		klog.FromContext(ctx).Info("remounted broken volume", "path", path)
 		st, err = d.cfg.Mounter.Stats(ctx, path)
 	}
 	if err != nil {
-		return nil, mountStatus(err)
+		return nil, toStatus(err)
 	}
 	return &csi.NodeGetVolumeStatsResponse{Usage: d.volumeUsage(path, req.GetStagingTargetPath(), st)}, nil
 }
@@ -395,7 +393,7 @@ func (d *Driver) NodeGetVolumeHealth(ctx context.Context, req *csi.NodeGetVolume
 		switch {
 		case errors.Is(err, mounter.ErrNotMounted):
 			if _, lerr := os.Lstat(path); errors.Is(lerr, os.ErrNotExist) {
-				return nil, status.Errorf(codes.NotFound, "volume path %s does not exist", path)
+				return nil, fail(fs.ErrNotExist, "volume path %s does not exist", path)
 			}
 			reason = "NotMounted"
 		case errors.Is(err, mounter.ErrNotResponding):

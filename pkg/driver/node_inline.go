@@ -3,6 +3,7 @@ package driver
 import (
 	"context"
 	"fmt"
+	"io/fs"
 
 	"github.com/container-storage-interface/spec/lib/go/csi"
 	"google.golang.org/grpc/codes"
@@ -22,7 +23,7 @@ import (
 func (d *Driver) publishInline(ctx context.Context, req *csi.NodePublishVolumeRequest) (*csi.NodePublishVolumeResponse, error) {
 	vctx := req.GetVolumeContext()
 	if len(d.cfg.InlineSources) == 0 {
-		return nil, status.Error(codes.FailedPrecondition, "inline volumes are turned off on this node: the cluster administrator allows shares for them with the node plugin's --inline-sources (docs/inline-volumes.md)")
+		return nil, fail(errInlineOff, "inline volumes are turned off on this node: the cluster administrator allows shares for them with the node plugin's --inline-sources (docs/inline-volumes.md)")
 	}
 	if vctx[ContextSource] == "" {
 		return nil, status.Errorf(codes.InvalidArgument, "inline volume: volumeAttributes.%s is missing: name the share, e.g. nfs://server/export/dir or smb://server/share/dir", ContextSource)
@@ -37,7 +38,7 @@ func (d *Driver) publishInline(ctx context.Context, req *csi.NodePublishVolumeRe
 		if sub != "" {
 			where += " (subDir " + sub + ")"
 		}
-		return nil, status.Errorf(codes.PermissionDenied, "inline volume: %s is not within the shares this node allows for inline volumes (%s); ask the cluster administrator to add it to the node plugin's --inline-sources",
+		return nil, fail(fs.ErrPermission, "inline volume: %s is not within the shares this node allows for inline volumes (%s); ask the cluster administrator to add it to the node plugin's --inline-sources",
 			where, d.cfg.InlineSources)
 	}
 	options, err := volume.ParseMountOptions(vctx[ContextMountOptions])
@@ -46,7 +47,7 @@ func (d *Driver) publishInline(ctx context.Context, req *csi.NodePublishVolumeRe
 	}
 	unlock, ok := d.nodeLocks.tryLock(req.GetVolumeId())
 	if !ok {
-		return nil, status.Errorf(codes.Aborted, "another operation on volume %s is in progress", req.GetVolumeId())
+		return nil, fail(errInProgress, "another operation on volume %s is in progress", req.GetVolumeId())
 	}
 	defer unlock()
 	target := req.GetTargetPath()
@@ -79,7 +80,7 @@ func (d *Driver) publishInline(ctx context.Context, req *csi.NodePublishVolumeRe
 		return nil, err
 	}
 	if err := d.cfg.Mounter.Stage(ctx, sr); err != nil {
-		return nil, mountStatus(fmt.Errorf("inline volume: %w", err))
+		return nil, toStatus(fmt.Errorf("inline volume: %w", err))
 	}
 	// The staging record lets a broken inline mount be remounted, as a
 	// staged one is; the publish record says how to take it down.
@@ -97,7 +98,7 @@ func (d *Driver) publishInline(ctx context.Context, req *csi.NodePublishVolumeRe
 // unpublishInline takes an inline volume's mount down as an unstage does.
 func (d *Driver) unpublishInline(ctx context.Context, target string) (*csi.NodeUnpublishVolumeResponse, error) {
 	if err := d.cfg.Mounter.Unstage(ctx, target); err != nil {
-		return nil, mountStatus(err)
+		return nil, toStatus(err)
 	}
 	d.nodeState().DropStaged(target)
 	d.nodeState().DropPublished(target)

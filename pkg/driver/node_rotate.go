@@ -5,8 +5,6 @@ import (
 	"errors"
 	"io/fs"
 
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 	"k8s.io/klog/v2"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/mounter"
@@ -74,12 +72,12 @@ func (d *Driver) rotateCredentials(ctx context.Context, mountPath string, secret
 		req.Credentials = share.Credentials{Username: creds.Username, Domain: creds.Domain}
 	}
 	if creds.Username != req.Credentials.Username || creds.Domain != req.Credentials.Domain {
-		return status.Errorf(codes.FailedPrecondition,
+		return fail(errKeepsMount,
 			"the Secret now names another SMB user than the one %s was mounted with; a live mount keeps its user: restart the pods that use the volume so it is mounted again with the new user", req.Source)
 	}
 	rotator, ok := d.cfg.Mounter.(mounter.CredentialRotator)
 	if !ok {
-		return status.Errorf(codes.FailedPrecondition,
+		return fail(errKeepsMount,
 			"the SMB password in the Secret changed, but this node cannot change the password of a live mount of %s: restart the pods that use the volume so it is mounted again", req.Source)
 	}
 	verify := d.cfg.VerifyCredentials
@@ -89,10 +87,10 @@ func (d *Driver) rotateCredentials(ctx context.Context, mountPath string, secret
 	if err := verify(ctx, req.Source, creds); err != nil {
 		if errors.Is(err, fs.ErrPermission) {
 			d.cfg.Metrics.CredentialsRotated("refused")
-			return status.Errorf(codes.PermissionDenied,
+			return fail(fs.ErrPermission,
 				"the SMB password in the Secret changed, but %s refuses it (%v); the volume keeps its mount and the password it has: correct the Secret, or change the password on the server to match it", req.Source, err)
 		}
-		return status.Errorf(codes.Unavailable, "the SMB password in the Secret changed, and checking it with %s failed: %v; the volume keeps its mount, and the next publish tries again", req.Source, err)
+		return fail(share.ErrUnavailable, "the SMB password in the Secret changed, and checking it with %s failed: %v; the volume keeps its mount, and the next publish tries again", req.Source, err)
 	}
 	if err := rotator.RotateCredentials(ctx, mountPath, creds); err != nil {
 		if errors.Is(err, mounter.ErrNotMounted) {
@@ -100,9 +98,9 @@ func (d *Driver) rotateCredentials(ctx context.Context, mountPath string, secret
 		}
 		d.cfg.Metrics.CredentialsRotated("failed")
 		if errors.Is(err, mounter.ErrUnsupported) {
-			return status.Errorf(codes.FailedPrecondition, "the SMB password in the Secret changed: %v; restart the pods that use the volume so it is mounted again with it", err)
+			return fail(errKeepsMount, "the SMB password in the Secret changed: %v; restart the pods that use the volume so it is mounted again with it", err)
 		}
-		return status.Errorf(codes.Internal, "give the mount of %s its new password: %v", req.Source, err)
+		return fail(nil, "give the mount of %s its new password: %v", req.Source, err)
 	}
 	req.Credentials = creds
 	st.Request = req

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/container-storage-interface/spec/lib/go/csi"
@@ -48,7 +49,7 @@ func (d *Driver) resolveContent(ctx context.Context, cs *csi.VolumeContentSource
 		id := cs.GetSnapshot().GetSnapshotId()
 		sid, err := volume.ParseSnapshotID(id)
 		if err != nil {
-			return nil, status.Errorf(codes.NotFound, "no such snapshot: %v", err)
+			return nil, fail(state.ErrNotFound, "no such snapshot: %v", err)
 		}
 		if err := sameProtocol(sid.Source.Protocol, "snapshot"); err != nil {
 			return nil, err
@@ -61,7 +62,7 @@ func (d *Driver) resolveContent(ctx context.Context, cs *csi.VolumeContentSource
 				return err
 			}
 			if !snap.Ready {
-				return status.Errorf(codes.Unavailable, "snapshot %q is not ready yet: its copy is still being made", snap.Name)
+				return fail(errNotReady, "snapshot %q is not ready yet: its copy is still being made", snap.Name)
 			}
 			o.from = copyEnd{root: root, path: snap.Tree(), rootID: snap.RootID, pack: snapshotPack(snap)}
 			o.size = snap.SizeBytes
@@ -136,12 +137,12 @@ func (d *Driver) populate(ctx context.Context, rec state.Record, w where, o *con
 	select {
 	case <-job.Done():
 		if err := job.Err(); err != nil {
-			return status.Errorf(codeOf(err), "filling volume %q from %s: %v", rec.Name, o.id, err)
+			return toStatus(fmt.Errorf("filling volume %q from %s: %w", rec.Name, o.id, err))
 		}
 		d.jobs.Forget(key, job)
 		return nil
 	case <-timeout:
 	case <-ctx.Done():
 	}
-	return status.Errorf(codes.Aborted, "volume %q is still being filled from %s; the copy goes on, and a retry of this call waits for it", rec.Name, o.id)
+	return fail(errInProgress, "volume %q is still being filled from %s; the copy goes on, and a retry of this call waits for it", rec.Name, o.id)
 }

@@ -3,6 +3,7 @@ package driver
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"sort"
 	"sync"
@@ -164,7 +165,7 @@ func (d *Driver) awaitSnapshots(ctx context.Context, ps []*pendingSnapshot, wait
 		}
 		done, err := p.job.Result()
 		if err != nil {
-			return status.Errorf(codeOf(err), "copying volume %s into snapshot %q: %v", p.vol.SubDir, p.snap.Name, err)
+			return toStatus(fmt.Errorf("copying volume %s into snapshot %q: %w", p.vol.SubDir, p.snap.Name, err))
 		}
 		d.jobs.Forget(snapshotJobKey(p.snap.UID), p.job)
 		p.snap, p.job = done.(state.Snapshot), nil
@@ -278,7 +279,7 @@ func (d *Driver) GetSnapshot(ctx context.Context, req *csi.GetSnapshotRequest) (
 	}
 	sid, err := volume.ParseSnapshotID(req.GetSnapshotId())
 	if err != nil {
-		return nil, status.Errorf(codes.NotFound, "no such snapshot: %v", err)
+		return nil, fail(state.ErrNotFound, "no such snapshot: %v", err)
 	}
 	var snap state.Snapshot
 	read := func(c share.Client) error {
@@ -289,7 +290,7 @@ func (d *Driver) GetSnapshot(ctx context.Context, req *csi.GetSnapshotRequest) (
 	root := locate(volume.Volume{Source: sid.Source}).root
 	found, err := d.withShareOrIdle(ctx, root, credentialsFrom(req.GetSecrets()), read)
 	if !found {
-		return nil, status.Errorf(codes.FailedPrecondition, "GetSnapshot carries no secrets and no SMB session to %s is open: pass the snapshot secrets", root.String())
+		return nil, fail(errNoSession, "GetSnapshot carries no secrets and no SMB session to %s is open: pass the snapshot secrets", root.String())
 	}
 	if err != nil {
 		return nil, toStatus(err)
@@ -316,7 +317,7 @@ func (d *Driver) deleteSnapshot(ctx context.Context, sid volume.Snapshot, creds 
 	// A copy still running stops first: it must not write into what is
 	// being deleted, nor mark it ready afterwards.
 	if err := d.jobs.Cancel(ctx, snapshotJobKey(sid.UID)); err != nil {
-		return status.Error(codes.Aborted, "the snapshot's copy did not stop in time; retry")
+		return fail(errInProgress, "the snapshot's copy did not stop in time; retry")
 	}
 	root := locate(volume.Volume{Source: sid.Source}).root
 	err := d.withShare(ctx, root, creds, func(c share.Client) error {

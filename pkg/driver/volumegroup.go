@@ -48,7 +48,7 @@ func groupMembers(ids []string) ([]volume.Volume, []string, error) {
 	for _, id := range ids {
 		vol, err := volume.ParseID(id)
 		if err != nil {
-			return nil, nil, status.Errorf(codes.NotFound, "no such volume: %v", err)
+			return nil, nil, fail(state.ErrNotFound, "no such volume: %v", err)
 		}
 		if seen[vol.ID()] {
 			return nil, nil, status.Errorf(codes.InvalidArgument, "volume %s is named twice", vol.SubDir)
@@ -96,13 +96,6 @@ func liveMembers(ctx context.Context, st *state.Store, c share.Client, g state.V
 	}
 	g.Members = live
 	return g, nil
-}
-
-func groupStatus(err error) error {
-	if errors.Is(err, state.ErrInOtherGroup) {
-		return status.Error(codes.FailedPrecondition, err.Error())
-	}
-	return toStatus(err)
 }
 
 // csiVolumeGroup describes g; its ID names the share by the source the
@@ -160,7 +153,7 @@ func (v *VolumeGroups) CreateVolumeGroup(ctx context.Context, req *volumegroup.C
 		})
 	})
 	if err != nil {
-		return nil, groupStatus(err)
+		return nil, toStatus(err)
 	}
 	v.d.groupShares.add(src)
 	return &volumegroup.CreateVolumeGroupResponse{VolumeGroup: csiVolumeGroup(src, g)}, nil
@@ -197,7 +190,7 @@ func (v *VolumeGroups) ModifyVolumeGroupMembership(ctx context.Context, req *vol
 		})
 	})
 	if err != nil {
-		return nil, groupStatus(err)
+		return nil, toStatus(err)
 	}
 	return &volumegroup.ModifyVolumeGroupMembershipResponse{VolumeGroup: csiVolumeGroup(gid.Source, g)}, nil
 }
@@ -227,7 +220,7 @@ func (v *VolumeGroups) DeleteVolumeGroup(ctx context.Context, req *volumegroup.D
 		})
 	})
 	if err != nil {
-		return nil, groupStatus(err)
+		return nil, toStatus(err)
 	}
 	return &volumegroup.DeleteVolumeGroupResponse{}, nil
 }
@@ -250,7 +243,7 @@ func (v *VolumeGroups) ControllerGetVolumeGroup(ctx context.Context, req *volume
 		return err
 	})
 	if err != nil {
-		return nil, groupStatus(err)
+		return nil, toStatus(err)
 	}
 	return &volumegroup.ControllerGetVolumeGroupResponse{VolumeGroup: csiVolumeGroup(gid.Source, g)}, nil
 }
@@ -291,7 +284,7 @@ func (v *VolumeGroups) ListVolumeGroups(ctx context.Context, req *volumegroup.Li
 			return nil
 		})
 		if err != nil {
-			return nil, groupStatus(err)
+			return nil, toStatus(err)
 		}
 		for _, g := range groups {
 			all = append(all, found{src, g})
@@ -321,7 +314,7 @@ func parseVolumeGroupID(id string) (volume.Snapshot, error) {
 	}
 	gid, err := volume.ParseVolumeGroupID(id)
 	if err != nil {
-		return volume.Snapshot{}, status.Errorf(codes.NotFound, "no such volume group: %v", err)
+		return volume.Snapshot{}, fail(state.ErrNotFound, "no such volume group: %v", err)
 	}
 	return gid, nil
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 	"github.com/fileshare-csi/fileshare-csi/pkg/source"
 	"github.com/fileshare-csi/fileshare-csi/pkg/state"
-	"github.com/fileshare-csi/fileshare-csi/pkg/volume"
 )
 
 // copyWorkers bounds how many files one tree copy copies at once, each
@@ -92,12 +91,9 @@ func (c *copySlots) hold(share string, maxSessions int, extra bool) (func(), boo
 // copySource is the record of the volume a snapshot or clone copies: it
 // must exist with its directory, and must not be filled itself still.
 // verb names the operation for the message.
-func copySource(ctx context.Context, st *state.Store, vol volume.Volume, w where, verb string) (state.Record, error) {
-	rec, err := lookup(ctx, st, vol, w)
+func (s site) copySource(ctx context.Context, verb string) (state.Record, error) {
+	rec, err := s.check(ctx)
 	if err != nil {
-		return rec, err
-	}
-	if err := st.CheckDir(ctx, w.path); err != nil {
 		return rec, err
 	}
 	if rec.Populating {

@@ -94,12 +94,12 @@ func (d *Driver) CreateVolumeGroupSnapshot(ctx context.Context, req *csi.CreateV
 	for i, vol := range vols {
 		p, err := d.startSnapshot(ctx, vol, g.Members[memberIndex(g, ids[i])].SnapshotName, gid.GroupID(), creds)
 		if err != nil {
-			return nil, err
+			return nil, toStatus(err)
 		}
 		pending = append(pending, p)
 	}
 	if err := d.awaitSnapshots(ctx, pending, snapshotWait); err != nil {
-		return nil, err
+		return nil, toStatus(err)
 	}
 	snaps := make([]state.Snapshot, 0, len(pending))
 	for _, p := range pending {
@@ -146,7 +146,7 @@ func (d *Driver) checkVolumeGroupMembers(ctx context.Context, c share.Client, gi
 	if err != nil {
 		return err
 	}
-	if vg, err = liveMembers(ctx, st, c, vg); err != nil {
+	if vg, err = liveMembers(ctx, c, vg); err != nil {
 		return err
 	}
 	named := map[string]bool{}

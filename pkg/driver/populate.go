@@ -82,12 +82,12 @@ func (d *Driver) resolveContent(ctx context.Context, cs *csi.VolumeContentSource
 			return nil, err
 		}
 		o := &contentOrigin{kind: "clone", id: id, source: cs}
-		err = d.withStore(ctx, vol, creds, false, func(st *state.Store, w where) error {
-			rec, err := copySource(ctx, st, vol, w, "clone")
+		err = d.at(ctx, vol, creds, false, func(s site) error {
+			rec, err := s.copySource(ctx, "clone")
 			if err != nil {
 				return err
 			}
-			o.from = copyEnd{root: w.root, path: w.path, rootID: rec.RootID}
+			o.from = copyEnd{root: s.root, path: s.path, rootID: rec.RootID}
 			o.size = rec.CapacityBytes
 			return nil
 		})
@@ -97,6 +97,17 @@ func (d *Driver) resolveContent(ctx context.Context, cs *csi.VolumeContentSource
 		return o, nil
 	}
 	return nil, status.Error(codes.InvalidArgument, "the volume content source names neither a snapshot nor a volume")
+}
+
+// stopFilling stops a copy still filling a volume, before the volume is
+// deleted.
+func (d *Driver) stopFilling(ctx context.Context) func(state.Record) error {
+	return func(rec state.Record) error {
+		if err := d.jobs.Cancel(ctx, populateJobKey(rec.UID)); err != nil {
+			return fmt.Errorf("the copy filling the volume did not stop in time: %w", state.ErrBusy)
+		}
+		return nil
+	}
 }
 
 // populate fills a new volume from its origin in the background and waits

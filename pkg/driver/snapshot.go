@@ -83,7 +83,7 @@ func (d *Driver) CreateSnapshot(ctx context.Context, req *csi.CreateSnapshotRequ
 	}
 	snap, err := d.takeSnapshot(ctx, vol, req.GetName(), credentialsFrom(req.GetSecrets()))
 	if err != nil {
-		return nil, err
+		return nil, toStatus(err)
 	}
 	return &csi.CreateSnapshotResponse{Snapshot: csiSnapshot(vol.Source, snap)}, nil
 }
@@ -113,19 +113,12 @@ func (d *Driver) takeSnapshot(ctx context.Context, vol volume.Volume, name strin
 func (d *Driver) startSnapshot(ctx context.Context, vol volume.Volume, name, groupID string, creds share.Credentials) (*pendingSnapshot, error) {
 	p := &pendingSnapshot{vol: vol}
 	var from copyEnd
-	err := d.withStore(ctx, vol, creds, true, func(st *state.Store, w where) error {
-		rec, err := copySource(ctx, st, vol, w, "snapshot")
-		if err != nil {
-			return err
-		}
-		p.snap, err = st.CreateSnapshot(ctx, state.SnapshotRequest{
-			Name: name, SourceVolumeID: vol.ID(), SourcePath: w.path, SizeBytes: rec.CapacityBytes, GroupID: groupID,
-		})
-		from = copyEnd{root: w.root, path: w.path, rootID: rec.RootID}
+	err := d.at(ctx, vol, creds, true, func(s site) (err error) {
+		p.snap, from, err = s.snapshot(ctx, name, groupID)
 		return err
 	})
 	if err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
 	d.snapshotShares.add(vol.Source)
 	d.snapshotCalls.touch(p.snap.UID)
@@ -165,12 +158,25 @@ func (d *Driver) awaitSnapshots(ctx context.Context, ps []*pendingSnapshot, wait
 		}
 		done, err := p.job.Result()
 		if err != nil {
-			return toStatus(fmt.Errorf("copying volume %s into snapshot %q: %w", p.vol.SubDir, p.snap.Name, err))
+			return fmt.Errorf("copying volume %s into snapshot %q: %w", p.vol.SubDir, p.snap.Name, err)
 		}
 		d.jobs.Forget(snapshotJobKey(p.snap.UID), p.job)
 		p.snap, p.job = done.(state.Snapshot), nil
 	}
 	return nil
+}
+
+// snapshot records a snapshot of the volume named name (or finds the record
+// an earlier call made), and says where its copy comes from.
+func (s site) snapshot(ctx context.Context, name, groupID string) (state.Snapshot, copyEnd, error) {
+	rec, err := s.copySource(ctx, "snapshot")
+	if err != nil {
+		return state.Snapshot{}, copyEnd{}, err
+	}
+	snap, err := s.CreateSnapshot(ctx, state.SnapshotRequest{
+		Name: name, SourceVolumeID: s.vol.ID(), SourcePath: s.path, SizeBytes: rec.CapacityBytes, GroupID: groupID,
+	})
+	return snap, copyEnd{root: s.root, path: s.path, rootID: rec.RootID}, err
 }
 
 // copySnapshot copies the volume into the snapshot's partial copy and,

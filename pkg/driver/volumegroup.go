@@ -65,9 +65,9 @@ func groupMembers(ids []string) ([]volume.Volume, []string, error) {
 }
 
 // checkMembersExist looks up each volume's record on the share.
-func checkMembersExist(ctx context.Context, st *state.Store, c share.Client, vols []volume.Volume) error {
+func checkMembersExist(ctx context.Context, c share.Client, vols []volume.Volume) error {
 	for _, vol := range vols {
-		if _, err := lookup(ctx, st, vol, locate(vol).under(c.Prefix())); err != nil {
+		if _, err := siteOf(c, vol).record(ctx); err != nil {
 			return err
 		}
 	}
@@ -78,14 +78,14 @@ func checkMembersExist(ctx context.Context, st *state.Store, c share.Client, vol
 // DeleteVolume does not edit the group of its volume (it takes only the
 // volume's lock), so a group may name a deleted volume until its next
 // ModifyVolumeGroupMembership, which sets the members anew.
-func liveMembers(ctx context.Context, st *state.Store, c share.Client, g state.VolumeGroup) (state.VolumeGroup, error) {
+func liveMembers(ctx context.Context, c share.Client, g state.VolumeGroup) (state.VolumeGroup, error) {
 	live := g.Members[:0:0]
 	for _, id := range g.Members {
 		vol, err := volume.ParseID(id)
 		if err != nil {
 			continue
 		}
-		_, err = lookup(ctx, st, vol, locate(vol).under(c.Prefix()))
+		_, err = siteOf(c, vol).record(ctx)
 		if errors.Is(err, state.ErrNotFound) {
 			continue
 		}
@@ -144,7 +144,7 @@ func (v *VolumeGroups) CreateVolumeGroup(ctx context.Context, req *volumegroup.C
 	var g state.VolumeGroup
 	err = v.d.withShare(ctx, root, creds, func(c share.Client) error {
 		return v.d.lockedStore(ctx, c, volumeGroupsWhere(src, c), func(st *state.Store) error {
-			if err := checkMembersExist(ctx, st, c, vols); err != nil {
+			if err := checkMembersExist(ctx, c, vols); err != nil {
 				return err
 			}
 			var err error
@@ -182,7 +182,7 @@ func (v *VolumeGroups) ModifyVolumeGroupMembership(ctx context.Context, req *vol
 			if g, err = st.GetVolumeGroup(ctx, gid.Key, gid.UID); err != nil {
 				return err
 			}
-			if err := checkMembersExist(ctx, st, c, vols); err != nil {
+			if err := checkMembersExist(ctx, c, vols); err != nil {
 				return err
 			}
 			g, err = st.SetVolumeGroupMembers(ctx, g, ids)
@@ -239,7 +239,7 @@ func (v *VolumeGroups) ControllerGetVolumeGroup(ctx context.Context, req *volume
 		if g, err = st.GetVolumeGroup(ctx, gid.Key, gid.UID); err != nil {
 			return err
 		}
-		g, err = liveMembers(ctx, st, c, g)
+		g, err = liveMembers(ctx, c, g)
 		return err
 	})
 	if err != nil {
@@ -277,7 +277,7 @@ func (v *VolumeGroups) ListVolumeGroups(ctx context.Context, req *volumegroup.Li
 				return err
 			}
 			for i := range groups {
-				if groups[i], err = liveMembers(ctx, st, c, groups[i]); err != nil {
+				if groups[i], err = liveMembers(ctx, c, groups[i]); err != nil {
 					return err
 				}
 			}

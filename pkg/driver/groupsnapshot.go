@@ -34,9 +34,7 @@ func (d *Driver) GroupControllerGetCapabilities(context.Context, *csi.GroupContr
 
 // groupWhere is where a group's record lies, locked by a path of its own.
 func groupWhere(src source.Source, key string, c share.Client) where {
-	w := locate(volume.Volume{Source: src}).under(c.Prefix())
-	w.path = state.GroupLockPath(key)
-	return w
+	return metaWhere(src, c, state.GroupLockPath(key))
 }
 
 func (d *Driver) CreateVolumeGroupSnapshot(ctx context.Context, req *csi.CreateVolumeGroupSnapshotRequest) (*csi.CreateVolumeGroupSnapshotResponse, error) {
@@ -131,7 +129,7 @@ func groupSnapshotOf(params map[string]string, member volume.Volume) (*volume.Sn
 	if err != nil {
 		return nil, status.Errorf(codes.InvalidArgument, "parameter %s: %v", ParamVolumeGroupID, err)
 	}
-	if lockName(locate(volume.Volume{Source: gid.Source}).root) != lockName(locate(member).root) {
+	if lockName(sessionRoot(gid.Source)) != lockName(locate(member).root) {
 		return nil, status.Errorf(codes.InvalidArgument, "parameter %s names a volume group on %s, and the volumes are on %s",
 			ParamVolumeGroupID, gid.Source.String(), locate(member).root.String())
 	}
@@ -283,7 +281,7 @@ func (d *Driver) GetVolumeGroupSnapshot(ctx context.Context, req *csi.GetVolumeG
 		return nil, fail(state.ErrNotFound, "no such group snapshot: %v", err)
 	}
 	var resp *csi.VolumeGroupSnapshot
-	err = d.withShare(ctx, locate(volume.Volume{Source: gid.Source}).root, credentialsFrom(req.GetSecrets()), func(c share.Client) error {
+	err = d.withShare(ctx, sessionRoot(gid.Source), credentialsFrom(req.GetSecrets()), func(c share.Client) error {
 		g, vols, snaps, err := d.groupMembers(ctx, c, gid)
 		if err != nil {
 			return err
@@ -313,7 +311,7 @@ func (d *Driver) DeleteVolumeGroupSnapshot(ctx context.Context, req *csi.DeleteV
 		return &csi.DeleteVolumeGroupSnapshotResponse{}, nil
 	}
 	creds := credentialsFrom(req.GetSecrets())
-	root := locate(volume.Volume{Source: gid.Source}).root
+	root := sessionRoot(gid.Source)
 	var g state.Group
 	var vols []volume.Volume
 	var snaps []state.Snapshot
@@ -336,10 +334,8 @@ func (d *Driver) DeleteVolumeGroupSnapshot(ctx context.Context, req *csi.DeleteV
 			return nil, err
 		}
 	}
-	err = d.withShare(ctx, root, creds, func(c share.Client) error {
-		return d.lockedStore(ctx, c, groupWhere(gid.Source, gid.Key, c), func(st *state.Store) error {
-			return st.DeleteGroup(ctx, g)
-		})
+	err = d.lockedAt(ctx, gid.Source, creds, state.GroupLockPath(gid.Key), func(st *state.Store) error {
+		return st.DeleteGroup(ctx, g)
 	})
 	if err != nil {
 		return nil, toStatus(err)

@@ -55,7 +55,7 @@ func (d *Driver) resolveContent(ctx context.Context, cs *csi.VolumeContentSource
 			return nil, err
 		}
 		o := &contentOrigin{kind: "restore", id: id, source: cs}
-		root := locate(volume.Volume{Source: sid.Source}).root
+		root := sessionRoot(sid.Source)
 		err = d.withShare(ctx, root, creds, func(c share.Client) error {
 			snap, err := state.New(c).GetSnapshot(ctx, sid.Key, sid.UID)
 			if err != nil {

@@ -78,6 +78,27 @@ func (d *Driver) lock(ctx context.Context, w where) (func(), error) {
 	return unlock, nil
 }
 
+// sessionRoot is what a session to src's share is dialed with.
+func sessionRoot(src source.Source) source.Source {
+	return locate(volume.Volume{Source: src}).root
+}
+
+// metaWhere is where p, a path in the metadata directory at the root of
+// session c to src's share, lies, for its lock.
+func metaWhere(src source.Source, c share.Client, p string) where {
+	w := locate(volume.Volume{Source: src}).under(c.Prefix())
+	w.path = p
+	return w
+}
+
+// storeOf is the state store of session c, logging to ctx's logger.
+func storeOf(ctx context.Context, c share.Client) *state.Store {
+	st := state.New(c)
+	logger := klog.FromContext(ctx)
+	st.Log = func(msg string, kv ...any) { logger.Info(msg, kv...) }
+	return st
+}
+
 // site is a volume located on its share: the store of a session to the
 // share, where the volume lies below the session's root, and the volume its
 // ID names. The controller's handlers reach the state through a site, so
@@ -98,9 +119,9 @@ func siteOf(c share.Client, vol volume.Volume) site {
 // lock when locked is set (taken once the session says where the volume
 // lies). fn returns store or share errors; the caller maps them once.
 func (d *Driver) at(ctx context.Context, vol volume.Volume, creds share.Credentials, locked bool, fn func(site) error) error {
-	logger := klog.FromContext(ctx)
 	return d.withShare(ctx, locate(vol).root, creds, func(c share.Client) error {
 		s := siteOf(c, vol)
+		s.Store = storeOf(ctx, c)
 		if locked {
 			unlock, err := d.lock(ctx, s.where)
 			if err != nil {
@@ -108,7 +129,6 @@ func (d *Driver) at(ctx context.Context, vol volume.Volume, creds share.Credenti
 			}
 			defer unlock()
 		}
-		s.Log = func(msg string, kv ...any) { logger.Info(msg, kv...) }
 		return fn(s)
 	})
 }

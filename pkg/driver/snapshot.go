@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"sort"
 	"sync"
 	"time"
@@ -44,7 +43,7 @@ func (k *knownShares) add(src source.Source) bool {
 	if k.roots == nil {
 		k.roots = map[string]source.Source{}
 	}
-	name := lockName(locate(volume.Volume{Source: src}).root)
+	name := lockName(sessionRoot(src))
 	_, known := k.roots[name]
 	k.roots[name] = src
 	return !known
@@ -62,13 +61,9 @@ func (k *knownShares) all() []source.Source {
 
 func snapshotJobKey(uid string) string { return "snapshot/" + uid }
 
-// snapshotWhere is where a snapshot's record and copy lie: in the metadata
-// directory at the session's root, locked by its copy's path.
-func snapshotWhere(sid volume.Snapshot, c share.Client) where {
-	w := locate(volume.Volume{Source: sid.Source}).under(c.Prefix())
-	w.path = state.Snapshot{UID: sid.UID}.Tree()
-	return w
-}
+// snapshotLock is what locks a snapshot's record and copy: its copy's path
+// in the metadata directory at the session's root.
+func snapshotLock(sid volume.Snapshot) string { return state.Snapshot{UID: sid.UID}.Tree() }
 
 func (d *Driver) CreateSnapshot(ctx context.Context, req *csi.CreateSnapshotRequest) (*csi.CreateSnapshotResponse, error) {
 	if req.GetName() == "" {
@@ -190,19 +185,17 @@ func (d *Driver) copySnapshot(ctx context.Context, sid volume.Snapshot, snap sta
 	// whole too: it is recorded ready, and nothing is copied again.
 	var done state.Snapshot
 	finished := false
-	err := d.withShare(ctx, from.root, creds, func(c share.Client) error {
-		return d.lockedStore(ctx, c, snapshotWhere(sid, c), func(st *state.Store) error {
-			cur, err := st.GetSnapshot(ctx, sid.Key, sid.UID)
-			if err != nil || cur.Ready {
-				done, finished = cur, err == nil
-				return err
-			}
-			if finished, err = st.CopyInPlace(ctx, cur); err != nil || !finished {
-				return err
-			}
-			done, err = st.CompleteSnapshot(ctx, cur)
+	err := d.lockedAt(ctx, sid.Source, creds, snapshotLock(sid), func(st *state.Store) error {
+		cur, err := st.GetSnapshot(ctx, sid.Key, sid.UID)
+		if err != nil || cur.Ready {
+			done, finished = cur, err == nil
 			return err
-		})
+		}
+		if finished, err = st.CopyInPlace(ctx, cur); err != nil || !finished {
+			return err
+		}
+		done, err = st.CompleteSnapshot(ctx, cur)
+		return err
 	})
 	if err != nil || finished {
 		return done, err
@@ -212,7 +205,7 @@ func (d *Driver) copySnapshot(ctx context.Context, sid volume.Snapshot, snap sta
 	to := copyEnd{root: from.root, path: snap.PartialTree(), pack: snapshotPack(snap)}
 	err = d.copyBetween(ctx, "snapshot", from, to, creds, logger, func(c share.Client, stats copytree.Stats) error {
 		copied = stats
-		return d.lockedStore(ctx, c, snapshotWhere(sid, c), func(st *state.Store) error {
+		return d.lockedStore(ctx, c, metaWhere(sid.Source, c, snapshotLock(sid)), func(st *state.Store) error {
 			cur, err := st.GetSnapshot(ctx, sid.Key, sid.UID)
 			if err != nil {
 				return err // deleted while it was copied
@@ -248,7 +241,16 @@ func (d *Driver) lockedStore(ctx context.Context, c share.Client, w where, fn fu
 		return err
 	}
 	defer unlock()
-	return fn(state.New(c))
+	return fn(storeOf(ctx, c))
+}
+
+// lockedAt runs fn on the store of a session to src's share, holding the
+// lock of p, a path in the metadata directory at the session's root (a
+// snapshot's copy, a group's record).
+func (d *Driver) lockedAt(ctx context.Context, src source.Source, creds share.Credentials, p string, fn func(*state.Store) error) error {
+	return d.withShare(ctx, sessionRoot(src), creds, func(c share.Client) error {
+		return d.lockedStore(ctx, c, metaWhere(src, c, p), fn)
+	})
 }
 
 // idSource is the source a snapshot's ID names: its volume's, as
@@ -293,7 +295,7 @@ func (d *Driver) GetSnapshot(ctx context.Context, req *csi.GetSnapshotRequest) (
 		snap, err = state.New(c).GetSnapshot(ctx, sid.Key, sid.UID)
 		return err
 	}
-	root := locate(volume.Volume{Source: sid.Source}).root
+	root := sessionRoot(sid.Source)
 	found, err := d.withShareOrIdle(ctx, root, credentialsFrom(req.GetSecrets()), read)
 	if !found {
 		return nil, fail(errNoSession, "GetSnapshot carries no secrets and no SMB session to %s is open: pass the snapshot secrets", root.String())
@@ -325,15 +327,7 @@ func (d *Driver) deleteSnapshot(ctx context.Context, sid volume.Snapshot, creds 
 	if err := d.jobs.Cancel(ctx, snapshotJobKey(sid.UID)); err != nil {
 		return fail(errInProgress, "the snapshot's copy did not stop in time; retry")
 	}
-	root := locate(volume.Volume{Source: sid.Source}).root
-	err := d.withShare(ctx, root, creds, func(c share.Client) error {
-		unlock, err := d.lock(ctx, snapshotWhere(sid, c))
-		if err != nil {
-			return err
-		}
-		defer unlock()
-		st := state.New(c)
-		st.Log = func(msg string, kv ...any) { klog.FromContext(ctx).Info(msg, kv...) }
+	err := d.lockedAt(ctx, sid.Source, creds, snapshotLock(sid), func(st *state.Store) error {
 		snap, err := st.GetSnapshot(ctx, sid.Key, sid.UID)
 		if errors.Is(err, state.ErrNotFound) {
 			return nil
@@ -343,10 +337,7 @@ func (d *Driver) deleteSnapshot(ctx context.Context, sid volume.Snapshot, creds 
 		}
 		return st.DeleteSnapshot(ctx, snap)
 	})
-	if errors.Is(err, fs.ErrNotExist) && !errors.Is(err, share.ErrUnavailable) {
-		return nil // the share itself is gone, and the snapshot with it
-	}
-	return toStatus(err)
+	return goneIsDeleted(ctx, err)
 }
 
 // ListSnapshots reads the snapshot records of the share a filter names, or
@@ -435,7 +426,7 @@ func (d *Driver) ListSnapshots(ctx context.Context, req *csi.ListSnapshotsReques
 // open (as listShareSnapshots).
 func (d *Driver) shareSnapshot(ctx context.Context, sid volume.Snapshot, creds share.Credentials) ([]state.Snapshot, error) {
 	var out []state.Snapshot
-	root := locate(volume.Volume{Source: sid.Source}).root
+	root := sessionRoot(sid.Source)
 	_, err := d.withShareOrIdle(ctx, root, creds, func(c share.Client) error {
 		snap, err := state.New(c).GetSnapshot(ctx, sid.Key, sid.UID)
 		if errors.Is(err, state.ErrNotFound) {
@@ -454,7 +445,7 @@ func (d *Driver) shareSnapshot(ctx context.Context, sid volume.Snapshot, creds s
 // with secrets left in the pool, or finds nothing there.
 func (d *Driver) listShareSnapshots(ctx context.Context, src source.Source, creds share.Credentials) ([]state.Snapshot, error) {
 	var out []state.Snapshot
-	_, err := d.withShareOrIdle(ctx, locate(volume.Volume{Source: src}).root, creds, func(c share.Client) error {
+	_, err := d.withShareOrIdle(ctx, sessionRoot(src), creds, func(c share.Client) error {
 		var err error
 		out, err = state.New(c).ListSnapshots(ctx)
 		return err

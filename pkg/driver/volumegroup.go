@@ -34,9 +34,7 @@ func (d *Driver) VolumeGroups() *VolumeGroups { return &VolumeGroups{d: d} }
 
 // volumeGroupsWhere is the lock every volume group change on a share takes.
 func volumeGroupsWhere(src source.Source, c share.Client) where {
-	w := locate(volume.Volume{Source: src}).under(c.Prefix())
-	w.path = state.VolumeGroupsLockPath
-	return w
+	return metaWhere(src, c, state.VolumeGroupsLockPath)
 }
 
 // groupMembers parses the volume IDs a request names: all this driver's,
@@ -128,7 +126,7 @@ func (v *VolumeGroups) CreateVolumeGroup(ctx context.Context, req *volumegroup.C
 			return nil, status.Error(codes.InvalidArgument, err.Error())
 		}
 		src = p.Source
-		if len(vols) > 0 && lockName(locate(volume.Volume{Source: src}).root) != lockName(locate(vols[0]).root) {
+		if len(vols) > 0 && lockName(sessionRoot(src)) != lockName(locate(vols[0]).root) {
 			return nil, status.Errorf(codes.InvalidArgument, "volume %s is on %s, not on the share the parameters name (%s)",
 				vols[0].SubDir, locate(vols[0]).root.String(), src.String())
 		}
@@ -140,7 +138,7 @@ func (v *VolumeGroups) CreateVolumeGroup(ctx context.Context, req *volumegroup.C
 		return nil, status.Error(codes.InvalidArgument, "an empty volume group needs its share: give parameter source (e.g. nfs://server/export), as in the StorageClass")
 	}
 	creds := credentialsFrom(req.GetSecrets())
-	root := locate(volume.Volume{Source: src}).root
+	root := sessionRoot(src)
 	var g state.VolumeGroup
 	err = v.d.withShare(ctx, root, creds, func(c share.Client) error {
 		return v.d.lockedStore(ctx, c, volumeGroupsWhere(src, c), func(st *state.Store) error {
@@ -170,13 +168,13 @@ func (v *VolumeGroups) ModifyVolumeGroupMembership(ctx context.Context, req *vol
 	if err != nil {
 		return nil, err
 	}
-	if len(vols) > 0 && lockName(locate(vols[0]).root) != lockName(locate(volume.Volume{Source: gid.Source}).root) {
+	if len(vols) > 0 && lockName(locate(vols[0]).root) != lockName(sessionRoot(gid.Source)) {
 		return nil, status.Errorf(codes.InvalidArgument, "volume %s is on %s, not on the group's share %s",
 			vols[0].SubDir, locate(vols[0]).root.String(), gid.Source.String())
 	}
 	creds := credentialsFrom(req.GetSecrets())
 	var g state.VolumeGroup
-	err = v.d.withShare(ctx, locate(volume.Volume{Source: gid.Source}).root, creds, func(c share.Client) error {
+	err = v.d.withShare(ctx, sessionRoot(gid.Source), creds, func(c share.Client) error {
 		return v.d.lockedStore(ctx, c, volumeGroupsWhere(gid.Source, c), func(st *state.Store) error {
 			var err error
 			if g, err = st.GetVolumeGroup(ctx, gid.Key, gid.UID); err != nil {
@@ -207,17 +205,15 @@ func (v *VolumeGroups) DeleteVolumeGroup(ctx context.Context, req *volumegroup.D
 		return &volumegroup.DeleteVolumeGroupResponse{}, nil
 	}
 	creds := credentialsFrom(req.GetSecrets())
-	err = v.d.withShare(ctx, locate(volume.Volume{Source: gid.Source}).root, creds, func(c share.Client) error {
-		return v.d.lockedStore(ctx, c, volumeGroupsWhere(gid.Source, c), func(st *state.Store) error {
-			g, err := st.GetVolumeGroup(ctx, gid.Key, gid.UID)
-			if errors.Is(err, state.ErrNotFound) {
-				return nil
-			}
-			if err != nil {
-				return err
-			}
-			return st.DeleteVolumeGroup(ctx, g)
-		})
+	err = v.d.lockedAt(ctx, gid.Source, creds, state.VolumeGroupsLockPath, func(st *state.Store) error {
+		g, err := st.GetVolumeGroup(ctx, gid.Key, gid.UID)
+		if errors.Is(err, state.ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		return st.DeleteVolumeGroup(ctx, g)
 	})
 	if err != nil {
 		return nil, toStatus(err)
@@ -233,7 +229,7 @@ func (v *VolumeGroups) ControllerGetVolumeGroup(ctx context.Context, req *volume
 	}
 	creds := credentialsFrom(req.GetSecrets())
 	var g state.VolumeGroup
-	err = v.d.withShare(ctx, locate(volume.Volume{Source: gid.Source}).root, creds, func(c share.Client) error {
+	err = v.d.withShare(ctx, sessionRoot(gid.Source), creds, func(c share.Client) error {
 		st := state.New(c)
 		var err error
 		if g, err = st.GetVolumeGroup(ctx, gid.Key, gid.UID); err != nil {
@@ -264,13 +260,13 @@ func (v *VolumeGroups) ListVolumeGroups(ctx context.Context, req *volumegroup.Li
 	var all []found
 	listed := map[string]bool{} // classes with other bases share one record directory
 	for _, src := range v.d.groupShares.all() {
-		root := lockName(locate(volume.Volume{Source: src}).root)
+		root := lockName(sessionRoot(src))
 		if listed[root] {
 			continue
 		}
 		listed[root] = true
 		var groups []state.VolumeGroup
-		err := v.d.withShare(ctx, locate(volume.Volume{Source: src}).root, creds, func(c share.Client) error {
+		err := v.d.withShare(ctx, sessionRoot(src), creds, func(c share.Client) error {
 			st := state.New(c)
 			var err error
 			if groups, err = st.ListVolumeGroups(ctx); err != nil {

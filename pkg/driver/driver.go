@@ -210,6 +210,15 @@ type tryLocks struct {
 	busy map[string]bool
 }
 
+// lockVolume is tryLock of a volume, failing as a handler answers.
+func (t *tryLocks) lockVolume(id string) (func(), error) {
+	unlock, ok := t.tryLock(id)
+	if !ok {
+		return nil, fail(errInProgress, "another operation on volume %s is in progress", id)
+	}
+	return unlock, nil
+}
+
 func (t *tryLocks) tryLock(key string) (func(), bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()

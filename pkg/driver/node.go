@@ -120,9 +120,9 @@ func (d *Driver) NodeStageVolume(ctx context.Context, req *csi.NodeStageVolumeRe
 	if err != nil {
 		return nil, status.Error(codes.InvalidArgument, err.Error())
 	}
-	unlock, ok := d.nodeLocks.tryLock(req.GetVolumeId())
-	if !ok {
-		return nil, fail(errInProgress, "another operation on volume %s is in progress", req.GetVolumeId())
+	unlock, err := d.nodeLocks.lockVolume(req.GetVolumeId())
+	if err != nil {
+		return nil, err
 	}
 	defer unlock()
 	mnt := req.GetVolumeCapability().GetMount()
@@ -163,9 +163,9 @@ func (d *Driver) NodeUnstageVolume(ctx context.Context, req *csi.NodeUnstageVolu
 	if req.GetStagingTargetPath() == "" {
 		return nil, status.Error(codes.InvalidArgument, "staging target path is missing")
 	}
-	unlock, ok := d.nodeLocks.tryLock(req.GetVolumeId())
-	if !ok {
-		return nil, fail(errInProgress, "another operation on volume %s is in progress", req.GetVolumeId())
+	unlock, err := d.nodeLocks.lockVolume(req.GetVolumeId())
+	if err != nil {
+		return nil, err
 	}
 	defer unlock()
 	if err := d.cfg.Mounter.Unstage(ctx, req.GetStagingTargetPath()); err != nil {
@@ -226,9 +226,9 @@ func (d *Driver) NodePublishVolume(ctx context.Context, req *csi.NodePublishVolu
 	if req.GetStagingTargetPath() == "" {
 		return nil, status.Error(codes.InvalidArgument, "staging target path is missing: this driver stages volumes before publishing them")
 	}
-	unlock, ok := d.nodeLocks.tryLock(req.GetVolumeId())
-	if !ok {
-		return nil, fail(errInProgress, "another operation on volume %s is in progress", req.GetVolumeId())
+	unlock, err := d.nodeLocks.lockVolume(req.GetVolumeId())
+	if err != nil {
+		return nil, err
 	}
 	defer unlock()
 	staging := req.GetStagingTargetPath()
@@ -282,9 +282,9 @@ func (d *Driver) NodeUnpublishVolume(ctx context.Context, req *csi.NodeUnpublish
 	if req.GetTargetPath() == "" {
 		return nil, status.Error(codes.InvalidArgument, "target path is missing")
 	}
-	unlock, ok := d.nodeLocks.tryLock(req.GetVolumeId())
-	if !ok {
-		return nil, fail(errInProgress, "another operation on volume %s is in progress", req.GetVolumeId())
+	unlock, err := d.nodeLocks.lockVolume(req.GetVolumeId())
+	if err != nil {
+		return nil, err
 	}
 	defer unlock()
 	if pub, err := d.nodeState().Published(req.GetTargetPath()); err == nil && pub.Ephemeral {

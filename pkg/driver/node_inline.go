@@ -45,9 +45,9 @@ func (d *Driver) publishInline(ctx context.Context, req *csi.NodePublishVolumeRe
 	if err != nil {
 		return nil, status.Errorf(codes.InvalidArgument, "inline volume: volumeAttributes.%s: %v", ContextMountOptions, err)
 	}
-	unlock, ok := d.nodeLocks.tryLock(req.GetVolumeId())
-	if !ok {
-		return nil, fail(errInProgress, "another operation on volume %s is in progress", req.GetVolumeId())
+	unlock, err := d.nodeLocks.lockVolume(req.GetVolumeId())
+	if err != nil {
+		return nil, err
 	}
 	defer unlock()
 	target := req.GetTargetPath()

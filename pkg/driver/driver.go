@@ -72,17 +72,16 @@ type UsageBounds struct {
 	Interval         time.Duration
 }
 
-// Driver serves the CSI services.
+// Driver serves the CSI services: Identity and the controller's services
+// here, the Node service in the node it embeds.
 type Driver struct {
 	csi.UnimplementedIdentityServer
 	csi.UnimplementedControllerServer
-	csi.UnimplementedNodeServer
 	csi.UnimplementedGroupControllerServer
+	node
 
 	cfg         Config
 	volumeLocks keylock.Tree
-	nodeLocks   tryLocks
-	mounts      mountHealth
 	// jobs runs snapshot, restore and clone copies beyond their RPCs.
 	jobs           *jobs.Runner
 	copySlots      copySlots
@@ -97,12 +96,23 @@ type Driver struct {
 	dueShares     chan source.Source
 	reclaimer     state.Reclaimer
 	snapshotCalls activity
+	volumeCalls   activity // volumes being filled
+}
+
+// node serves the CSI Node service: the node plugin's mounts, its records
+// of them and its counts of their use. It shares nothing with the
+// controller's services but the configuration.
+type node struct {
+	csi.UnimplementedNodeServer
+
+	cfg       *Config
+	nodeLocks tryLocks
+	mounts    mountHealth
 	// usage counts each staged volume's own use for NodeGetVolumeStats;
 	// over holds the volumes over their requested size.
-	usage       *usage.Counter
-	overMu      sync.Mutex
-	over        map[string]bool
-	volumeCalls activity // volumes being filled
+	usage  *usage.Counter
+	overMu sync.Mutex
+	over   map[string]bool
 }
 
 // New checks cfg and returns a Driver.
@@ -125,33 +135,40 @@ func New(cfg Config) (*Driver, error) {
 		}
 	}
 	d := &Driver{cfg: cfg, jobs: jobs.NewRunner(), newShares: make(chan source.Source, 16), dueShares: make(chan source.Source)}
+	d.node.cfg = &d.cfg
 	d.reclaimer.SnapshotBusy = d.snapshotBusy
 	d.reclaimer.VolumeBusy = d.volumeBusy
 	if cfg.Controller {
 		cfg.Metrics.WatchPool(cfg.Pool)
 	}
 	if cfg.Node {
-		d.usage = usage.New(cfg.Mounter.Check)
-		if b := cfg.Usage; b.Walks > 0 {
-			d.usage.MaxWalks = b.Walks
-		}
-		if b := cfg.Usage; b.EntriesPerSecond > 0 {
-			d.usage.EntriesPerSecond = b.EntriesPerSecond
-		}
-		if b := cfg.Usage; b.Interval > 0 {
-			d.usage.Interval = b.Interval
-		}
-		// Records of an earlier version hold SMB passwords in plaintext
-		// (issue #27): move them to where the node keeps them now.
-		if moved, err := d.nodeState().MoveCredentialsOutOfRecords(); err != nil || moved > 0 {
-			klog.Background().Info("moved the credentials of staged volumes out of their records", "records", moved, "error", errString(err))
-		}
-		for _, st := range d.nodeState().AllStaged() {
-			d.mounts.known(st.Request.StagingPath, string(st.Request.Source.Protocol))
-		}
-		cfg.Metrics.WatchMounts(d.mounts.counts)
+		d.node.start()
 	}
 	return d, nil
+}
+
+// start readies the node service: its use counter, and its records as an
+// earlier run left them.
+func (n *node) start() {
+	n.usage = usage.New(n.cfg.Mounter.Check)
+	if b := n.cfg.Usage; b.Walks > 0 {
+		n.usage.MaxWalks = b.Walks
+	}
+	if b := n.cfg.Usage; b.EntriesPerSecond > 0 {
+		n.usage.EntriesPerSecond = b.EntriesPerSecond
+	}
+	if b := n.cfg.Usage; b.Interval > 0 {
+		n.usage.Interval = b.Interval
+	}
+	// Records of an earlier version hold SMB passwords in plaintext
+	// (issue #27): move them to where the node keeps them now.
+	if moved, err := n.nodeState().MoveCredentialsOutOfRecords(); err != nil || moved > 0 {
+		klog.Background().Info("moved the credentials of staged volumes out of their records", "records", moved, "error", errString(err))
+	}
+	for _, st := range n.nodeState().AllStaged() {
+		n.mounts.known(st.Request.StagingPath, string(st.Request.Source.Protocol))
+	}
+	n.cfg.Metrics.WatchMounts(n.mounts.counts)
 }
 
 // Register adds the enabled services to a gRPC server.

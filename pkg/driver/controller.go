@@ -29,7 +29,7 @@ const (
 	ContextCapacity = "capacityBytes"
 )
 
-func (d *Driver) ControllerGetCapabilities(context.Context, *csi.ControllerGetCapabilitiesRequest) (*csi.ControllerGetCapabilitiesResponse, error) {
+func (d *controller) ControllerGetCapabilities(context.Context, *csi.ControllerGetCapabilitiesRequest) (*csi.ControllerGetCapabilitiesResponse, error) {
 	var caps []*csi.ControllerServiceCapability
 	for _, c := range []csi.ControllerServiceCapability_RPC_Type{
 		csi.ControllerServiceCapability_RPC_CREATE_DELETE_VOLUME,
@@ -52,7 +52,7 @@ func (d *Driver) ControllerGetCapabilities(context.Context, *csi.ControllerGetCa
 
 // withShare runs fn on a pooled session. A reused session that turns out to
 // be dead (the server restarted while it sat idle) gets one fresh retry.
-func (d *Driver) withShare(ctx context.Context, src source.Source, creds share.Credentials, fn func(share.Client) error) error {
+func (d *controller) withShare(ctx context.Context, src source.Source, creds share.Credentials, fn func(share.Client) error) error {
 	lease, err := d.cfg.Pool.Get(ctx, src, creds)
 	if err != nil {
 		return toStatus(dialError{err})
@@ -75,7 +75,7 @@ func (d *Driver) withShare(ctx context.Context, src source.Source, creds share.C
 // leaseWithoutSecrets serves calls that carry no secrets: NFS needs none, and
 // SMB borrows an idle session that an earlier call with secrets left in the
 // pool. It returns nil and no error for an SMB share with no such session.
-func (d *Driver) leaseWithoutSecrets(ctx context.Context, src source.Source) (*share.Lease, error) {
+func (d *controller) leaseWithoutSecrets(ctx context.Context, src source.Source) (*share.Lease, error) {
 	if src.Protocol == source.SMB {
 		return d.cfg.Pool.GetIdle(src), nil
 	}
@@ -90,7 +90,7 @@ func (d *Driver) leaseWithoutSecrets(ctx context.Context, src source.Source) (*s
 // creds, or, for an SMB call that carries no secrets, an idle one an
 // earlier call with secrets left in the pool. It reports false, without
 // running fn, when there is no such session.
-func (d *Driver) withShareOrIdle(ctx context.Context, root source.Source, creds share.Credentials, fn func(share.Client) error) (bool, error) {
+func (d *controller) withShareOrIdle(ctx context.Context, root source.Source, creds share.Credentials, fn func(share.Client) error) (bool, error) {
 	if root.Protocol != source.SMB || creds.HasIdentity() {
 		return true, d.withShare(ctx, root, creds, fn)
 	}
@@ -165,7 +165,7 @@ func requestedBytes(r *csi.CapacityRange) (int64, error) {
 	return req, nil
 }
 
-func (d *Driver) CreateVolume(ctx context.Context, req *csi.CreateVolumeRequest) (*csi.CreateVolumeResponse, error) {
+func (d *controller) CreateVolume(ctx context.Context, req *csi.CreateVolumeRequest) (*csi.CreateVolumeResponse, error) {
 	if req.GetName() == "" {
 		return nil, status.Error(codes.InvalidArgument, "volume name is missing")
 	}
@@ -246,7 +246,7 @@ func volumeContext(vol volume.Volume, mountOptions []string, capacity int64) map
 	return c
 }
 
-func (d *Driver) DeleteVolume(ctx context.Context, req *csi.DeleteVolumeRequest) (*csi.DeleteVolumeResponse, error) {
+func (d *controller) DeleteVolume(ctx context.Context, req *csi.DeleteVolumeRequest) (*csi.DeleteVolumeResponse, error) {
 	if req.GetVolumeId() == "" {
 		return nil, status.Error(codes.InvalidArgument, "volume ID is missing")
 	}
@@ -285,7 +285,7 @@ func goneIsDeleted(ctx context.Context, err error) error {
 
 // volumeDisposed counts a volume deleted, retained or archived, with the
 // entries the delete removed.
-func (d *Driver) volumeDisposed(vol volume.Volume, removed int64) {
+func (d *controller) volumeDisposed(vol volume.Volume, removed int64) {
 	action := vol.OnDelete
 	if action == "" {
 		action = volume.Delete
@@ -293,7 +293,7 @@ func (d *Driver) volumeDisposed(vol volume.Volume, removed int64) {
 	d.cfg.Metrics.VolumeDeleted(string(vol.Source.Protocol), string(action), removed)
 }
 
-func (d *Driver) ValidateVolumeCapabilities(ctx context.Context, req *csi.ValidateVolumeCapabilitiesRequest) (*csi.ValidateVolumeCapabilitiesResponse, error) {
+func (d *controller) ValidateVolumeCapabilities(ctx context.Context, req *csi.ValidateVolumeCapabilitiesRequest) (*csi.ValidateVolumeCapabilitiesResponse, error) {
 	if req.GetVolumeId() == "" {
 		return nil, status.Error(codes.InvalidArgument, "volume ID is missing")
 	}
@@ -327,7 +327,7 @@ func (d *Driver) ValidateVolumeCapabilities(ctx context.Context, req *csi.Valida
 // ControllerGetVolume reports the volume and its recorded size. The request
 // carries no secrets, so an SMB share is read through an idle session that an
 // earlier call with secrets left in the pool, when there is one.
-func (d *Driver) ControllerGetVolume(ctx context.Context, req *csi.ControllerGetVolumeRequest) (*csi.ControllerGetVolumeResponse, error) {
+func (d *controller) ControllerGetVolume(ctx context.Context, req *csi.ControllerGetVolumeRequest) (*csi.ControllerGetVolumeResponse, error) {
 	vol, err := existingVolumeID(req.GetVolumeId())
 	if err != nil {
 		return nil, err
@@ -359,7 +359,7 @@ func (d *Driver) ControllerGetVolume(ctx context.Context, req *csi.ControllerGet
 
 // ControllerGetVolumeHealth reports INACCESSIBLE when the share cannot be
 // reached or the volume's directory is gone from it.
-func (d *Driver) ControllerGetVolumeHealth(ctx context.Context, req *csi.ControllerGetVolumeHealthRequest) (*csi.ControllerGetVolumeHealthResponse, error) {
+func (d *controller) ControllerGetVolumeHealth(ctx context.Context, req *csi.ControllerGetVolumeHealthRequest) (*csi.ControllerGetVolumeHealthResponse, error) {
 	vol, err := existingVolumeID(req.GetVolumeId())
 	if err != nil {
 		return nil, err
@@ -396,7 +396,7 @@ func (d *Driver) ControllerGetVolumeHealth(ctx context.Context, req *csi.Control
 // GetCapacity reports the free space of the share named by the parameters.
 // Capacity is per share: with no source there is no storage to measure, and
 // the answer is zero.
-func (d *Driver) GetCapacity(ctx context.Context, req *csi.GetCapacityRequest) (*csi.GetCapacityResponse, error) {
+func (d *controller) GetCapacity(ctx context.Context, req *csi.GetCapacityRequest) (*csi.GetCapacityResponse, error) {
 	p := req.GetParameters()
 	if _, ok := p[volume.ParamSource]; !ok {
 		return &csi.GetCapacityResponse{}, nil
@@ -428,7 +428,7 @@ func (d *Driver) GetCapacity(ctx context.Context, req *csi.GetCapacityRequest) (
 
 // ControllerExpandVolume records the new size. File shares have no per-directory
 // quota here, so the size is bookkeeping for Kubernetes, not a limit.
-func (d *Driver) ControllerExpandVolume(ctx context.Context, req *csi.ControllerExpandVolumeRequest) (*csi.ControllerExpandVolumeResponse, error) {
+func (d *controller) ControllerExpandVolume(ctx context.Context, req *csi.ControllerExpandVolumeRequest) (*csi.ControllerExpandVolumeResponse, error) {
 	if req.GetVolumeId() == "" {
 		return nil, status.Error(codes.InvalidArgument, "volume ID is missing")
 	}

@@ -117,7 +117,7 @@ type copyEnd struct {
 // copyBetween copies from's directory to to's through sessions leased from
 // the pool, then calls finish on a session on to's share while the leases
 // are still held. kind (snapshot, restore, clone) labels its metrics.
-func (d *Driver) copyBetween(ctx context.Context, kind string, from, to copyEnd, creds share.Credentials, logger klog.Logger, finish func(share.Client, copytree.Stats) error) (err error) {
+func (d *controller) copyBetween(ctx context.Context, kind string, from, to copyEnd, creds share.Credentials, logger klog.Logger, finish func(share.Client, copytree.Stats) error) (err error) {
 	var stats copytree.Stats
 	ctx, cancel := context.WithTimeout(ctx, copyTimeout)
 	defer cancel()

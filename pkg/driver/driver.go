@@ -72,15 +72,25 @@ type UsageBounds struct {
 	Interval         time.Duration
 }
 
-// Driver serves the CSI services: Identity and the controller's services
-// here, the Node service in the node it embeds.
+// Driver serves the CSI services: Identity here, the Controller and Group
+// Controller services in the controller it embeds, the Node service in the
+// node. The two share nothing but the configuration.
 type Driver struct {
 	csi.UnimplementedIdentityServer
-	csi.UnimplementedControllerServer
-	csi.UnimplementedGroupControllerServer
+	controller
 	node
 
-	cfg         Config
+	cfg Config
+}
+
+// controller serves the CSI Controller and Group Controller services, and
+// the CSI-Addons volume groups: the file servers reached in user space, the
+// records on them, and the copies and the reclaimer that outlive a call.
+type controller struct {
+	csi.UnimplementedControllerServer
+	csi.UnimplementedGroupControllerServer
+
+	cfg         *Config
 	volumeLocks keylock.Tree
 	// jobs runs snapshot, restore and clone copies beyond their RPCs.
 	jobs           *jobs.Runner
@@ -134,7 +144,8 @@ func New(cfg Config) (*Driver, error) {
 			return nil, errors.New("the node service needs a mounter")
 		}
 	}
-	d := &Driver{cfg: cfg, jobs: jobs.NewRunner(), newShares: make(chan source.Source, 16), dueShares: make(chan source.Source)}
+	d := &Driver{cfg: cfg}
+	d.controller = controller{cfg: &d.cfg, jobs: jobs.NewRunner(), newShares: make(chan source.Source, 16), dueShares: make(chan source.Source)}
 	d.node.cfg = &d.cfg
 	d.reclaimer.SnapshotBusy = d.snapshotBusy
 	d.reclaimer.VolumeBusy = d.volumeBusy

@@ -24,7 +24,7 @@ import (
 // docs/snapshots.md says so, and what to do for one (quiesce the
 // application).
 
-func (d *Driver) GroupControllerGetCapabilities(context.Context, *csi.GroupControllerGetCapabilitiesRequest) (*csi.GroupControllerGetCapabilitiesResponse, error) {
+func (d *controller) GroupControllerGetCapabilities(context.Context, *csi.GroupControllerGetCapabilitiesRequest) (*csi.GroupControllerGetCapabilitiesResponse, error) {
 	return &csi.GroupControllerGetCapabilitiesResponse{Capabilities: []*csi.GroupControllerServiceCapability{{
 		Type: &csi.GroupControllerServiceCapability_Rpc{Rpc: &csi.GroupControllerServiceCapability_RPC{
 			Type: csi.GroupControllerServiceCapability_RPC_CREATE_DELETE_GET_VOLUME_GROUP_SNAPSHOT,
@@ -37,7 +37,7 @@ func groupWhere(src source.Source, key string, c share.Client) where {
 	return metaWhere(src, c, state.GroupLockPath(key))
 }
 
-func (d *Driver) CreateVolumeGroupSnapshot(ctx context.Context, req *csi.CreateVolumeGroupSnapshotRequest) (*csi.CreateVolumeGroupSnapshotResponse, error) {
+func (d *controller) CreateVolumeGroupSnapshot(ctx context.Context, req *csi.CreateVolumeGroupSnapshotRequest) (*csi.CreateVolumeGroupSnapshotResponse, error) {
 	if req.GetName() == "" {
 		return nil, status.Error(codes.InvalidArgument, "group snapshot name is missing")
 	}
@@ -138,7 +138,7 @@ func groupSnapshotOf(params map[string]string, member volume.Volume) (*volume.Sn
 
 // checkVolumeGroupMembers answers InvalidArgument unless ids are exactly
 // the volume group's live members, and NotFound when there is no such group.
-func (d *Driver) checkVolumeGroupMembers(ctx context.Context, c share.Client, gid volume.Snapshot, ids []string) error {
+func (d *controller) checkVolumeGroupMembers(ctx context.Context, c share.Client, gid volume.Snapshot, ids []string) error {
 	st := state.New(c)
 	vg, err := st.GetVolumeGroup(ctx, gid.Key, gid.UID)
 	if err != nil {
@@ -246,7 +246,7 @@ func checkSnapshotIDs(g state.Group, vols []volume.Volume, snaps []state.Snapsho
 }
 
 // groupMembers reads a group's record and its members' snapshot records.
-func (d *Driver) groupMembers(ctx context.Context, c share.Client, gid volume.Snapshot) (state.Group, []volume.Volume, []state.Snapshot, error) {
+func (d *controller) groupMembers(ctx context.Context, c share.Client, gid volume.Snapshot) (state.Group, []volume.Volume, []state.Snapshot, error) {
 	st := state.New(c)
 	g, err := st.GetGroup(ctx, gid.Key, gid.UID)
 	if err != nil {
@@ -272,7 +272,7 @@ func (d *Driver) groupMembers(ctx context.Context, c share.Client, gid volume.Sn
 	return g, vols, snaps, nil
 }
 
-func (d *Driver) GetVolumeGroupSnapshot(ctx context.Context, req *csi.GetVolumeGroupSnapshotRequest) (*csi.GetVolumeGroupSnapshotResponse, error) {
+func (d *controller) GetVolumeGroupSnapshot(ctx context.Context, req *csi.GetVolumeGroupSnapshotRequest) (*csi.GetVolumeGroupSnapshotResponse, error) {
 	if req.GetGroupSnapshotId() == "" {
 		return nil, status.Error(codes.InvalidArgument, "group snapshot ID is missing")
 	}
@@ -301,7 +301,7 @@ func (d *Driver) GetVolumeGroupSnapshot(ctx context.Context, req *csi.GetVolumeG
 // DeleteVolumeGroupSnapshot deletes every member snapshot, each with all the
 // guards of DeleteSnapshot, then the group's record. The member volumes are
 // not touched.
-func (d *Driver) DeleteVolumeGroupSnapshot(ctx context.Context, req *csi.DeleteVolumeGroupSnapshotRequest) (*csi.DeleteVolumeGroupSnapshotResponse, error) {
+func (d *controller) DeleteVolumeGroupSnapshot(ctx context.Context, req *csi.DeleteVolumeGroupSnapshotRequest) (*csi.DeleteVolumeGroupSnapshotResponse, error) {
 	if req.GetGroupSnapshotId() == "" {
 		return nil, status.Error(codes.InvalidArgument, "group snapshot ID is missing")
 	}

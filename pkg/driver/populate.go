@@ -37,7 +37,7 @@ func populateJobKey(uid string) string { return "populate/" + uid }
 // resolveContent finds the snapshot or volume a CreateVolume names as its
 // content source, on its own share, which may be another share of the same
 // protocol reached with the same secrets.
-func (d *Driver) resolveContent(ctx context.Context, cs *csi.VolumeContentSource, proto source.Protocol, creds share.Credentials) (*contentOrigin, error) {
+func (d *controller) resolveContent(ctx context.Context, cs *csi.VolumeContentSource, proto source.Protocol, creds share.Credentials) (*contentOrigin, error) {
 	sameProtocol := func(p source.Protocol, what string) error {
 		if p != proto {
 			return status.Errorf(codes.InvalidArgument, "the %s is on an %s share and the new volume on an %s share: a restore or clone stays within one protocol (copy the data yourself across protocols)", what, p, proto)
@@ -101,7 +101,7 @@ func (d *Driver) resolveContent(ctx context.Context, cs *csi.VolumeContentSource
 
 // stopFilling stops a copy still filling a volume, before the volume is
 // deleted.
-func (d *Driver) stopFilling(ctx context.Context) func(state.Record) error {
+func (d *controller) stopFilling(ctx context.Context) func(state.Record) error {
 	return func(rec state.Record) error {
 		if err := d.jobs.Cancel(ctx, populateJobKey(rec.UID)); err != nil {
 			return fmt.Errorf("the copy filling the volume did not stop in time: %w", state.ErrBusy)
@@ -115,7 +115,7 @@ func (d *Driver) stopFilling(ctx context.Context) func(state.Record) error {
 // call keeps running; the CO's retry finds it (one job per volume) and
 // waits again, so no second copy ever starts. After a controller restart
 // the retry starts the copy again, which skips what is already complete.
-func (d *Driver) populate(ctx context.Context, rec state.Record, w where, o *contentOrigin, creds share.Credentials) error {
+func (d *controller) populate(ctx context.Context, rec state.Record, w where, o *contentOrigin, creds share.Credentials) error {
 	logger := klog.FromContext(ctx).WithValues("volume", rec.Name, "from", o.id)
 	d.volumeCalls.touch(rec.UID)
 	key := populateJobKey(rec.UID)

@@ -70,7 +70,7 @@ func (w where) under(prefix string) where {
 // session's canonical root: an operation excludes every operation on a
 // directory that could nest with its own, and volumes side by side (the
 // usual case, all below one base) proceed together.
-func (d *Driver) lock(ctx context.Context, w where) (func(), error) {
+func (d *controller) lock(ctx context.Context, w where) (func(), error) {
 	unlock, err := d.volumeLocks.Lock(ctx, w.canon, w.path)
 	if err != nil {
 		return nil, fail(errInProgress, "timed out waiting for another operation on this volume or one that nests with it")
@@ -118,7 +118,7 @@ func siteOf(c share.Client, vol volume.Volume) site {
 // at runs fn at vol's site, through a pooled session, holding the volume's
 // lock when locked is set (taken once the session says where the volume
 // lies). fn returns store or share errors; the caller maps them once.
-func (d *Driver) at(ctx context.Context, vol volume.Volume, creds share.Credentials, locked bool, fn func(site) error) error {
+func (d *controller) at(ctx context.Context, vol volume.Volume, creds share.Credentials, locked bool, fn func(site) error) error {
 	return d.withShare(ctx, locate(vol).root, creds, func(c share.Client) error {
 		s := siteOf(c, vol)
 		s.Store = storeOf(ctx, c)

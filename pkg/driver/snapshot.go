@@ -65,7 +65,7 @@ func snapshotJobKey(uid string) string { return "snapshot/" + uid }
 // in the metadata directory at the session's root.
 func snapshotLock(sid volume.Snapshot) string { return state.Snapshot{UID: sid.UID}.Tree() }
 
-func (d *Driver) CreateSnapshot(ctx context.Context, req *csi.CreateSnapshotRequest) (*csi.CreateSnapshotResponse, error) {
+func (d *controller) CreateSnapshot(ctx context.Context, req *csi.CreateSnapshotRequest) (*csi.CreateSnapshotResponse, error) {
 	if req.GetName() == "" {
 		return nil, status.Error(codes.InvalidArgument, "snapshot name is missing")
 	}
@@ -92,7 +92,7 @@ type pendingSnapshot struct {
 
 // takeSnapshot records the snapshot, starts its copy and waits for it a
 // little: the answer says ready when the copy finished in time.
-func (d *Driver) takeSnapshot(ctx context.Context, vol volume.Volume, name string, creds share.Credentials) (state.Snapshot, error) {
+func (d *controller) takeSnapshot(ctx context.Context, vol volume.Volume, name string, creds share.Credentials) (state.Snapshot, error) {
 	p, err := d.startSnapshot(ctx, vol, name, "", creds)
 	if err != nil {
 		return state.Snapshot{}, err
@@ -105,7 +105,7 @@ func (d *Driver) takeSnapshot(ctx context.Context, vol volume.Volume, name strin
 
 // startSnapshot records the snapshot (or finds the record an earlier call
 // made) and makes sure its copy runs, without waiting for it.
-func (d *Driver) startSnapshot(ctx context.Context, vol volume.Volume, name, groupID string, creds share.Credentials) (*pendingSnapshot, error) {
+func (d *controller) startSnapshot(ctx context.Context, vol volume.Volume, name, groupID string, creds share.Credentials) (*pendingSnapshot, error) {
 	p := &pendingSnapshot{vol: vol}
 	var from copyEnd
 	err := d.at(ctx, vol, creds, true, func(s site) (err error) {
@@ -137,7 +137,7 @@ func (d *Driver) startSnapshot(ctx context.Context, vol volume.Volume, name, gro
 // passed or ctx ends. A copy that ended marks its snapshot ready, or fails
 // the call (the next call starts the copy again, from where it stopped);
 // one still running leaves its snapshot not ready.
-func (d *Driver) awaitSnapshots(ctx context.Context, ps []*pendingSnapshot, wait time.Duration) error {
+func (d *controller) awaitSnapshots(ctx context.Context, ps []*pendingSnapshot, wait time.Duration) error {
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
 	for _, p := range ps {
@@ -176,7 +176,7 @@ func (s site) snapshot(ctx context.Context, name, groupID string) (state.Snapsho
 
 // copySnapshot copies the volume into the snapshot's partial copy and,
 // once it is whole, moves it into place and records the snapshot ready.
-func (d *Driver) copySnapshot(ctx context.Context, sid volume.Snapshot, snap state.Snapshot, from copyEnd, creds share.Credentials) (state.Snapshot, error) {
+func (d *controller) copySnapshot(ctx context.Context, sid volume.Snapshot, snap state.Snapshot, from copyEnd, creds share.Credentials) (state.Snapshot, error) {
 	logger := klog.FromContext(ctx).WithValues("snapshot", snap.Name, "source", snap.SourcePath)
 	// A call that read the record just before an earlier copy finished
 	// and was forgotten starts this one after it: the copy in place
@@ -235,7 +235,7 @@ func snapshotPack(snap state.Snapshot) string {
 
 // lockedStore runs fn on the store of c's share while holding w's lock:
 // a copy's last step, which records its result, must not race a delete.
-func (d *Driver) lockedStore(ctx context.Context, c share.Client, w where, fn func(*state.Store) error) error {
+func (d *controller) lockedStore(ctx context.Context, c share.Client, w where, fn func(*state.Store) error) error {
 	unlock, err := d.lock(ctx, w)
 	if err != nil {
 		return err
@@ -247,7 +247,7 @@ func (d *Driver) lockedStore(ctx context.Context, c share.Client, w where, fn fu
 // lockedAt runs fn on the store of a session to src's share, holding the
 // lock of p, a path in the metadata directory at the session's root (a
 // snapshot's copy, a group's record).
-func (d *Driver) lockedAt(ctx context.Context, src source.Source, creds share.Credentials, p string, fn func(*state.Store) error) error {
+func (d *controller) lockedAt(ctx context.Context, src source.Source, creds share.Credentials, p string, fn func(*state.Store) error) error {
 	return d.withShare(ctx, sessionRoot(src), creds, func(c share.Client) error {
 		return d.lockedStore(ctx, c, metaWhere(src, c, p), fn)
 	})
@@ -281,7 +281,7 @@ func csiSnapshot(src source.Source, snap state.Snapshot) *csi.Snapshot {
 
 // GetSnapshot reports one snapshot. Without secrets an SMB share is read
 // through an idle session an earlier call with secrets left in the pool.
-func (d *Driver) GetSnapshot(ctx context.Context, req *csi.GetSnapshotRequest) (*csi.GetSnapshotResponse, error) {
+func (d *controller) GetSnapshot(ctx context.Context, req *csi.GetSnapshotRequest) (*csi.GetSnapshotResponse, error) {
 	if req.GetSnapshotId() == "" {
 		return nil, status.Error(codes.InvalidArgument, "snapshot ID is missing")
 	}
@@ -306,7 +306,7 @@ func (d *Driver) GetSnapshot(ctx context.Context, req *csi.GetSnapshotRequest) (
 	return &csi.GetSnapshotResponse{Snapshot: csiSnapshot(sid.Source, snap)}, nil
 }
 
-func (d *Driver) DeleteSnapshot(ctx context.Context, req *csi.DeleteSnapshotRequest) (*csi.DeleteSnapshotResponse, error) {
+func (d *controller) DeleteSnapshot(ctx context.Context, req *csi.DeleteSnapshotRequest) (*csi.DeleteSnapshotResponse, error) {
 	if req.GetSnapshotId() == "" {
 		return nil, status.Error(codes.InvalidArgument, "snapshot ID is missing")
 	}
@@ -321,7 +321,7 @@ func (d *Driver) DeleteSnapshot(ctx context.Context, req *csi.DeleteSnapshotRequ
 	return &csi.DeleteSnapshotResponse{}, nil
 }
 
-func (d *Driver) deleteSnapshot(ctx context.Context, sid volume.Snapshot, creds share.Credentials) error {
+func (d *controller) deleteSnapshot(ctx context.Context, sid volume.Snapshot, creds share.Credentials) error {
 	// A copy still running stops first: it must not write into what is
 	// being deleted, nor mark it ready afterwards.
 	if err := d.jobs.Cancel(ctx, snapshotJobKey(sid.UID)); err != nil {
@@ -342,7 +342,7 @@ func (d *Driver) deleteSnapshot(ctx context.Context, sid volume.Snapshot, creds 
 
 // ListSnapshots reads the snapshot records of the share a filter names, or
 // of every share this controller has snapshotted on since it started.
-func (d *Driver) ListSnapshots(ctx context.Context, req *csi.ListSnapshotsRequest) (*csi.ListSnapshotsResponse, error) {
+func (d *controller) ListSnapshots(ctx context.Context, req *csi.ListSnapshotsRequest) (*csi.ListSnapshotsResponse, error) {
 	page, err := parseListPage(req.GetStartingToken(), req.GetMaxEntries())
 	if err != nil {
 		return nil, err
@@ -424,7 +424,7 @@ func (d *Driver) ListSnapshots(ctx context.Context, req *csi.ListSnapshotsReques
 // snapshot ID reports it: none when there is no such snapshot, or when an
 // SMB share is asked about without secrets and no idle session to it is
 // open (as listShareSnapshots).
-func (d *Driver) shareSnapshot(ctx context.Context, sid volume.Snapshot, creds share.Credentials) ([]state.Snapshot, error) {
+func (d *controller) shareSnapshot(ctx context.Context, sid volume.Snapshot, creds share.Credentials) ([]state.Snapshot, error) {
 	var out []state.Snapshot
 	root := sessionRoot(sid.Source)
 	_, err := d.withShareOrIdle(ctx, root, creds, func(c share.Client) error {
@@ -443,7 +443,7 @@ func (d *Driver) shareSnapshot(ctx context.Context, sid volume.Snapshot, creds s
 // listShareSnapshots reads one share's snapshot records. A call without
 // secrets reads an SMB share through an idle session that an earlier call
 // with secrets left in the pool, or finds nothing there.
-func (d *Driver) listShareSnapshots(ctx context.Context, src source.Source, creds share.Credentials) ([]state.Snapshot, error) {
+func (d *controller) listShareSnapshots(ctx context.Context, src source.Source, creds share.Credentials) ([]state.Snapshot, error) {
 	var out []state.Snapshot
 	_, err := d.withShareOrIdle(ctx, sessionRoot(src), creds, func(c share.Client) error {
 		var err error

@@ -119,9 +119,9 @@ func siteOf(c share.Client, vol volume.Volume) site {
 // lock when locked is set (taken once the session says where the volume
 // lies). fn returns store or share errors; the caller maps them once.
 func (d *controller) at(ctx context.Context, vol volume.Volume, creds share.Credentials, locked bool, fn func(site) error) error {
-	return d.withShare(ctx, locate(vol).root, creds, func(c share.Client) error {
-		s := siteOf(c, vol)
-		s.Store = storeOf(ctx, c)
+	w := locate(vol)
+	return d.withShare(ctx, w.root, creds, func(c share.Client) error {
+		s := site{Store: storeOf(ctx, c), where: w.under(c.Prefix()), vol: vol}
 		if locked {
 			unlock, err := d.lock(ctx, s.where)
 			if err != nil {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/mounter"
 	"github.com/fileshare-csi/fileshare-csi/pkg/nodestate"
+	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 	"github.com/fileshare-csi/fileshare-csi/pkg/source"
 	"github.com/fileshare-csi/fileshare-csi/pkg/volume"
 )
@@ -424,10 +425,10 @@ func (n *node) kerberosMountAllowed(sr mounter.StageRequest, inline bool) error 
 		return nil
 	}
 	if inline {
-		return status.Errorf(codes.FailedPrecondition, "inline volume: %s asks for Kerberos, which a Linux node would log in with using the node's own tickets, not the pod's Secret: inline volumes use auth ntlm (or negotiate with a username)", sr.Source)
+		return fail(share.ErrPrecondition, "inline volume: %s asks for Kerberos, which a Linux node would log in with using the node's own tickets, not the pod's Secret: inline volumes use auth ntlm (or negotiate with a username)", sr.Source)
 	}
 	if !n.cfg.Krb5HostTickets {
-		return status.Errorf(codes.FailedPrecondition, "%s asks for Kerberos (auth %s), and this node mounts Kerberos volumes only with the host's own tickets when its plugin runs with --krb5-host-tickets (the driver does not make ticket caches from the Secret yet; see docs/kerberos.md)", sr.Source, sr.Source.EffectiveAuth())
+		return fail(share.ErrPrecondition, "%s asks for Kerberos (auth %s), and this node mounts Kerberos volumes only with the host's own tickets when its plugin runs with --krb5-host-tickets (the driver does not make ticket caches from the Secret yet; see docs/kerberos.md)", sr.Source, sr.Source.EffectiveAuth())
 	}
 	return nil
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path"
 	"strconv"
 	"strings"
 
@@ -30,7 +29,7 @@ const (
 	ContextCapacity = "capacityBytes"
 )
 
-func (d *Driver) ControllerGetCapabilities(context.Context, *csi.ControllerGetCapabilitiesRequest) (*csi.ControllerGetCapabilitiesResponse, error) {
+func (d *controller) ControllerGetCapabilities(context.Context, *csi.ControllerGetCapabilitiesRequest) (*csi.ControllerGetCapabilitiesResponse, error) {
 	var caps []*csi.ControllerServiceCapability
 	for _, c := range []csi.ControllerServiceCapability_RPC_Type{
 		csi.ControllerServiceCapability_RPC_CREATE_DELETE_VOLUME,
@@ -53,10 +52,10 @@ func (d *Driver) ControllerGetCapabilities(context.Context, *csi.ControllerGetCa
 
 // withShare runs fn on a pooled session. A reused session that turns out to
 // be dead (the server restarted while it sat idle) gets one fresh retry.
-func (d *Driver) withShare(ctx context.Context, src source.Source, creds share.Credentials, fn func(share.Client) error) error {
+func (d *controller) withShare(ctx context.Context, src source.Source, creds share.Credentials, fn func(share.Client) error) error {
 	lease, err := d.cfg.Pool.Get(ctx, src, creds)
 	if err != nil {
-		return dialStatus(err)
+		return toStatus(dialError{err})
 	}
 	err = fn(lease.Client)
 	lease.Release(err)
@@ -66,7 +65,7 @@ func (d *Driver) withShare(ctx context.Context, src source.Source, creds share.C
 	klog.FromContext(ctx).V(2).Info("idle session was dead, retrying with a new one", "share", src.String())
 	lease, err = d.cfg.Pool.GetNew(ctx, src, creds)
 	if err != nil {
-		return dialStatus(err)
+		return toStatus(dialError{err})
 	}
 	err = fn(lease.Client)
 	lease.Release(err)
@@ -76,13 +75,13 @@ func (d *Driver) withShare(ctx context.Context, src source.Source, creds share.C
 // leaseWithoutSecrets serves calls that carry no secrets: NFS needs none, and
 // SMB borrows an idle session that an earlier call with secrets left in the
 // pool. It returns nil and no error for an SMB share with no such session.
-func (d *Driver) leaseWithoutSecrets(ctx context.Context, src source.Source) (*share.Lease, error) {
+func (d *controller) leaseWithoutSecrets(ctx context.Context, src source.Source) (*share.Lease, error) {
 	if src.Protocol == source.SMB {
 		return d.cfg.Pool.GetIdle(src), nil
 	}
 	lease, err := d.cfg.Pool.Get(ctx, src, share.Credentials{})
 	if err != nil {
-		return nil, dialStatus(err)
+		return nil, toStatus(dialError{err})
 	}
 	return lease, nil
 }
@@ -91,7 +90,7 @@ func (d *Driver) leaseWithoutSecrets(ctx context.Context, src source.Source) (*s
 // creds, or, for an SMB call that carries no secrets, an idle one an
 // earlier call with secrets left in the pool. It reports false, without
 // running fn, when there is no such session.
-func (d *Driver) withShareOrIdle(ctx context.Context, root source.Source, creds share.Credentials, fn func(share.Client) error) (bool, error) {
+func (d *controller) withShareOrIdle(ctx context.Context, root source.Source, creds share.Credentials, fn func(share.Client) error) (bool, error) {
 	if root.Protocol != source.SMB || creds.HasIdentity() {
 		return true, d.withShare(ctx, root, creds, fn)
 	}
@@ -102,18 +101,6 @@ func (d *Driver) withShareOrIdle(ctx context.Context, root source.Source, creds 
 	err := fn(lease.Client)
 	lease.Release(err)
 	return true, err
-}
-
-// dialStatus turns a failure to open a session into a status: a missing
-// share or rejected credentials are the caller's to fix, not transient.
-func dialStatus(err error) error {
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return status.Error(codes.InvalidArgument, err.Error())
-	case errors.Is(err, fs.ErrPermission):
-		return status.Error(codes.PermissionDenied, err.Error())
-	}
-	return toStatus(err)
 }
 
 // validateCapabilities accepts mount volumes in every access mode; file
@@ -178,93 +165,7 @@ func requestedBytes(r *csi.CapacityRange) (int64, error) {
 	return req, nil
 }
 
-// where says which session a volume is reached through and its directory's
-// path from that session's root. An SMB session is rooted at the share, not
-// the class's base, and an NFS session at the export the class's path lies
-// in (the NFS client finds it), so that classes whose bases overlap
-// (smb://h/s with base x/y and smb://h/s/x with base y; nfs://h/export and
-// nfs://h/export/x) see one directory as one, in the records, the nesting
-// checks and the locks.
-type where struct {
-	root   source.Source // what the session is dialed with
-	canon  string        // the session root's canonical name, for locks
-	path   string        // from the session's root
-	base   string        // the class's base, from the session's root
-	subDir string
-}
-
-func locate(vol volume.Volume) where {
-	w := where{root: vol.Source, path: vol.SubDir, subDir: vol.SubDir}
-	if vol.Source.Protocol == source.SMB {
-		w.root.Base = ""
-		w.base = vol.Source.Base
-		w.path = path.Join(vol.Source.Base, vol.SubDir)
-	}
-	w.canon = lockName(w.root)
-	return w
-}
-
-// lockName names the share a session is rooted at for the volume locks.
-// The pinned version, auth and encryption are left out: a class on NFSv3
-// and one on NFSv4.1 (or an NTLM and a Kerberos class) reach the same
-// directories, and their operations must exclude each other.
-func lockName(root source.Source) string {
-	root.Version = ""
-	root.Auth, root.Encryption = "", ""
-	return root.String()
-}
-
-// under places w below prefix, the path from the session's root to the
-// source's own directory, once the session says what it is.
-func (w where) under(prefix string) where {
-	if prefix == "" {
-		return w
-	}
-	w.base = path.Join(prefix, w.base)
-	w.path = path.Join(prefix, w.path)
-	if w.root.Protocol == source.NFS {
-		root := w.root
-		root.Export = strings.TrimSuffix(strings.TrimSuffix(root.Export, "/"), "/"+prefix)
-		w.canon = lockName(root)
-	}
-	return w
-}
-
-// lock holds w.path exclusively and its ancestors shared, below the
-// session's canonical root: an operation excludes every operation on a
-// directory that could nest with its own, and volumes side by side (the
-// usual case, all below one base) proceed together.
-func (d *Driver) lock(ctx context.Context, w where) (func(), error) {
-	unlock, err := d.volumeLocks.Lock(ctx, w.canon, w.path)
-	if err != nil {
-		return nil, status.Error(codes.Aborted, "timed out waiting for another operation on this volume or one that nests with it")
-	}
-	return unlock, nil
-}
-
-// withStore runs fn on the state store of the volume's share, through a
-// pooled session, holding the volume's lock when locked is set (taken once
-// the session says where the volume lies). fn returns store or share
-// errors; the caller maps them once.
-func (d *Driver) withStore(ctx context.Context, vol volume.Volume, creds share.Credentials, locked bool, fn func(*state.Store, where) error) error {
-	logger := klog.FromContext(ctx)
-	w0 := locate(vol)
-	return d.withShare(ctx, w0.root, creds, func(c share.Client) error {
-		w := w0.under(c.Prefix())
-		if locked {
-			unlock, err := d.lock(ctx, w)
-			if err != nil {
-				return err
-			}
-			defer unlock()
-		}
-		st := state.New(c)
-		st.Log = func(msg string, kv ...any) { logger.Info(msg, kv...) }
-		return fn(st, w)
-	})
-}
-
-func (d *Driver) CreateVolume(ctx context.Context, req *csi.CreateVolumeRequest) (*csi.CreateVolumeResponse, error) {
+func (d *controller) CreateVolume(ctx context.Context, req *csi.CreateVolumeRequest) (*csi.CreateVolumeResponse, error) {
 	if req.GetName() == "" {
 		return nil, status.Error(codes.InvalidArgument, "volume name is missing")
 	}
@@ -280,7 +181,7 @@ func (d *Driver) CreateVolume(ctx context.Context, req *csi.CreateVolumeRequest)
 		return nil, err
 	}
 	if params.Source.Protocol == source.NFS && !nfsTopologyAllowed(req.GetAccessibilityRequirements()) {
-		return nil, status.Errorf(codes.ResourceExhausted, "NFS volumes can only be used on Linux nodes, and the requested topology has none (%s)", TopologyKeyOS)
+		return nil, fail(errNoTopology, "NFS volumes can only be used on Linux nodes, and the requested topology has none (%s)", TopologyKeyOS)
 	}
 	vol := volume.Volume{Source: params.Source, SubDir: params.SubDir, OnDelete: params.OnDelete}
 	// Refused before anything is dialed or created, so no error leaves a
@@ -296,17 +197,17 @@ func (d *Driver) CreateVolume(ctx context.Context, req *csi.CreateVolumeRequest)
 			return nil, err
 		}
 		if lim := req.GetCapacityRange().GetLimitBytes(); lim > 0 && origin.size > lim {
-			return nil, status.Errorf(codes.OutOfRange, "the content source holds %d bytes, more than limit_bytes %d", origin.size, lim)
+			return nil, fail(errTooLarge, "the content source holds %d bytes, more than limit_bytes %d", origin.size, lim)
 		}
 		size = max(size, origin.size)
 		contentID = origin.id
 	}
 	var rec state.Record
 	var w where
-	err = d.withStore(ctx, vol, creds, true, func(st *state.Store, at where) error {
-		w = at
+	err = d.at(ctx, vol, creds, true, func(s site) error {
+		w = s.where
 		var err error
-		rec, err = st.Create(ctx, state.CreateRequest{
+		rec, err = s.Create(ctx, state.CreateRequest{
 			Path: w.path, Name: req.GetName(), CapacityBytes: size,
 			Perm:          share.UnixFileMode(params.MountPermissions),
 			Legacy:        state.LegacyRecordPath(w.base, w.subDir),
@@ -345,94 +246,54 @@ func volumeContext(vol volume.Volume, mountOptions []string, capacity int64) map
 	return c
 }
 
-// lookup finds the record a volume ID names: by path and UID, or for a v1 ID
-// (no UID) the v1 record. ErrNotFound when the ID matches nothing.
-func lookup(ctx context.Context, st *state.Store, vol volume.Volume, w where) (state.Record, error) {
-	if vol.UID == "" {
-		return st.GetLegacy(ctx, w.base, w.subDir)
-	}
-	return st.Get(ctx, w.path, vol.UID)
-}
-
-func (d *Driver) DeleteVolume(ctx context.Context, req *csi.DeleteVolumeRequest) (*csi.DeleteVolumeResponse, error) {
+func (d *controller) DeleteVolume(ctx context.Context, req *csi.DeleteVolumeRequest) (*csi.DeleteVolumeResponse, error) {
 	if req.GetVolumeId() == "" {
 		return nil, status.Error(codes.InvalidArgument, "volume ID is missing")
 	}
-	logger := klog.FromContext(ctx)
 	vol, err := volume.ParseID(req.GetVolumeId())
 	if err != nil {
 		// The spec asks for success when no such volume exists, and no
 		// volume can have an ID we cannot parse.
-		logger.Info("DeleteVolume of an ID this driver never issued: nothing to delete", "reason", err.Error())
+		klog.FromContext(ctx).Info("DeleteVolume of an ID this driver never issued: nothing to delete", "reason", err.Error())
 		return &csi.DeleteVolumeResponse{}, nil
 	}
 	ctx, removedEntries := share.CountRemoved(ctx)
-	disposed := false
-	err = d.withStore(ctx, vol, credentialsFrom(req.GetSecrets()), true, func(st *state.Store, w where) error {
-		if vol.UID == "" {
-			var err error
-			disposed, err = d.disposeLegacy(ctx, st, vol, w)
-			return err
-		}
-		// A copy still filling the volume stops before it is deleted.
-		stop := func(rec state.Record) error {
-			if err := d.jobs.Cancel(ctx, populateJobKey(rec.UID)); err != nil {
-				return fmt.Errorf("the copy filling the volume did not stop in time: %w", state.ErrBusy)
-			}
-			return nil
-		}
-		archive, done, err := st.Dispose(ctx, w.path, vol.UID, vol.OnDelete, stop)
-		disposed = done
-		switch {
-		case errors.Is(err, state.ErrNotFound):
-			logger.Info("no volume of this driver matches the ID (deleted already, or stale): nothing deleted", "path", w.path)
-			return nil
-		case err == nil && done:
-			logger.V(2).Info("volume disposed of", "path", w.path, "onDelete", string(vol.OnDelete), "archive", archive)
-		}
+	var disposed bool
+	err = d.at(ctx, vol, credentialsFrom(req.GetSecrets()), true, func(s site) (err error) {
+		disposed, err = s.dispose(ctx, d.stopFilling(ctx))
 		return err
 	})
 	d.provisionedOn(vol.Source)
-	if errors.Is(err, fs.ErrNotExist) && !errors.Is(err, share.ErrUnavailable) {
-		// The share or base itself is gone: so is the volume.
-		logger.Info("share or base directory no longer exists; treating the volume as deleted", "error", err.Error())
-		return &csi.DeleteVolumeResponse{}, nil
-	}
-	if err != nil {
-		return nil, toStatus(err)
+	if err := goneIsDeleted(ctx, err); err != nil {
+		return nil, err
 	}
 	if disposed {
-		action := vol.OnDelete
-		if action == "" {
-			action = volume.Delete
-		}
-		d.cfg.Metrics.VolumeDeleted(string(vol.Source.Protocol), string(action), removedEntries())
+		d.volumeDisposed(vol, removedEntries())
 	}
 	return &csi.DeleteVolumeResponse{}, nil
 }
 
-// disposeLegacy deletes, retains or archives a v1 volume (no UID): in
-// place, since v1 volumes have no UID to name a quarantine.
-func (d *Driver) disposeLegacy(ctx context.Context, st *state.Store, vol volume.Volume, w where) (bool, error) {
-	rec, err := st.GetLegacy(ctx, w.base, w.subDir)
-	if errors.Is(err, state.ErrNotFound) {
-		klog.FromContext(ctx).Info("no v1 volume of this driver matches the ID (deleted already, or stale): nothing deleted", "path", w.path)
-		return false, nil
+// goneIsDeleted maps a DeleteVolume's error: a share or base that no longer
+// exists holds no volume, so its volume is deleted, as the spec asks.
+func goneIsDeleted(ctx context.Context, err error) error {
+	if errors.Is(err, fs.ErrNotExist) && !errors.Is(err, share.ErrUnavailable) {
+		klog.FromContext(ctx).Info("share or base directory no longer exists; treating the volume as deleted", "error", err.Error())
+		return nil
 	}
-	if err != nil {
-		return false, err
-	}
-	switch vol.OnDelete {
-	case volume.Retain:
-		return true, st.DeleteLegacy(ctx, w.base, w.subDir, rec, false)
-	case volume.Archive:
-		_, err := st.ArchiveLegacy(ctx, w.base, w.subDir, rec)
-		return true, err
-	}
-	return true, st.DeleteLegacy(ctx, w.base, w.subDir, rec, true)
+	return toStatus(err)
 }
 
-func (d *Driver) ValidateVolumeCapabilities(ctx context.Context, req *csi.ValidateVolumeCapabilitiesRequest) (*csi.ValidateVolumeCapabilitiesResponse, error) {
+// volumeDisposed counts a volume deleted, retained or archived, with the
+// entries the delete removed.
+func (d *controller) volumeDisposed(vol volume.Volume, removed int64) {
+	action := vol.OnDelete
+	if action == "" {
+		action = volume.Delete
+	}
+	d.cfg.Metrics.VolumeDeleted(string(vol.Source.Protocol), string(action), removed)
+}
+
+func (d *controller) ValidateVolumeCapabilities(ctx context.Context, req *csi.ValidateVolumeCapabilitiesRequest) (*csi.ValidateVolumeCapabilitiesResponse, error) {
 	if req.GetVolumeId() == "" {
 		return nil, status.Error(codes.InvalidArgument, "volume ID is missing")
 	}
@@ -443,8 +304,9 @@ func (d *Driver) ValidateVolumeCapabilities(ctx context.Context, req *csi.Valida
 	if err != nil {
 		return nil, err
 	}
-	err = d.withStore(ctx, vol, credentialsFrom(req.GetSecrets()), false, func(st *state.Store, w where) error {
-		return checkVolume(ctx, st, vol, w)
+	err = d.at(ctx, vol, credentialsFrom(req.GetSecrets()), false, func(s site) error {
+		_, err := s.check(ctx)
+		return err
 	})
 	if err != nil {
 		return nil, toStatus(err)
@@ -462,19 +324,10 @@ func (d *Driver) ValidateVolumeCapabilities(ctx context.Context, req *csi.Valida
 	}}, nil
 }
 
-// checkVolume answers ErrNotFound unless the ID matches a record and the
-// volume's directory is there.
-func checkVolume(ctx context.Context, st *state.Store, vol volume.Volume, w where) error {
-	if _, err := lookup(ctx, st, vol, w); err != nil {
-		return err
-	}
-	return st.CheckDir(ctx, w.path)
-}
-
 // ControllerGetVolume reports the volume and its recorded size. The request
 // carries no secrets, so an SMB share is read through an idle session that an
 // earlier call with secrets left in the pool, when there is one.
-func (d *Driver) ControllerGetVolume(ctx context.Context, req *csi.ControllerGetVolumeRequest) (*csi.ControllerGetVolumeResponse, error) {
+func (d *controller) ControllerGetVolume(ctx context.Context, req *csi.ControllerGetVolumeRequest) (*csi.ControllerGetVolumeResponse, error) {
 	vol, err := existingVolumeID(req.GetVolumeId())
 	if err != nil {
 		return nil, err
@@ -495,12 +348,7 @@ func (d *Driver) ControllerGetVolume(ctx context.Context, req *csi.ControllerGet
 	if lease == nil {
 		return resp, nil
 	}
-	st := state.New(lease.Client)
-	w = w.under(lease.Prefix())
-	rec, err := lookup(ctx, st, vol, w)
-	if err == nil {
-		err = st.CheckDir(ctx, w.path)
-	}
+	rec, err := siteOf(lease.Client, vol).check(ctx)
 	lease.Release(err)
 	if err != nil {
 		return nil, toStatus(err)
@@ -511,7 +359,7 @@ func (d *Driver) ControllerGetVolume(ctx context.Context, req *csi.ControllerGet
 
 // ControllerGetVolumeHealth reports INACCESSIBLE when the share cannot be
 // reached or the volume's directory is gone from it.
-func (d *Driver) ControllerGetVolumeHealth(ctx context.Context, req *csi.ControllerGetVolumeHealthRequest) (*csi.ControllerGetVolumeHealthResponse, error) {
+func (d *controller) ControllerGetVolumeHealth(ctx context.Context, req *csi.ControllerGetVolumeHealthRequest) (*csi.ControllerGetVolumeHealthResponse, error) {
 	vol, err := existingVolumeID(req.GetVolumeId())
 	if err != nil {
 		return nil, err
@@ -521,7 +369,8 @@ func (d *Driver) ControllerGetVolumeHealth(ctx context.Context, req *csi.Control
 	// SMB without credentials: nothing known is reported rather than a
 	// login failure when no session is open.
 	found, err := d.withShareOrIdle(ctx, w.root, credentialsFrom(req.GetSecrets()), func(c share.Client) error {
-		return checkVolume(ctx, state.New(c), vol, w.under(c.Prefix()))
+		_, err := siteOf(c, vol).check(ctx)
+		return err
 	})
 	if !found {
 		return &csi.ControllerGetVolumeHealthResponse{VolumeHealth: health}, nil
@@ -547,7 +396,7 @@ func (d *Driver) ControllerGetVolumeHealth(ctx context.Context, req *csi.Control
 // GetCapacity reports the free space of the share named by the parameters.
 // Capacity is per share: with no source there is no storage to measure, and
 // the answer is zero.
-func (d *Driver) GetCapacity(ctx context.Context, req *csi.GetCapacityRequest) (*csi.GetCapacityResponse, error) {
+func (d *controller) GetCapacity(ctx context.Context, req *csi.GetCapacityRequest) (*csi.GetCapacityResponse, error) {
 	p := req.GetParameters()
 	if _, ok := p[volume.ParamSource]; !ok {
 		return &csi.GetCapacityResponse{}, nil
@@ -567,7 +416,7 @@ func (d *Driver) GetCapacity(ctx context.Context, req *csi.GetCapacityRequest) (
 		return nil, err
 	}
 	if lease == nil {
-		return nil, status.Errorf(codes.FailedPrecondition, "GetCapacity carries no secrets and no SMB session to %s is open; it is available after a CreateVolume on that share", params.Source.String())
+		return nil, fail(errNoSession, "GetCapacity carries no secrets and no SMB session to %s is open; it is available after a CreateVolume on that share", params.Source.String())
 	}
 	capacity, err := lease.Capacity(ctx)
 	lease.Release(err)
@@ -579,7 +428,7 @@ func (d *Driver) GetCapacity(ctx context.Context, req *csi.GetCapacityRequest) (
 
 // ControllerExpandVolume records the new size. File shares have no per-directory
 // quota here, so the size is bookkeeping for Kubernetes, not a limit.
-func (d *Driver) ControllerExpandVolume(ctx context.Context, req *csi.ControllerExpandVolumeRequest) (*csi.ControllerExpandVolumeResponse, error) {
+func (d *controller) ControllerExpandVolume(ctx context.Context, req *csi.ControllerExpandVolumeRequest) (*csi.ControllerExpandVolumeResponse, error) {
 	if req.GetVolumeId() == "" {
 		return nil, status.Error(codes.InvalidArgument, "volume ID is missing")
 	}
@@ -599,18 +448,8 @@ func (d *Driver) ControllerExpandVolume(ctx context.Context, req *csi.Controller
 	if err != nil {
 		return nil, err
 	}
-	err = d.withStore(ctx, vol, credentialsFrom(req.GetSecrets()), true, func(st *state.Store, w where) error {
-		// Expand reads the record and answers ErrNotFound for an ID that
-		// matches none; the directory is looked at here.
-		if err := st.CheckDir(ctx, w.path); err != nil {
-			return err
-		}
-		var err error
-		if vol.UID == "" {
-			size, err = st.ExpandLegacy(ctx, w.base, w.subDir, size)
-		} else {
-			size, err = st.Expand(ctx, w.path, vol.UID, size)
-		}
+	err = d.at(ctx, vol, credentialsFrom(req.GetSecrets()), true, func(s site) (err error) {
+		size, err = s.expand(ctx, size)
 		return err
 	})
 	if err != nil {
@@ -627,7 +466,7 @@ func existingVolumeID(id string) (volume.Volume, error) {
 	}
 	vol, err := volume.ParseID(id)
 	if err != nil {
-		return volume.Volume{}, status.Errorf(codes.NotFound, "no such volume: %v", err)
+		return volume.Volume{}, fail(state.ErrNotFound, "no such volume: %v", err)
 	}
 	return vol, nil
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 	"github.com/fileshare-csi/fileshare-csi/pkg/source"
 	"github.com/fileshare-csi/fileshare-csi/pkg/state"
-	"github.com/fileshare-csi/fileshare-csi/pkg/volume"
 )
 
 // copyWorkers bounds how many files one tree copy copies at once, each
@@ -92,12 +91,9 @@ func (c *copySlots) hold(share string, maxSessions int, extra bool) (func(), boo
 // copySource is the record of the volume a snapshot or clone copies: it
 // must exist with its directory, and must not be filled itself still.
 // verb names the operation for the message.
-func copySource(ctx context.Context, st *state.Store, vol volume.Volume, w where, verb string) (state.Record, error) {
-	rec, err := lookup(ctx, st, vol, w)
+func (s site) copySource(ctx context.Context, verb string) (state.Record, error) {
+	rec, err := s.check(ctx)
 	if err != nil {
-		return rec, err
-	}
-	if err := st.CheckDir(ctx, w.path); err != nil {
 		return rec, err
 	}
 	if rec.Populating {
@@ -121,7 +117,7 @@ type copyEnd struct {
 // copyBetween copies from's directory to to's through sessions leased from
 // the pool, then calls finish on a session on to's share while the leases
 // are still held. kind (snapshot, restore, clone) labels its metrics.
-func (d *Driver) copyBetween(ctx context.Context, kind string, from, to copyEnd, creds share.Credentials, logger klog.Logger, finish func(share.Client, copytree.Stats) error) (err error) {
+func (d *controller) copyBetween(ctx context.Context, kind string, from, to copyEnd, creds share.Credentials, logger klog.Logger, finish func(share.Client, copytree.Stats) error) (err error) {
 	var stats copytree.Stats
 	ctx, cancel := context.WithTimeout(ctx, copyTimeout)
 	defer cancel()

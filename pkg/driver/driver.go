@@ -72,17 +72,26 @@ type UsageBounds struct {
 	Interval         time.Duration
 }
 
-// Driver serves the CSI services.
+// Driver serves the CSI services: Identity here, the Controller and Group
+// Controller services in the controller it embeds, the Node service in the
+// node. The two share nothing but the configuration.
 type Driver struct {
 	csi.UnimplementedIdentityServer
+	controller
+	node
+
+	cfg Config
+}
+
+// controller serves the CSI Controller and Group Controller services, and
+// the CSI-Addons volume groups: the file servers reached in user space, the
+// records on them, and the copies and the reclaimer that outlive a call.
+type controller struct {
 	csi.UnimplementedControllerServer
-	csi.UnimplementedNodeServer
 	csi.UnimplementedGroupControllerServer
 
-	cfg         Config
+	cfg         *Config
 	volumeLocks keylock.Tree
-	nodeLocks   tryLocks
-	mounts      mountHealth
 	// jobs runs snapshot, restore and clone copies beyond their RPCs.
 	jobs           *jobs.Runner
 	copySlots      copySlots
@@ -97,12 +106,23 @@ type Driver struct {
 	dueShares     chan source.Source
 	reclaimer     state.Reclaimer
 	snapshotCalls activity
+	volumeCalls   activity // volumes being filled
+}
+
+// node serves the CSI Node service: the node plugin's mounts, its records
+// of them and its counts of their use. It shares nothing with the
+// controller's services but the configuration.
+type node struct {
+	csi.UnimplementedNodeServer
+
+	cfg       *Config
+	nodeLocks tryLocks
+	mounts    mountHealth
 	// usage counts each staged volume's own use for NodeGetVolumeStats;
 	// over holds the volumes over their requested size.
-	usage       *usage.Counter
-	overMu      sync.Mutex
-	over        map[string]bool
-	volumeCalls activity // volumes being filled
+	usage  *usage.Counter
+	overMu sync.Mutex
+	over   map[string]bool
 }
 
 // New checks cfg and returns a Driver.
@@ -124,34 +144,42 @@ func New(cfg Config) (*Driver, error) {
 			return nil, errors.New("the node service needs a mounter")
 		}
 	}
-	d := &Driver{cfg: cfg, jobs: jobs.NewRunner(), newShares: make(chan source.Source, 16), dueShares: make(chan source.Source)}
+	d := &Driver{cfg: cfg}
+	d.controller = controller{cfg: &d.cfg, jobs: jobs.NewRunner(), newShares: make(chan source.Source, 16), dueShares: make(chan source.Source)}
+	d.node.cfg = &d.cfg
 	d.reclaimer.SnapshotBusy = d.snapshotBusy
 	d.reclaimer.VolumeBusy = d.volumeBusy
 	if cfg.Controller {
 		cfg.Metrics.WatchPool(cfg.Pool)
 	}
 	if cfg.Node {
-		d.usage = usage.New(cfg.Mounter.Check)
-		if b := cfg.Usage; b.Walks > 0 {
-			d.usage.MaxWalks = b.Walks
-		}
-		if b := cfg.Usage; b.EntriesPerSecond > 0 {
-			d.usage.EntriesPerSecond = b.EntriesPerSecond
-		}
-		if b := cfg.Usage; b.Interval > 0 {
-			d.usage.Interval = b.Interval
-		}
-		// Records of an earlier version hold SMB passwords in plaintext
-		// (issue #27): move them to where the node keeps them now.
-		if moved, err := d.nodeState().MoveCredentialsOutOfRecords(); err != nil || moved > 0 {
-			klog.Background().Info("moved the credentials of staged volumes out of their records", "records", moved, "error", errString(err))
-		}
-		for _, st := range d.nodeState().AllStaged() {
-			d.mounts.known(st.Request.StagingPath, string(st.Request.Source.Protocol))
-		}
-		cfg.Metrics.WatchMounts(d.mounts.counts)
+		d.node.start()
 	}
 	return d, nil
+}
+
+// start readies the node service: its use counter, and its records as an
+// earlier run left them.
+func (n *node) start() {
+	n.usage = usage.New(n.cfg.Mounter.Check)
+	if b := n.cfg.Usage; b.Walks > 0 {
+		n.usage.MaxWalks = b.Walks
+	}
+	if b := n.cfg.Usage; b.EntriesPerSecond > 0 {
+		n.usage.EntriesPerSecond = b.EntriesPerSecond
+	}
+	if b := n.cfg.Usage; b.Interval > 0 {
+		n.usage.Interval = b.Interval
+	}
+	// Records of an earlier version hold SMB passwords in plaintext
+	// (issue #27): move them to where the node keeps them now.
+	if moved, err := n.nodeState().MoveCredentialsOutOfRecords(); err != nil || moved > 0 {
+		klog.Background().Info("moved the credentials of staged volumes out of their records", "records", moved, "error", errString(err))
+	}
+	for _, st := range n.nodeState().AllStaged() {
+		n.mounts.known(st.Request.StagingPath, string(st.Request.Source.Protocol))
+	}
+	n.cfg.Metrics.WatchMounts(n.mounts.counts)
 }
 
 // Register adds the enabled services to a gRPC server.
@@ -208,6 +236,15 @@ func LogInterceptor(ctx context.Context, req any, info *grpc.UnaryServerInfo, ha
 type tryLocks struct {
 	mu   sync.Mutex
 	busy map[string]bool
+}
+
+// lockVolume is tryLock of a volume, failing as a handler answers.
+func (t *tryLocks) lockVolume(id string) (func(), error) {
+	unlock, ok := t.tryLock(id)
+	if !ok {
+		return nil, fail(errInProgress, "another operation on volume %s is in progress", id)
+	}
+	return unlock, nil
 }
 
 func (t *tryLocks) tryLock(key string) (func(), bool) {

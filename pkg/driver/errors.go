@@ -3,6 +3,7 @@ package driver
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 
 	"google.golang.org/grpc/codes"
@@ -28,7 +29,69 @@ func toStatus(err error) error {
 	return status.Error(codeOf(err), err.Error())
 }
 
+// What the driver itself finds wrong, as kinds of error for codeOf: a
+// handler says what happened (fail), and the code is decided here alone.
+var (
+	// errInProgress: another call holds the volume or its copy; a retry
+	// proceeds once it is done.
+	errInProgress = errors.New("another operation is in progress")
+	// errNotReady: a snapshot whose copy is still being made; a retry
+	// succeeds once it is.
+	errNotReady = errors.New("not ready")
+	// errStaleToken: a list's starting_token this driver did not give, or
+	// one past the listing's end (the spec's Aborted, so the CO starts over).
+	errStaleToken = errors.New("stale starting token")
+	// errNoTopology: the requested topology has no node that can mount the
+	// volume.
+	errNoTopology = errors.New("no accessible topology")
+	// errTooLarge: the content source is larger than limit_bytes.
+	errTooLarge = errors.New("larger than the limit")
+	// Conditions the caller has to change before a retry can succeed:
+	// errNoSession: a call without secrets and no idle SMB session to
+	// borrow; errNotStaged: a publish before its stage; errPublished: a
+	// single-writer volume published elsewhere; errInlineOff: inline
+	// volumes on a node that allows none; errKeepsMount: a changed Secret a
+	// live mount cannot take.
+	errNoSession  = errors.New("no session")
+	errNotStaged  = errors.New("not staged")
+	errPublished  = errors.New("published elsewhere")
+	errInlineOff  = errors.New("inline volumes are off")
+	errKeepsMount = errors.New("the mount keeps its credentials")
+)
+
+// failure is an error of a kind codeOf maps, with a message of its own that
+// says what to fix. A nil kind is a fault of the driver or the node
+// (Internal).
+type failure struct {
+	kind error
+	msg  string
+}
+
+func (f failure) Error() string { return f.msg }
+func (f failure) Unwrap() error { return f.kind }
+
+// fail is the status of a failure of kind, with the message format makes.
+func fail(kind error, format string, a ...any) error {
+	return toStatus(failure{kind: kind, msg: fmt.Sprintf(format, a...)})
+}
+
+// dialError is a failure to open a session: a share that is not there is
+// the request's to fix (InvalidArgument), not a volume that is not found.
+type dialError struct{ err error }
+
+func (e dialError) Error() string { return e.err.Error() }
+func (e dialError) Unwrap() error { return e.err }
+
 func codeOf(err error) codes.Code {
+	var de dialError
+	if errors.As(err, &de) {
+		switch {
+		case errors.Is(de.err, fs.ErrNotExist):
+			return codes.InvalidArgument
+		case errors.Is(de.err, fs.ErrPermission):
+			return codes.PermissionDenied
+		}
+	}
 	// A status from a step that mapped its own error already (a dial,
 	// a lock) keeps its code when a caller wraps it in words of its own.
 	var st interface{ GRPCStatus() *status.Status }
@@ -36,6 +99,21 @@ func codeOf(err error) codes.Code {
 		return st.GRPCStatus().Code()
 	}
 	switch {
+	case errors.Is(err, state.ErrInOtherGroup):
+		// Checked first: the volume must leave its group before it joins
+		// another, whatever else went wrong.
+		return codes.FailedPrecondition
+	case errors.Is(err, errNoSession), errors.Is(err, errNotStaged), errors.Is(err, errPublished),
+		errors.Is(err, errInlineOff), errors.Is(err, errKeepsMount):
+		return codes.FailedPrecondition
+	case errors.Is(err, errInProgress), errors.Is(err, errStaleToken):
+		return codes.Aborted
+	case errors.Is(err, errNotReady):
+		return codes.Unavailable
+	case errors.Is(err, errNoTopology):
+		return codes.ResourceExhausted
+	case errors.Is(err, errTooLarge):
+		return codes.OutOfRange
 	case errors.Is(err, context.DeadlineExceeded):
 		return codes.DeadlineExceeded
 	case errors.Is(err, context.Canceled):

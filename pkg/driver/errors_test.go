@@ -42,9 +42,43 @@ func TestCodeOf(t *testing.T) {
 		{fmt.Errorf("copy: %w", copytree.ErrIncomplete), codes.FailedPrecondition},
 		{fmt.Errorf("copy: %w", copytree.ErrTooDeep), codes.FailedPrecondition},
 		{fmt.Errorf("something else"), codes.Internal},
+		// A session that cannot be opened: a missing share is the
+		// request's to fix, a refused login the caller's.
+		{dialError{fmt.Errorf("dial: %w", fs.ErrNotExist)}, codes.InvalidArgument},
+		{dialError{fmt.Errorf("dial: %w: %w", share.ErrUnavailable, fs.ErrNotExist)}, codes.InvalidArgument},
+		{dialError{fmt.Errorf("dial: %w", fs.ErrPermission)}, codes.PermissionDenied},
+		{dialError{fmt.Errorf("dial: %w", share.ErrUnavailable)}, codes.Unavailable},
+		{fmt.Errorf("join: %w", state.ErrInOtherGroup), codes.FailedPrecondition},
+		// What the handlers find themselves (fail).
+		{failure{kind: errInProgress}, codes.Aborted},
+		{failure{kind: errStaleToken}, codes.Aborted},
+		{failure{kind: errNotReady}, codes.Unavailable},
+		{failure{kind: errNoTopology}, codes.ResourceExhausted},
+		{failure{kind: errTooLarge}, codes.OutOfRange},
+		{failure{kind: errNoSession}, codes.FailedPrecondition},
+		{failure{kind: errNotStaged}, codes.FailedPrecondition},
+		{failure{kind: errPublished}, codes.FailedPrecondition},
+		{failure{kind: errInlineOff}, codes.FailedPrecondition},
+		{failure{kind: errKeepsMount}, codes.FailedPrecondition},
+		{failure{kind: state.ErrNotFound}, codes.NotFound},
+		{failure{kind: fs.ErrNotExist}, codes.NotFound},
+		{failure{kind: fs.ErrPermission}, codes.PermissionDenied},
+		{failure{kind: share.ErrUnavailable}, codes.Unavailable},
+		{failure{}, codes.Internal},
+		// A failure's code is its kind's alone, not its cause's: a probe
+		// that timed out is Unavailable, not DeadlineExceeded.
+		{failure{kind: mounter.ErrNotResponding, msg: fmt.Sprintf("%v", fmt.Errorf("%w: %w", mounter.ErrNotResponding, context.DeadlineExceeded))}, codes.Unavailable},
 	} {
 		if got := codeOf(c.err); got != c.want {
 			t.Errorf("codeOf(%v) = %v, want %v", c.err, got, c.want)
 		}
+	}
+}
+
+// TestFail: a failure's status carries its message alone.
+func TestFail(t *testing.T) {
+	st := status.Convert(fail(errInProgress, "volume %s is busy", "v"))
+	if st.Code() != codes.Aborted || st.Message() != "volume v is busy" {
+		t.Errorf("fail = %v %q", st.Code(), st.Message())
 	}
 }

@@ -24,7 +24,7 @@ import (
 // docs/snapshots.md says so, and what to do for one (quiesce the
 // application).
 
-func (d *Driver) GroupControllerGetCapabilities(context.Context, *csi.GroupControllerGetCapabilitiesRequest) (*csi.GroupControllerGetCapabilitiesResponse, error) {
+func (d *controller) GroupControllerGetCapabilities(context.Context, *csi.GroupControllerGetCapabilitiesRequest) (*csi.GroupControllerGetCapabilitiesResponse, error) {
 	return &csi.GroupControllerGetCapabilitiesResponse{Capabilities: []*csi.GroupControllerServiceCapability{{
 		Type: &csi.GroupControllerServiceCapability_Rpc{Rpc: &csi.GroupControllerServiceCapability_RPC{
 			Type: csi.GroupControllerServiceCapability_RPC_CREATE_DELETE_GET_VOLUME_GROUP_SNAPSHOT,
@@ -34,12 +34,10 @@ func (d *Driver) GroupControllerGetCapabilities(context.Context, *csi.GroupContr
 
 // groupWhere is where a group's record lies, locked by a path of its own.
 func groupWhere(src source.Source, key string, c share.Client) where {
-	w := locate(volume.Volume{Source: src}).under(c.Prefix())
-	w.path = state.GroupLockPath(key)
-	return w
+	return metaWhere(src, c, state.GroupLockPath(key))
 }
 
-func (d *Driver) CreateVolumeGroupSnapshot(ctx context.Context, req *csi.CreateVolumeGroupSnapshotRequest) (*csi.CreateVolumeGroupSnapshotResponse, error) {
+func (d *controller) CreateVolumeGroupSnapshot(ctx context.Context, req *csi.CreateVolumeGroupSnapshotRequest) (*csi.CreateVolumeGroupSnapshotResponse, error) {
 	if req.GetName() == "" {
 		return nil, status.Error(codes.InvalidArgument, "group snapshot name is missing")
 	}
@@ -94,12 +92,12 @@ func (d *Driver) CreateVolumeGroupSnapshot(ctx context.Context, req *csi.CreateV
 	for i, vol := range vols {
 		p, err := d.startSnapshot(ctx, vol, g.Members[memberIndex(g, ids[i])].SnapshotName, gid.GroupID(), creds)
 		if err != nil {
-			return nil, err
+			return nil, toStatus(err)
 		}
 		pending = append(pending, p)
 	}
 	if err := d.awaitSnapshots(ctx, pending, snapshotWait); err != nil {
-		return nil, err
+		return nil, toStatus(err)
 	}
 	snaps := make([]state.Snapshot, 0, len(pending))
 	for _, p := range pending {
@@ -131,7 +129,7 @@ func groupSnapshotOf(params map[string]string, member volume.Volume) (*volume.Sn
 	if err != nil {
 		return nil, status.Errorf(codes.InvalidArgument, "parameter %s: %v", ParamVolumeGroupID, err)
 	}
-	if lockName(locate(volume.Volume{Source: gid.Source}).root) != lockName(locate(member).root) {
+	if lockName(sessionRoot(gid.Source)) != lockName(locate(member).root) {
 		return nil, status.Errorf(codes.InvalidArgument, "parameter %s names a volume group on %s, and the volumes are on %s",
 			ParamVolumeGroupID, gid.Source.String(), locate(member).root.String())
 	}
@@ -140,13 +138,13 @@ func groupSnapshotOf(params map[string]string, member volume.Volume) (*volume.Sn
 
 // checkVolumeGroupMembers answers InvalidArgument unless ids are exactly
 // the volume group's live members, and NotFound when there is no such group.
-func (d *Driver) checkVolumeGroupMembers(ctx context.Context, c share.Client, gid volume.Snapshot, ids []string) error {
+func (d *controller) checkVolumeGroupMembers(ctx context.Context, c share.Client, gid volume.Snapshot, ids []string) error {
 	st := state.New(c)
 	vg, err := st.GetVolumeGroup(ctx, gid.Key, gid.UID)
 	if err != nil {
 		return err
 	}
-	if vg, err = liveMembers(ctx, st, c, vg); err != nil {
+	if vg, err = liveMembers(ctx, c, vg); err != nil {
 		return err
 	}
 	named := map[string]bool{}
@@ -248,7 +246,7 @@ func checkSnapshotIDs(g state.Group, vols []volume.Volume, snaps []state.Snapsho
 }
 
 // groupMembers reads a group's record and its members' snapshot records.
-func (d *Driver) groupMembers(ctx context.Context, c share.Client, gid volume.Snapshot) (state.Group, []volume.Volume, []state.Snapshot, error) {
+func (d *controller) groupMembers(ctx context.Context, c share.Client, gid volume.Snapshot) (state.Group, []volume.Volume, []state.Snapshot, error) {
 	st := state.New(c)
 	g, err := st.GetGroup(ctx, gid.Key, gid.UID)
 	if err != nil {
@@ -274,16 +272,16 @@ func (d *Driver) groupMembers(ctx context.Context, c share.Client, gid volume.Sn
 	return g, vols, snaps, nil
 }
 
-func (d *Driver) GetVolumeGroupSnapshot(ctx context.Context, req *csi.GetVolumeGroupSnapshotRequest) (*csi.GetVolumeGroupSnapshotResponse, error) {
+func (d *controller) GetVolumeGroupSnapshot(ctx context.Context, req *csi.GetVolumeGroupSnapshotRequest) (*csi.GetVolumeGroupSnapshotResponse, error) {
 	if req.GetGroupSnapshotId() == "" {
 		return nil, status.Error(codes.InvalidArgument, "group snapshot ID is missing")
 	}
 	gid, err := volume.ParseGroupSnapshotID(req.GetGroupSnapshotId())
 	if err != nil {
-		return nil, status.Errorf(codes.NotFound, "no such group snapshot: %v", err)
+		return nil, fail(state.ErrNotFound, "no such group snapshot: %v", err)
 	}
 	var resp *csi.VolumeGroupSnapshot
-	err = d.withShare(ctx, locate(volume.Volume{Source: gid.Source}).root, credentialsFrom(req.GetSecrets()), func(c share.Client) error {
+	err = d.withShare(ctx, sessionRoot(gid.Source), credentialsFrom(req.GetSecrets()), func(c share.Client) error {
 		g, vols, snaps, err := d.groupMembers(ctx, c, gid)
 		if err != nil {
 			return err
@@ -303,7 +301,7 @@ func (d *Driver) GetVolumeGroupSnapshot(ctx context.Context, req *csi.GetVolumeG
 // DeleteVolumeGroupSnapshot deletes every member snapshot, each with all the
 // guards of DeleteSnapshot, then the group's record. The member volumes are
 // not touched.
-func (d *Driver) DeleteVolumeGroupSnapshot(ctx context.Context, req *csi.DeleteVolumeGroupSnapshotRequest) (*csi.DeleteVolumeGroupSnapshotResponse, error) {
+func (d *controller) DeleteVolumeGroupSnapshot(ctx context.Context, req *csi.DeleteVolumeGroupSnapshotRequest) (*csi.DeleteVolumeGroupSnapshotResponse, error) {
 	if req.GetGroupSnapshotId() == "" {
 		return nil, status.Error(codes.InvalidArgument, "group snapshot ID is missing")
 	}
@@ -313,7 +311,7 @@ func (d *Driver) DeleteVolumeGroupSnapshot(ctx context.Context, req *csi.DeleteV
 		return &csi.DeleteVolumeGroupSnapshotResponse{}, nil
 	}
 	creds := credentialsFrom(req.GetSecrets())
-	root := locate(volume.Volume{Source: gid.Source}).root
+	root := sessionRoot(gid.Source)
 	var g state.Group
 	var vols []volume.Volume
 	var snaps []state.Snapshot
@@ -336,10 +334,8 @@ func (d *Driver) DeleteVolumeGroupSnapshot(ctx context.Context, req *csi.DeleteV
 			return nil, err
 		}
 	}
-	err = d.withShare(ctx, root, creds, func(c share.Client) error {
-		return d.lockedStore(ctx, c, groupWhere(gid.Source, gid.Key, c), func(st *state.Store) error {
-			return st.DeleteGroup(ctx, g)
-		})
+	err = d.lockedAt(ctx, gid.Source, creds, state.GroupLockPath(gid.Key), func(st *state.Store) error {
+		return st.DeleteGroup(ctx, g)
 	})
 	if err != nil {
 		return nil, toStatus(err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strings"
 
@@ -14,11 +15,12 @@ import (
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/mounter"
 	"github.com/fileshare-csi/fileshare-csi/pkg/nodestate"
+	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 	"github.com/fileshare-csi/fileshare-csi/pkg/source"
 	"github.com/fileshare-csi/fileshare-csi/pkg/volume"
 )
 
-func (d *Driver) NodeGetCapabilities(context.Context, *csi.NodeGetCapabilitiesRequest) (*csi.NodeGetCapabilitiesResponse, error) {
+func (n *node) NodeGetCapabilities(context.Context, *csi.NodeGetCapabilitiesRequest) (*csi.NodeGetCapabilitiesResponse, error) {
 	var caps []*csi.NodeServiceCapability
 	for _, c := range []csi.NodeServiceCapability_RPC_Type{
 		csi.NodeServiceCapability_RPC_STAGE_UNSTAGE_VOLUME,
@@ -34,10 +36,10 @@ func (d *Driver) NodeGetCapabilities(context.Context, *csi.NodeGetCapabilitiesRe
 	return &csi.NodeGetCapabilitiesResponse{Capabilities: caps}, nil
 }
 
-func (d *Driver) NodeGetInfo(context.Context, *csi.NodeGetInfoRequest) (*csi.NodeGetInfoResponse, error) {
+func (n *node) NodeGetInfo(context.Context, *csi.NodeGetInfoRequest) (*csi.NodeGetInfoResponse, error) {
 	return &csi.NodeGetInfoResponse{
-		NodeId:             d.cfg.NodeID,
-		AccessibleTopology: &csi.Topology{Segments: map[string]string{TopologyKeyOS: d.cfg.Mounter.OS()}},
+		NodeId:             n.cfg.NodeID,
+		AccessibleTopology: &csi.Topology{Segments: map[string]string{TopologyKeyOS: n.cfg.Mounter.OS()}},
 	}, nil
 }
 
@@ -83,12 +85,12 @@ func isReadOnlyMode(c *csi.VolumeCapability) bool {
 // otherPublication finds a target, other than target, where the volume is
 // published, from the records publish leaves on disk (so it holds across
 // plugin restarts).
-func (d *Driver) otherPublication(ctx context.Context, volumeID, target string) (nodestate.Published, bool) {
-	for _, p := range d.nodeState().PublishedOf(volumeID) {
+func (n *node) otherPublication(ctx context.Context, volumeID, target string) (nodestate.Published, bool) {
+	for _, p := range n.nodeState().PublishedOf(volumeID) {
 		if p.TargetPath == target {
 			continue
 		}
-		if err := d.cfg.Mounter.Check(ctx, p.TargetPath); errors.Is(err, mounter.ErrNotMounted) {
+		if err := n.cfg.Mounter.Check(ctx, p.TargetPath); errors.Is(err, mounter.ErrNotMounted) {
 			continue // a stale record of a target that is gone
 		}
 		return p, true
@@ -96,10 +98,7 @@ func (d *Driver) otherPublication(ctx context.Context, volumeID, target string) 
 	return nodestate.Published{}, false
 }
 
-func (d *Driver) nodeState() nodestate.NodeStore { return nodestate.NodeStore{Dir: d.cfg.StateDir} }
-
-// mountStatus is toStatus for a mounter's error (the one error map).
-func mountStatus(err error) error { return toStatus(err) }
+func (n *node) nodeState() nodestate.NodeStore { return nodestate.NodeStore{Dir: n.cfg.StateDir} }
 
 func validateNodeCapability(c *csi.VolumeCapability) error {
 	if c == nil {
@@ -108,7 +107,7 @@ func validateNodeCapability(c *csi.VolumeCapability) error {
 	return validateCapabilities([]*csi.VolumeCapability{c})
 }
 
-func (d *Driver) NodeStageVolume(ctx context.Context, req *csi.NodeStageVolumeRequest) (*csi.NodeStageVolumeResponse, error) {
+func (n *node) NodeStageVolume(ctx context.Context, req *csi.NodeStageVolumeRequest) (*csi.NodeStageVolumeResponse, error) {
 	if req.GetVolumeId() == "" {
 		return nil, status.Error(codes.InvalidArgument, "volume ID is missing")
 	}
@@ -122,9 +121,9 @@ func (d *Driver) NodeStageVolume(ctx context.Context, req *csi.NodeStageVolumeRe
 	if err != nil {
 		return nil, status.Error(codes.InvalidArgument, err.Error())
 	}
-	unlock, ok := d.nodeLocks.tryLock(req.GetVolumeId())
-	if !ok {
-		return nil, status.Errorf(codes.Aborted, "another operation on volume %s is in progress", req.GetVolumeId())
+	unlock, err := n.nodeLocks.lockVolume(req.GetVolumeId())
+	if err != nil {
+		return nil, err
 	}
 	defer unlock()
 	mnt := req.GetVolumeCapability().GetMount()
@@ -145,74 +144,74 @@ func (d *Driver) NodeStageVolume(ctx context.Context, req *csi.NodeStageVolumeRe
 		MountGroup:   mnt.GetVolumeMountGroup(),
 		ReadOnly:     isReadOnlyMode(req.GetVolumeCapability()),
 	}
-	if err := d.kerberosMountAllowed(sr, false); err != nil {
+	if err := n.kerberosMountAllowed(sr, false); err != nil {
 		return nil, err
 	}
-	if err := d.cfg.Mounter.Stage(ctx, sr); err != nil {
-		return nil, mountStatus(err)
+	if err := n.cfg.Mounter.Stage(ctx, sr); err != nil {
+		return nil, toStatus(err)
 	}
-	if err := d.nodeState().SaveStaged(sr.StagingPath, nodestate.Staged{Request: sr, CapacityBytes: capacity}); err != nil {
+	if err := n.nodeState().SaveStaged(sr.StagingPath, nodestate.Staged{Request: sr, CapacityBytes: capacity}); err != nil {
 		klog.FromContext(ctx).Error(err, "cannot save staging state; a broken mount will need a new stage to recover")
 	}
-	d.mounts.staged(sr.StagingPath, string(src.Protocol))
+	n.mounts.staged(sr.StagingPath, string(src.Protocol))
 	return &csi.NodeStageVolumeResponse{}, nil
 }
 
-func (d *Driver) NodeUnstageVolume(ctx context.Context, req *csi.NodeUnstageVolumeRequest) (*csi.NodeUnstageVolumeResponse, error) {
+func (n *node) NodeUnstageVolume(ctx context.Context, req *csi.NodeUnstageVolumeRequest) (*csi.NodeUnstageVolumeResponse, error) {
 	if req.GetVolumeId() == "" {
 		return nil, status.Error(codes.InvalidArgument, "volume ID is missing")
 	}
 	if req.GetStagingTargetPath() == "" {
 		return nil, status.Error(codes.InvalidArgument, "staging target path is missing")
 	}
-	unlock, ok := d.nodeLocks.tryLock(req.GetVolumeId())
-	if !ok {
-		return nil, status.Errorf(codes.Aborted, "another operation on volume %s is in progress", req.GetVolumeId())
+	unlock, err := n.nodeLocks.lockVolume(req.GetVolumeId())
+	if err != nil {
+		return nil, err
 	}
 	defer unlock()
-	if err := d.cfg.Mounter.Unstage(ctx, req.GetStagingTargetPath()); err != nil {
-		return nil, mountStatus(err)
+	if err := n.cfg.Mounter.Unstage(ctx, req.GetStagingTargetPath()); err != nil {
+		return nil, toStatus(err)
 	}
-	d.nodeState().DropStaged(req.GetStagingTargetPath())
-	d.mounts.unstaged(req.GetStagingTargetPath())
-	d.forgetUsage(req.GetStagingTargetPath())
+	n.nodeState().DropStaged(req.GetStagingTargetPath())
+	n.mounts.unstaged(req.GetStagingTargetPath())
+	n.forgetUsage(req.GetStagingTargetPath())
 	return &csi.NodeUnstageVolumeResponse{}, nil
 }
 
 // repairStaging remounts a staged volume whose mount broke (the server
 // restarted and the handle went stale, or the connection is gone).
-func (d *Driver) repairStaging(ctx context.Context, stagingPath string) error {
-	st, err := d.nodeState().Staged(stagingPath)
+func (n *node) repairStaging(ctx context.Context, stagingPath string) error {
+	st, err := n.nodeState().Staged(stagingPath)
 	if err != nil {
 		return fmt.Errorf("no record of how %s was staged, cannot remount it: %w", stagingPath, err)
 	}
 	klog.FromContext(ctx).Info("remounting broken staged volume", "path", stagingPath)
-	err = d.cfg.Mounter.Stage(ctx, st.Request)
+	err = n.cfg.Mounter.Stage(ctx, st.Request)
 	protocol := string(st.Request.Source.Protocol)
-	d.cfg.Metrics.MountRepaired(protocol, err)
+	n.cfg.Metrics.MountRepaired(protocol, err)
 	if err == nil {
-		d.mounts.staged(stagingPath, protocol)
+		n.mounts.staged(stagingPath, protocol)
 	}
 	return err
 }
 
 // observe notes what a look at a volume's mount found, for the node's
 // metrics. path is the staging or a published path.
-func (d *Driver) observe(path, stagingHint string, err error) {
+func (n *node) observe(path, stagingHint string, err error) {
 	staging := stagingHint
 	if staging == "" {
 		staging = path
-		if pub, perr := d.nodeState().Published(path); perr == nil {
+		if pub, perr := n.nodeState().Published(path); perr == nil {
 			staging = pub.StagingPath
 		}
 	}
-	protocol := d.mounts.observed(staging, err)
+	protocol := n.mounts.observed(staging, err)
 	if protocol != "" && errors.Is(err, mounter.ErrNotResponding) {
-		d.cfg.Metrics.ProbeTimedOut(protocol)
+		n.cfg.Metrics.ProbeTimedOut(protocol)
 	}
 }
 
-func (d *Driver) NodePublishVolume(ctx context.Context, req *csi.NodePublishVolumeRequest) (*csi.NodePublishVolumeResponse, error) {
+func (n *node) NodePublishVolume(ctx context.Context, req *csi.NodePublishVolumeRequest) (*csi.NodePublishVolumeResponse, error) {
 	if req.GetVolumeId() == "" {
 		return nil, status.Error(codes.InvalidArgument, "volume ID is missing")
 	}
@@ -223,110 +222,110 @@ func (d *Driver) NodePublishVolume(ctx context.Context, req *csi.NodePublishVolu
 		return nil, err
 	}
 	if req.GetVolumeContext()[ContextEphemeral] == "true" {
-		return d.publishInline(ctx, req)
+		return n.publishInline(ctx, req)
 	}
 	if req.GetStagingTargetPath() == "" {
 		return nil, status.Error(codes.InvalidArgument, "staging target path is missing: this driver stages volumes before publishing them")
 	}
-	unlock, ok := d.nodeLocks.tryLock(req.GetVolumeId())
-	if !ok {
-		return nil, status.Errorf(codes.Aborted, "another operation on volume %s is in progress", req.GetVolumeId())
+	unlock, err := n.nodeLocks.lockVolume(req.GetVolumeId())
+	if err != nil {
+		return nil, err
 	}
 	defer unlock()
 	staging := req.GetStagingTargetPath()
 	// A changed password is handed over before the mount is looked at:
 	// once the server has dropped the session, a mount with the old
 	// password fails every look until the kernel has the new one.
-	rotErr := d.rotateCredentials(ctx, staging, req.GetSecrets())
-	checkErr := d.cfg.Mounter.Check(ctx, staging)
-	d.observe(staging, staging, checkErr)
+	rotErr := n.rotateCredentials(ctx, staging, req.GetSecrets())
+	checkErr := n.cfg.Mounter.Check(ctx, staging)
+	n.observe(staging, staging, checkErr)
 	switch err := checkErr; {
 	case err == nil:
 	case errors.Is(err, mounter.ErrNotMounted):
-		return nil, status.Errorf(codes.FailedPrecondition, "volume %s is not staged at %s", req.GetVolumeId(), staging)
+		return nil, fail(errNotStaged, "volume %s is not staged at %s", req.GetVolumeId(), staging)
 	case rotErr != nil:
 		// What the failing mount needs is the password the server takes.
 		return nil, rotErr
 	case errors.Is(err, mounter.ErrNotResponding):
-		return nil, status.Errorf(codes.Unavailable, "the file server does not answer: %v", err)
+		return nil, fail(mounter.ErrNotResponding, "the file server does not answer: %v", err)
 	case errors.Is(err, mounter.ErrBroken):
-		if rerr := d.repairStaging(ctx, staging); rerr != nil {
-			return nil, status.Errorf(codes.Internal, "staged mount is broken (%v) and remounting failed: %v", err, rerr)
+		if rerr := n.repairStaging(ctx, staging); rerr != nil {
+			return nil, fail(nil, "staged mount is broken (%v) and remounting failed: %v", err, rerr)
 		}
 	default:
 		// The mount answers but cannot be inspected: it is left as it is.
-		return nil, mountStatus(fmt.Errorf("staged volume %s: %w", req.GetVolumeId(), err))
+		return nil, toStatus(fmt.Errorf("staged volume %s: %w", req.GetVolumeId(), err))
 	}
 	readOnly := req.GetReadonly() || isReadOnlyMode(req.GetVolumeCapability())
 	singleWriter := req.GetVolumeCapability().GetAccessMode().GetMode() == csi.VolumeCapability_AccessMode_SINGLE_NODE_SINGLE_WRITER
-	if other, ok := d.otherPublication(ctx, req.GetVolumeId(), req.GetTargetPath()); ok && (singleWriter || other.SingleWriter) {
-		return nil, status.Errorf(codes.FailedPrecondition, "volume %s is SINGLE_NODE_SINGLE_WRITER and already published at %s", req.GetVolumeId(), other.TargetPath)
+	if other, ok := n.otherPublication(ctx, req.GetVolumeId(), req.GetTargetPath()); ok && (singleWriter || other.SingleWriter) {
+		return nil, fail(errPublished, "volume %s is SINGLE_NODE_SINGLE_WRITER and already published at %s", req.GetVolumeId(), other.TargetPath)
 	}
-	_, perr := d.nodeState().Published(req.GetTargetPath())
+	_, perr := n.nodeState().Published(req.GetTargetPath())
 	republish := perr == nil
-	if err := d.cfg.Mounter.Publish(ctx, staging, req.GetTargetPath(), readOnly); err != nil {
-		return nil, mountStatus(err)
+	if err := n.cfg.Mounter.Publish(ctx, staging, req.GetTargetPath(), readOnly); err != nil {
+		return nil, toStatus(err)
 	}
 	rec := nodestate.Published{VolumeID: req.GetVolumeId(), StagingPath: staging, TargetPath: req.GetTargetPath(), ReadOnly: readOnly, SingleWriter: singleWriter}
-	if err := d.nodeState().SavePublished(rec); err != nil {
+	if err := n.nodeState().SavePublished(rec); err != nil {
 		klog.FromContext(ctx).Error(err, "cannot save publish state")
 	}
 	if rotErr != nil {
-		return nil, d.rotationFailed(ctx, republish, rotErr)
+		return nil, n.rotationFailed(ctx, republish, rotErr)
 	}
 	return &csi.NodePublishVolumeResponse{}, nil
 }
 
-func (d *Driver) NodeUnpublishVolume(ctx context.Context, req *csi.NodeUnpublishVolumeRequest) (*csi.NodeUnpublishVolumeResponse, error) {
+func (n *node) NodeUnpublishVolume(ctx context.Context, req *csi.NodeUnpublishVolumeRequest) (*csi.NodeUnpublishVolumeResponse, error) {
 	if req.GetVolumeId() == "" {
 		return nil, status.Error(codes.InvalidArgument, "volume ID is missing")
 	}
 	if req.GetTargetPath() == "" {
 		return nil, status.Error(codes.InvalidArgument, "target path is missing")
 	}
-	unlock, ok := d.nodeLocks.tryLock(req.GetVolumeId())
-	if !ok {
-		return nil, status.Errorf(codes.Aborted, "another operation on volume %s is in progress", req.GetVolumeId())
+	unlock, err := n.nodeLocks.lockVolume(req.GetVolumeId())
+	if err != nil {
+		return nil, err
 	}
 	defer unlock()
-	if pub, err := d.nodeState().Published(req.GetTargetPath()); err == nil && pub.Ephemeral {
-		return d.unpublishInline(ctx, req.GetTargetPath())
+	if pub, err := n.nodeState().Published(req.GetTargetPath()); err == nil && pub.Ephemeral {
+		return n.unpublishInline(ctx, req.GetTargetPath())
 	}
-	if err := d.cfg.Mounter.Unpublish(ctx, req.GetTargetPath()); err != nil {
-		return nil, mountStatus(err)
+	if err := n.cfg.Mounter.Unpublish(ctx, req.GetTargetPath()); err != nil {
+		return nil, toStatus(err)
 	}
-	d.nodeState().DropPublished(req.GetTargetPath())
+	n.nodeState().DropPublished(req.GetTargetPath())
 	return &csi.NodeUnpublishVolumeResponse{}, nil
 }
 
 // repairPath brings a broken volume path back: the staging mount is
 // remounted, and a published path is bound to it again.
-func (d *Driver) repairPath(ctx context.Context, path, stagingHint string) error {
-	if pub, err := d.nodeState().Published(path); err == nil {
+func (n *node) repairPath(ctx context.Context, path, stagingHint string) error {
+	if pub, err := n.nodeState().Published(path); err == nil {
 		if pub.Ephemeral {
-			return d.repairStaging(ctx, pub.TargetPath)
+			return n.repairStaging(ctx, pub.TargetPath)
 		}
-		switch cerr := d.cfg.Mounter.Check(ctx, pub.StagingPath); {
+		switch cerr := n.cfg.Mounter.Check(ctx, pub.StagingPath); {
 		case errors.Is(cerr, mounter.ErrBroken):
-			if err := d.repairStaging(ctx, pub.StagingPath); err != nil {
+			if err := n.repairStaging(ctx, pub.StagingPath); err != nil {
 				return err
 			}
 		case cerr != nil && !errors.Is(cerr, mounter.ErrNotMounted):
 			return fmt.Errorf("staging path %s: %w", pub.StagingPath, cerr)
 		}
-		if err := d.cfg.Mounter.Unpublish(ctx, path); err != nil {
+		if err := n.cfg.Mounter.Unpublish(ctx, path); err != nil {
 			return err
 		}
-		return d.cfg.Mounter.Publish(ctx, pub.StagingPath, path, pub.ReadOnly)
+		return n.cfg.Mounter.Publish(ctx, pub.StagingPath, path, pub.ReadOnly)
 	}
 	staging := path
 	if stagingHint != "" {
 		staging = stagingHint
 	}
-	return d.repairStaging(ctx, staging)
+	return n.repairStaging(ctx, staging)
 }
 
-func (d *Driver) NodeGetVolumeStats(ctx context.Context, req *csi.NodeGetVolumeStatsRequest) (*csi.NodeGetVolumeStatsResponse, error) {
+func (n *node) NodeGetVolumeStats(ctx context.Context, req *csi.NodeGetVolumeStatsRequest) (*csi.NodeGetVolumeStatsResponse, error) {
 	if req.GetVolumeId() == "" {
 		return nil, status.Error(codes.InvalidArgument, "volume ID is missing")
 	}
@@ -335,38 +334,38 @@ func (d *Driver) NodeGetVolumeStats(ctx context.Context, req *csi.NodeGetVolumeS
 		return nil, status.Error(codes.InvalidArgument, "volume path is missing")
 	}
 	// Check before any stat of our own: a stat of a hung mount would hang.
-	st, err := d.cfg.Mounter.Stats(ctx, path)
-	d.observe(path, req.GetStagingTargetPath(), err)
+	st, err := n.cfg.Mounter.Stats(ctx, path)
+	n.observe(path, req.GetStagingTargetPath(), err)
 	if errors.Is(err, mounter.ErrNotMounted) {
 		if _, lerr := os.Lstat(path); errors.Is(lerr, os.ErrNotExist) {
-			return nil, status.Errorf(codes.NotFound, "volume path %s does not exist", path)
+			return nil, fail(fs.ErrNotExist, "volume path %s does not exist", path)
 		}
-		return nil, status.Errorf(codes.NotFound, "no volume is mounted at %s", path)
+		return nil, fail(fs.ErrNotExist, "no volume is mounted at %s", path)
 	}
 	if errors.Is(err, mounter.ErrNotResponding) {
 		// Not broken, only waiting for the server: remounting would hurt.
-		return nil, status.Errorf(codes.Unavailable, "volume at %s: the file server does not answer: %v", path, err)
+		return nil, fail(mounter.ErrNotResponding, "volume at %s: the file server does not answer: %v", path, err)
 	}
 	// Only a mount broken for good is remounted. Anything else, such as a
 	// root-squashed server denying the plugin a look into a volume root only
 	// its owner may read, is reported and the pod's mount left alone.
 	if errors.Is(err, mounter.ErrBroken) && ctx.Err() == nil {
 		// A broken mount: remount it now rather than wait for a new pod.
-		if rerr := d.repairPath(ctx, path, req.GetStagingTargetPath()); rerr != nil {
-			return nil, status.Errorf(codes.Internal, "volume at %s is broken (%v) and remounting failed: %v", path, err, rerr)
+		if rerr := n.repairPath(ctx, path, req.GetStagingTargetPath()); rerr != nil {
+			return nil, fail(nil, "volume at %s is broken (%v) and remounting failed: %v", path, err, rerr)
 		}
 		klog.FromContext(ctx).Info("remounted broken volume", "path", path)
-		st, err = d.cfg.Mounter.Stats(ctx, path)
+		st, err = n.cfg.Mounter.Stats(ctx, path)
 	}
 	if err != nil {
-		return nil, mountStatus(err)
+		return nil, toStatus(err)
 	}
-	return &csi.NodeGetVolumeStatsResponse{Usage: d.volumeUsage(path, req.GetStagingTargetPath(), st)}, nil
+	return &csi.NodeGetVolumeStatsResponse{Usage: n.volumeUsage(path, req.GetStagingTargetPath(), st)}, nil
 }
 
 // NodeGetVolumeHealth reports INACCESSIBLE while the mount at the path is
 // broken; it only looks, the repair happens in stats and publish calls.
-func (d *Driver) NodeGetVolumeHealth(ctx context.Context, req *csi.NodeGetVolumeHealthRequest) (*csi.NodeGetVolumeHealthResponse, error) {
+func (n *node) NodeGetVolumeHealth(ctx context.Context, req *csi.NodeGetVolumeHealthRequest) (*csi.NodeGetVolumeHealthResponse, error) {
 	if req.GetVolumeId() == "" {
 		return nil, status.Error(codes.InvalidArgument, "volume ID is missing")
 	}
@@ -379,11 +378,11 @@ func (d *Driver) NodeGetVolumeHealth(ctx context.Context, req *csi.NodeGetVolume
 		return &csi.NodeGetVolumeHealthResponse{VolumeHealth: health}, nil
 	}
 
-	err := d.cfg.Mounter.Check(ctx, path)
-	d.observe(path, req.GetStagingTargetPath(), err)
+	err := n.cfg.Mounter.Check(ctx, path)
+	n.observe(path, req.GetStagingTargetPath(), err)
 	// Only a mount that works: a broken one's last count says nothing now.
 	if err == nil {
-		if msg := d.overCapacity(path, req.GetStagingTargetPath()); msg != "" {
+		if msg := n.overCapacity(path, req.GetStagingTargetPath()); msg != "" {
 			// Enforcement is the server's (a quota); the node can only say.
 			health.HealthStatuses = append(health.HealthStatuses, &csi.VolumeHealth_VolumeHealthEntry{
 				Status: csi.VolumeHealthErrorType_DEGRADED, Reason: "OverCapacity", Message: msg,
@@ -395,7 +394,7 @@ func (d *Driver) NodeGetVolumeHealth(ctx context.Context, req *csi.NodeGetVolume
 		switch {
 		case errors.Is(err, mounter.ErrNotMounted):
 			if _, lerr := os.Lstat(path); errors.Is(lerr, os.ErrNotExist) {
-				return nil, status.Errorf(codes.NotFound, "volume path %s does not exist", path)
+				return nil, fail(fs.ErrNotExist, "volume path %s does not exist", path)
 			}
 			reason = "NotMounted"
 		case errors.Is(err, mounter.ErrNotResponding):
@@ -421,15 +420,15 @@ func (d *Driver) NodeGetVolumeHealth(ctx context.Context, req *csi.NodeGetVolume
 // identity, not the Secret's. That is allowed only when the operator said
 // so (--krb5-host-tickets), and never for an inline volume, which a tenant
 // writes in a pod.
-func (d *Driver) kerberosMountAllowed(sr mounter.StageRequest, inline bool) error {
-	if sr.Source.Protocol != source.SMB || d.cfg.Mounter.OS() != "linux" || !mounter.KerberosMount(sr.Source, sr.Credentials) {
+func (n *node) kerberosMountAllowed(sr mounter.StageRequest, inline bool) error {
+	if sr.Source.Protocol != source.SMB || n.cfg.Mounter.OS() != "linux" || !mounter.KerberosMount(sr.Source, sr.Credentials) {
 		return nil
 	}
 	if inline {
-		return status.Errorf(codes.FailedPrecondition, "inline volume: %s asks for Kerberos, which a Linux node would log in with using the node's own tickets, not the pod's Secret: inline volumes use auth ntlm (or negotiate with a username)", sr.Source)
+		return fail(share.ErrPrecondition, "inline volume: %s asks for Kerberos, which a Linux node would log in with using the node's own tickets, not the pod's Secret: inline volumes use auth ntlm (or negotiate with a username)", sr.Source)
 	}
-	if !d.cfg.Krb5HostTickets {
-		return status.Errorf(codes.FailedPrecondition, "%s asks for Kerberos (auth %s), and this node mounts Kerberos volumes only with the host's own tickets when its plugin runs with --krb5-host-tickets (the driver does not make ticket caches from the Secret yet; see docs/kerberos.md)", sr.Source, sr.Source.EffectiveAuth())
+	if !n.cfg.Krb5HostTickets {
+		return fail(share.ErrPrecondition, "%s asks for Kerberos (auth %s), and this node mounts Kerberos volumes only with the host's own tickets when its plugin runs with --krb5-host-tickets (the driver does not make ticket caches from the Secret yet; see docs/kerberos.md)", sr.Source, sr.Source.EffectiveAuth())
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package driver
 import (
 	"context"
 	"fmt"
+	"io/fs"
 
 	"github.com/container-storage-interface/spec/lib/go/csi"
 	"google.golang.org/grpc/codes"
@@ -19,10 +20,10 @@ import (
 // credentials of its nodePublishSecretRef, straight at the target. Nothing
 // is created on the server; the directory must exist. Only sources within
 // the node's --inline-sources are mounted.
-func (d *Driver) publishInline(ctx context.Context, req *csi.NodePublishVolumeRequest) (*csi.NodePublishVolumeResponse, error) {
+func (n *node) publishInline(ctx context.Context, req *csi.NodePublishVolumeRequest) (*csi.NodePublishVolumeResponse, error) {
 	vctx := req.GetVolumeContext()
-	if len(d.cfg.InlineSources) == 0 {
-		return nil, status.Error(codes.FailedPrecondition, "inline volumes are turned off on this node: the cluster administrator allows shares for them with the node plugin's --inline-sources (docs/inline-volumes.md)")
+	if len(n.cfg.InlineSources) == 0 {
+		return nil, fail(errInlineOff, "inline volumes are turned off on this node: the cluster administrator allows shares for them with the node plugin's --inline-sources (docs/inline-volumes.md)")
 	}
 	if vctx[ContextSource] == "" {
 		return nil, status.Errorf(codes.InvalidArgument, "inline volume: volumeAttributes.%s is missing: name the share, e.g. nfs://server/export/dir or smb://server/share/dir", ContextSource)
@@ -31,33 +32,33 @@ func (d *Driver) publishInline(ctx context.Context, req *csi.NodePublishVolumeRe
 	if err != nil {
 		return nil, status.Errorf(codes.InvalidArgument, "inline volume: %v", err)
 	}
-	root, rel, ok := d.cfg.InlineSources.Root(src, sub)
+	root, rel, ok := n.cfg.InlineSources.Root(src, sub)
 	if !ok {
 		where := src.String()
 		if sub != "" {
 			where += " (subDir " + sub + ")"
 		}
-		return nil, status.Errorf(codes.PermissionDenied, "inline volume: %s is not within the shares this node allows for inline volumes (%s); ask the cluster administrator to add it to the node plugin's --inline-sources",
-			where, d.cfg.InlineSources)
+		return nil, fail(fs.ErrPermission, "inline volume: %s is not within the shares this node allows for inline volumes (%s); ask the cluster administrator to add it to the node plugin's --inline-sources",
+			where, n.cfg.InlineSources)
 	}
 	options, err := volume.ParseMountOptions(vctx[ContextMountOptions])
 	if err != nil {
 		return nil, status.Errorf(codes.InvalidArgument, "inline volume: volumeAttributes.%s: %v", ContextMountOptions, err)
 	}
-	unlock, ok := d.nodeLocks.tryLock(req.GetVolumeId())
-	if !ok {
-		return nil, status.Errorf(codes.Aborted, "another operation on volume %s is in progress", req.GetVolumeId())
+	unlock, err := n.nodeLocks.lockVolume(req.GetVolumeId())
+	if err != nil {
+		return nil, err
 	}
 	defer unlock()
 	target := req.GetTargetPath()
-	if prev, err := d.nodeState().Published(target); err == nil && prev.Ephemeral {
+	if prev, err := n.nodeState().Published(target); err == nil && prev.Ephemeral {
 		// The periodic republish (requiresRepublish) of an inline mount:
 		// a changed password in its Secret is handed over first (a mount
 		// whose server dropped the session needs it to answer again), and
 		// a mount that then works is left as it is. The record keeps the
 		// credentials the mount has until the kernel has the new ones.
-		rotErr := d.rotateCredentials(ctx, target, req.GetSecrets())
-		if cerr := d.cfg.Mounter.Check(ctx, target); cerr == nil || rotErr != nil {
+		rotErr := n.rotateCredentials(ctx, target, req.GetSecrets())
+		if cerr := n.cfg.Mounter.Check(ctx, target); cerr == nil || rotErr != nil {
 			if rotErr != nil {
 				return nil, rotErr
 			}
@@ -75,33 +76,33 @@ func (d *Driver) publishInline(ctx context.Context, req *csi.NodePublishVolumeRe
 		MountGroup:   req.GetVolumeCapability().GetMount().GetVolumeMountGroup(),
 		ReadOnly:     req.GetReadonly() || isReadOnlyMode(req.GetVolumeCapability()),
 	}
-	if err := d.kerberosMountAllowed(sr, true); err != nil {
+	if err := n.kerberosMountAllowed(sr, true); err != nil {
 		return nil, err
 	}
-	if err := d.cfg.Mounter.Stage(ctx, sr); err != nil {
-		return nil, mountStatus(fmt.Errorf("inline volume: %w", err))
+	if err := n.cfg.Mounter.Stage(ctx, sr); err != nil {
+		return nil, toStatus(fmt.Errorf("inline volume: %w", err))
 	}
 	// The staging record lets a broken inline mount be remounted, as a
 	// staged one is; the publish record says how to take it down.
 	logger := klog.FromContext(ctx)
-	if err := d.nodeState().SaveStaged(target, nodestate.Staged{Request: sr}); err != nil {
+	if err := n.nodeState().SaveStaged(target, nodestate.Staged{Request: sr}); err != nil {
 		logger.Error(err, "cannot save the inline volume's mount record; a broken mount will need a new pod to recover")
 	}
-	if err := d.nodeState().SavePublished(nodestate.Published{VolumeID: req.GetVolumeId(), StagingPath: target, TargetPath: target, ReadOnly: sr.ReadOnly, Ephemeral: true}); err != nil {
+	if err := n.nodeState().SavePublished(nodestate.Published{VolumeID: req.GetVolumeId(), StagingPath: target, TargetPath: target, ReadOnly: sr.ReadOnly, Ephemeral: true}); err != nil {
 		logger.Error(err, "cannot save the inline volume's publish record")
 	}
-	d.mounts.staged(target, string(src.Protocol))
+	n.mounts.staged(target, string(src.Protocol))
 	return &csi.NodePublishVolumeResponse{}, nil
 }
 
 // unpublishInline takes an inline volume's mount down as an unstage does.
-func (d *Driver) unpublishInline(ctx context.Context, target string) (*csi.NodeUnpublishVolumeResponse, error) {
-	if err := d.cfg.Mounter.Unstage(ctx, target); err != nil {
-		return nil, mountStatus(err)
+func (n *node) unpublishInline(ctx context.Context, target string) (*csi.NodeUnpublishVolumeResponse, error) {
+	if err := n.cfg.Mounter.Unstage(ctx, target); err != nil {
+		return nil, toStatus(err)
 	}
-	d.nodeState().DropStaged(target)
-	d.nodeState().DropPublished(target)
-	d.mounts.unstaged(target)
-	d.forgetUsage(target)
+	n.nodeState().DropStaged(target)
+	n.nodeState().DropPublished(target)
+	n.mounts.unstaged(target)
+	n.forgetUsage(target)
 	return &csi.NodeUnpublishVolumeResponse{}, nil
 }

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"io/fs"
 
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 	"k8s.io/klog/v2"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/mounter"
@@ -35,11 +33,11 @@ func verifyCredentials(ctx context.Context, src source.Source, creds share.Crede
 // The mount is never taken down here. A password the server refuses is not
 // handed to the kernel: the pods keep the mount they have, and the error
 // (which the kubelet shows as an event on the pod) says what to fix.
-func (d *Driver) rotateCredentials(ctx context.Context, mountPath string, secrets map[string]string) error {
+func (n *node) rotateCredentials(ctx context.Context, mountPath string, secrets map[string]string) error {
 	if len(secrets) == 0 {
 		return nil // no node-publish secret in the class: nothing to compare
 	}
-	st, err := d.nodeState().Staged(mountPath)
+	st, err := n.nodeState().Staged(mountPath)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			klog.FromContext(ctx).Error(err, "cannot read how the volume was mounted; its credentials are left as they are", "path", mountPath)
@@ -65,53 +63,53 @@ func (d *Driver) rotateCredentials(ctx context.Context, mountPath string, secret
 		// a changed password would be.
 		known := st // the record as it is, with the Secret's credentials
 		known.Request.Credentials = creds
-		if err := d.nodeState().SaveStaged(mountPath, known); err != nil {
+		if err := n.nodeState().SaveStaged(mountPath, known); err != nil {
 			klog.FromContext(ctx).Error(err, "cannot record the credentials of the Secret", "path", mountPath)
 		}
-		if d.cfg.Mounter.Check(ctx, mountPath) == nil {
+		if n.cfg.Mounter.Check(ctx, mountPath) == nil {
 			return nil
 		}
 		req.Credentials = share.Credentials{Username: creds.Username, Domain: creds.Domain}
 	}
 	if creds.Username != req.Credentials.Username || creds.Domain != req.Credentials.Domain {
-		return status.Errorf(codes.FailedPrecondition,
+		return fail(errKeepsMount,
 			"the Secret now names another SMB user than the one %s was mounted with; a live mount keeps its user: restart the pods that use the volume so it is mounted again with the new user", req.Source)
 	}
-	rotator, ok := d.cfg.Mounter.(mounter.CredentialRotator)
+	rotator, ok := n.cfg.Mounter.(mounter.CredentialRotator)
 	if !ok {
-		return status.Errorf(codes.FailedPrecondition,
+		return fail(errKeepsMount,
 			"the SMB password in the Secret changed, but this node cannot change the password of a live mount of %s: restart the pods that use the volume so it is mounted again", req.Source)
 	}
-	verify := d.cfg.VerifyCredentials
+	verify := n.cfg.VerifyCredentials
 	if verify == nil {
 		verify = verifyCredentials
 	}
 	if err := verify(ctx, req.Source, creds); err != nil {
 		if errors.Is(err, fs.ErrPermission) {
-			d.cfg.Metrics.CredentialsRotated("refused")
-			return status.Errorf(codes.PermissionDenied,
+			n.cfg.Metrics.CredentialsRotated("refused")
+			return fail(fs.ErrPermission,
 				"the SMB password in the Secret changed, but %s refuses it (%v); the volume keeps its mount and the password it has: correct the Secret, or change the password on the server to match it", req.Source, err)
 		}
-		return status.Errorf(codes.Unavailable, "the SMB password in the Secret changed, and checking it with %s failed: %v; the volume keeps its mount, and the next publish tries again", req.Source, err)
+		return fail(share.ErrUnavailable, "the SMB password in the Secret changed, and checking it with %s failed: %v; the volume keeps its mount, and the next publish tries again", req.Source, err)
 	}
 	if err := rotator.RotateCredentials(ctx, mountPath, creds); err != nil {
 		if errors.Is(err, mounter.ErrNotMounted) {
 			return nil // not staged: the publish says so
 		}
-		d.cfg.Metrics.CredentialsRotated("failed")
+		n.cfg.Metrics.CredentialsRotated("failed")
 		if errors.Is(err, mounter.ErrUnsupported) {
-			return status.Errorf(codes.FailedPrecondition, "the SMB password in the Secret changed: %v; restart the pods that use the volume so it is mounted again with it", err)
+			return fail(errKeepsMount, "the SMB password in the Secret changed: %v; restart the pods that use the volume so it is mounted again with it", err)
 		}
-		return status.Errorf(codes.Internal, "give the mount of %s its new password: %v", req.Source, err)
+		return fail(nil, "give the mount of %s its new password: %v", req.Source, err)
 	}
 	req.Credentials = creds
 	st.Request = req
-	if err := d.nodeState().SaveStaged(mountPath, st); err != nil {
+	if err := n.nodeState().SaveStaged(mountPath, st); err != nil {
 		// The kernel has the password; only the record is behind, so the
 		// next publish verifies and sets it once more.
 		klog.FromContext(ctx).Error(err, "cannot record the new credentials", "path", mountPath)
 	}
-	d.cfg.Metrics.CredentialsRotated("ok")
+	n.cfg.Metrics.CredentialsRotated("ok")
 	klog.FromContext(ctx).Info("gave the SMB mount the new password from the Secret", "path", mountPath, "share", req.Source.String())
 	return nil
 }
@@ -122,7 +120,7 @@ func (d *Driver) rotateCredentials(ctx context.Context, mountPath string, secret
 // punish an operator who changed the Secret before the server. The error is
 // logged now and returned by the next periodic republish, which the kubelet
 // shows as an event on the pod.
-func (d *Driver) rotationFailed(ctx context.Context, republish bool, err error) error {
+func (n *node) rotationFailed(ctx context.Context, republish bool, err error) error {
 	if republish {
 		return err
 	}

@@ -19,7 +19,7 @@ func parseListPage(token string, maxEntries int32) (listPage, error) {
 	if token != "" {
 		n, err := strconv.Atoi(token)
 		if err != nil || n < 0 {
-			return p, status.Errorf(codes.Aborted, "starting_token %q is not one this driver gave", token)
+			return p, fail(errStaleToken, "starting_token %q is not one this driver gave", token)
 		}
 		p.start = n
 	}
@@ -34,7 +34,7 @@ func parseListPage(token string, maxEntries int32) (listPage, error) {
 // of the next page ("" after the last). what names the entries.
 func (p listPage) bounds(total int, what string) (start, end int, next string, err error) {
 	if p.start > total {
-		return 0, 0, "", status.Errorf(codes.Aborted, "starting_token %d is past the %d %s there are", p.start, total, what)
+		return 0, 0, "", fail(errStaleToken, "starting_token %d is past the %d %s there are", p.start, total, what)
 	}
 	end = total
 	if p.max > 0 && p.start+p.max < end {

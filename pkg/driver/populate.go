@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/container-storage-interface/spec/lib/go/csi"
@@ -36,7 +37,7 @@ func populateJobKey(uid string) string { return "populate/" + uid }
 // resolveContent finds the snapshot or volume a CreateVolume names as its
 // content source, on its own share, which may be another share of the same
 // protocol reached with the same secrets.
-func (d *Driver) resolveContent(ctx context.Context, cs *csi.VolumeContentSource, proto source.Protocol, creds share.Credentials) (*contentOrigin, error) {
+func (d *controller) resolveContent(ctx context.Context, cs *csi.VolumeContentSource, proto source.Protocol, creds share.Credentials) (*contentOrigin, error) {
 	sameProtocol := func(p source.Protocol, what string) error {
 		if p != proto {
 			return status.Errorf(codes.InvalidArgument, "the %s is on an %s share and the new volume on an %s share: a restore or clone stays within one protocol (copy the data yourself across protocols)", what, p, proto)
@@ -48,20 +49,20 @@ func (d *Driver) resolveContent(ctx context.Context, cs *csi.VolumeContentSource
 		id := cs.GetSnapshot().GetSnapshotId()
 		sid, err := volume.ParseSnapshotID(id)
 		if err != nil {
-			return nil, status.Errorf(codes.NotFound, "no such snapshot: %v", err)
+			return nil, fail(state.ErrNotFound, "no such snapshot: %v", err)
 		}
 		if err := sameProtocol(sid.Source.Protocol, "snapshot"); err != nil {
 			return nil, err
 		}
 		o := &contentOrigin{kind: "restore", id: id, source: cs}
-		root := locate(volume.Volume{Source: sid.Source}).root
+		root := sessionRoot(sid.Source)
 		err = d.withShare(ctx, root, creds, func(c share.Client) error {
 			snap, err := state.New(c).GetSnapshot(ctx, sid.Key, sid.UID)
 			if err != nil {
 				return err
 			}
 			if !snap.Ready {
-				return status.Errorf(codes.Unavailable, "snapshot %q is not ready yet: its copy is still being made", snap.Name)
+				return fail(errNotReady, "snapshot %q is not ready yet: its copy is still being made", snap.Name)
 			}
 			o.from = copyEnd{root: root, path: snap.Tree(), rootID: snap.RootID, pack: snapshotPack(snap)}
 			o.size = snap.SizeBytes
@@ -81,12 +82,12 @@ func (d *Driver) resolveContent(ctx context.Context, cs *csi.VolumeContentSource
 			return nil, err
 		}
 		o := &contentOrigin{kind: "clone", id: id, source: cs}
-		err = d.withStore(ctx, vol, creds, false, func(st *state.Store, w where) error {
-			rec, err := copySource(ctx, st, vol, w, "clone")
+		err = d.at(ctx, vol, creds, false, func(s site) error {
+			rec, err := s.copySource(ctx, "clone")
 			if err != nil {
 				return err
 			}
-			o.from = copyEnd{root: w.root, path: w.path, rootID: rec.RootID}
+			o.from = copyEnd{root: s.root, path: s.path, rootID: rec.RootID}
 			o.size = rec.CapacityBytes
 			return nil
 		})
@@ -98,12 +99,23 @@ func (d *Driver) resolveContent(ctx context.Context, cs *csi.VolumeContentSource
 	return nil, status.Error(codes.InvalidArgument, "the volume content source names neither a snapshot nor a volume")
 }
 
+// stopFilling stops a copy still filling a volume, before the volume is
+// deleted.
+func (d *controller) stopFilling(ctx context.Context) func(state.Record) error {
+	return func(rec state.Record) error {
+		if err := d.jobs.Cancel(ctx, populateJobKey(rec.UID)); err != nil {
+			return fmt.Errorf("the copy filling the volume did not stop in time: %w", state.ErrBusy)
+		}
+		return nil
+	}
+}
+
 // populate fills a new volume from its origin in the background and waits
 // for the copy while the call's deadline allows. A copy that outlives the
 // call keeps running; the CO's retry finds it (one job per volume) and
 // waits again, so no second copy ever starts. After a controller restart
 // the retry starts the copy again, which skips what is already complete.
-func (d *Driver) populate(ctx context.Context, rec state.Record, w where, o *contentOrigin, creds share.Credentials) error {
+func (d *controller) populate(ctx context.Context, rec state.Record, w where, o *contentOrigin, creds share.Credentials) error {
 	logger := klog.FromContext(ctx).WithValues("volume", rec.Name, "from", o.id)
 	d.volumeCalls.touch(rec.UID)
 	key := populateJobKey(rec.UID)
@@ -136,12 +148,12 @@ func (d *Driver) populate(ctx context.Context, rec state.Record, w where, o *con
 	select {
 	case <-job.Done():
 		if err := job.Err(); err != nil {
-			return status.Errorf(codeOf(err), "filling volume %q from %s: %v", rec.Name, o.id, err)
+			return toStatus(fmt.Errorf("filling volume %q from %s: %w", rec.Name, o.id, err))
 		}
 		d.jobs.Forget(key, job)
 		return nil
 	case <-timeout:
 	case <-ctx.Done():
 	}
-	return status.Errorf(codes.Aborted, "volume %q is still being filled from %s; the copy goes on, and a retry of this call waits for it", rec.Name, o.id)
+	return fail(errInProgress, "volume %q is still being filled from %s; the copy goes on, and a retry of this call waits for it", rec.Name, o.id)
 }

@@ -23,7 +23,7 @@ const firstPass = time.Minute
 // the next call, without the pass taking a session that call's retries
 // would find idle. The controller keeps no list of shares: a share no call
 // names after a restart keeps its leftovers until one does.
-func (d *Driver) RunReclaimer(ctx context.Context, interval time.Duration) {
+func (d *controller) RunReclaimer(ctx context.Context, interval time.Duration) {
 	if interval <= 0 {
 		return
 	}
@@ -52,7 +52,7 @@ func (d *Driver) RunReclaimer(ctx context.Context, interval time.Duration) {
 
 // provisionedOn notes a share a call worked on, for the reclaimer; the
 // first call on a share after a start schedules its first pass.
-func (d *Driver) provisionedOn(src source.Source) {
+func (d *controller) provisionedOn(src source.Source) {
 	if d.reclaimShares.add(src) {
 		select {
 		case d.newShares <- src:
@@ -65,7 +65,7 @@ func (d *Driver) provisionedOn(src source.Source) {
 // session (for SMB, an idle one a call with secrets left: the reclaimer
 // has no credentials of its own), holding each volume's lock as a call
 // would.
-func (d *Driver) reclaimOn(ctx context.Context, src source.Source) {
+func (d *controller) reclaimOn(ctx context.Context, src source.Source) {
 	logger := klog.FromContext(ctx).WithValues("share", src.String())
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
@@ -129,20 +129,20 @@ func (a *activity) recent(uid string) bool {
 
 // snapshotBusy is the reclaimer's state.Reclaimer.SnapshotBusy: a copy of
 // the snapshot runs here, or a call asked for it within IntentTTL.
-func (d *Driver) snapshotBusy(uid string) bool {
+func (d *controller) snapshotBusy(uid string) bool {
 	return d.busy(snapshotJobKey(uid), &d.snapshotCalls, uid)
 }
 
 // volumeBusy is the reclaimer's state.Reclaimer.VolumeBusy: the copy that
 // fills the volume runs here, or a call asked for the volume within
 // IntentTTL.
-func (d *Driver) volumeBusy(uid string) bool {
+func (d *controller) volumeBusy(uid string) bool {
 	return d.busy(populateJobKey(uid), &d.volumeCalls, uid)
 }
 
 // busy says whether the job under key still runs, or calls asked for uid
 // within IntentTTL.
-func (d *Driver) busy(key string, calls *activity, uid string) bool {
+func (d *controller) busy(key string, calls *activity, uid string) bool {
 	if j := d.jobs.Get(key); j != nil {
 		if done, _ := j.Finished(); !done {
 			return true

@@ -3,7 +3,7 @@ package driver
 import (
 	"context"
 	"errors"
-	"io/fs"
+	"fmt"
 	"sort"
 	"sync"
 	"time"
@@ -43,7 +43,7 @@ func (k *knownShares) add(src source.Source) bool {
 	if k.roots == nil {
 		k.roots = map[string]source.Source{}
 	}
-	name := lockName(locate(volume.Volume{Source: src}).root)
+	name := lockName(sessionRoot(src))
 	_, known := k.roots[name]
 	k.roots[name] = src
 	return !known
@@ -61,15 +61,11 @@ func (k *knownShares) all() []source.Source {
 
 func snapshotJobKey(uid string) string { return "snapshot/" + uid }
 
-// snapshotWhere is where a snapshot's record and copy lie: in the metadata
-// directory at the session's root, locked by its copy's path.
-func snapshotWhere(sid volume.Snapshot, c share.Client) where {
-	w := locate(volume.Volume{Source: sid.Source}).under(c.Prefix())
-	w.path = state.Snapshot{UID: sid.UID}.Tree()
-	return w
-}
+// snapshotLock is what locks a snapshot's record and copy: its copy's path
+// in the metadata directory at the session's root.
+func snapshotLock(sid volume.Snapshot) string { return state.Snapshot{UID: sid.UID}.Tree() }
 
-func (d *Driver) CreateSnapshot(ctx context.Context, req *csi.CreateSnapshotRequest) (*csi.CreateSnapshotResponse, error) {
+func (d *controller) CreateSnapshot(ctx context.Context, req *csi.CreateSnapshotRequest) (*csi.CreateSnapshotResponse, error) {
 	if req.GetName() == "" {
 		return nil, status.Error(codes.InvalidArgument, "snapshot name is missing")
 	}
@@ -82,7 +78,7 @@ func (d *Driver) CreateSnapshot(ctx context.Context, req *csi.CreateSnapshotRequ
 	}
 	snap, err := d.takeSnapshot(ctx, vol, req.GetName(), credentialsFrom(req.GetSecrets()))
 	if err != nil {
-		return nil, err
+		return nil, toStatus(err)
 	}
 	return &csi.CreateSnapshotResponse{Snapshot: csiSnapshot(vol.Source, snap)}, nil
 }
@@ -96,7 +92,7 @@ type pendingSnapshot struct {
 
 // takeSnapshot records the snapshot, starts its copy and waits for it a
 // little: the answer says ready when the copy finished in time.
-func (d *Driver) takeSnapshot(ctx context.Context, vol volume.Volume, name string, creds share.Credentials) (state.Snapshot, error) {
+func (d *controller) takeSnapshot(ctx context.Context, vol volume.Volume, name string, creds share.Credentials) (state.Snapshot, error) {
 	p, err := d.startSnapshot(ctx, vol, name, "", creds)
 	if err != nil {
 		return state.Snapshot{}, err
@@ -109,22 +105,15 @@ func (d *Driver) takeSnapshot(ctx context.Context, vol volume.Volume, name strin
 
 // startSnapshot records the snapshot (or finds the record an earlier call
 // made) and makes sure its copy runs, without waiting for it.
-func (d *Driver) startSnapshot(ctx context.Context, vol volume.Volume, name, groupID string, creds share.Credentials) (*pendingSnapshot, error) {
+func (d *controller) startSnapshot(ctx context.Context, vol volume.Volume, name, groupID string, creds share.Credentials) (*pendingSnapshot, error) {
 	p := &pendingSnapshot{vol: vol}
 	var from copyEnd
-	err := d.withStore(ctx, vol, creds, true, func(st *state.Store, w where) error {
-		rec, err := copySource(ctx, st, vol, w, "snapshot")
-		if err != nil {
-			return err
-		}
-		p.snap, err = st.CreateSnapshot(ctx, state.SnapshotRequest{
-			Name: name, SourceVolumeID: vol.ID(), SourcePath: w.path, SizeBytes: rec.CapacityBytes, GroupID: groupID,
-		})
-		from = copyEnd{root: w.root, path: w.path, rootID: rec.RootID}
+	err := d.at(ctx, vol, creds, true, func(s site) (err error) {
+		p.snap, from, err = s.snapshot(ctx, name, groupID)
 		return err
 	})
 	if err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
 	d.snapshotShares.add(vol.Source)
 	d.snapshotCalls.touch(p.snap.UID)
@@ -148,7 +137,7 @@ func (d *Driver) startSnapshot(ctx context.Context, vol volume.Volume, name, gro
 // passed or ctx ends. A copy that ended marks its snapshot ready, or fails
 // the call (the next call starts the copy again, from where it stopped);
 // one still running leaves its snapshot not ready.
-func (d *Driver) awaitSnapshots(ctx context.Context, ps []*pendingSnapshot, wait time.Duration) error {
+func (d *controller) awaitSnapshots(ctx context.Context, ps []*pendingSnapshot, wait time.Duration) error {
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
 	for _, p := range ps {
@@ -164,7 +153,7 @@ func (d *Driver) awaitSnapshots(ctx context.Context, ps []*pendingSnapshot, wait
 		}
 		done, err := p.job.Result()
 		if err != nil {
-			return status.Errorf(codeOf(err), "copying volume %s into snapshot %q: %v", p.vol.SubDir, p.snap.Name, err)
+			return fmt.Errorf("copying volume %s into snapshot %q: %w", p.vol.SubDir, p.snap.Name, err)
 		}
 		d.jobs.Forget(snapshotJobKey(p.snap.UID), p.job)
 		p.snap, p.job = done.(state.Snapshot), nil
@@ -172,9 +161,22 @@ func (d *Driver) awaitSnapshots(ctx context.Context, ps []*pendingSnapshot, wait
 	return nil
 }
 
+// snapshot records a snapshot of the volume named name (or finds the record
+// an earlier call made), and says where its copy comes from.
+func (s site) snapshot(ctx context.Context, name, groupID string) (state.Snapshot, copyEnd, error) {
+	rec, err := s.copySource(ctx, "snapshot")
+	if err != nil {
+		return state.Snapshot{}, copyEnd{}, err
+	}
+	snap, err := s.CreateSnapshot(ctx, state.SnapshotRequest{
+		Name: name, SourceVolumeID: s.vol.ID(), SourcePath: s.path, SizeBytes: rec.CapacityBytes, GroupID: groupID,
+	})
+	return snap, copyEnd{root: s.root, path: s.path, rootID: rec.RootID}, err
+}
+
 // copySnapshot copies the volume into the snapshot's partial copy and,
 // once it is whole, moves it into place and records the snapshot ready.
-func (d *Driver) copySnapshot(ctx context.Context, sid volume.Snapshot, snap state.Snapshot, from copyEnd, creds share.Credentials) (state.Snapshot, error) {
+func (d *controller) copySnapshot(ctx context.Context, sid volume.Snapshot, snap state.Snapshot, from copyEnd, creds share.Credentials) (state.Snapshot, error) {
 	logger := klog.FromContext(ctx).WithValues("snapshot", snap.Name, "source", snap.SourcePath)
 	// A call that read the record just before an earlier copy finished
 	// and was forgotten starts this one after it: the copy in place
@@ -183,19 +185,17 @@ func (d *Driver) copySnapshot(ctx context.Context, sid volume.Snapshot, snap sta
 	// whole too: it is recorded ready, and nothing is copied again.
 	var done state.Snapshot
 	finished := false
-	err := d.withShare(ctx, from.root, creds, func(c share.Client) error {
-		return d.lockedStore(ctx, c, snapshotWhere(sid, c), func(st *state.Store) error {
-			cur, err := st.GetSnapshot(ctx, sid.Key, sid.UID)
-			if err != nil || cur.Ready {
-				done, finished = cur, err == nil
-				return err
-			}
-			if finished, err = st.CopyInPlace(ctx, cur); err != nil || !finished {
-				return err
-			}
-			done, err = st.CompleteSnapshot(ctx, cur)
+	err := d.lockedAt(ctx, sid.Source, creds, snapshotLock(sid), func(st *state.Store) error {
+		cur, err := st.GetSnapshot(ctx, sid.Key, sid.UID)
+		if err != nil || cur.Ready {
+			done, finished = cur, err == nil
 			return err
-		})
+		}
+		if finished, err = st.CopyInPlace(ctx, cur); err != nil || !finished {
+			return err
+		}
+		done, err = st.CompleteSnapshot(ctx, cur)
+		return err
 	})
 	if err != nil || finished {
 		return done, err
@@ -205,7 +205,7 @@ func (d *Driver) copySnapshot(ctx context.Context, sid volume.Snapshot, snap sta
 	to := copyEnd{root: from.root, path: snap.PartialTree(), pack: snapshotPack(snap)}
 	err = d.copyBetween(ctx, "snapshot", from, to, creds, logger, func(c share.Client, stats copytree.Stats) error {
 		copied = stats
-		return d.lockedStore(ctx, c, snapshotWhere(sid, c), func(st *state.Store) error {
+		return d.lockedStore(ctx, c, metaWhere(sid.Source, c, snapshotLock(sid)), func(st *state.Store) error {
 			cur, err := st.GetSnapshot(ctx, sid.Key, sid.UID)
 			if err != nil {
 				return err // deleted while it was copied
@@ -235,13 +235,22 @@ func snapshotPack(snap state.Snapshot) string {
 
 // lockedStore runs fn on the store of c's share while holding w's lock:
 // a copy's last step, which records its result, must not race a delete.
-func (d *Driver) lockedStore(ctx context.Context, c share.Client, w where, fn func(*state.Store) error) error {
+func (d *controller) lockedStore(ctx context.Context, c share.Client, w where, fn func(*state.Store) error) error {
 	unlock, err := d.lock(ctx, w)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	return fn(state.New(c))
+	return fn(storeOf(ctx, c))
+}
+
+// lockedAt runs fn on the store of a session to src's share, holding the
+// lock of p, a path in the metadata directory at the session's root (a
+// snapshot's copy, a group's record).
+func (d *controller) lockedAt(ctx context.Context, src source.Source, creds share.Credentials, p string, fn func(*state.Store) error) error {
+	return d.withShare(ctx, sessionRoot(src), creds, func(c share.Client) error {
+		return d.lockedStore(ctx, c, metaWhere(src, c, p), fn)
+	})
 }
 
 // idSource is the source a snapshot's ID names: its volume's, as
@@ -272,13 +281,13 @@ func csiSnapshot(src source.Source, snap state.Snapshot) *csi.Snapshot {
 
 // GetSnapshot reports one snapshot. Without secrets an SMB share is read
 // through an idle session an earlier call with secrets left in the pool.
-func (d *Driver) GetSnapshot(ctx context.Context, req *csi.GetSnapshotRequest) (*csi.GetSnapshotResponse, error) {
+func (d *controller) GetSnapshot(ctx context.Context, req *csi.GetSnapshotRequest) (*csi.GetSnapshotResponse, error) {
 	if req.GetSnapshotId() == "" {
 		return nil, status.Error(codes.InvalidArgument, "snapshot ID is missing")
 	}
 	sid, err := volume.ParseSnapshotID(req.GetSnapshotId())
 	if err != nil {
-		return nil, status.Errorf(codes.NotFound, "no such snapshot: %v", err)
+		return nil, fail(state.ErrNotFound, "no such snapshot: %v", err)
 	}
 	var snap state.Snapshot
 	read := func(c share.Client) error {
@@ -286,10 +295,10 @@ func (d *Driver) GetSnapshot(ctx context.Context, req *csi.GetSnapshotRequest) (
 		snap, err = state.New(c).GetSnapshot(ctx, sid.Key, sid.UID)
 		return err
 	}
-	root := locate(volume.Volume{Source: sid.Source}).root
+	root := sessionRoot(sid.Source)
 	found, err := d.withShareOrIdle(ctx, root, credentialsFrom(req.GetSecrets()), read)
 	if !found {
-		return nil, status.Errorf(codes.FailedPrecondition, "GetSnapshot carries no secrets and no SMB session to %s is open: pass the snapshot secrets", root.String())
+		return nil, fail(errNoSession, "GetSnapshot carries no secrets and no SMB session to %s is open: pass the snapshot secrets", root.String())
 	}
 	if err != nil {
 		return nil, toStatus(err)
@@ -297,7 +306,7 @@ func (d *Driver) GetSnapshot(ctx context.Context, req *csi.GetSnapshotRequest) (
 	return &csi.GetSnapshotResponse{Snapshot: csiSnapshot(sid.Source, snap)}, nil
 }
 
-func (d *Driver) DeleteSnapshot(ctx context.Context, req *csi.DeleteSnapshotRequest) (*csi.DeleteSnapshotResponse, error) {
+func (d *controller) DeleteSnapshot(ctx context.Context, req *csi.DeleteSnapshotRequest) (*csi.DeleteSnapshotResponse, error) {
 	if req.GetSnapshotId() == "" {
 		return nil, status.Error(codes.InvalidArgument, "snapshot ID is missing")
 	}
@@ -312,21 +321,13 @@ func (d *Driver) DeleteSnapshot(ctx context.Context, req *csi.DeleteSnapshotRequ
 	return &csi.DeleteSnapshotResponse{}, nil
 }
 
-func (d *Driver) deleteSnapshot(ctx context.Context, sid volume.Snapshot, creds share.Credentials) error {
+func (d *controller) deleteSnapshot(ctx context.Context, sid volume.Snapshot, creds share.Credentials) error {
 	// A copy still running stops first: it must not write into what is
 	// being deleted, nor mark it ready afterwards.
 	if err := d.jobs.Cancel(ctx, snapshotJobKey(sid.UID)); err != nil {
-		return status.Error(codes.Aborted, "the snapshot's copy did not stop in time; retry")
+		return fail(errInProgress, "the snapshot's copy did not stop in time; retry")
 	}
-	root := locate(volume.Volume{Source: sid.Source}).root
-	err := d.withShare(ctx, root, creds, func(c share.Client) error {
-		unlock, err := d.lock(ctx, snapshotWhere(sid, c))
-		if err != nil {
-			return err
-		}
-		defer unlock()
-		st := state.New(c)
-		st.Log = func(msg string, kv ...any) { klog.FromContext(ctx).Info(msg, kv...) }
+	err := d.lockedAt(ctx, sid.Source, creds, snapshotLock(sid), func(st *state.Store) error {
 		snap, err := st.GetSnapshot(ctx, sid.Key, sid.UID)
 		if errors.Is(err, state.ErrNotFound) {
 			return nil
@@ -336,15 +337,12 @@ func (d *Driver) deleteSnapshot(ctx context.Context, sid volume.Snapshot, creds 
 		}
 		return st.DeleteSnapshot(ctx, snap)
 	})
-	if errors.Is(err, fs.ErrNotExist) && !errors.Is(err, share.ErrUnavailable) {
-		return nil // the share itself is gone, and the snapshot with it
-	}
-	return toStatus(err)
+	return goneIsDeleted(ctx, err)
 }
 
 // ListSnapshots reads the snapshot records of the share a filter names, or
 // of every share this controller has snapshotted on since it started.
-func (d *Driver) ListSnapshots(ctx context.Context, req *csi.ListSnapshotsRequest) (*csi.ListSnapshotsResponse, error) {
+func (d *controller) ListSnapshots(ctx context.Context, req *csi.ListSnapshotsRequest) (*csi.ListSnapshotsResponse, error) {
 	page, err := parseListPage(req.GetStartingToken(), req.GetMaxEntries())
 	if err != nil {
 		return nil, err
@@ -426,9 +424,9 @@ func (d *Driver) ListSnapshots(ctx context.Context, req *csi.ListSnapshotsReques
 // snapshot ID reports it: none when there is no such snapshot, or when an
 // SMB share is asked about without secrets and no idle session to it is
 // open (as listShareSnapshots).
-func (d *Driver) shareSnapshot(ctx context.Context, sid volume.Snapshot, creds share.Credentials) ([]state.Snapshot, error) {
+func (d *controller) shareSnapshot(ctx context.Context, sid volume.Snapshot, creds share.Credentials) ([]state.Snapshot, error) {
 	var out []state.Snapshot
-	root := locate(volume.Volume{Source: sid.Source}).root
+	root := sessionRoot(sid.Source)
 	_, err := d.withShareOrIdle(ctx, root, creds, func(c share.Client) error {
 		snap, err := state.New(c).GetSnapshot(ctx, sid.Key, sid.UID)
 		if errors.Is(err, state.ErrNotFound) {
@@ -445,9 +443,9 @@ func (d *Driver) shareSnapshot(ctx context.Context, sid volume.Snapshot, creds s
 // listShareSnapshots reads one share's snapshot records. A call without
 // secrets reads an SMB share through an idle session that an earlier call
 // with secrets left in the pool, or finds nothing there.
-func (d *Driver) listShareSnapshots(ctx context.Context, src source.Source, creds share.Credentials) ([]state.Snapshot, error) {
+func (d *controller) listShareSnapshots(ctx context.Context, src source.Source, creds share.Credentials) ([]state.Snapshot, error) {
 	var out []state.Snapshot
-	_, err := d.withShareOrIdle(ctx, locate(volume.Volume{Source: src}).root, creds, func(c share.Client) error {
+	_, err := d.withShareOrIdle(ctx, sessionRoot(src), creds, func(c share.Client) error {
 		var err error
 		out, err = state.New(c).ListSnapshots(ctx)
 		return err

@@ -29,11 +29,11 @@ func capacityOf(vctx map[string]string) (int64, error) {
 // usageKey is where the volume at path (a pod's target, or its staging
 // path) is counted: its staging mount, one count per volume per node, or
 // the path itself for an inline volume.
-func (d *Driver) usageKey(path, staging string) string {
+func (n *node) usageKey(path, staging string) string {
 	if staging != "" {
 		return staging
 	}
-	if p, err := d.nodeState().Published(path); err == nil && p.StagingPath != "" {
+	if p, err := n.nodeState().Published(path); err == nil && p.StagingPath != "" {
 		return p.StagingPath
 	}
 	return path
@@ -45,13 +45,13 @@ func (d *Driver) usageKey(path, staging string) string {
 // then. Capacity is the requested size where known, the share's otherwise;
 // available is the smaller of what the capacity leaves and the share's
 // free space.
-func (d *Driver) volumeUsage(path, staging string, st mounter.Stats) []*csi.VolumeUsage {
+func (n *node) volumeUsage(path, staging string, st mounter.Stats) []*csi.VolumeUsage {
 	bytes := &csi.VolumeUsage{Unit: csi.VolumeUsage_BYTES, Total: st.TotalBytes, Available: st.AvailableBytes, Used: st.UsedBytes}
 	inodes := &csi.VolumeUsage{Unit: csi.VolumeUsage_INODES, Total: st.TotalInodes, Available: st.FreeInodes, Used: st.UsedInodes}
-	key := d.usageKey(path, staging)
-	u, ok := d.usage.Get(key)
+	key := n.usageKey(path, staging)
+	u, ok := n.usage.Get(key)
 	if ok {
-		requested := d.capacityAt(key)
+		requested := n.capacityAt(key)
 		capacity := requested
 		if capacity <= 0 {
 			capacity = st.TotalBytes
@@ -59,7 +59,7 @@ func (d *Driver) volumeUsage(path, staging string, st mounter.Stats) []*csi.Volu
 		bytes.Total, bytes.Used = capacity, u.Bytes
 		bytes.Available = max(0, min(capacity-u.Bytes, st.AvailableBytes))
 		inodes.Used = u.Inodes
-		d.noteCapacity(key, over(u, requested))
+		n.noteCapacity(key, over(u, requested))
 	}
 	return []*csi.VolumeUsage{bytes, inodes}
 }
@@ -67,8 +67,8 @@ func (d *Driver) volumeUsage(path, staging string, st mounter.Stats) []*csi.Volu
 // over says whether a count exceeds a requested size (0: none requested).
 func over(u usage.Usage, requested int64) bool { return requested > 0 && u.Bytes > requested }
 
-func (d *Driver) capacityAt(key string) int64 {
-	if s, err := d.nodeState().Staged(key); err == nil {
+func (n *node) capacityAt(key string) int64 {
+	if s, err := n.nodeState().Staged(key); err == nil {
 		return s.CapacityBytes
 	}
 	return 0
@@ -76,45 +76,45 @@ func (d *Driver) capacityAt(key string) int64 {
 
 // overCapacity says, from the last count, how far the volume at path is
 // over its requested size, or "" when it is not (or nothing is known).
-func (d *Driver) overCapacity(path, staging string) string {
-	key := d.usageKey(path, staging)
-	u, ok := d.usage.Peek(key)
+func (n *node) overCapacity(path, staging string) string {
+	key := n.usageKey(path, staging)
+	u, ok := n.usage.Peek(key)
 	if !ok {
 		return ""
 	}
-	capacity := d.capacityAt(key)
+	capacity := n.capacityAt(key)
 	if !over(u, capacity) {
 		return ""
 	}
-	return fmt.Sprintf("uses %s of %s requested (counted %s ago); the file server enforces no limit unless a quota is set there", gib(u.Bytes), gib(capacity), d.sinceCount(u))
+	return fmt.Sprintf("uses %s of %s requested (counted %s ago); the file server enforces no limit unless a quota is set there", gib(u.Bytes), gib(capacity), n.sinceCount(u))
 }
 
 func gib(b int64) string { return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30)) }
 
-func (d *Driver) sinceCount(u usage.Usage) string {
-	return d.usage.Age(u).Round(1e9).String()
+func (n *node) sinceCount(u usage.Usage) string {
+	return n.usage.Age(u).Round(1e9).String()
 }
 
 // noteCapacity keeps the node's count of volumes over their capacity.
-func (d *Driver) noteCapacity(key string, over bool) {
-	d.overMu.Lock()
-	defer d.overMu.Unlock()
-	if d.over == nil {
-		d.over = map[string]bool{}
+func (n *node) noteCapacity(key string, over bool) {
+	n.overMu.Lock()
+	defer n.overMu.Unlock()
+	if n.over == nil {
+		n.over = map[string]bool{}
 	}
 	if over {
-		d.over[key] = true
+		n.over[key] = true
 	} else {
-		delete(d.over, key)
+		delete(n.over, key)
 	}
-	d.cfg.Metrics.VolumesOverCapacity(len(d.over))
+	n.cfg.Metrics.VolumesOverCapacity(len(n.over))
 }
 
 // forgetUsage drops the count of an unstaged volume.
-func (d *Driver) forgetUsage(key string) {
-	d.usage.Forget(key)
-	d.overMu.Lock()
-	defer d.overMu.Unlock()
-	delete(d.over, key)
-	d.cfg.Metrics.VolumesOverCapacity(len(d.over))
+func (n *node) forgetUsage(key string) {
+	n.usage.Forget(key)
+	n.overMu.Lock()
+	defer n.overMu.Unlock()
+	delete(n.over, key)
+	n.cfg.Metrics.VolumesOverCapacity(len(n.over))
 }

@@ -34,9 +34,7 @@ func (d *Driver) VolumeGroups() *VolumeGroups { return &VolumeGroups{d: d} }
 
 // volumeGroupsWhere is the lock every volume group change on a share takes.
 func volumeGroupsWhere(src source.Source, c share.Client) where {
-	w := locate(volume.Volume{Source: src}).under(c.Prefix())
-	w.path = state.VolumeGroupsLockPath
-	return w
+	return metaWhere(src, c, state.VolumeGroupsLockPath)
 }
 
 // groupMembers parses the volume IDs a request names: all this driver's,
@@ -48,7 +46,7 @@ func groupMembers(ids []string) ([]volume.Volume, []string, error) {
 	for _, id := range ids {
 		vol, err := volume.ParseID(id)
 		if err != nil {
-			return nil, nil, status.Errorf(codes.NotFound, "no such volume: %v", err)
+			return nil, nil, fail(state.ErrNotFound, "no such volume: %v", err)
 		}
 		if seen[vol.ID()] {
 			return nil, nil, status.Errorf(codes.InvalidArgument, "volume %s is named twice", vol.SubDir)
@@ -65,9 +63,9 @@ func groupMembers(ids []string) ([]volume.Volume, []string, error) {
 }
 
 // checkMembersExist looks up each volume's record on the share.
-func checkMembersExist(ctx context.Context, st *state.Store, c share.Client, vols []volume.Volume) error {
+func checkMembersExist(ctx context.Context, c share.Client, vols []volume.Volume) error {
 	for _, vol := range vols {
-		if _, err := lookup(ctx, st, vol, locate(vol).under(c.Prefix())); err != nil {
+		if _, err := siteOf(c, vol).record(ctx); err != nil {
 			return err
 		}
 	}
@@ -78,14 +76,14 @@ func checkMembersExist(ctx context.Context, st *state.Store, c share.Client, vol
 // DeleteVolume does not edit the group of its volume (it takes only the
 // volume's lock), so a group may name a deleted volume until its next
 // ModifyVolumeGroupMembership, which sets the members anew.
-func liveMembers(ctx context.Context, st *state.Store, c share.Client, g state.VolumeGroup) (state.VolumeGroup, error) {
+func liveMembers(ctx context.Context, c share.Client, g state.VolumeGroup) (state.VolumeGroup, error) {
 	live := g.Members[:0:0]
 	for _, id := range g.Members {
 		vol, err := volume.ParseID(id)
 		if err != nil {
 			continue
 		}
-		_, err = lookup(ctx, st, vol, locate(vol).under(c.Prefix()))
+		_, err = siteOf(c, vol).record(ctx)
 		if errors.Is(err, state.ErrNotFound) {
 			continue
 		}
@@ -96,13 +94,6 @@ func liveMembers(ctx context.Context, st *state.Store, c share.Client, g state.V
 	}
 	g.Members = live
 	return g, nil
-}
-
-func groupStatus(err error) error {
-	if errors.Is(err, state.ErrInOtherGroup) {
-		return status.Error(codes.FailedPrecondition, err.Error())
-	}
-	return toStatus(err)
 }
 
 // csiVolumeGroup describes g; its ID names the share by the source the
@@ -135,7 +126,7 @@ func (v *VolumeGroups) CreateVolumeGroup(ctx context.Context, req *volumegroup.C
 			return nil, status.Error(codes.InvalidArgument, err.Error())
 		}
 		src = p.Source
-		if len(vols) > 0 && lockName(locate(volume.Volume{Source: src}).root) != lockName(locate(vols[0]).root) {
+		if len(vols) > 0 && lockName(sessionRoot(src)) != lockName(locate(vols[0]).root) {
 			return nil, status.Errorf(codes.InvalidArgument, "volume %s is on %s, not on the share the parameters name (%s)",
 				vols[0].SubDir, locate(vols[0]).root.String(), src.String())
 		}
@@ -147,11 +138,11 @@ func (v *VolumeGroups) CreateVolumeGroup(ctx context.Context, req *volumegroup.C
 		return nil, status.Error(codes.InvalidArgument, "an empty volume group needs its share: give parameter source (e.g. nfs://server/export), as in the StorageClass")
 	}
 	creds := credentialsFrom(req.GetSecrets())
-	root := locate(volume.Volume{Source: src}).root
+	root := sessionRoot(src)
 	var g state.VolumeGroup
 	err = v.d.withShare(ctx, root, creds, func(c share.Client) error {
 		return v.d.lockedStore(ctx, c, volumeGroupsWhere(src, c), func(st *state.Store) error {
-			if err := checkMembersExist(ctx, st, c, vols); err != nil {
+			if err := checkMembersExist(ctx, c, vols); err != nil {
 				return err
 			}
 			var err error
@@ -160,7 +151,7 @@ func (v *VolumeGroups) CreateVolumeGroup(ctx context.Context, req *volumegroup.C
 		})
 	})
 	if err != nil {
-		return nil, groupStatus(err)
+		return nil, toStatus(err)
 	}
 	v.d.groupShares.add(src)
 	return &volumegroup.CreateVolumeGroupResponse{VolumeGroup: csiVolumeGroup(src, g)}, nil
@@ -177,19 +168,19 @@ func (v *VolumeGroups) ModifyVolumeGroupMembership(ctx context.Context, req *vol
 	if err != nil {
 		return nil, err
 	}
-	if len(vols) > 0 && lockName(locate(vols[0]).root) != lockName(locate(volume.Volume{Source: gid.Source}).root) {
+	if len(vols) > 0 && lockName(locate(vols[0]).root) != lockName(sessionRoot(gid.Source)) {
 		return nil, status.Errorf(codes.InvalidArgument, "volume %s is on %s, not on the group's share %s",
 			vols[0].SubDir, locate(vols[0]).root.String(), gid.Source.String())
 	}
 	creds := credentialsFrom(req.GetSecrets())
 	var g state.VolumeGroup
-	err = v.d.withShare(ctx, locate(volume.Volume{Source: gid.Source}).root, creds, func(c share.Client) error {
+	err = v.d.withShare(ctx, sessionRoot(gid.Source), creds, func(c share.Client) error {
 		return v.d.lockedStore(ctx, c, volumeGroupsWhere(gid.Source, c), func(st *state.Store) error {
 			var err error
 			if g, err = st.GetVolumeGroup(ctx, gid.Key, gid.UID); err != nil {
 				return err
 			}
-			if err := checkMembersExist(ctx, st, c, vols); err != nil {
+			if err := checkMembersExist(ctx, c, vols); err != nil {
 				return err
 			}
 			g, err = st.SetVolumeGroupMembers(ctx, g, ids)
@@ -197,7 +188,7 @@ func (v *VolumeGroups) ModifyVolumeGroupMembership(ctx context.Context, req *vol
 		})
 	})
 	if err != nil {
-		return nil, groupStatus(err)
+		return nil, toStatus(err)
 	}
 	return &volumegroup.ModifyVolumeGroupMembershipResponse{VolumeGroup: csiVolumeGroup(gid.Source, g)}, nil
 }
@@ -214,20 +205,18 @@ func (v *VolumeGroups) DeleteVolumeGroup(ctx context.Context, req *volumegroup.D
 		return &volumegroup.DeleteVolumeGroupResponse{}, nil
 	}
 	creds := credentialsFrom(req.GetSecrets())
-	err = v.d.withShare(ctx, locate(volume.Volume{Source: gid.Source}).root, creds, func(c share.Client) error {
-		return v.d.lockedStore(ctx, c, volumeGroupsWhere(gid.Source, c), func(st *state.Store) error {
-			g, err := st.GetVolumeGroup(ctx, gid.Key, gid.UID)
-			if errors.Is(err, state.ErrNotFound) {
-				return nil
-			}
-			if err != nil {
-				return err
-			}
-			return st.DeleteVolumeGroup(ctx, g)
-		})
+	err = v.d.lockedAt(ctx, gid.Source, creds, state.VolumeGroupsLockPath, func(st *state.Store) error {
+		g, err := st.GetVolumeGroup(ctx, gid.Key, gid.UID)
+		if errors.Is(err, state.ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		return st.DeleteVolumeGroup(ctx, g)
 	})
 	if err != nil {
-		return nil, groupStatus(err)
+		return nil, toStatus(err)
 	}
 	return &volumegroup.DeleteVolumeGroupResponse{}, nil
 }
@@ -240,17 +229,17 @@ func (v *VolumeGroups) ControllerGetVolumeGroup(ctx context.Context, req *volume
 	}
 	creds := credentialsFrom(req.GetSecrets())
 	var g state.VolumeGroup
-	err = v.d.withShare(ctx, locate(volume.Volume{Source: gid.Source}).root, creds, func(c share.Client) error {
+	err = v.d.withShare(ctx, sessionRoot(gid.Source), creds, func(c share.Client) error {
 		st := state.New(c)
 		var err error
 		if g, err = st.GetVolumeGroup(ctx, gid.Key, gid.UID); err != nil {
 			return err
 		}
-		g, err = liveMembers(ctx, st, c, g)
+		g, err = liveMembers(ctx, c, g)
 		return err
 	})
 	if err != nil {
-		return nil, groupStatus(err)
+		return nil, toStatus(err)
 	}
 	return &volumegroup.ControllerGetVolumeGroupResponse{VolumeGroup: csiVolumeGroup(gid.Source, g)}, nil
 }
@@ -271,27 +260,27 @@ func (v *VolumeGroups) ListVolumeGroups(ctx context.Context, req *volumegroup.Li
 	var all []found
 	listed := map[string]bool{} // classes with other bases share one record directory
 	for _, src := range v.d.groupShares.all() {
-		root := lockName(locate(volume.Volume{Source: src}).root)
+		root := lockName(sessionRoot(src))
 		if listed[root] {
 			continue
 		}
 		listed[root] = true
 		var groups []state.VolumeGroup
-		err := v.d.withShare(ctx, locate(volume.Volume{Source: src}).root, creds, func(c share.Client) error {
+		err := v.d.withShare(ctx, sessionRoot(src), creds, func(c share.Client) error {
 			st := state.New(c)
 			var err error
 			if groups, err = st.ListVolumeGroups(ctx); err != nil {
 				return err
 			}
 			for i := range groups {
-				if groups[i], err = liveMembers(ctx, st, c, groups[i]); err != nil {
+				if groups[i], err = liveMembers(ctx, c, groups[i]); err != nil {
 					return err
 				}
 			}
 			return nil
 		})
 		if err != nil {
-			return nil, groupStatus(err)
+			return nil, toStatus(err)
 		}
 		for _, g := range groups {
 			all = append(all, found{src, g})
@@ -321,7 +310,7 @@ func parseVolumeGroupID(id string) (volume.Snapshot, error) {
 	}
 	gid, err := volume.ParseVolumeGroupID(id)
 	if err != nil {
-		return volume.Snapshot{}, status.Errorf(codes.NotFound, "no such volume group: %v", err)
+		return volume.Snapshot{}, fail(state.ErrNotFound, "no such volume group: %v", err)
 	}
 	return gid, nil
 }

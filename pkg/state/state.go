@@ -1204,6 +1204,24 @@ func (s *Store) ArchiveLegacy(ctx context.Context, base, subDir string, rec Reco
 	return to, s.removeFile(ctx, LegacyRecordPath(base, subDir))
 }
 
+// DisposeLegacy is Dispose for a v1 volume (no UID): deleted, retained or
+// archived in place, since a v1 volume has no UID to name a quarantine. A
+// v1 volume of which nothing is left is ErrNotFound, as in Dispose.
+func (s *Store) DisposeLegacy(ctx context.Context, base, subDir string, onDelete volume.OnDelete) (archive string, disposed bool, err error) {
+	rec, err := s.GetLegacy(ctx, base, subDir)
+	if err != nil {
+		return "", false, err
+	}
+	switch onDelete {
+	case volume.Retain:
+		return "", true, s.DeleteLegacy(ctx, base, subDir, rec, false)
+	case volume.Archive:
+		archive, err = s.ArchiveLegacy(ctx, base, subDir, rec)
+		return archive, true, err
+	}
+	return "", true, s.DeleteLegacy(ctx, base, subDir, rec, true)
+}
+
 // ExpandLegacy records a larger size for a v1 volume.
 func (s *Store) ExpandLegacy(ctx context.Context, base, subDir string, size int64) (int64, error) {
 	rec, err := s.GetLegacy(ctx, base, subDir)

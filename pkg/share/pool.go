@@ -341,17 +341,21 @@ func (p *Pool) get(ctx context.Context, src source.Source, creds Credentials, re
 	label := shareLabel(src)
 	p.mu.Lock()
 	ks := p.state(key, label)
+	// drop closes an idle session taken off the list, outside the lock.
+	drop := func(c Client) {
+		ks.open--
+		p.mu.Unlock()
+		_ = c.Close()
+		p.mu.Lock()
+		ks = p.state(key, label)
+	}
 	for len(ks.waiters) == 0 {
 		if reuse && len(ks.idle) > 0 {
 			c := ks.idle[len(ks.idle)-1].c
 			ks.idle = ks.idle[:len(ks.idle)-1]
 			if retired(c, time.Now()) {
 				// Its ticket is about to end: a fresh session instead.
-				ks.open--
-				p.mu.Unlock()
-				_ = c.Close()
-				p.mu.Lock()
-				ks = p.state(key, label)
+				drop(c)
 				continue
 			}
 			p.mu.Unlock()
@@ -361,11 +365,7 @@ func (p *Pool) get(ctx context.Context, src source.Source, creds Credentials, re
 			// Make room for the fresh session by closing an idle one.
 			c := ks.idle[0].c
 			ks.idle = ks.idle[1:]
-			ks.open--
-			p.mu.Unlock()
-			_ = c.Close()
-			p.mu.Lock()
-			ks = p.state(key, label)
+			drop(c)
 			continue
 		}
 		if p.MaxOpenPerKey <= 0 || ks.open < p.MaxOpenPerKey {

@@ -135,6 +135,13 @@ func startDC(t *testing.T, ctx context.Context) (*localservers.ADDC, []byte, str
 	if _, err := exec.LookPath("samba-tool"); err != nil {
 		t.Skip("samba-ad-dc is not installed (hack/install-deps.sh installs it)")
 	}
+	if kernelNFS() {
+		// The controller's Kerberos is user space: the host's run shows it.
+		// In the VM the DC would cost minutes of emulated start-up for
+		// nothing more; the node's Kerberos mounts, which need the VM's
+		// kernel, have no test yet (#29).
+		t.Skip("the controller's Kerberos is tested on the host; not again in the test VM")
+	}
 	began := time.Now()
 	dc, err := localservers.StartADDC(ctx, filepath.Join(env.dir, "addc-"+strings.ReplaceAll(t.Name(), "/", "-")), "fileshare-addc", "10.254.29.1/24", "10.254.29.2/24")
 	if err != nil {

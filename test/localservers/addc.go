@@ -120,7 +120,7 @@ func StartADDC(ctx context.Context, dir, ns, hostCIDR, nsCIDR string) (*ADDC, er
 	}
 	d.up = func(ctx context.Context) error {
 		d.cmd = exec.Command("ip", "netns", "exec", ns, "unshare", "--mount", "--propagation", "private", "sh", "-c",
-			`mount -t tmpfs -o mode=0755 tmpfs /run/samba && exec samba -F --no-process-group -s "$1"`, "sh", d.conf)
+			`mkdir -p /run/samba && mount -t tmpfs -o mode=0755 tmpfs /run/samba && exec samba -F --no-process-group -s "$1"`, "sh", d.conf)
 		d.cmd.Stdout, d.cmd.Stderr = logf, logf
 		d.cmd.SysProcAttr = ownProcessGroup()
 		if err := d.cmd.Start(); err != nil {

@@ -9,8 +9,6 @@ import (
 	"path"
 	"strconv"
 	"strings"
-
-	smb2 "github.com/cloudsoda/go-smb2"
 )
 
 // fileAttributeReparsePoint is FILE_ATTRIBUTE_REPARSE_POINT (MS-FSCC 2.6):
@@ -51,35 +49,25 @@ func smbJoin(dir, name string) string {
 	return dir + `\` + name
 }
 
-// stat opens p itself (a link stays a link) and asks for its ID in the
-// same compound.
-func (r smbRemover) stat(ctx context.Context, p string) (Attr, error) {
+// Top is Lookup of rel's last name in its parent directory.
+func (r smbRemover) Top(ctx context.Context, rel string) (string, string, Attr, error) {
+	parent, name := path.Split(r.c.full(rel))
+	parent = strings.TrimSuffix(parent, "/")
+	self, a, err := r.Lookup(ctx, parent, name)
+	return parent, self, a, err
+}
+
+// Lookup opens name itself (a link stays a link) and asks for its ID in
+// the same compound.
+func (r smbRemover) Lookup(ctx context.Context, dir, name string) (string, Attr, error) {
+	p := smbJoin(dir, name)
 	st, err := lstatSMB(r.c.on(ctx), p)
 	if err != nil {
-		return Attr{}, r.c.wrap(ctx, "stat", p, err)
+		return "", Attr{}, r.c.wrap(ctx, "stat", p, err)
 	}
 	a := smbAttr(st)
 	a.Handle = p
-	return a, nil
-}
-
-func (r smbRemover) Top(ctx context.Context, rel string) (string, string, Attr, error) {
-	p := r.c.full(rel)
-	a, err := r.stat(ctx, p)
-	if err != nil {
-		return "", "", Attr{}, err
-	}
-	parent := path.Dir(p)
-	if parent == "." || parent == "/" {
-		parent = ""
-	}
-	return parent, p, a, nil
-}
-
-func (r smbRemover) Lookup(ctx context.Context, dir, name string) (string, Attr, error) {
-	p := smbJoin(dir, name)
-	a, err := r.stat(ctx, p)
-	return p, a, err
+	return p, a, nil
 }
 
 // Pages reads the directory through one open handle, which goes on past
@@ -90,28 +78,19 @@ func (r smbRemover) Pages(ctx context.Context, dir string, fn func([]DirEntry) (
 		return r.c.wrap(ctx, "open", dir, err)
 	}
 	defer f.Close()
+	sh := r.c.on(ctx)
 	for {
-		batch, err := f.Readdir(smbReadBatch)
-		if errors.Is(err, io.EOF) || err == nil && len(batch) == 0 {
+		page, err := r.c.readDirBatch(sh, f, dir)
+		if errors.Is(err, io.EOF) {
 			return nil
-		}
-		if err == nil {
-			batch, err = r.c.listed(batch)
 		}
 		if err != nil {
 			return r.c.wrap(ctx, "list", dir, err)
 		}
-		entries := make([]DirEntry, len(batch))
-		for i, e := range batch {
-			entries[i].Name = e.Name()
-			if st, ok := e.Sys().(*smb2.FileStat); ok {
-				entries[i].Attr = smbAttr(st)
-			} else if e.IsDir() {
-				entries[i].Attr.Type = TypeDir
-			}
-			entries[i].Attr.Handle = smbJoin(dir, e.Name())
+		for i := range page {
+			page[i].Attr.Handle = smbJoin(dir, page[i].Name)
 		}
-		if _, err := fn(entries); err != nil {
+		if _, err := fn(page); err != nil {
 			return err
 		}
 	}

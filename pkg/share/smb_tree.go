@@ -130,6 +130,12 @@ func (c *smbClient) ReadDir(ctx context.Context, rel string, fn func([]DirEntry)
 func (c *smbClient) readDirPage(sh *smb2.Share, f *smb2.File, p string) ([]DirEntry, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	return c.readDirBatch(sh, f, p)
+}
+
+// readDirBatch is readDirPage for a caller that holds the session's lock,
+// or works beside its holder (a removal's workers).
+func (c *smbClient) readDirBatch(sh *smb2.Share, f *smb2.File, p string) ([]DirEntry, error) {
 	batch, err := f.Readdir(smbReadBatch)
 	if err == nil && len(batch) == 0 {
 		err = io.EOF
@@ -149,7 +155,7 @@ func (c *smbClient) readDirPage(sh *smb2.Share, f *smb2.File, p string) ([]DirEn
 		a := smbAttr(st)
 		if a.Type == TypeDir && a.ID == 0 {
 			// A server that lists no IDs: a directory must have one.
-			if a.ID, err = fileID(sh, p+`\`+e.Name()); err != nil {
+			if a.ID, err = fileID(sh, smbJoin(p, e.Name())); err != nil {
 				return nil, err
 			}
 		}
@@ -408,10 +414,7 @@ var errDOSRefusedBefore = errors.New("refused before on this session")
 func (h *smbFile) CloseSettingAttr(ctx context.Context, a Attr, mask AttrMask) error {
 	mask &= SetModTime | SetSize | SetDOSAttributes
 	if mask == 0 {
-		if err := h.Close(ctx); err != nil || mask == 0 {
-			return err
-		}
-		return h.c.SetAttr(ctx, h.rel, a, mask)
+		return h.Close(ctx)
 	}
 	defer h.cancel(nil)
 	err := h.during(ctx, func() error {

@@ -417,6 +417,16 @@ func TestControllerGetVolumeHealthReportsMissingDirectory(t *testing.T) {
 	})
 }
 
+// fileOwner is who the files a test writes on the server must belong to:
+// the share's user on SMB (Samba acts as that user), root on NFS.
+func fileOwner(t *testing.T) int {
+	t.Helper()
+	if strings.HasSuffix(t.Name(), "smb") {
+		return smbUID(t)
+	}
+	return 0
+}
+
 func smbUID(t *testing.T) int {
 	t.Helper()
 	u, err := user.Lookup(localservers.SMBUser)

@@ -455,11 +455,7 @@ func TestDeleteRacingAWriter(t *testing.T) {
 	protocols(t, func(t *testing.T, params, secrets map[string]string, base string) {
 		v := create(t, c, "busy", params, secrets)
 		dir := filepath.Join(base, "busy")
-		owner := 0
-		if strings.HasSuffix(t.Name(), "smb") {
-			owner = smbUID(t)
-		}
-		fillTree(t, dir, 4, 50, false, owner)
+		fillTree(t, dir, 4, 50, false, fileOwner(t))
 		// The writer holds the directory open, as a mount does, so it
 		// follows the directory wherever the delete moves it.
 		fd, err := syscall.Open(dir, syscall.O_RDONLY|syscall.O_DIRECTORY, 0)
@@ -518,11 +514,7 @@ func TestDeleteOfAWideTree(t *testing.T) {
 	protocols(t, func(t *testing.T, params, secrets map[string]string, base string) {
 		v := create(t, c, "wide", params, secrets)
 		dir := filepath.Join(base, "wide")
-		owner := 0
-		if strings.HasSuffix(t.Name(), "smb") {
-			owner = smbUID(t)
-		}
-		fillTree(t, dir, 100, 60, false, owner)
+		fillTree(t, dir, 100, 60, false, fileOwner(t))
 		deleteVol(t, c, v.GetVolumeId(), secrets)
 		if _, err := os.Lstat(dir); !os.IsNotExist(err) {
 			t.Errorf("volume directory still in place: %v", err)

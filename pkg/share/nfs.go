@@ -801,19 +801,43 @@ func decodeReaddirplus(res *oncrpc.Reader, cookie uint64) (readdirPage, error) {
 }
 
 func (c *nfsClient) WriteFile(ctx context.Context, rel string, data []byte) error {
+	return c.writeFile(ctx, rel, data, createUnchecked)
+}
+
+// CreateFile is Creator's: CREATE GUARDED, which fails where rel is, then
+// WRITE (FILE_SYNC). A call cut between the two leaves an empty file.
+func (c *nfsClient) CreateFile(ctx context.Context, rel string, data []byte) error {
+	return c.writeFile(ctx, rel, data, createGuarded)
+}
+
+// RemoveDir is Rmdirer's: RMDIR, which removes an empty directory and
+// nothing else.
+func (c *nfsClient) RemoveDir(ctx context.Context, rel string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	defer c.scoped.forget(rel)
+	dir, name, err := c.resolveParent(ctx, rel)
+	if err != nil {
+		return err
+	}
+	return c.removeEntry(ctx, procRmdir, dir, name)
+}
+
+func (c *nfsClient) writeFile(ctx context.Context, rel string, data []byte, how uint32) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	dir, name, err := c.resolveParent(ctx, rel)
 	if err != nil {
 		return err
 	}
-	// CREATE UNCHECKED with size 0 creates or truncates.
+	// CREATE with size 0: UNCHECKED creates or truncates, GUARDED only
+	// creates.
 	res, err := c.call(ctx, &struct {
 		rpc.Header
 		Where nfs.Diropargs3
 		How   uint32
 		Attr  nfs.Sattr3
-	}{c.header(procCreate), nfs.Diropargs3{FH: dir, Filename: name}, 0,
+	}{c.header(procCreate), nfs.Diropargs3{FH: dir, Filename: name}, how,
 		nfs.Sattr3{Mode: nfs.SetMode{SetIt: true, Mode: 0o644}, Size: nfs.SetSize{SetIt: true, Size: 0}}})
 	if err != nil {
 		return fmt.Errorf("create %s: %w", rel, err)

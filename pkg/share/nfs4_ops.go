@@ -406,10 +406,13 @@ const (
 	openShareAccessWrite = 2
 	// openWantNoDeleg asks for no delegation: the client has no callback
 	// channel to be asked to return one.
-	openWantNoDeleg  = 0x0400
-	openNoCreate     = 0
-	openCreate       = 1
+	openWantNoDeleg = 0x0400
+	openNoCreate    = 0
+	openCreate      = 1
+	// How CREATE (NFSv3) and OPEN (NFSv4) create: UNCHECKED creates or
+	// truncates, GUARDED fails where the name is.
 	createUnchecked  = 0
+	createGuarded    = 1
 	claimNull        = 0
 	claimFH          = 4 // the current filehandle (new in v4.1)
 	delegNone        = 0
@@ -437,7 +440,9 @@ type openArgs struct {
 	// create: create the file with mode, or truncate it to size 0 when it
 	// exists (UNCHECKED4).
 	create bool
-	mode   uint32
+	// guarded: create only, failing where name is (GUARDED4).
+	guarded bool
+	mode    uint32
 	// name is opened in the current directory (CLAIM_NULL, which never
 	// follows a link: a link answers NFS4ERR_SYMLINK); "" opens the
 	// current filehandle (CLAIM_FH).
@@ -456,7 +461,11 @@ func opOpen(clientID uint64, owner []byte, a openArgs, res *openResult) nfs4Op {
 		if a.create {
 			var zero uint64
 			e.u32(openCreate)
-			e.u32(createUnchecked)
+			if a.guarded {
+				e.u32(createGuarded)
+			} else {
+				e.u32(createUnchecked)
+			}
 			encodeFattr(e, setAttrs{size: &zero, mode: &a.mode})
 		} else {
 			e.u32(openNoCreate)

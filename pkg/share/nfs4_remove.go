@@ -123,22 +123,28 @@ func (r nfs4Remover) Rmdir(ctx context.Context, dir, name string) error {
 	return r.Unlink(ctx, dir, name)
 }
 
-// UnlinkAll sends as many REMOVEs as one COMPOUND takes.
-func (r nfs4Remover) UnlinkAll(ctx context.Context, dir string, names []string) (int, error) {
+// UnlinkAll sends as many REMOVEs as one COMPOUND takes. The COMPOUND
+// stops at a failed REMOVE: the names after it are skipped.
+func (r nfs4Remover) UnlinkAll(ctx context.Context, dir string, names []string) ([]error, error) {
 	n := min(len(names), int(r.c.s.fore.MaxOps)-2) // SEQUENCE, PUTFH
 	ops := []nfs4Op{opPutfh([]byte(dir))}
 	for _, name := range names[:n] {
 		ops = append(ops, opRemove(name))
 	}
+	errs := make([]error, n)
 	err := r.c.run(ctx, ops)
 	if err == nil {
-		return n, nil
+		return errs, nil
 	}
 	var ne *NFS4Error
 	if !errors.As(err, &ne) || ne.Index == 0 {
-		return -1, err // not about one name: the directory, or the session
+		return nil, err // not about one name: the directory, or the session
 	}
-	return ne.Index - 1, err
+	errs[ne.Index-1] = err
+	for i := ne.Index; i < n; i++ {
+		errs[i] = ErrSkipped
+	}
+	return errs, nil
 }
 
 func (r nfs4Remover) OpenUp(ctx context.Context, dir string, a Attr) error {

@@ -55,13 +55,14 @@ type Remover interface {
 }
 
 // BatchRemover is a Remover that unlinks many names of one directory in
-// one request (NFSv4.1 COMPOUND).
+// one request (an NFSv4.1 COMPOUND, an SMB2 compound).
 type BatchRemover interface {
-	// UnlinkAll unlinks names from dir in order, as Unlink does each, as
-	// many as one request takes. done counts those that went before err,
-	// which is about names[done]; -1 when err is about no name (the
-	// directory or the session failed).
-	UnlinkAll(ctx context.Context, dir string, names []string) (done int, err error)
+	// UnlinkAll unlinks names from dir, as Unlink does each, as many as one
+	// request takes (at least one). errs holds the outcome of each name it
+	// sent, in order: ErrSkipped for one the request did not get to (a
+	// COMPOUND stops at a failure), to be sent again. err is a failure
+	// about no name (the directory, the session).
+	UnlinkAll(ctx context.Context, dir string, names []string) (errs []error, err error)
 }
 
 // ParallelRemover is a Remover that can spread a large directory's
@@ -275,43 +276,47 @@ func (w *removal) page(ctx context.Context, r Remover, dir string, entries []Dir
 func (w *removal) unlink(ctx context.Context, r Remover, dir string, names []string) (removed int, dirs []DirEntry, err error) {
 	br, batches := r.(BatchRemover)
 	for len(names) > 0 {
-		done := 1
+		var errs []error
 		if batches {
-			done, err = br.UnlinkAll(ctx, dir, names)
-		} else if err = r.Unlink(ctx, dir, names[0]); err != nil {
-			done = 0
-		}
-		if done < 0 {
-			return removed, dirs, err // the request as a whole failed
-		}
-		for range done {
-			countRemoved(ctx)
-		}
-		removed += done
-		if err == nil {
-			names = names[done:]
-			continue
-		}
-		failed := names[done]
-		names = names[done+1:]
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-		case errors.Is(err, ErrIsDir) || errors.Is(err, ErrNotEmpty) || errors.Is(err, fs.ErrExist):
-			ref, a, err := r.Lookup(ctx, dir, failed)
-			if errors.Is(err, fs.ErrNotExist) {
-				continue
+			if errs, err = br.UnlinkAll(ctx, dir, names); err != nil {
+				return removed, dirs, err // the request as a whole failed
 			}
-			if err != nil {
-				return removed, dirs, fmt.Errorf("%s: %w", failed, err)
+			if len(errs) == 0 || len(errs) > len(names) || errors.Is(errs[0], ErrSkipped) {
+				return removed, dirs, fmt.Errorf("%s: %d outcomes to %d names, the first skipped: %w", dir, len(errs), len(names), ErrUnavailable)
 			}
-			if a.Type != TypeDir {
-				continue // swapped since: the next pass looks at it afresh
-			}
-			a.Handle = ref
-			dirs = append(dirs, DirEntry{Name: failed, Attr: a})
-		default:
-			return removed, dirs, fmt.Errorf("%s: %w", failed, err)
+		} else {
+			errs = []error{r.Unlink(ctx, dir, names[0])}
 		}
+		sent := names[:len(errs)]
+		names = names[len(errs):]
+		var again []string
+		for i, err := range errs {
+			name := sent[i]
+			switch {
+			case err == nil:
+				countRemoved(ctx)
+				removed++
+			case errors.Is(err, ErrSkipped):
+				again = append(again, name)
+			case errors.Is(err, fs.ErrNotExist):
+			case errors.Is(err, ErrIsDir) || errors.Is(err, ErrNotEmpty) || errors.Is(err, fs.ErrExist):
+				ref, a, err := r.Lookup(ctx, dir, name)
+				if errors.Is(err, fs.ErrNotExist) {
+					continue
+				}
+				if err != nil {
+					return removed, dirs, fmt.Errorf("%s: %w", name, err)
+				}
+				if a.Type != TypeDir {
+					continue // swapped since: the next pass looks at it afresh
+				}
+				a.Handle = ref
+				dirs = append(dirs, DirEntry{Name: name, Attr: a})
+			default:
+				return removed, dirs, fmt.Errorf("%s: %w", name, err)
+			}
+		}
+		names = append(again, names...)
 	}
 	return removed, dirs, nil
 }

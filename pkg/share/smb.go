@@ -303,11 +303,68 @@ func (c *smbClient) Stat(ctx context.Context, rel string) (FileInfo, error) {
 	if err != nil {
 		return FileInfo{}, c.wrap(ctx, "stat", rel, err)
 	}
+	return smbInfo(st), nil
+}
+
+func smbInfo(st *smb2.FileStat) FileInfo {
 	out := FileInfo{IsDir: st.IsDir() && st.Mode()&fs.ModeSymlink == 0, IsLink: st.Mode()&fs.ModeSymlink != 0, Mode: st.Mode().Perm()}
 	if !out.IsLink {
 		out.ID = st.FileId
 	}
-	return out, nil
+	return out
+}
+
+// smbKinds are the go-smb2 patch's operations for a Batch's.
+var smbKinds = map[OpKind]smb2.SmallOpKind{
+	OpStat: smb2.SmallStat, OpRead: smb2.SmallRead, OpCreate: smb2.SmallCreate,
+	OpWrite: smb2.SmallWrite, OpRemove: smb2.SmallRemove, OpRmdir: smb2.SmallRmdir,
+}
+
+// Batch is Batcher's. An unordered batch is one related compound (the
+// patch in third_party/go-smb2): one round trip for all of it. The server
+// goes on after a failed part, so an ordered batch sends each op on its own.
+func (c *smbClient) Batch(ctx context.Context, ops []Op, ordered bool) []Result {
+	if ordered {
+		return EachOp(ops, true, func(op Op) Result { return c.Batch(ctx, []Op{op}, false)[0] })
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	sh := c.on(ctx)
+	small := make([]smb2.SmallOp, len(ops))
+	for i, op := range ops {
+		small[i] = smb2.SmallOp{Kind: smbKinds[op.Kind], Name: c.full(op.Path), Data: op.Data}
+	}
+	res := make([]Result, len(ops))
+	for i, o := range sh.Batch(small) {
+		op, err := ops[i], o.Err
+		switch op.Kind {
+		case OpStat:
+			if err == nil {
+				res[i].Info = smbInfo(o.Stat)
+			}
+		case OpRead:
+			res[i].Data, err = o.Data, missingParent(sh, small[i].Name, err)
+		case OpRmdir:
+			if isNotEmpty(err) {
+				err = fmt.Errorf("%w: %w", ErrNotEmpty, err)
+			}
+		}
+		if (op.Kind == OpRemove || op.Kind == OpRmdir) && errors.Is(err, fs.ErrNotExist) {
+			err = nil
+		}
+		res[i].Err = c.wrap(ctx, op.Kind.String(), op.Path, err)
+	}
+	return res
+}
+
+// CreateFile is Creator's: one compound that fails where rel is.
+func (c *smbClient) CreateFile(ctx context.Context, rel string, data []byte) error {
+	return c.Batch(ctx, []Op{{Kind: OpCreate, Path: rel, Data: data}}, false)[0].Err
+}
+
+// RemoveDir is Rmdirer's: one compound, a directory only.
+func (c *smbClient) RemoveDir(ctx context.Context, rel string) error {
+	return c.Batch(ctx, []Op{{Kind: OpRmdir, Path: rel}}, false)[0].Err
 }
 
 // fileID asks for p's IndexNumber, which a CREATE response does not

@@ -9,6 +9,8 @@ import (
 	"path"
 	"strconv"
 	"strings"
+
+	"github.com/cloudsoda/go-smb2"
 )
 
 // fileAttributeReparsePoint is FILE_ATTRIBUTE_REPARSE_POINT (MS-FSCC 2.6):
@@ -100,11 +102,41 @@ func (r smbRemover) Pages(ctx context.Context, dir string, fn func([]DirEntry) (
 // itself (FILE_OPEN_REPARSE_POINT), never what it leads to.
 func (r smbRemover) Unlink(ctx context.Context, dir, name string) error {
 	p := smbJoin(dir, name)
-	err := r.c.removeOne(r.c.on(ctx), p)
+	return r.unlinked(ctx, p, r.c.removeOne(r.c.on(ctx), p))
+}
+
+// unlinked is what Unlink answers for p, removed with err.
+func (r smbRemover) unlinked(ctx context.Context, p string, err error) error {
 	if ntStatus(err) == 0xC00000BA { // STATUS_FILE_IS_A_DIRECTORY
 		return fmt.Errorf("remove %s: %w: %w", p, ErrIsDir, err)
 	}
 	return r.c.wrap(ctx, "remove", p, err)
+}
+
+// smbUnlinkBatch is how many names one compound removes: three requests
+// each (CREATE, SET_INFO, CLOSE), 48 credits, which a session lends
+// several workers at once.
+const smbUnlinkBatch = 16
+
+// UnlinkAll removes up to smbUnlinkBatch names of dir in one related
+// compound (the patch in third_party/go-smb2). The server goes on after a
+// failed part, so each name has its own outcome; a file the server refused
+// (read-only) goes on its own, through Unlink.
+func (r smbRemover) UnlinkAll(ctx context.Context, dir string, names []string) ([]error, error) {
+	n := min(len(names), smbUnlinkBatch)
+	ops := make([]smb2.SmallOp, n)
+	for i, name := range names[:n] {
+		ops[i] = smb2.SmallOp{Kind: smb2.SmallRemove, Name: smbJoin(dir, name)}
+	}
+	errs := make([]error, n)
+	for i, res := range r.c.on(ctx).Batch(ops) {
+		if errors.Is(res.Err, fs.ErrPermission) {
+			errs[i] = r.Unlink(ctx, dir, names[i])
+			continue
+		}
+		errs[i] = r.unlinked(ctx, ops[i].Name, res.Err)
+	}
+	return errs, nil
 }
 
 // Rmdir deletes an empty directory. A refusal counts as "not empty": Samba

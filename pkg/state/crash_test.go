@@ -115,6 +115,97 @@ func retainedDir(t *testing.T, st *Store, sh *memshare.Share) {
 	}
 }
 
+// warmShare is a share on which an earlier volume was made and deleted:
+// the metadata directories and the base's holds directory are there, so
+// CreateVolume and DeleteVolume take their batches (batched.go).
+func warmShare(t *testing.T, st *Store, sh *memshare.Share) {
+	t.Helper()
+	baseDir(t, st, sh)
+	ctx := context.Background()
+	rec, err := st.Create(ctx, CreateRequest{Path: "base/pvc-warm", Name: "pvc-warm", Perm: 0o777})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := st.Dispose(ctx, rec.Path, rec.UID, volume.Delete, nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// warmScenarios are the batched calls (batched.go), and the plain cases
+// they send the step-by-step way.
+func warmScenarios() []scenario {
+	var uid string
+	emptyVolume := func(t *testing.T, st *Store, sh *memshare.Share) {
+		warmShare(t, st, sh)
+		rec, err := st.Create(context.Background(), createReq())
+		if err != nil {
+			t.Fatal(err)
+		}
+		uid = rec.UID
+	}
+	return []scenario{
+		{name: "CreateVolume on a warm share", setup: warmShare, call: createPVCA, create: true},
+		{
+			name:  "CreateVolume on a warm share, from a snapshot",
+			setup: warmShare,
+			call: func(ctx context.Context, st *Store) error {
+				req := createReq()
+				req.ContentSource = "snapshot-id"
+				_, err := st.Create(ctx, req)
+				return err
+			},
+			create: true,
+		},
+		{name: "CreateVolume again, answered before", setup: emptyVolume, call: createPVCA},
+		{
+			name: "CreateVolume again, its directory removed by hand",
+			setup: func(t *testing.T, st *Store, sh *memshare.Share) {
+				emptyVolume(t, st, sh)
+				if err := sh.Client().Remove(context.Background(), volPath); err != nil {
+					t.Fatal(err)
+				}
+			},
+			call: createPVCA,
+		},
+		{
+			name: "CreateVolume where another claim's directory was removed by hand (refused)",
+			setup: func(t *testing.T, st *Store, sh *memshare.Share) {
+				emptyVolume(t, st, sh)
+				if err := sh.Client().Remove(context.Background(), volPath); err != nil {
+					t.Fatal(err)
+				}
+			},
+			call: func(ctx context.Context, st *Store) error {
+				req := createReq()
+				req.Name = "pvc-other"
+				_, err := st.Create(ctx, req)
+				return err
+			},
+		},
+		{
+			name: "CreateVolume inside another volume (refused)",
+			setup: func(t *testing.T, st *Store, sh *memshare.Share) {
+				emptyVolume(t, st, sh)
+			},
+			call: func(ctx context.Context, st *Store) error {
+				_, err := st.Create(ctx, CreateRequest{Path: volPath + "/inner", Name: "pvc-inner", Perm: 0o777})
+				return err
+			},
+		},
+		{
+			name:  "DeleteVolume of an empty volume",
+			setup: emptyVolume,
+			call: func(ctx context.Context, st *Store) error {
+				_, _, err := st.Dispose(ctx, volPath, uid, volume.Delete, nil)
+				if errors.Is(err, ErrNotFound) {
+					return nil
+				}
+				return err
+			},
+		},
+	}
+}
+
 func disposeScenario(name string, onDelete volume.OnDelete, extra func(t *testing.T, st *Store, sh *memshare.Share)) scenario {
 	var uid string
 	return scenario{
@@ -373,7 +464,7 @@ func answer(t *testing.T, sh *memshare.Share, c *clock, call func(context.Contex
 
 func TestEveryCrashPointConverges(t *testing.T) {
 	var report []string
-	for _, sc := range append(scenarios(), copyScenarios()...) {
+	for _, sc := range append(append(scenarios(), warmScenarios()...), copyScenarios()...) {
 		t.Run(sc.name, func(t *testing.T) {
 			c := &clock{t: t0}
 			base := memshare.New()
@@ -643,12 +734,17 @@ func TestAnotherClaimTakesAnUnfinishedCreatesPlace(t *testing.T) {
 	}
 }
 
-// cutCreate is a share on which pvc-a's create died after the MKDIR of
-// its directory, before its STAT, and was never retried.
+// cutCreate is a share on which pvc-a's create died after the MKDIR of its
+// directory, before its record, and was never retried.
 func cutCreate(t *testing.T, c *clock) *memshare.Share {
 	t.Helper()
 	sh := memshare.New()
-	sh.SetHook(cut(17, dieBefore, nil))
+	sh.SetHook(func(op memshare.Op, when memshare.When) error {
+		if strings.HasPrefix(op.Path, volumesDir+"/") && (op.Name == "write" || op.Name == "create") {
+			return errDied
+		}
+		return nil
+	})
 	if _, err := storeOn(sh, c).Create(context.Background(), createReq()); err == nil {
 		t.Fatal("the cut create succeeded")
 	}

@@ -54,6 +54,9 @@
 //   - Group snapshots, volume groups, expansion: one record write each,
 //     replaced atomically (a temporary, then RENAME over the record).
 //
+// CreateVolume of a new directory and DeleteVolume of an empty volume send
+// these steps in batches (batched.go), with the same commit points.
+//
 // Why an intent and a record rather than building the volume under
 // .fileshare-csi/ and renaming it into place: a rename into the class's base
 // fails where the base is another file system on the server, and costs a
@@ -143,6 +146,11 @@ type Record struct {
 	// later reaches another ID (the directory was replaced by a link) is not
 	// this volume any more.
 	RootID uint64 `json:"rootID,omitempty"`
+	// ReplacedRootID is the ID of the directory the volume had before its
+	// directory was removed behind the driver's back and made again: its
+	// mark goes after the record names the new one, and a call cut between
+	// the two leaves its retry this to find the old mark by.
+	ReplacedRootID uint64 `json:"replacedRootID,omitempty"`
 	// ContentSource names the snapshot or volume (by ID) the volume is
 	// filled from; Populating stays true until that copy is complete.
 	ContentSource string `json:"contentSource,omitempty"`
@@ -243,10 +251,35 @@ func (s *Store) readJSON(ctx context.Context, p string, v any) error {
 	if err != nil {
 		return err
 	}
+	return decodeJSON(p, b, v)
+}
+
+func decodeJSON(p string, b []byte, v any) error {
 	if err := json.Unmarshal(b, v); err != nil {
 		return fmt.Errorf("record %s is corrupt (%v): move it away to let the directory be used again: %w", p, err, ErrConflict)
 	}
 	return nil
+}
+
+// errTornIntent says an intent is an empty or partial file: its create
+// died between CREATE and WRITE, and did nothing after.
+var errTornIntent = fmt.Errorf("a torn intent: %w", fs.ErrNotExist)
+
+// errTorn says a volume record is an empty file: a commit (the record
+// written only where none is, share.OpCreate) cut between its CREATE and
+// its WRITE. It committed nothing, so it reads as no record at all.
+var errTorn = fmt.Errorf("an empty record, a commit cut short: %w", fs.ErrNotExist)
+
+// decodeRecord reads a volume record's file, as ReadFile answered it.
+func decodeRecord(file string, b []byte, err error) (Record, error) {
+	var r Record
+	switch {
+	case err != nil:
+		return r, err
+	case len(b) == 0:
+		return r, fmt.Errorf("%s: %w", file, errTorn)
+	}
+	return r, decodeJSON(file, b, &r)
 }
 
 // writeJSON replaces p atomically: a new file under a short temporary name,
@@ -282,11 +315,11 @@ func (s *Store) removeFile(ctx context.Context, p string) error {
 // written.
 const TempPrefix = ".tmp-"
 
-// record reads the record of the directory p; fs.ErrNotExist when none.
+// record reads the record of the directory p; fs.ErrNotExist when none
+// (or a torn one: errTorn).
 func (s *Store) record(ctx context.Context, p string) (Record, error) {
-	var r Record
-	err := s.readJSON(ctx, recordPath(p), &r)
-	return r, err
+	b, err := s.c.ReadFile(ctx, recordPath(p))
+	return decodeRecord(recordPath(p), b, err)
 }
 
 // Get returns the record of the volume at p with this UID, or ErrNotFound.
@@ -324,17 +357,27 @@ type CreateRequest struct {
 // and the directory it made is adopted), and rolled back by the reclaimer
 // when no such call comes.
 func (s *Store) Create(ctx context.Context, req CreateRequest) (Record, error) {
-	p := req.Path
-	if err := CheckPath(p); err != nil {
+	if err := CheckPath(req.Path); err != nil {
 		return Record{}, err
 	}
+	// One call's look-ups by path hold for the call (share.WithPathScope):
+	// over NFSv3 the base's handle is looked up once, not at every step.
+	ctx, end := share.WithPathScope(ctx)
+	defer end()
+	if rec, done, err := s.createNew(ctx, req); done {
+		return rec, err
+	}
+	return s.create(ctx, req)
+}
+
+// create is Create of a volume that createNew did not finish: it looks at
+// the record first, then goes step by step.
+func (s *Store) create(ctx context.Context, req CreateRequest) (Record, error) {
+	p := req.Path
 	rec, err := s.record(ctx, p)
 	switch {
 	case err == nil:
-		if err := s.sameVolume(ctx, rec, req); err != nil {
-			return Record{}, err
-		}
-		return s.ensureDir(ctx, rec, req.Perm)
+		return s.existing(ctx, rec, req)
 	case !errors.Is(err, fs.ErrNotExist):
 		return Record{}, err
 	}
@@ -343,9 +386,68 @@ func (s *Store) Create(ctx context.Context, req CreateRequest) (Record, error) {
 	// the place of any earlier one. An earlier call of another claim has
 	// not been answered: this one is as if it came first.
 	if rec, err = s.begin(ctx, req); err != nil {
+		if isRefusal(err) {
+			return Record{}, s.abandon(ctx, req, Record{}, err)
+		}
 		return Record{}, err
 	}
 	return s.finishCreate(ctx, rec, req)
+}
+
+// abandon answers a refused create (err) after undoing what an earlier try
+// of the same request, cut short, left at its directory: its intent, its
+// holds unless the volume there (owner) owns them, and the directory it
+// made, while empty, unmarked and not owner's. A try that was not cut
+// short undid the same before it answered.
+func (s *Store) abandon(ctx context.Context, req CreateRequest, owner Record, err error) error {
+	in, ierr := s.intent(ctx, req.Path)
+	switch {
+	case errors.Is(ierr, fs.ErrNotExist):
+		// No try left an intent that says anything; holds without a
+		// record or an intent are stale, as checkNoHolds would find them.
+		if errors.Is(ierr, errTornIntent) {
+			if rerr := s.removeFile(ctx, intentPath(req.Path)); rerr != nil {
+				return fmt.Errorf("%w (and removing a torn intent: %v)", err, rerr)
+			}
+		}
+		if owner.UID == "" {
+			s.dropHolds(ctx, req.Path)
+		}
+		return err
+	case ierr != nil:
+		return fmt.Errorf("%w (and reading the intent an earlier try left: %v)", err, ierr)
+	case in.Name != req.Name || in.UID == owner.UID:
+		return err // another claim's create, or the owner's own
+	}
+	if owner.UID == "" {
+		if _, rerr := s.rollBack(ctx, in); rerr != nil {
+			return fmt.Errorf("%w (and undoing an earlier try: %v)", err, rerr)
+		}
+		return err
+	}
+	if fi, serr := s.c.Stat(ctx, req.Path); serr == nil && fi.IsDir && !fi.IsLink && fi.ID != 0 && fi.ID != owner.RootID && !s.marked(ctx, fi.ID) {
+		if names, lerr := s.c.List(ctx, req.Path, 1); lerr == nil && len(names) == 0 {
+			if rerr := s.c.Remove(ctx, req.Path); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+				return fmt.Errorf("%w (and removing the directory an earlier try made: %v)", err, rerr)
+			}
+		}
+	}
+	if rerr := s.removeFile(ctx, intentPath(req.Path)); rerr != nil {
+		return fmt.Errorf("%w (and removing the intent an earlier try left: %v)", err, rerr)
+	}
+	return err
+}
+
+// existing answers a create that found the record of a volume at its
+// directory: the same volume (a repeated call) or a refusal.
+func (s *Store) existing(ctx context.Context, rec Record, req CreateRequest) (Record, error) {
+	if err := s.sameVolume(ctx, rec, req); err != nil {
+		if isRefusal(err) {
+			return Record{}, s.abandon(ctx, req, rec, err)
+		}
+		return Record{}, err
+	}
+	return s.ensureDir(ctx, rec, req.Perm)
 }
 
 // IntentTTL is how old the intent of a CreateVolume that did not finish
@@ -379,13 +481,7 @@ func (s *Store) begin(ctx context.Context, req CreateRequest) (Record, error) {
 	if err := s.checkAncestors(ctx, req.Path); err != nil {
 		return Record{}, err
 	}
-	uid, err := s.uid()
-	if err != nil {
-		return Record{}, err
-	}
-	rec := Record{UID: uid, Name: req.Name, Path: req.Path, CapacityBytes: req.CapacityBytes, Created: s.now().UTC(),
-		ContentSource: req.ContentSource, Populating: req.ContentSource != ""}
-	b, err := json.Marshal(rec)
+	rec, b, err := s.newIntent(req)
 	if err != nil {
 		return Record{}, err
 	}
@@ -393,6 +489,18 @@ func (s *Store) begin(ctx context.Context, req CreateRequest) (Record, error) {
 	// CREATE and WRITE) means nothing after it happened, and is read as
 	// no intent at all.
 	return rec, s.writeFile(ctx, intentPath(req.Path), b)
+}
+
+// newIntent is the record a create of req begins with, and its bytes.
+func (s *Store) newIntent(req CreateRequest) (Record, []byte, error) {
+	uid, err := s.uid()
+	if err != nil {
+		return Record{}, nil, err
+	}
+	rec := Record{UID: uid, Name: req.Name, Path: req.Path, CapacityBytes: req.CapacityBytes, Created: s.now().UTC(),
+		ContentSource: req.ContentSource, Populating: req.ContentSource != ""}
+	b, err := json.Marshal(rec)
+	return rec, b, err
 }
 
 // finishCreate runs the steps after the intent: holds, the directory, the
@@ -408,15 +516,26 @@ func (s *Store) finishCreate(ctx context.Context, rec Record, req CreateRequest)
 	if err == nil || cutShort(ctx, err) {
 		return rec, err
 	}
-	if r, rerr := s.record(ctx, rec.Path); rerr == nil && r.UID == rec.UID {
-		return Record{}, err // committed: a retry finishes what follows
+	return Record{}, s.undoCreate(ctx, rec, created, err)
+}
+
+// undoCreate undoes a create that failed for good (err) before its
+// commit: the directory when this call made it (and it is still empty),
+// the holds and the intent.
+func (s *Store) undoCreate(ctx context.Context, rec Record, created bool, err error) error {
+	r, rerr := s.record(ctx, rec.Path)
+	switch {
+	case rerr == nil && r.UID == rec.UID:
+		return err // committed: a retry finishes what follows
+	case errors.Is(rerr, errTorn):
+		_ = s.removeFile(ctx, recordPath(rec.Path))
 	}
 	if created {
 		_ = s.c.Remove(ctx, rec.Path) // an empty directory only: never a tree
 	}
 	s.dropHolds(ctx, rec.Path)
 	_ = s.removeFile(ctx, intentPath(rec.Path))
-	return Record{}, err
+	return err
 }
 
 // cutShort says whether err only stopped a call that its retry can finish.
@@ -478,6 +597,9 @@ func (s *Store) commit(ctx context.Context, rec Record, oldRoot uint64) error {
 }
 
 func (s *Store) afterCommit(ctx context.Context, rec Record, oldRoot uint64) error {
+	if oldRoot == 0 {
+		oldRoot = rec.ReplacedRootID
+	}
 	if rec.RootID != 0 {
 		// An empty mark: a volume's mark goes with its DeleteVolume, so
 		// only an archive's (ArchiveVolume) outlives what it marks and
@@ -530,7 +652,7 @@ func (s *Store) intent(ctx context.Context, p string) (Record, error) {
 	var in Record
 	err := s.readJSON(ctx, intentPath(p), &in)
 	if errors.Is(err, ErrConflict) {
-		return Record{}, fmt.Errorf("torn intent at %s: %w", p, fs.ErrNotExist)
+		return Record{}, fmt.Errorf("intent at %s: %w", p, errTornIntent)
 	}
 	return in, err
 }
@@ -560,6 +682,11 @@ func (s *Store) rollBack(ctx context.Context, in Record) (kept string, err error
 	case err == nil:
 		// Another claim's volume took the place since: its holds stay.
 		return "", s.removeFile(ctx, intentPath(p))
+	case errors.Is(err, errTorn):
+		// The create's commit was cut short: it goes with the rest.
+		if err := s.removeFile(ctx, recordPath(p)); err != nil {
+			return "", err
+		}
 	case !errors.Is(err, fs.ErrNotExist):
 		return "", err
 	}
@@ -623,7 +750,7 @@ func (s *Store) ensureDir(ctx context.Context, rec Record, perm fs.FileMode) (Re
 		}
 	}
 	old := rec.RootID
-	rec.RootID = fi.ID
+	rec.RootID, rec.ReplacedRootID = fi.ID, old
 	return rec, s.commit(ctx, rec, old)
 }
 
@@ -787,8 +914,9 @@ func (s *Store) checkNoHolds(ctx context.Context, p string) error {
 	for _, n := range names {
 		// A hold is named by the key of the volume below: its record says
 		// which volume that is.
-		var r Record
-		err := s.readJSON(ctx, volumesDir+"/"+n+".json", &r)
+		f := volumesDir + "/" + n + ".json"
+		b, err := s.c.ReadFile(ctx, f)
+		r, err := decodeRecord(f, b, err)
 		if err == nil {
 			return fmt.Errorf("directory %s would hold volume %q (%s); give the classes on this share subDir templates that cannot nest: %w", p, r.Name, r.Path, ErrConflict)
 		}
@@ -887,9 +1015,11 @@ func (s *Store) dropRecord(ctx context.Context, rec Record) error {
 	if err := s.removeHolds(ctx, rec.Path); err != nil {
 		return err
 	}
-	if rec.RootID != 0 {
-		if err := s.removeFile(ctx, rootMarker(rec.RootID)); err != nil {
-			return err
+	for _, id := range []uint64{rec.RootID, rec.ReplacedRootID} {
+		if id != 0 {
+			if err := s.removeFile(ctx, rootMarker(id)); err != nil {
+				return err
+			}
 		}
 	}
 	return s.removeFile(ctx, recordPath(rec.Path))
@@ -1246,7 +1376,15 @@ func (s *Store) ExpandLegacy(ctx context.Context, base, subDir string, size int6
 // quarantine) is finished. It returns the archive's path, if one was made,
 // and whether the volume was disposed of by this call.
 func (s *Store) Dispose(ctx context.Context, p, uid string, onDelete volume.OnDelete, stop func(Record) error) (archive string, disposed bool, err error) {
-	rec, err := s.Get(ctx, p, uid)
+	ctx, end := share.WithPathScope(ctx) // as in Create
+	defer end()
+	// One batch reads the record and looks at the directory: all that a
+	// delete of an empty volume needs to know.
+	res := share.RunBatch(ctx, s.c, []share.Op{{Kind: share.OpRead, Path: recordPath(p)}, {Kind: share.OpStat, Path: p}}, false)
+	rec, err := decodeRecord(recordPath(p), res[0].Data, res[0].Err)
+	if errors.Is(err, fs.ErrNotExist) || err == nil && rec.UID != uid {
+		err = fmt.Errorf("no volume with UID %s at %s: %w", uid, p, ErrNotFound)
+	}
 	if errors.Is(err, ErrNotFound) {
 		return "", false, s.Resume(ctx, uid)
 	}
@@ -1264,6 +1402,11 @@ func (s *Store) Dispose(ctx context.Context, p, uid string, onDelete volume.OnDe
 	case volume.Archive:
 		archive, err = s.ArchiveVolume(ctx, rec)
 		return archive, true, err
+	}
+	if fi := res[1].Info; res[1].Err == nil && fi.IsDir && !fi.IsLink && rec.RootID != 0 && fi.ID == rec.RootID {
+		if done, err := s.deleteEmpty(ctx, rec); done {
+			return "", true, err
+		}
 	}
 	return "", true, s.DeleteVolume(ctx, rec)
 }

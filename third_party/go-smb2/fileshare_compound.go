@@ -32,42 +32,76 @@ type chainStep struct {
 	req smb2.Packet
 }
 
-// chain sends CREATE of name, steps on its handle, and CLOSE, as one
-// related compound, and returns the CREATE's and the steps' response bodies,
-// or the first error. A handle the chain's CLOSE did not close (a server
-// that fails the rest of a chain after a failed step) is closed on its own,
-// so no handle outlives the call.
+// chainSpec is one file's part of a compound: CREATE of name, steps on
+// the handle it opens, and CLOSE.
+type chainSpec struct {
+	name   string
+	create *smb2.CreateRequest
+	steps  []chainStep
+}
+
+// chainOut is what one chainSpec got: the CREATE's and the steps' response
+// bodies, or the first error.
+type chainOut struct {
+	create []byte
+	steps  [][]byte
+	err    error
+}
+
+// chain sends one chainSpec as one related compound.
 func (fs *Share) chain(name string, create *smb2.CreateRequest, steps ...chainStep) ([]byte, [][]byte, error) {
-	n := len(steps) + 2
-	granted, _, err := fs.session.conn.account.borrow(fs.ctx, uint16(n))
+	outs, err := fs.chains([]chainSpec{{name: name, create: create, steps: steps}})
 	if err != nil {
 		return nil, nil, err
+	}
+	return outs[0].create, outs[0].steps, outs[0].err
+}
+
+// chains sends several files' chains as one related compound, in one
+// message: MS-SMB2 3.3.5.2.7.2 has the server handle a related chain's
+// operations in order, each CREATE making the handle the requests after
+// it use, so each file's part stands on its own (a failed CREATE fails only
+// the requests on its handle). The error is the whole message's (no
+// credits for it, a broken connection); each part has its own outcome. A
+// handle a part's CLOSE did not close (a server that fails the rest of a
+// part after a failed step) is closed on its own, so no handle outlives the
+// call.
+func (fs *Share) chains(specs []chainSpec) ([]chainOut, error) {
+	n := 0
+	for _, sp := range specs {
+		n += len(sp.steps) + 2
+	}
+	granted, _, err := fs.session.conn.account.borrow(fs.ctx, uint16(n))
+	if err != nil {
+		return nil, err
 	}
 	if int(granted) < n {
 		fs.session.conn.refundCredits(granted)
-		return nil, nil, errNoCompoundCredits
+		return nil, errNoCompoundCredits
 	}
-	create.CreditCharge = 1
-	create.Name = name
 	entries := make([]compoundEntry, 0, n)
 	cmds := make([]uint16, 0, n)
-	entries = append(entries, compoundEntry{req: create, tc: fs.treeConn})
-	cmds = append(cmds, smb2.SMB2_CREATE)
-	for _, s := range steps {
-		s.req.Header().CreditCharge = 1
-		entries = append(entries, compoundEntry{req: s.req, tc: fs.treeConn, related: true})
-		cmds = append(cmds, s.cmd)
+	for _, sp := range specs {
+		sp.create.CreditCharge = 1
+		sp.create.Name = sp.name
+		entries = append(entries, compoundEntry{req: sp.create, tc: fs.treeConn, related: len(entries) > 0})
+		cmds = append(cmds, smb2.SMB2_CREATE)
+		for _, s := range sp.steps {
+			s.req.Header().CreditCharge = 1
+			entries = append(entries, compoundEntry{req: s.req, tc: fs.treeConn, related: true})
+			cmds = append(cmds, s.cmd)
+		}
+		entries = append(entries, compoundEntry{
+			req:     &smb2.CloseRequest{PacketHeader: smb2.PacketHeader{CreditCharge: 1}, FileId: sentinelFileId},
+			tc:      fs.treeConn,
+			related: true,
+		})
+		cmds = append(cmds, smb2.SMB2_CLOSE)
 	}
-	entries = append(entries, compoundEntry{
-		req:     &smb2.CloseRequest{PacketHeader: smb2.PacketHeader{CreditCharge: 1}, FileId: sentinelFileId},
-		tc:      fs.treeConn,
-		related: true,
-	})
-	cmds = append(cmds, smb2.SMB2_CLOSE)
 
 	rrs, err := fs.treeConn.sendCompound(fs.ctx, entries)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	bodies := make([][]byte, n)
 	errs := make([]error, n)
@@ -81,15 +115,28 @@ func (fs *Share) chain(name string, create *smb2.CreateRequest, steps ...chainSt
 		}
 		errs[i] = err
 	}
+	outs := make([]chainOut, len(specs))
+	at := 0
+	for k, sp := range specs {
+		m := len(sp.steps) + 2
+		outs[k] = fs.chainResult(sp.name, bodies[at:at+m], errs[at:at+m])
+		at += m
+	}
+	return outs, nil
+}
+
+// chainResult reads one part's responses.
+func (fs *Share) chainResult(name string, bodies [][]byte, errs []error) chainOut {
+	n := len(bodies)
 	if errs[0] != nil {
-		return nil, nil, errs[0]
+		return chainOut{err: errs[0]}
 	}
 	cr := smb2.CreateResponseDecoder(bodies[0])
 	if cr.IsInvalid() {
-		return nil, nil, &InvalidResponseError{"broken create response format"}
+		return chainOut{err: &InvalidResponseError{"broken create response format"}}
 	}
 	if errs[n-1] != nil {
-		// The chain's CLOSE did not close the handle: close it by its ID.
+		// The part's CLOSE did not close the handle: close it by its ID.
 		f := &File{fs: fs, fd: cr.FileId().Decode(), name: name, mapping: fs.mapping}
 		if err := f.close(); err != nil && !isTransport(err) {
 			errs[n-1] = nil
@@ -97,10 +144,10 @@ func (fs *Share) chain(name string, create *smb2.CreateRequest, steps ...chainSt
 	}
 	for _, err := range errs[1:] {
 		if err != nil {
-			return nil, nil, err
+			return chainOut{err: err}
 		}
 	}
-	return bodies[0], bodies[1 : n-1], nil
+	return chainOut{create: bodies[0], steps: bodies[1 : n-1]}
 }
 
 func isTransport(err error) bool {
@@ -153,17 +200,9 @@ func (fs *Share) LstatID(name string) (*FileStat, error) {
 	if err := validatePath("lstat", name, false); err != nil {
 		return nil, err
 	}
-	create := &smb2.CreateRequest{
-		RequestedOplockLevel: smb2.SMB2_OPLOCK_LEVEL_NONE,
-		ImpersonationLevel:   smb2.Impersonation,
-		DesiredAccess:        smb2.FILE_READ_ATTRIBUTES,
-		FileAttributes:       smb2.FILE_ATTRIBUTE_NORMAL,
-		ShareAccess:          smb2.FILE_SHARE_READ | smb2.FILE_SHARE_WRITE | smb2.FILE_SHARE_DELETE,
-		CreateDisposition:    smb2.FILE_OPEN,
-		CreateOptions:        smb2.FILE_OPEN_REPARSE_POINT,
-		Mapping:              fs.mapping,
-	}
-	cres, res, err := fs.chain(name, create, queryAll())
+	sp := fs.lstatSpec(name)
+	create := sp.create
+	cres, res, err := fs.chain(name, create, sp.steps...)
 	if errors.Is(err, errNoCompoundCredits) {
 		f, ferr := fs.createFile(name, create, false)
 		if ferr != nil {
@@ -222,21 +261,8 @@ func (fs *Share) RemoveOne(name string) error {
 	if err := validatePath("remove", name, false); err != nil {
 		return err
 	}
-	create := &smb2.CreateRequest{
-		RequestedOplockLevel: smb2.SMB2_OPLOCK_LEVEL_NONE,
-		ImpersonationLevel:   smb2.Impersonation,
-		DesiredAccess:        smb2.DELETE,
-		ShareAccess:          smb2.FILE_SHARE_DELETE,
-		CreateDisposition:    smb2.FILE_OPEN,
-		CreateOptions:        smb2.FILE_OPEN_REPARSE_POINT,
-		Mapping:              fs.mapping,
-	}
-	_, _, err := fs.chain(name, create, chainStep{smb2.SMB2_SET_INFO, &smb2.SetInfoRequest{
-		InfoType:      smb2.SMB2_0_INFO_FILE,
-		FileInfoClass: smb2.FileDispositionInformation,
-		FileId:        sentinelFileId,
-		Input:         &smb2.FileDispositionInformationEncoder{DeletePending: 1},
-	}})
+	sp := fs.removeSpec(name)
+	_, _, err := fs.chain(name, sp.create, sp.steps...)
 	if errors.Is(err, errNoCompoundCredits) {
 		return fs.remove(name)
 	}
@@ -309,43 +335,23 @@ func (fs *Share) renameChain(oldpath, newpath string, replace bool) error {
 // round trip when data fits one request (compoundPayloadMax): CREATE,
 // WRITE, CLOSE. Larger data takes WriteFile's path.
 func (fs *Share) WriteSmallFile(name string, data []byte, perm os.FileMode) error {
-	if len(data) == 0 || len(data) > compoundPayloadMax || len(data) > int(fs.maxWriteSize) {
+	if len(data) > compoundPayloadMax || len(data) > int(fs.maxWriteSize) {
 		return fs.WriteFile(name, data, perm)
 	}
 	name = normPath(name)
 	if err := validatePath("open", name, false); err != nil {
 		return err
 	}
-	var attrs uint32 = smb2.FILE_ATTRIBUTE_NORMAL
-	if perm&0o200 == 0 {
-		attrs = smb2.FILE_ATTRIBUTE_READONLY
-	}
-	create := &smb2.CreateRequest{
-		RequestedOplockLevel: smb2.SMB2_OPLOCK_LEVEL_NONE,
-		ImpersonationLevel:   smb2.Impersonation,
-		DesiredAccess:        smb2.GENERIC_WRITE,
-		FileAttributes:       attrs,
-		ShareAccess:          smb2.FILE_SHARE_READ | smb2.FILE_SHARE_WRITE,
-		CreateDisposition:    smb2.FILE_OVERWRITE_IF,
-		CreateOptions:        smb2.FILE_SYNCHRONOUS_IO_NONALERT | smb2.FILE_NON_DIRECTORY_FILE,
-		Mapping:              fs.mapping,
-	}
-	_, res, err := fs.chain(name, create, chainStep{smb2.SMB2_WRITE, &smb2.WriteRequest{
-		FileId: sentinelFileId,
-		Data:   data,
-	}})
+	sp := fs.writeSpec(name, data, perm, false)
+	_, res, err := fs.chain(name, sp.create, sp.steps...)
 	if errors.Is(err, errNoCompoundCredits) {
 		return fs.WriteFile(name, data, perm)
 	}
+	if err == nil && len(res) > 0 {
+		err = writeResult(res[0], len(data))
+	}
 	if err != nil {
 		return &os.PathError{Op: "write", Path: name, Err: err}
-	}
-	w := smb2.WriteResponseDecoder(res[0])
-	if w.IsInvalid() {
-		return &os.PathError{Op: "write", Path: name, Err: &InvalidResponseError{"broken write response format"}}
-	}
-	if int(w.Count()) != len(data) {
-		return &os.PathError{Op: "write", Path: name, Err: &InternalError{"short write"}}
 	}
 	return nil
 }
@@ -358,37 +364,14 @@ func (fs *Share) ReadSmallFile(name string) ([]byte, error) {
 	if err := validatePath("open", name, false); err != nil {
 		return nil, err
 	}
-	max := min(compoundPayloadMax, int(fs.maxReadSize))
-	create := &smb2.CreateRequest{
-		RequestedOplockLevel: smb2.SMB2_OPLOCK_LEVEL_NONE,
-		ImpersonationLevel:   smb2.Impersonation,
-		DesiredAccess:        smb2.GENERIC_READ,
-		FileAttributes:       smb2.FILE_ATTRIBUTE_NORMAL,
-		ShareAccess:          smb2.FILE_SHARE_READ | smb2.FILE_SHARE_WRITE,
-		CreateDisposition:    smb2.FILE_OPEN,
-		CreateOptions:        smb2.FILE_SYNCHRONOUS_IO_NONALERT | smb2.FILE_NON_DIRECTORY_FILE,
-		Mapping:              fs.mapping,
-	}
-	_, res, err := fs.chain(name, create, chainStep{smb2.SMB2_READ, &smb2.ReadRequest{
-		Length: uint32(max),
-		FileId: sentinelFileId,
-	}})
-	var re *ResponseError
-	switch {
-	case errors.Is(err, errNoCompoundCredits):
+	sp := fs.readSpec(name)
+	_, res, err := fs.chain(name, sp.create, sp.steps...)
+	if errors.Is(err, errNoCompoundCredits) {
 		return fs.ReadFile(name)
-	case errors.As(err, &re) && erref.NtStatus(re.Code) == erref.STATUS_END_OF_FILE:
-		return []byte{}, nil // an empty file
-	case err != nil:
+	}
+	data, err := fs.readResult(name, res, err)
+	if err != nil {
 		return nil, &os.PathError{Op: "read", Path: name, Err: err}
-	}
-	r := smb2.ReadResponseDecoder(res[0])
-	if r.IsInvalid() {
-		return nil, &os.PathError{Op: "read", Path: name, Err: &InvalidResponseError{"broken read response format"}}
-	}
-	data := r.Data()
-	if len(data) >= max {
-		return fs.ReadFile(name)
 	}
 	return data, nil
 }

@@ -14,6 +14,7 @@ package memshare
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -57,6 +58,7 @@ type Share struct {
 	// PageSize is how many entries a listing page holds; 0 is 4, small
 	// so that a walk of a test tree meets several pages.
 	PageSize int
+	batches  int
 	root     *node
 	nextID   uint64
 	hook     Hook
@@ -455,3 +457,54 @@ func (c *client) Capacity(ctx context.Context) (share.Capacity, error) {
 
 func (c *client) Prefix() string { return "" }
 func (c *client) Close() error   { return nil }
+
+// CreateFile is share.Creator's: a new file only where none is. It is two
+// steps, as over NFSv3 (CREATE, then WRITE), so a cut between them leaves
+// the empty file a torn write leaves on a real server.
+func (c *client) CreateFile(ctx context.Context, rel string, data []byte) error {
+	var n *node
+	err := c.do(ctx, "create", rel, func() error {
+		p, name, err := c.s.parent(rel)
+		if err != nil {
+			return err
+		}
+		if _, ok := p.children[name]; ok {
+			return fmt.Errorf("create %s: %w", rel, fs.ErrExist)
+		}
+		n = c.s.newNode(false)
+		p.children[name] = n
+		return nil
+	})
+	if err != nil || len(data) == 0 {
+		return err
+	}
+	return c.do(ctx, "write", rel, func() error {
+		n.data = slices.Clone(data)
+		return nil
+	})
+}
+
+// RemoveDir is share.Rmdirer's: one empty directory, a link as the link.
+func (c *client) RemoveDir(ctx context.Context, rel string) error {
+	err := c.Rmdir(ctx, path.Dir(rel), path.Base(rel))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return err
+}
+
+// Batch is share.Batcher's: the ops one at a time, in order, each a step a
+// hook can cut.
+func (c *client) Batch(ctx context.Context, ops []share.Op, ordered bool) []share.Result {
+	c.s.mu.Lock()
+	c.s.batches++
+	c.s.mu.Unlock()
+	return share.EachOp(ops, ordered, func(op share.Op) share.Result { return share.RunOne(ctx, c, op) })
+}
+
+// Batches counts the batches sent since New.
+func (s *Share) Batches() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.batches
+}

@@ -196,29 +196,37 @@ type fancy struct {
 	batch    int
 	workers  int
 	released *atomic.Int32
+	// goesOn: a failed unlink does not stop the request (an SMB2
+	// compound); otherwise the names after it are skipped (a COMPOUND).
+	goesOn bool
 }
 
-func (f fancy) UnlinkAll(ctx context.Context, dir string, names []string) (int, error) {
+func (f fancy) UnlinkAll(ctx context.Context, dir string, names []string) ([]error, error) {
 	n := min(len(names), f.batch)
+	errs := make([]error, n)
 	for i, name := range names[:n] {
-		if err := f.Unlink(ctx, dir, name); err != nil {
-			return i, err
+		if errs[i] = f.Unlink(ctx, dir, name); errs[i] != nil && !f.goesOn {
+			for j := i + 1; j < n; j++ {
+				errs[j] = share.ErrSkipped
+			}
+			break
 		}
 	}
-	return n, nil
+	return errs, nil
 }
 
 func (f fancy) Workers(context.Context) ([]share.Remover, func([]error)) {
 	ws := make([]share.Remover, f.workers)
 	for i := range ws {
-		ws[i] = fancy{Remover: f.Remover, batch: f.batch}
+		ws[i] = fancy{Remover: f.Remover, batch: f.batch, goesOn: f.goesOn}
 	}
 	return ws, func([]error) { f.released.Add(1) }
 }
 
 func TestRemoveTreeWithBatchesAndWorkers(t *testing.T) {
-	for _, follow := range []bool{false, true} {
-		t.Run(fmt.Sprintf("follow-links=%v", follow), func(t *testing.T) {
+	for _, tc := range []struct{ follow, goesOn bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
+		follow := tc.follow
+		t.Run(fmt.Sprintf("follow-links=%v,batch-goes-on=%v", follow, tc.goesOn), func(t *testing.T) {
 			s := attacked(t, follow)
 			s.PageSize = 64
 			for i := range 200 {
@@ -227,7 +235,7 @@ func TestRemoveTreeWithBatchesAndWorkers(t *testing.T) {
 			}
 			before := outside(s)
 			var released atomic.Int32
-			r := fancy{Remover: s.Client().(share.Remover), batch: 7, workers: 4, released: &released}
+			r := fancy{Remover: s.Client().(share.Remover), batch: 7, workers: 4, released: &released, goesOn: tc.goesOn}
 			err := share.RemoveTree(context.Background(), r, victim, opts)
 			if got := outside(s); !slices.Equal(got, before) {
 				t.Fatalf("the removal changed what is not the volume's: %q", paths(got))

@@ -1,0 +1,228 @@
+package state
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/share"
+)
+
+// The two calls every claim makes, CreateVolume and DeleteVolume, take the
+// protocols of the package doc in batches (share.Batcher), so that each
+// costs the round trips its order needs and no more: the steps that may
+// happen in any order go together, and the steps that must follow one
+// another go in one ordered batch, which an NFSv4.1 COMPOUND sends at once.
+// Anything the share shows besides the plain case (an earlier call's
+// intent, a directory or a record already there, a metadata directory not
+// made yet, a volume with something in it) sends the call the step-by-step
+// way, which expects what the batches may have left: they write nothing
+// it does not write too.
+//
+// CreateVolume of a new directory, three batches:
+//
+//  1. unordered: the intent, written only where none is (share.OpCreate:
+//     an earlier call's intent, or a volume still being filled, takes the
+//     step-by-step way); the holds on the ancestors; the ancestors'
+//     records read, which should not be there (last: a COMPOUND stops at
+//     the first miss).
+//  2. MKDIR, which tells the new directory's ID.
+//  3. ordered: the record, written only where none is (COMMIT: a record
+//     already there is a volume whose directory went behind the driver's
+//     back, and is never replaced unread); the root's mark; the intent
+//     removed.
+//
+// A cut anywhere is the step-by-step protocol's cut at the same step, with
+// one more: between the record's CREATE and its WRITE, which leaves an
+// empty record (errTorn) that reads as none.
+//
+// DeleteVolume (delete) of an empty volume, two batches:
+//
+//  1. unordered: the record read, and the volume's directory looked at;
+//  2. ordered: RMDIR of the directory, which removes only an empty one
+//     and never what a link leads to (COMMIT: with the directory gone, a
+//     retry finds the record and finishes); the root's mark; the holds;
+//     last the record.
+//
+// A volume with anything in it fails the RMDIR, and takes the quarantine.
+
+// createNew is Create of a volume at a directory that is not there yet, in
+// the three batches above. done is false, with nothing to undo, when the
+// call must take the step-by-step way (create).
+func (s *Store) createNew(ctx context.Context, req CreateRequest) (rec Record, done bool, err error) {
+	p := req.Path
+	rec, intent, err := s.newIntent(req)
+	if err != nil {
+		return Record{}, true, err
+	}
+	anc := ancestors(p)
+	ops := []share.Op{{Kind: share.OpCreate, Path: intentPath(p), Data: intent}}
+	for _, a := range anc {
+		ops = append(ops, share.Op{Kind: share.OpWrite, Path: holdDir(a) + "/" + key(p)})
+	}
+	for _, a := range anc {
+		ops = append(ops, share.Op{Kind: share.OpRead, Path: recordPath(a)})
+	}
+	res := share.RunBatch(ctx, s.c, ops, false)
+	for _, r := range res {
+		if cutShort(ctx, r.Err) {
+			return Record{}, true, r.Err
+		}
+	}
+	if res[0].Err != nil {
+		return Record{}, false, nil // an intent there, or no intents directory yet
+	}
+	fine := true
+	for i, r := range res[1:] {
+		if i < len(anc) {
+			fine = fine && r.Err == nil
+		} else if _, err := decodeRecord(ops[i+1].Path, r.Data, r.Err); !errors.Is(err, fs.ErrNotExist) {
+			fine = false // a volume above, or a record that cannot be read
+		}
+	}
+	if !fine {
+		return Record{}, false, s.dropIntent(ctx, rec, true)
+	}
+	fi, err := share.MkdirStat(ctx, s.c, p, req.Perm)
+	switch {
+	case cutShort(ctx, err):
+		return Record{}, true, err
+	case err != nil:
+		// The directory is there (a volume's, or one to adopt), or its
+		// parents are not: this call's intent stands, and the record
+		// says which.
+		old, rerr := s.record(ctx, p)
+		switch {
+		case rerr == nil:
+			if err := s.removeFile(ctx, intentPath(p)); err != nil {
+				return Record{}, true, err
+			}
+			rec, err := s.existing(ctx, old, req)
+			return rec, true, err
+		case !errors.Is(rerr, fs.ErrNotExist):
+			return Record{}, true, rerr
+		}
+		rec, err := s.finishCreate(ctx, rec, req)
+		return rec, true, err
+	}
+	rec.RootID = fi.ID
+	return rec, true, s.commitNew(ctx, rec, req)
+}
+
+// dropIntent removes the intent createNew wrote, and its holds unless a
+// record at the same directory owns them, before the call takes the
+// step-by-step way.
+func (s *Store) dropIntent(ctx context.Context, rec Record, holds bool) error {
+	if holds {
+		if _, err := s.record(ctx, rec.Path); errors.Is(err, fs.ErrNotExist) {
+			s.dropHolds(ctx, rec.Path)
+		} else if err != nil && !isRefusal(err) {
+			return err
+		}
+	}
+	return s.removeFile(ctx, intentPath(rec.Path))
+}
+
+// commitNew is createNew's third batch: the record where none is (the
+// commit), the root's mark, the intent removed.
+func (s *Store) commitNew(ctx context.Context, rec Record, req CreateRequest) error {
+	b, err := json.Marshal(rec)
+	if err != nil {
+		return err
+	}
+	ops := []share.Op{{Kind: share.OpCreate, Path: recordPath(rec.Path), Data: b}}
+	if rec.RootID != 0 {
+		ops = append(ops, share.Op{Kind: share.OpWrite, Path: rootMarker(rec.RootID)})
+	}
+	if !rec.Populating {
+		ops = append(ops, share.Op{Kind: share.OpRemove, Path: intentPath(rec.Path)})
+	}
+	res := share.RunBatch(ctx, s.c, ops, true)
+	err = res[0].Err
+	switch {
+	case err == nil:
+		for _, r := range res[1:] {
+			if r.Err != nil {
+				// Committed: the rest is what every later call that
+				// finds the record does again (a roots directory not
+				// made yet, for one).
+				return s.afterCommit(ctx, rec, 0)
+			}
+		}
+		return nil
+	case cutShort(ctx, err):
+		return err
+	case errors.Is(err, fs.ErrExist):
+		return s.recordThere(ctx, rec, req)
+	}
+	// No volumes directory yet, or the share would not take the file: the
+	// step-by-step commit makes the directories, and undoes the create
+	// when it fails for good.
+	if err := s.commit(ctx, rec, 0); err != nil && !cutShort(ctx, err) {
+		return s.undoCreate(ctx, rec, true, err)
+	} else if err != nil {
+		return err
+	}
+	return nil
+}
+
+// recordThere answers a commit that found a record at the new directory's
+// path: a torn one is replaced; another is a volume whose directory went
+// behind the driver's back, which this call's new directory becomes (the
+// same claim, as ensureDir would make it again) or leaves (another claim's
+// path: refused, and the directory, empty, removed).
+func (s *Store) recordThere(ctx context.Context, rec Record, req CreateRequest) error {
+	old, err := s.record(ctx, rec.Path)
+	switch {
+	case errors.Is(err, errTorn):
+		return s.commit(ctx, rec, 0)
+	case err != nil:
+		return err
+	}
+	if err := s.sameVolume(ctx, old, req); err != nil {
+		if rerr := s.c.Remove(ctx, rec.Path); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+			return fmt.Errorf("%w (and removing the directory this call made: %v)", err, rerr)
+		}
+		if rerr := s.removeFile(ctx, intentPath(rec.Path)); rerr != nil {
+			return fmt.Errorf("%w (and removing the intent: %v)", err, rerr)
+		}
+		return err
+	}
+	if err := s.removeFile(ctx, intentPath(rec.Path)); err != nil {
+		return err
+	}
+	_, err = s.ensureDir(ctx, old, req.Perm)
+	return err
+}
+
+// deleteEmpty is DeleteVolume (delete) of a volume whose directory fi
+// showed as its own, in the ordered batch above. done is false when the
+// RMDIR did not happen (the volume holds something): the caller takes the
+// quarantine.
+func (s *Store) deleteEmpty(ctx context.Context, rec Record) (done bool, err error) {
+	ops := []share.Op{{Kind: share.OpRmdir, Path: rec.Path}, {Kind: share.OpRemove, Path: rootMarker(rec.RootID)}}
+	for _, a := range ancestors(rec.Path) {
+		ops = append(ops, share.Op{Kind: share.OpRemove, Path: holdDir(a) + "/" + key(rec.Path)})
+	}
+	ops = append(ops, share.Op{Kind: share.OpRemove, Path: recordPath(rec.Path)})
+	res := share.RunBatch(ctx, s.c, ops, true)
+	if err := res[0].Err; err != nil {
+		if cutShort(ctx, err) {
+			return true, err
+		}
+		return false, nil
+	}
+	for _, r := range res[1:] {
+		if r.Err != nil {
+			if cutShort(ctx, r.Err) {
+				return true, r.Err
+			}
+			// The directory is gone (the commit): DeleteVolume finishes
+			// from the record, as its retry would.
+			return true, s.DeleteVolume(ctx, rec)
+		}
+	}
+	return true, nil
+}

@@ -175,6 +175,15 @@ func Copy(ctx context.Context, s Sessions, from, to string, opts Options) (Stats
 	if c.topFresh, err = c.makeDir(ctx, dst, to, top); err != nil {
 		return c.stats(), err
 	}
+	if !c.topFresh {
+		// A top that is there but empty (a restore's or a clone's new
+		// volume, which nothing but the copy writes into before it is
+		// answered) holds nothing from an earlier run either: no file
+		// needs a look before it is written.
+		if c.topFresh, err = empty(ctx, dst, to); err != nil {
+			return c.stats(), err
+		}
+	}
 	if opts.UnpackFrom != "" {
 		if err := c.unpack(ctx); err != nil {
 			return c.stats(), err
@@ -241,6 +250,26 @@ type copier struct {
 	noDOS        sync.Once
 
 	files, dirs, links, bytes, serverBytes, resumed, skipped atomic.Int64
+}
+
+// errNotEmpty stops a listing at its first entry.
+var errNotEmpty = errors.New("not empty")
+
+// empty says whether the directory rel has no entries.
+func empty(ctx context.Context, dst share.TreeClient, rel string) (bool, error) {
+	err := dst.ReadDir(ctx, rel, func(page []share.DirEntry) error {
+		if len(page) > 0 {
+			return errNotEmpty
+		}
+		return nil
+	})
+	if errors.Is(err, errNotEmpty) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("list %s: %w", rel, err)
+	}
+	return true, nil
 }
 
 func (c *copier) stats() Stats {

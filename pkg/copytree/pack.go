@@ -304,11 +304,18 @@ func (c *copier) unpack(ctx context.Context) error {
 	defer in.Close(ctx)
 	tr := tar.NewReader(bufio.NewReaderSize(&offsetReader{ctx: ctx, r: in}, ChunkSize))
 	g, gctx := errgroup.WithContext(ctx)
-	jobs := make(chan packEntry)
+	// Files go to the workers in batches: a destination that writes many
+	// small files in one round trip (share.FilesWriter) takes each batch
+	// at once, into a top this run made; otherwise one at a time.
+	per := 1
+	if fw, ok := c.s.Workers[0].Dst.(share.FilesWriter); ok && c.topFresh {
+		_, per = fw.FilesLimit()
+	}
+	jobs := make(chan []packEntry)
 	for _, w := range c.s.Workers {
 		g.Go(func() error {
-			for e := range jobs {
-				if err := c.placePacked(gctx, w.Dst, e); err != nil {
+			for batch := range jobs {
+				if err := c.placeBatch(gctx, w.Dst, batch); err != nil {
 					return err
 				}
 			}
@@ -317,11 +324,24 @@ func (c *copier) unpack(ctx context.Context) error {
 	}
 	g.Go(func() error {
 		defer close(jobs)
+		var batch []packEntry
+		send := func() error {
+			if len(batch) == 0 {
+				return nil
+			}
+			select {
+			case jobs <- batch:
+				batch = nil
+				return nil
+			case <-gctx.Done():
+				return gctx.Err()
+			}
+		}
 		dir := "" // the last directory made sure of: a directory's files are packed together
 		for {
 			h, err := tr.Next()
 			if err == io.EOF {
-				return nil
+				return send()
 			}
 			if err != nil {
 				return fmt.Errorf("read the pack %s: %w", c.opts.UnpackFrom, err)
@@ -340,14 +360,59 @@ func (c *copier) unpack(ctx context.Context) error {
 				}
 				dir = d
 			}
-			select {
-			case jobs <- e:
-			case <-gctx.Done():
-				return gctx.Err()
+			if batch = append(batch, e); len(batch) == per {
+				if err := send(); err != nil {
+					return err
+				}
 			}
 		}
 	})
 	return g.Wait()
+}
+
+// placeBatch makes a batch of packed files in the destination: those a
+// share.FilesWriter takes whole (small enough, attributes it sets, data
+// to write) in one call, the rest, and any it failed, one at a time.
+func (c *copier) placeBatch(ctx context.Context, dst share.TreeClient, batch []packEntry) error {
+	fw, ok := dst.(share.FilesWriter)
+	if !ok || !c.topFresh || len(batch) == 1 {
+		return c.placeEach(ctx, dst, batch)
+	}
+	size, _ := fw.FilesLimit()
+	var files []share.SmallFile
+	var sent, rest []packEntry
+	for _, e := range batch {
+		mask := attrMask(e.attr)
+		if len(e.data) > size || mask&^fw.FilesMask() != 0 || e.attr.Size > 0 && allZero(e.data) {
+			rest = append(rest, e) // a hole to leave, or more to set: placePacked
+			continue
+		}
+		files = append(files, share.SmallFile{Path: path.Join(c.top, e.name), Data: e.data, Attr: e.attr, Mask: mask})
+		sent = append(sent, e)
+	}
+	if len(files) > 0 {
+		for i, err := range fw.WriteFiles(ctx, files) {
+			if err != nil {
+				if ctx.Err() != nil || share.BreaksSession(err) {
+					return fmt.Errorf("write %s: %w", files[i].Path, err)
+				}
+				rest = append(rest, sent[i]) // written again, on its own
+				continue
+			}
+			c.files.Add(1)
+			c.bytes.Add(int64(len(sent[i].data)))
+		}
+	}
+	return c.placeEach(ctx, dst, rest)
+}
+
+func (c *copier) placeEach(ctx context.Context, dst share.TreeClient, batch []packEntry) error {
+	for _, e := range batch {
+		if err := c.placePacked(ctx, dst, e); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // ensureDir makes the directory d (below the top, from a pack entry's

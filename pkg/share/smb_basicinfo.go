@@ -23,12 +23,18 @@ const (
 // setBasicInfo sets FileBasicInformation on the open file f (MS-FSCC
 // 2.4.7): a zero time or zero attributes leave that field as it is.
 func setBasicInfo(f *smb2.File, mtime time.Time, attrs uint32) error {
+	return f.SetInfo(fileBasicInformation, basicInfo(mtime, attrs))
+}
+
+// basicInfo is FileBasicInformation's wire format with the last write time
+// and attributes: zero leaves a field as it is.
+func basicInfo(mtime time.Time, attrs uint32) []byte {
 	b := make([]byte, 40)
 	if !mtime.IsZero() {
 		binary.LittleEndian.PutUint64(b[16:24], uint64(filetime(mtime)))
 	}
 	binary.LittleEndian.PutUint32(b[32:36], attrs)
-	return f.SetInfo(fileBasicInformation, b)
+	return b
 }
 
 // filetime is t in 100-nanosecond intervals since 1601 (MS-DTYP 2.3.3).

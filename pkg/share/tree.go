@@ -96,6 +96,29 @@ const (
 	SetDOSAttributes
 )
 
+// SmallFile is one small file a copy writes whole: its data and the
+// attributes Mask says to give it.
+type SmallFile struct {
+	Path string
+	Data []byte
+	Attr Attr
+	Mask AttrMask
+}
+
+// FilesWriter is a TreeClient that writes many small files in few round
+// trips (SMB: one compound for several files, each CREATE, WRITE,
+// SET_INFO and CLOSE), where one at a time costs a round trip per request.
+type FilesWriter interface {
+	// WriteFiles creates or replaces each file with its data and sets the
+	// attributes its Mask names, each with its own outcome. A file that
+	// failed may be written in part: its caller writes it again.
+	WriteFiles(ctx context.Context, files []SmallFile) []error
+	// FilesLimit is what one WriteFiles takes: the largest file, and how
+	// many files; FilesMask what of an Attr it sets.
+	FilesLimit() (size, count int)
+	FilesMask() AttrMask
+}
+
 // FileReader reads one open file at offsets. io.EOF at or past the end.
 type FileReader interface {
 	ReadAt(ctx context.Context, p []byte, off int64) (int, error)

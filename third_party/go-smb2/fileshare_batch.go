@@ -38,6 +38,10 @@ type SmallOp struct {
 	Kind SmallOpKind
 	Name string
 	Data []byte
+	// Info, for SmallCreate and SmallWrite, is FileBasicInformation
+	// (MS-FSCC 2.4.7, wire format) set on the handle after the write and
+	// before its CLOSE: a copied file's time and attributes.
+	Info []byte
 }
 
 // SmallResult is what one SmallOp did.
@@ -61,7 +65,7 @@ func (fs *Share) Batch(ops []SmallOp) []SmallResult {
 			res[i].Err = err
 			continue
 		}
-		sp, ok := fs.smallSpec(op.Kind, name, op.Data)
+		sp, ok := fs.smallSpec(op.Kind, name, op.Data, op.Info)
 		if !ok {
 			res[i] = fs.smallAlone(op)
 			continue
@@ -91,7 +95,7 @@ func (fs *Share) Batch(ops []SmallOp) []SmallResult {
 
 // smallSpec is the chain of one SmallOp; false when it takes its method's
 // own path (a payload larger than one request carries).
-func (fs *Share) smallSpec(kind SmallOpKind, name string, data []byte) (chainSpec, bool) {
+func (fs *Share) smallSpec(kind SmallOpKind, name string, data, info []byte) (chainSpec, bool) {
 	switch kind {
 	case SmallStat:
 		return fs.lstatSpec(name), true
@@ -101,7 +105,16 @@ func (fs *Share) smallSpec(kind SmallOpKind, name string, data []byte) (chainSpe
 		if len(data) > compoundPayloadMax || len(data) > int(fs.maxWriteSize) {
 			return chainSpec{}, false
 		}
-		return fs.writeSpec(name, data, 0o644, kind == SmallCreate), true
+		sp := fs.writeSpec(name, data, 0o644, kind == SmallCreate)
+		if info != nil {
+			sp.steps = append(sp.steps, chainStep{smb2.SMB2_SET_INFO, &smb2.SetInfoRequest{
+				InfoType:      smb2.SMB2_0_INFO_FILE,
+				FileInfoClass: fileBasicInformation,
+				FileId:        sentinelFileId,
+				Input:         rawInput(info),
+			}})
+		}
+		return sp, true
 	case SmallRemove, SmallRmdir:
 		sp := fs.removeSpec(name)
 		if kind == SmallRmdir {
@@ -127,11 +140,32 @@ func (fs *Share) smallAlone(op SmallOp) SmallResult {
 			break
 		}
 		_, err = f.Write(op.Data)
+		if err == nil && op.Info != nil {
+			err = f.SetInfo(fileBasicInformation, op.Info)
+		}
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
 		r.Err = err
 	case SmallWrite:
+		if op.Info != nil {
+			// Larger than one request: the library's path, then the
+			// information on its own handle.
+			f, err := fs.Create(op.Name)
+			if err != nil {
+				r.Err = err
+				break
+			}
+			_, err = f.Write(op.Data)
+			if err == nil {
+				err = f.SetInfo(fileBasicInformation, op.Info)
+			}
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+			r.Err = err
+			break
+		}
 		r.Err = fs.WriteSmallFile(op.Name, op.Data, 0o644)
 	case SmallRemove:
 		r.Err = fs.RemoveOne(op.Name)
@@ -162,7 +196,7 @@ func (fs *Share) smallResult(op SmallOp, name string, out chainOut) SmallResult 
 	case SmallRead:
 		r.Data, err = fs.readResult(name, out.steps, err)
 	case SmallCreate, SmallWrite:
-		if err == nil && len(out.steps) > 0 {
+		if err == nil && len(op.Data) > 0 {
 			err = writeResult(out.steps[0], len(op.Data))
 		}
 	}
@@ -175,6 +209,10 @@ func (fs *Share) smallResult(op SmallOp, name string, out chainOut) SmallResult 
 	}
 	return r
 }
+
+// fileBasicInformation is the FileInfoClass of FileBasicInformation
+// (MS-FSCC 2.4.7).
+const fileBasicInformation = 4
 
 // readResult is a read chain's data: a file at its end answers
 // STATUS_END_OF_FILE (empty), and one as long as the read asked for is

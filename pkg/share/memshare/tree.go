@@ -239,3 +239,35 @@ func (c *client) SetAttr(ctx context.Context, rel string, a share.Attr, mask sha
 		return nil
 	})
 }
+
+// FilesLimit, FilesMask and WriteFiles are share.FilesWriter's: each file
+// is its steps one after another (create, write, close, setattr), so the
+// crash tests cut a batch of files anywhere.
+func (c *client) FilesLimit() (size, count int) { return 1 << 20, 4 }
+
+func (c *client) FilesMask() share.AttrMask { return share.SetMode | share.SetModTime }
+
+func (c *client) WriteFiles(ctx context.Context, files []share.SmallFile) []error {
+	errs := make([]error, len(files))
+	for i, f := range files {
+		errs[i] = c.writeSmall(ctx, f)
+	}
+	return errs
+}
+
+func (c *client) writeSmall(ctx context.Context, f share.SmallFile) error {
+	w, err := c.Create(ctx, f.Path, 0o600)
+	if err != nil {
+		return err
+	}
+	if len(f.Data) > 0 {
+		if _, err := w.WriteAt(ctx, f.Data, 0); err != nil {
+			_ = w.Close(ctx)
+			return err
+		}
+	}
+	if err := w.Close(ctx); err != nil {
+		return err
+	}
+	return c.SetAttr(ctx, f.Path, f.Attr, f.Mask&c.FilesMask())
+}

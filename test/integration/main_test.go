@@ -59,7 +59,7 @@ func run(m *testing.M) int {
 		return 1
 	}
 	env.dir = dir
-	if env.binary, err = harness.BuildDriver(dir, "../../cmd/fileshare-csi", os.Getenv("FILESHARE_DRIVER_BINARY")); err != nil {
+	if env.binary, err = harness.BuildDriver(dir, "../..", os.Getenv("FILESHARE_DRIVER_BINARY")); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}

@@ -10,14 +10,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"reflect"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 	"time"
-
-	"go.yaml.in/yaml/v3"
 
 	"github.com/fileshare-csi/fileshare-csi/test/cluster"
 	"github.com/fileshare-csi/fileshare-csi/test/localservers"
@@ -33,70 +29,15 @@ func helmTemplate(t *testing.T, namespace string, set ...string) string {
 	return mustHelm(t, args...)
 }
 
-// objectsOf decodes a multi-document YAML stream into objects keyed by
-// kind/namespace/name. The chart and the kustomize install must agree on
-// all of each object: images, arguments, environment, ports, volumes,
-// security contexts, RBAC rules.
+// objectsOf decodes a rendering into objects keyed by kind/namespace/name
+// (cluster.Objects).
 func objectsOf(t *testing.T, what, stream string) map[string]any {
 	t.Helper()
-	dec := yaml.NewDecoder(strings.NewReader(stream))
-	out := map[string]any{}
-	for {
-		var o map[string]any
-		if err := dec.Decode(&o); err != nil {
-			if err.Error() == "EOF" {
-				return out
-			}
-			t.Fatalf("%s: %v", what, err)
-		}
-		if o == nil {
-			continue
-		}
-		md, _ := o["metadata"].(map[string]any)
-		key := fmt.Sprintf("%v/%v/%v", o["kind"], md["namespace"], md["name"])
-		out[key] = normalize(o)
+	objs, err := cluster.Objects(stream)
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
 	}
-}
-
-// normalize drops what only one side sets by its nature, the pull policy
-// the chart makes explicit (the default for a tagged image is the same), and
-// sorts lists of objects (containers, volumes, mounts, env, ports, rules):
-// the API treats them as sets, and kustomize's patches reorder them.
-// Lists of strings, such as args, keep their order.
-func normalize(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		m := map[string]any{}
-		for k, e := range x {
-			if k == "imagePullPolicy" {
-				continue
-			}
-			m[k] = normalize(e)
-		}
-		return m
-	case []any:
-		l := make([]any, len(x))
-		for i, e := range x {
-			l[i] = normalize(e)
-		}
-		sort.SliceStable(l, func(i, j int) bool {
-			a, aok := l[i].(map[string]any)
-			b, bok := l[j].(map[string]any)
-			return aok && bok && sortKey(a) < sortKey(b)
-		})
-		return l
-	}
-	return v
-}
-
-func sortKey(m map[string]any) string {
-	for _, k := range []string{"name", "mountPath"} {
-		if v, ok := m[k]; ok {
-			return fmt.Sprint(v)
-		}
-	}
-	b, _ := json.Marshal(m)
-	return string(b)
+	return objs
 }
 
 // checkChartMatchesOverlays renders the chart as each cluster kind's overlay
@@ -126,29 +67,8 @@ func checkChartMatchesOverlays(t *testing.T) {
 		// The namespace is helm's to make (--create-namespace); the
 		// overlay's carries the Pod Security labels docs/install.md asks for.
 		delete(want, "Namespace/<nil>/fileshare-csi")
-		var keys []string
-		for k := range want {
-			keys = append(keys, k)
-		}
-		for k := range got {
-			if _, ok := want[k]; !ok {
-				keys = append(keys, k)
-			}
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			w, ok1 := want[k]
-			g, ok2 := got[k]
-			switch {
-			case !ok2:
-				t.Errorf("%s: the overlay has %s, the chart does not", overlay, k)
-			case !ok1:
-				t.Errorf("%s: the chart has %s, the overlay does not", overlay, k)
-			case !reflect.DeepEqual(w, g):
-				wb, _ := yaml.Marshal(w)
-				gb, _ := yaml.Marshal(g)
-				t.Errorf("%s: %s differs\n--- overlay\n%s\n--- chart\n%s", overlay, k, wb, gb)
-			}
+		for _, d := range cluster.CompareObjects("overlay", want, "chart", got) {
+			t.Errorf("%s: %s", overlay, d)
 		}
 		f := filepath.Join(env.work, "chart-"+overlay+".yaml")
 		if err := os.WriteFile(f, []byte(chart), 0o644); err != nil {

@@ -58,15 +58,6 @@ func run(t *testing.T, bin string, args ...string) string {
 	return stdout.String()
 }
 
-func objects(t *testing.T, what, stream string) map[string]any {
-	t.Helper()
-	objs, err := cluster.Objects(stream)
-	if err != nil {
-		t.Fatalf("%s: %v", what, err)
-	}
-	return objs
-}
-
 // overlayWith renders the default overlay with the components over it.
 func overlayWith(t *testing.T, kubectl string, components ...string) map[string]any {
 	t.Helper()
@@ -86,7 +77,7 @@ func overlayWith(t *testing.T, kubectl string, components ...string) map[string]
 	if err := os.WriteFile(filepath.Join(dir, "kustomization.yaml"), []byte(k), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	objs := objects(t, "kustomize "+strings.Join(components, "+"), run(t, kubectl, "kustomize", dir))
+	objs := cluster.MustObjects(t, "kustomize "+strings.Join(components, "+"), run(t, kubectl, "kustomize", dir))
 	// The namespace is helm's to make (--create-namespace).
 	delete(objs, "Namespace/<nil>/fileshare-csi")
 	return objs
@@ -98,7 +89,7 @@ func chart(t *testing.T, helm string, set ...string) map[string]any {
 	for _, s := range set {
 		args = append(args, "--set", s)
 	}
-	return objects(t, "helm template "+strings.Join(set, " "), run(t, helm, args...))
+	return cluster.MustObjects(t, "helm template "+strings.Join(set, " "), run(t, helm, args...))
 }
 
 // container is the named container of a Deployment or DaemonSet, and the

@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"testing"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -38,6 +39,17 @@ func Objects(stream string) (map[string]any, error) {
 		key := fmt.Sprintf("%v/%v/%v", o["kind"], md["namespace"], md["name"])
 		out[key] = normalize(o)
 	}
+}
+
+// MustObjects is Objects for a test, which fails on a stream that does not
+// decode; what names the stream in the failure.
+func MustObjects(t testing.TB, what, stream string) map[string]any {
+	t.Helper()
+	objs, err := Objects(stream)
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	return objs
 }
 
 // normalize drops what only one side sets by its nature, the pull policy

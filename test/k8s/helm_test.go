@@ -29,17 +29,6 @@ func helmTemplate(t *testing.T, namespace string, set ...string) string {
 	return mustHelm(t, args...)
 }
 
-// objectsOf decodes a rendering into objects keyed by kind/namespace/name
-// (cluster.Objects).
-func objectsOf(t *testing.T, what, stream string) map[string]any {
-	t.Helper()
-	objs, err := cluster.Objects(stream)
-	if err != nil {
-		t.Fatalf("%s: %v", what, err)
-	}
-	return objs
-}
-
 // checkChartMatchesOverlays renders the chart as each cluster kind's overlay
 // would install it and compares object by object; then lints the chart and
 // has the API server accept every rendering.
@@ -62,8 +51,8 @@ func checkChartMatchesOverlays(t *testing.T) {
 			dir = filepath.Join(env.work, "snapshots-"+base)
 			installSnapshotComponentDir(t, "manifests/overlays/"+base, dir)
 		}
-		want := objectsOf(t, "overlay "+overlay, mustKubectl(t, "", "kustomize", dir))
-		got := objectsOf(t, "chart for "+overlay, chart)
+		want := cluster.MustObjects(t, "overlay "+overlay, mustKubectl(t, "", "kustomize", dir))
+		got := cluster.MustObjects(t, "chart for "+overlay, chart)
 		// The namespace is helm's to make (--create-namespace); the
 		// overlay's carries the Pod Security labels docs/install.md asks for.
 		delete(want, "Namespace/<nil>/fileshare-csi")
@@ -87,7 +76,7 @@ func checkChartMatchesOverlays(t *testing.T) {
 		`storageClasses[0].secret.username=k8s`, `storageClasses[0].secret.password=pw`,
 		`storageClasses[1].name=nfs`, `storageClasses[1].source=nfs://nas.example.com/export`,
 		`node.inlineSources=nfs://nas.example.com/scratch`)
-	objs := objectsOf(t, "chart with StorageClasses", chart)
+	objs := cluster.MustObjects(t, "chart with StorageClasses", chart)
 	smb, _ := objs["StorageClass/<nil>/smb"].(map[string]any)
 	params, _ := smb["parameters"].(map[string]any)
 	for _, k := range []string{"provisioner", "controller-expand", "node-stage"} {
@@ -232,7 +221,7 @@ func testChartInstall(t *testing.T, cp *cluster.ControlPlane, driverBin string, 
 	if err := os.WriteFile(manifest, []byte(rendered), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	made := objectsOf(t, "the release's manifest", rendered)
+	made := cluster.MustObjects(t, "the release's manifest", rendered)
 	labelled := releaseObjects(t)
 	for k := range made {
 		if !labelled[k] {
@@ -283,7 +272,7 @@ func testChartInstall(t *testing.T, cp *cluster.ControlPlane, driverBin string, 
 
 // releaseObjects finds, among every kind the API server lists, the objects
 // helm marked as the release's (its managed-by label and release
-// annotations), keyed as objectsOf keys them.
+// annotations), keyed as cluster.Objects keys them.
 func releaseObjects(t *testing.T) map[string]bool {
 	t.Helper()
 	kinds := strings.Fields(mustKubectl(t, "", "api-resources", "--verbs=list", "-o", "name"))

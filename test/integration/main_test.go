@@ -53,6 +53,8 @@ func run(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
+	// The domain controller of the Kerberos tests, if one of them started it.
+	defer stopSharedDC()
 	// Tests run processes as other users (fsGroup), who must reach paths below.
 	if err := os.Chmod(dir, 0o755); err != nil {
 		fmt.Fprintln(os.Stderr, err)

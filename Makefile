@@ -48,9 +48,11 @@ cross:
 	GOOS=freebsd GOARCH=amd64 $(GO) build ./...
 
 # test-unit: no root, no servers; ./test/docs checks the documentation against the
-# tree (links, anchors, flags, parameters, metrics, YAML examples, install lines).
+# tree (links, anchors, flags, parameters, metrics, YAML examples, install lines);
+# ./test/chart renders the chart's optional values against their kustomize
+# components (skipped until test/k8s/build.sh has built helm).
 test-unit:
-	$(GO) test -count=1 ./pkg/... ./hack/... ./test/docs/
+	$(GO) test -count=1 ./pkg/... ./hack/... ./test/docs/ ./test/chart/
 	cd third_party/go-smb2 && $(GO) test -count=1 ./...
 
 # Needs root and the servers from `make deps`.

@@ -32,6 +32,8 @@ import (
 	"github.com/google/go-containerregistry/pkg/name"
 	v1 "github.com/google/go-containerregistry/pkg/v1"
 	"github.com/google/go-containerregistry/pkg/v1/remote"
+
+	"github.com/fileshare-csi/fileshare-csi/hack/gobuild"
 )
 
 const (
@@ -148,7 +150,9 @@ func build(ctx context.Context, repo, cache, out, tag, push string, arches []str
 			return err
 		}
 		bin := filepath.Join(out, "bin", p.tagPart, "fileshare-csi")
-		if err := buildBinary(ctx, repo, bin, p, tag); err != nil {
+		// Static, so the same binary runs on the Debian root and on the
+		// empty controller image.
+		if err := gobuild.Driver(ctx, repo, bin, tag, gobuild.Target{GOOS: "linux", GOARCH: p.goarch, GOARM: p.goarm}); err != nil {
 			return err
 		}
 		binLayer, err := binaryLayer(bin)

@@ -349,6 +349,7 @@ func (d *controller) ListSnapshots(ctx context.Context, req *csi.ListSnapshotsRe
 	}
 	creds := credentialsFrom(req.GetSecrets())
 	var shares []source.Source
+	unfiltered := false
 	keep := func(state.Snapshot) bool { return true }
 	read := d.listShareSnapshots
 	switch {
@@ -382,6 +383,7 @@ func (d *controller) ListSnapshots(ctx context.Context, req *csi.ListSnapshotsRe
 		keep = func(s state.Snapshot) bool { return s.SourceVolumeID == id }
 	default:
 		shares = d.snapshotShares.all()
+		unfiltered = true
 	}
 	type found struct {
 		src  source.Source
@@ -392,7 +394,14 @@ func (d *controller) ListSnapshots(ctx context.Context, req *csi.ListSnapshotsRe
 	// records: each snapshot is listed once.
 	seen := map[string]bool{}
 	for _, src := range shares {
-		snaps, err := read(ctx, src, creds)
+		c := creds
+		if unfiltered && !share.HasLoginFor(src, creds) {
+			// A share of another class whose Secret logs in another way
+			// (NTLM and Kerberos classes side by side): read it as a call
+			// without secrets would, not fail the whole list.
+			c = share.Credentials{}
+		}
+		snaps, err := read(ctx, src, c)
 		if err != nil {
 			return nil, err
 		}

@@ -99,12 +99,13 @@ func TestPoolKeepsAuthAndEncryptionApart(t *testing.T) {
 	}
 }
 
+func smbSrc(a source.Auth) source.Source {
+	return source.Source{Protocol: source.SMB, Host: "fs.example.test", Share: "s", Auth: a}
+}
+
 func TestInitiatorChoice(t *testing.T) {
 	defer func(p string) { Krb5ConfigPath = p }(Krb5ConfigPath)
 	Krb5ConfigPath = "/nonexistent/krb5.conf"
-	smbSrc := func(a source.Auth) source.Source {
-		return source.Source{Protocol: source.SMB, Host: "fs.example.test", Share: "s", Auth: a}
-	}
 	userPass := Credentials{Username: "u", Password: "p", Domain: "D"}
 	both := Credentials{Username: "u", Password: "p", Principal: "u@EXAMPLE.TEST"}
 	ctx := context.Background()
@@ -200,5 +201,38 @@ func TestExpiredSessionIsUnavailableAndDropped(t *testing.T) {
 	err := c.wrap(context.Background(), "mkdir", "v", &smb2.ResponseError{Code: 0xC000035C})
 	if !errors.Is(err, ErrUnavailable) || errors.Is(err, fs.ErrPermission) || !c.Broken() {
 		t.Fatalf("%v (broken %v): want Unavailable and the session dropped", err, c.Broken())
+	}
+}
+
+// HasLoginFor tells a Secret made for another class's auth from one the
+// share could log in with, whatever the server then says.
+func TestHasLoginFor(t *testing.T) {
+	userPass := Credentials{Username: "u", Password: "p"}
+	krb := Credentials{Principal: "u@R", Keytab: "kt"}
+	for _, c := range []struct {
+		auth  source.Auth
+		creds Credentials
+		want  bool
+	}{
+		{"", userPass, true},
+		{source.AuthNTLM, userPass, true},
+		{source.AuthNTLM, krb, false},
+		{source.AuthKrb5, krb, true},
+		{source.AuthKrb5, Credentials{Principal: "u@R"}, false},
+		{source.AuthKrb5, userPass, false},
+		{source.AuthNegotiate, krb, true},
+		{source.AuthNegotiate, userPass, true},
+		{source.AuthNegotiate, Credentials{}, false},
+	} {
+		if got := HasLoginFor(smbSrc(c.auth), c.creds); got != c.want {
+			t.Errorf("auth %q with principal %q, username %q: %v, want %v", c.auth, c.creds.Principal, c.creds.Username, got, c.want)
+		}
+	}
+	nfs, err := source.Parse("nfs://nas.example.com/export")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !HasLoginFor(nfs, Credentials{}) {
+		t.Error("NFS needs no credentials")
 	}
 }

@@ -126,6 +126,24 @@ func dialSMB(ctx context.Context, src source.Source, creds Credentials) (Client,
 	return c, nil
 }
 
+// HasLoginFor reports whether creds hold an identity src's auth can log in
+// with on SMB: a username for ntlm, a Kerberos identity for krb5, either for
+// negotiate. Other protocols need none. It says nothing of whether the
+// server accepts it; a call that reads several shares with one Secret uses
+// it to tell a share of another class's credentials from a refusal.
+func HasLoginFor(src source.Source, creds Credentials) bool {
+	if src.Protocol != source.SMB {
+		return true
+	}
+	switch src.EffectiveAuth() {
+	case source.AuthKrb5:
+		return hasKrb5(creds)
+	case source.AuthNegotiate:
+		return hasKrb5(creds) || creds.Username != ""
+	}
+	return creds.Username != ""
+}
+
 // smbInitiator chooses how the session logs in, from the class's auth and
 // the Secret: NTLM with username and password, Kerberos with the principal
 // (a krb5 class never tries NTLM), or for negotiate Kerberos when the

@@ -86,7 +86,7 @@ func run() error {
 	defer os.RemoveAll(dir)
 	_ = os.Chmod(dir, 0o755)
 	e := &env{dir: dir, canMount: *baselines && harness.HasFilesystem("nfs") && harness.HasFilesystem("cifs"), baselineP50s: map[string]time.Duration{}}
-	if e.bin, err = harness.BuildDriver(dir, "./cmd/fileshare-csi", *driverPath); err != nil {
+	if e.bin, err = harness.BuildDriver(dir, ".", *driverPath); err != nil {
 		return err
 	}
 	servers, err := harness.StartServers(ctx, dir, 4450, harness.HasFilesystem("nfsd"))

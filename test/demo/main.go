@@ -51,7 +51,7 @@ func run() error {
 	if *driverPath == "" {
 		step("building the driver")
 	}
-	bin, err := harness.BuildDriver(dir, "./cmd/fileshare-csi", *driverPath)
+	bin, err := harness.BuildDriver(dir, ".", *driverPath)
 	if err != nil {
 		return err
 	}

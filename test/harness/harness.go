@@ -23,6 +23,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 
+	"github.com/fileshare-csi/fileshare-csi/hack/gobuild"
 	"github.com/fileshare-csi/fileshare-csi/test/localservers"
 )
 
@@ -35,14 +36,16 @@ func HasFilesystem(name string) bool {
 
 // BuildDriver returns prebuilt when set (the test VM gets a binary built on
 // the host: compiling under emulation takes minutes), else builds the
-// package at cmdDir into dir.
-func BuildDriver(dir, cmdDir, prebuilt string) (string, error) {
+// driver of the repository at repo into dir as the images build it
+// (hack/gobuild), stamped with the checkout's version.
+func BuildDriver(dir, repo, prebuilt string) (string, error) {
 	if prebuilt != "" {
 		return prebuilt, nil
 	}
 	bin := filepath.Join(dir, "fileshare-csi")
-	if out, err := exec.Command("go", "build", "-o", bin, cmdDir).CombinedOutput(); err != nil {
-		return "", fmt.Errorf("build driver: %w\n%s", err, out)
+	ctx := context.Background()
+	if err := gobuild.Driver(ctx, repo, bin, gobuild.Describe(ctx, repo), gobuild.Target{}); err != nil {
+		return "", fmt.Errorf("build driver: %w", err)
 	}
 	return bin, nil
 }

@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -37,7 +38,7 @@ import (
 func TestKerberosController(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	dc, keytab, password := startDC(t, ctx)
+	dc, keytab, password := needDC(t)
 	principal := "csikrb@" + dc.Realm
 	byKeytab := map[string]string{"principal": principal, "krb5.keytab": base64.StdEncoding.EncodeToString(keytab), "krb5.conf": dc.Krb5Conf}
 	byPassword := map[string]string{"principal": principal, "password": password, "krb5.conf": dc.Krb5Conf}
@@ -128,37 +129,86 @@ func TestKerberosController(t *testing.T) {
 	})
 }
 
-// startDC starts the domain controller with a user csikrb, and returns its
-// keytab and password.
-func startDC(t *testing.T, ctx context.Context) (*localservers.ADDC, []byte, string) {
-	t.Helper()
-	if _, err := exec.LookPath("samba-tool"); err != nil {
-		t.Skip("samba-ad-dc is not installed (hack/install-deps.sh installs it)")
-	}
-	if kernelNFS() {
-		// The controller's Kerberos is user space: the host's run shows it.
-		// In the VM the DC would cost minutes of emulated start-up for
-		// nothing more; the node's Kerberos mounts, which need the VM's
-		// kernel, have no test yet (#29).
-		t.Skip("the controller's Kerberos is tested on the host; not again in the test VM")
-	}
-	began := time.Now()
-	dc, err := localservers.StartADDC(ctx, filepath.Join(env.dir, "addc-"+strings.ReplaceAll(t.Name(), "/", "-")), "fileshare-addc", "10.254.29.1/24", "10.254.29.2/24")
+// The suite's domain controller: started by the first test that needs it
+// (TestKerberosController, TestSanity's Kerberos class,
+// TestKerberosTicketExpiry) and stopped by run() when the suite ends, so a
+// run that has several of them pays the start (several seconds) once. Their
+// volumes have names of their own (the sanity class works in a directory
+// of its own).
+var suiteDC struct {
+	once     sync.Once
+	dc       *localservers.ADDC
+	keytab   []byte
+	password string
+	// skip says why there is none (not installed, or the test VM); err
+	// that starting it failed.
+	skip string
+	err  error
+}
+
+// sharedDC starts the suite's domain controller once, with a user csikrb,
+// and returns it with that user's keytab and password.
+func sharedDC() (dc *localservers.ADDC, keytab []byte, password, skip string, err error) {
+	suiteDC.once.Do(func() {
+		if _, err := exec.LookPath("samba-tool"); err != nil {
+			suiteDC.skip = "samba-ad-dc is not installed (hack/install-deps.sh installs it)"
+			return
+		}
+		if kernelNFS() {
+			// The controller's Kerberos is user space: the host's run shows
+			// it. In the VM the DC would cost minutes of emulated start-up
+			// for nothing more; the node's Kerberos mounts, which need the
+			// VM's kernel, have no test yet (#29).
+			suiteDC.skip = "the controller's Kerberos is tested on the host; not again in the test VM"
+			return
+		}
+		suiteDC.dc, suiteDC.keytab, suiteDC.password, suiteDC.err = startDC()
+	})
+	return suiteDC.dc, suiteDC.keytab, suiteDC.password, suiteDC.skip, suiteDC.err
+}
+
+func startDC() (*localservers.ADDC, []byte, string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	dc, err := localservers.StartADDC(ctx, filepath.Join(env.dir, "addc"), "fileshare-addc", "10.254.29.1/24", "10.254.29.2/24")
 	if err != nil {
-		t.Fatal(err)
+		return nil, nil, "", err
 	}
-	t.Cleanup(dc.Stop)
 	b := make([]byte, 8)
 	_, _ = rand.Read(b)
 	password := "Pw-" + hex.EncodeToString(b) + "!"
 	if err := dc.AddUser(ctx, "csikrb", password); err != nil {
-		t.Fatal(err)
+		dc.Stop()
+		return nil, nil, "", err
 	}
 	keytab, err := dc.Keytab(ctx, "csikrb")
 	if err != nil {
+		dc.Stop()
+		return nil, nil, "", err
+	}
+	return dc, keytab, password, nil
+}
+
+// stopSharedDC stops the suite's domain controller, if a test started it.
+func stopSharedDC() {
+	if suiteDC.dc != nil {
+		suiteDC.dc.Stop()
+	}
+}
+
+// needDC is sharedDC for a test, which it skips or fails when there is no
+// domain controller.
+func needDC(t *testing.T) (*localservers.ADDC, []byte, string) {
+	t.Helper()
+	began := time.Now()
+	dc, keytab, password, skip, err := sharedDC()
+	if skip != "" {
+		t.Skip(skip)
+	}
+	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("domain controller up and user made in %v", time.Since(began).Round(time.Millisecond))
+	t.Logf("domain controller ready in %v", time.Since(began).Round(time.Millisecond))
 	return dc, keytab, password
 }
 
@@ -174,7 +224,7 @@ func TestKerberosTicketExpiry(t *testing.T) {
 	}
 	const lifetime = 10 * time.Minute
 	ctx := context.Background()
-	dc, keytab, _ := startDC(t, ctx)
+	dc, keytab, _ := needDC(t)
 	conf := strings.Replace(dc.Krb5Conf, "[libdefaults]\n", "[libdefaults]\n  ticket_lifetime = 10m\n", 1)
 	secrets := map[string]string{"principal": "csikrb@" + dc.Realm, "krb5.keytab": base64.StdEncoding.EncodeToString(keytab), "krb5.conf": conf}
 	creds := share.Credentials{Principal: secrets["principal"], Keytab: secrets["krb5.keytab"], Krb5Conf: conf}

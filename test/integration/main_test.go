@@ -53,13 +53,15 @@ func run(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
+	// The domain controller of the Kerberos tests, if one of them started it.
+	defer stopSharedDC()
 	// Tests run processes as other users (fsGroup), who must reach paths below.
 	if err := os.Chmod(dir, 0o755); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
 	env.dir = dir
-	if env.binary, err = harness.BuildDriver(dir, "../../cmd/fileshare-csi", os.Getenv("FILESHARE_DRIVER_BINARY")); err != nil {
+	if env.binary, err = harness.BuildDriver(dir, "../..", os.Getenv("FILESHARE_DRIVER_BINARY")); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}

@@ -26,6 +26,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/fileshare-csi/fileshare-csi/hack/gobuild"
 	"github.com/fileshare-csi/fileshare-csi/test/cluster"
 	"github.com/fileshare-csi/fileshare-csi/test/localservers"
 )
@@ -211,10 +212,11 @@ func TestQuickstartOnARealControlPlane(t *testing.T) {
 	}
 	step := stepper(t)
 
-	// Our controller, built from this checkout.
+	// Our controller, built from this checkout as the images build it.
 	driverBin := filepath.Join(env.work, "fileshare-csi")
-	if out, err := exec.Command("go", "build", "-o", driverBin, filepath.Join(env.repo, "cmd", "fileshare-csi")).CombinedOutput(); err != nil {
-		t.Fatalf("build driver: %v\n%s", err, out)
+	ctx := context.Background()
+	if err := gobuild.Driver(ctx, env.repo, driverBin, gobuild.Describe(ctx, env.repo), gobuild.Target{}); err != nil {
+		t.Fatal(err)
 	}
 	step("built the driver")
 

@@ -10,14 +10,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"reflect"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 	"time"
-
-	"go.yaml.in/yaml/v3"
 
 	"github.com/fileshare-csi/fileshare-csi/test/cluster"
 	"github.com/fileshare-csi/fileshare-csi/test/localservers"
@@ -31,72 +27,6 @@ func helmTemplate(t *testing.T, namespace string, set ...string) string {
 		args = append(args, "--set", s)
 	}
 	return mustHelm(t, args...)
-}
-
-// objectsOf decodes a multi-document YAML stream into objects keyed by
-// kind/namespace/name. The chart and the kustomize install must agree on
-// all of each object: images, arguments, environment, ports, volumes,
-// security contexts, RBAC rules.
-func objectsOf(t *testing.T, what, stream string) map[string]any {
-	t.Helper()
-	dec := yaml.NewDecoder(strings.NewReader(stream))
-	out := map[string]any{}
-	for {
-		var o map[string]any
-		if err := dec.Decode(&o); err != nil {
-			if err.Error() == "EOF" {
-				return out
-			}
-			t.Fatalf("%s: %v", what, err)
-		}
-		if o == nil {
-			continue
-		}
-		md, _ := o["metadata"].(map[string]any)
-		key := fmt.Sprintf("%v/%v/%v", o["kind"], md["namespace"], md["name"])
-		out[key] = normalize(o)
-	}
-}
-
-// normalize drops what only one side sets by its nature, the pull policy
-// the chart makes explicit (the default for a tagged image is the same), and
-// sorts lists of objects (containers, volumes, mounts, env, ports, rules):
-// the API treats them as sets, and kustomize's patches reorder them.
-// Lists of strings, such as args, keep their order.
-func normalize(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		m := map[string]any{}
-		for k, e := range x {
-			if k == "imagePullPolicy" {
-				continue
-			}
-			m[k] = normalize(e)
-		}
-		return m
-	case []any:
-		l := make([]any, len(x))
-		for i, e := range x {
-			l[i] = normalize(e)
-		}
-		sort.SliceStable(l, func(i, j int) bool {
-			a, aok := l[i].(map[string]any)
-			b, bok := l[j].(map[string]any)
-			return aok && bok && sortKey(a) < sortKey(b)
-		})
-		return l
-	}
-	return v
-}
-
-func sortKey(m map[string]any) string {
-	for _, k := range []string{"name", "mountPath"} {
-		if v, ok := m[k]; ok {
-			return fmt.Sprint(v)
-		}
-	}
-	b, _ := json.Marshal(m)
-	return string(b)
 }
 
 // checkChartMatchesOverlays renders the chart as each cluster kind's overlay
@@ -121,34 +51,13 @@ func checkChartMatchesOverlays(t *testing.T) {
 			dir = filepath.Join(env.work, "snapshots-"+base)
 			installSnapshotComponentDir(t, "manifests/overlays/"+base, dir)
 		}
-		want := objectsOf(t, "overlay "+overlay, mustKubectl(t, "", "kustomize", dir))
-		got := objectsOf(t, "chart for "+overlay, chart)
+		want := cluster.MustObjects(t, "overlay "+overlay, mustKubectl(t, "", "kustomize", dir))
+		got := cluster.MustObjects(t, "chart for "+overlay, chart)
 		// The namespace is helm's to make (--create-namespace); the
 		// overlay's carries the Pod Security labels docs/install.md asks for.
 		delete(want, "Namespace/<nil>/fileshare-csi")
-		var keys []string
-		for k := range want {
-			keys = append(keys, k)
-		}
-		for k := range got {
-			if _, ok := want[k]; !ok {
-				keys = append(keys, k)
-			}
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			w, ok1 := want[k]
-			g, ok2 := got[k]
-			switch {
-			case !ok2:
-				t.Errorf("%s: the overlay has %s, the chart does not", overlay, k)
-			case !ok1:
-				t.Errorf("%s: the chart has %s, the overlay does not", overlay, k)
-			case !reflect.DeepEqual(w, g):
-				wb, _ := yaml.Marshal(w)
-				gb, _ := yaml.Marshal(g)
-				t.Errorf("%s: %s differs\n--- overlay\n%s\n--- chart\n%s", overlay, k, wb, gb)
-			}
+		for _, d := range cluster.CompareObjects("overlay", want, "chart", got) {
+			t.Errorf("%s: %s", overlay, d)
 		}
 		f := filepath.Join(env.work, "chart-"+overlay+".yaml")
 		if err := os.WriteFile(f, []byte(chart), 0o644); err != nil {
@@ -167,7 +76,7 @@ func checkChartMatchesOverlays(t *testing.T) {
 		`storageClasses[0].secret.username=k8s`, `storageClasses[0].secret.password=pw`,
 		`storageClasses[1].name=nfs`, `storageClasses[1].source=nfs://nas.example.com/export`,
 		`node.inlineSources=nfs://nas.example.com/scratch`)
-	objs := objectsOf(t, "chart with StorageClasses", chart)
+	objs := cluster.MustObjects(t, "chart with StorageClasses", chart)
 	smb, _ := objs["StorageClass/<nil>/smb"].(map[string]any)
 	params, _ := smb["parameters"].(map[string]any)
 	for _, k := range []string{"provisioner", "controller-expand", "node-stage"} {
@@ -312,7 +221,7 @@ func testChartInstall(t *testing.T, cp *cluster.ControlPlane, driverBin string, 
 	if err := os.WriteFile(manifest, []byte(rendered), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	made := objectsOf(t, "the release's manifest", rendered)
+	made := cluster.MustObjects(t, "the release's manifest", rendered)
 	labelled := releaseObjects(t)
 	for k := range made {
 		if !labelled[k] {
@@ -363,7 +272,7 @@ func testChartInstall(t *testing.T, cp *cluster.ControlPlane, driverBin string, 
 
 // releaseObjects finds, among every kind the API server lists, the objects
 // helm marked as the release's (its managed-by label and release
-// annotations), keyed as objectsOf keys them.
+// annotations), keyed as cluster.Objects keys them.
 func releaseObjects(t *testing.T) map[string]bool {
 	t.Helper()
 	kinds := strings.Fields(mustKubectl(t, "", "api-resources", "--verbs=list", "-o", "name"))

@@ -4,6 +4,7 @@ package node
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -17,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fileshare-csi/fileshare-csi/hack/gobuild"
 	"github.com/fileshare-csi/fileshare-csi/test/cluster"
 )
 
@@ -288,13 +290,12 @@ func checkServiceIPInCert(t *testing.T) {
 	}
 }
 
+// goBuild builds a program the node runs (in the guest or in an image of
+// buildImages) the way the driver's images are built.
 func goBuild(t *testing.T, out, pkg string) {
 	t.Helper()
-	cmd := exec.Command("go", "build", "-trimpath", "-o", out, pkg)
-	cmd.Dir = env.repo
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build %s: %v\n%s", pkg, err, b)
+	if err := gobuild.Program(context.Background(), env.repo, pkg, out, gobuild.Target{}); err != nil {
+		t.Fatal(err)
 	}
 }
 

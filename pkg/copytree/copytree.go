@@ -137,6 +137,9 @@ func (n *dirNode) repeats(id uint64) bool {
 type fileJob struct {
 	n *dirNode
 	e share.DirEntry
+	// more are files of the same directory packed with e: read together
+	// where the source reads many files at once (share.FilesReader).
+	more []share.DirEntry
 }
 
 // Copy copies the directory from (on s.Lister's share) to the directory to
@@ -204,6 +207,12 @@ func Copy(ctx context.Context, s Sessions, from, to string, opts Options) (Stats
 	for _, w := range c.s.Workers {
 		g.Go(func() error {
 			for j := range jobs {
+				if j.more != nil {
+					if err := c.packGroup(gctx, w, j.n, append([]share.DirEntry{j.e}, j.more...)); err != nil {
+						return err
+					}
+					continue
+				}
 				if err := c.copyEntry(gctx, w, j.n, j.e); err != nil {
 					return err
 				}
@@ -322,14 +331,46 @@ func (c *copier) walk(ctx context.Context, n *dirNode, jobs chan<- fileJob) erro
 }
 
 // walkPage hands a page's files to the workers and walks its directories.
+// Files bound for the pack go in groups where the source reads many at once.
 func (c *copier) walkPage(ctx context.Context, n *dirNode, page []share.DirEntry, jobs chan<- fileJob) error {
+	size, per := 0, 1
+	if fr, ok := c.s.Workers[0].Src.(share.FilesReader); ok && c.pk != nil {
+		size, per = fr.FilesLimit()
+	}
+	var group []share.DirEntry
+	send := func(j fileJob, files int) error {
+		n.pending.Add(int64(files))
+		select {
+		case jobs <- j:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	flush := func() error {
+		var err error
+		switch len(group) {
+		case 0:
+		case 1:
+			err = send(fileJob{n: n, e: group[0]}, 1)
+		default:
+			err = send(fileJob{n: n, e: group[0], more: group[1:]}, len(group))
+		}
+		group = nil
+		return err
+	}
 	for _, e := range page {
+		if per > 1 && e.Attr.Type == share.TypeFile && packable(e.Attr) && e.Attr.Size <= int64(size) {
+			if group = append(group, e); len(group) == per {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
+			continue
+		}
 		if e.Attr.Type != share.TypeDir {
-			n.pending.Add(1)
-			select {
-			case jobs <- fileJob{n: n, e: e}:
-			case <-ctx.Done():
-				return ctx.Err()
+			if err := send(fileJob{n: n, e: e}, 1); err != nil {
+				return err
 			}
 			continue
 		}
@@ -342,7 +383,7 @@ func (c *copier) walkPage(ctx context.Context, n *dirNode, page []share.DirEntry
 			return err
 		}
 	}
-	return nil
+	return flush()
 }
 
 // depth is how many levels n lies below the top.

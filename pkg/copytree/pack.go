@@ -272,6 +272,37 @@ func (c *copier) packFile(ctx context.Context, w Pair, src, dst string, a share.
 	return nil
 }
 
+// packGroup packs the small files es of n, read in one call
+// (share.FilesReader); a file the call failed is packed on its own, as
+// packFile does, which says what went wrong.
+func (c *copier) packGroup(ctx context.Context, w Pair, n *dirNode, es []share.DirEntry) error {
+	paths := make([]string, len(es))
+	for i, e := range es {
+		paths[i] = path.Join(n.src, e.Name)
+	}
+	for i, r := range w.Src.(share.FilesReader).ReadFiles(ctx, paths) {
+		e := es[i]
+		dst := path.Join(n.dst, e.Name)
+		if r.Err != nil || int64(len(r.Data)) > e.Attr.Size {
+			// Failed, or grew since it was listed: on its own.
+			if err := c.copyEntry(ctx, w, n, e); err != nil {
+				return err
+			}
+		} else {
+			// A file that shrank while it was read is packed as it was read.
+			if err := c.pk.add(ctx, packEntry{name: strings.TrimPrefix(dst, c.top+"/"), attr: e.Attr, data: r.Data}); err != nil {
+				return err
+			}
+			c.files.Add(1)
+			c.bytes.Add(int64(len(r.Data)))
+		}
+		if err := c.release(ctx, n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // readFull reads p from the file's start, up to its end.
 func readFull(ctx context.Context, in share.FileReader, p []byte) (int, error) {
 	off := 0

@@ -119,6 +119,16 @@ type FilesWriter interface {
 	FilesMask() AttrMask
 }
 
+// FilesReader is a TreeClient that reads many small files whole in few
+// round trips (SMB: one compound for several files, each CREATE, READ and
+// CLOSE). FilesLimit is as FilesWriter's.
+type FilesReader interface {
+	// ReadFiles reads each file whole, as Open does, each with its own
+	// outcome (Result.Data, Result.Err).
+	ReadFiles(ctx context.Context, paths []string) []Result
+	FilesLimit() (size, count int)
+}
+
 // FileReader reads one open file at offsets. io.EOF at or past the end.
 type FileReader interface {
 	ReadAt(ctx context.Context, p []byte, off int64) (int, error)

@@ -75,6 +75,13 @@ func copyScenarios() []scenario {
 		if err := sh.Symlink("d/b.txt", volPath+"/link"); err != nil {
 			t.Fatal(err)
 		}
+		// Files enough in one directory that a snapshot reads them in a
+		// group (share.FilesReader) and a restore writes them in one.
+		for _, f := range []string{"d/b2.txt", "d/b3.txt", "d/b4.txt"} {
+			if err := sh.WriteFileDirect(volPath+"/"+f, []byte("data of "+f)); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 	return []scenario{
 		{name: "CreateSnapshot with its copy", setup: withVolume, call: takeSnapshot},

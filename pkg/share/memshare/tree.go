@@ -271,3 +271,12 @@ func (c *client) writeSmall(ctx context.Context, f share.SmallFile) error {
 	}
 	return c.SetAttr(ctx, f.Path, f.Attr, f.Mask&c.FilesMask())
 }
+
+// ReadFiles is share.FilesReader's: ReadFile of each, one step each.
+func (c *client) ReadFiles(ctx context.Context, paths []string) []share.Result {
+	res := make([]share.Result, len(paths))
+	for i, p := range paths {
+		res[i].Data, res[i].Err = c.ReadFile(ctx, p)
+	}
+	return res
+}

@@ -289,6 +289,9 @@ func (p *Pool) supersede(key, user string) []Client {
 	return closing
 }
 
+// HashOf is a short key for fields that may hold secrets, so that a map
+// keyed by credentials holds none: the pool's keys, and the SMB client's
+// Kerberos logins.
 func HashOf(fields ...string) string {
 	h := sha256.New()
 	for _, s := range fields {

@@ -139,7 +139,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParseID -fuzztime 30s ./pkg/volume/
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 30s ./pkg/source/
 	$(GO) test -run '^$$' -fuzz FuzzReply -fuzztime 30s ./pkg/share/oncrpc/
-	$(GO) test -run '^$$' -fuzz FuzzCompoundReply -fuzztime 30s ./pkg/share/
+	$(GO) test -run '^$$' -fuzz FuzzCompoundReply -fuzztime 30s ./pkg/share/nfs4/
 
 clean:
 	rm -rf bin

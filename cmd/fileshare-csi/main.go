@@ -20,6 +20,8 @@ import (
 	"github.com/fileshare-csi/fileshare-csi/pkg/driver"
 	"github.com/fileshare-csi/fileshare-csi/pkg/metrics"
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
+	_ "github.com/fileshare-csi/fileshare-csi/pkg/share/all"
+	"github.com/fileshare-csi/fileshare-csi/pkg/share/smb"
 	"github.com/fileshare-csi/fileshare-csi/pkg/usage"
 )
 
@@ -49,7 +51,7 @@ func main() {
 	flag.IntVar(&ub.Walks, "usage-walks", usage.DefaultMaxWalks, "node: volumes counted at once for NodeGetVolumeStats (each volume's own use, on its mount)")
 	flag.IntVar(&ub.EntriesPerSecond, "usage-entries-per-second", usage.DefaultEntriesPerSecond, "node: entries one count reads per second at most")
 	flag.DurationVar(&ub.Interval, "usage-interval", usage.DefaultInterval, "node: age of a volume's count before it is counted again")
-	flag.StringVar(&share.Krb5ConfigPath, "krb5-config", share.Krb5ConfigPath, "controller: the krb5.conf (realm, KDCs) for SMB classes with auth krb5 or negotiate whose Secret has no krb5.conf key, e.g. a mounted ConfigMap; read when an identity first logs in")
+	flag.StringVar(&smb.Krb5ConfigPath, "krb5-config", smb.Krb5ConfigPath, "controller: the krb5.conf (realm, KDCs) for SMB classes with auth krb5 or negotiate whose Secret has no krb5.conf key, e.g. a mounted ConfigMap; read when an identity first logs in")
 	flag.BoolVar(&krb5HostTickets, "krb5-host-tickets", false, "node: mount SMB volumes of auth krb5 classes (sec=krb5) with the host's own Kerberos tickets, which cifs.upcall finds in root's credential cache or the host's keytab: one identity for every such volume on the node; off, they fail with FailedPrecondition")
 	showVersion := flag.Bool("version", false, "print the version and exit")
 	flag.Parse()

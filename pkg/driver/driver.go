@@ -22,6 +22,9 @@ import (
 	"github.com/fileshare-csi/fileshare-csi/pkg/metrics"
 	"github.com/fileshare-csi/fileshare-csi/pkg/mounter"
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
+	// The protocol clients share.Dial (the pool's, and a node's
+	// rotation check) opens sessions with: see TestDialReachesEveryProtocol.
+	_ "github.com/fileshare-csi/fileshare-csi/pkg/share/all"
 	"github.com/fileshare-csi/fileshare-csi/pkg/source"
 	"github.com/fileshare-csi/fileshare-csi/pkg/state"
 	"github.com/fileshare-csi/fileshare-csi/pkg/usage"

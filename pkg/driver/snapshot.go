@@ -17,6 +17,7 @@ import (
 	"github.com/fileshare-csi/fileshare-csi/pkg/copytree"
 	"github.com/fileshare-csi/fileshare-csi/pkg/jobs"
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
+	"github.com/fileshare-csi/fileshare-csi/pkg/share/smb"
 	"github.com/fileshare-csi/fileshare-csi/pkg/source"
 	"github.com/fileshare-csi/fileshare-csi/pkg/state"
 	"github.com/fileshare-csi/fileshare-csi/pkg/volume"
@@ -395,7 +396,7 @@ func (d *controller) ListSnapshots(ctx context.Context, req *csi.ListSnapshotsRe
 	seen := map[string]bool{}
 	for _, src := range shares {
 		c := creds
-		if unfiltered && !share.HasLoginFor(src, creds) {
+		if unfiltered && !smb.HasLoginFor(src, creds) {
 			// A share of another class whose Secret logs in another way
 			// (NTLM and Kerberos classes side by side): read it as a call
 			// without secrets would, not fail the whole list.

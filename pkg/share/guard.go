@@ -82,12 +82,12 @@ func (g *Guard) Refuse(ctx context.Context, ask Asker, a Attr, isAncestor func(i
 // the session's root, every directory above top, and the protected ones.
 func FencedPaths(top string, protect []string) []string {
 	out := []string{""}
-	parts := splitRel(top)
+	parts := SplitRel(top)
 	for i := 1; i < len(parts); i++ {
 		out = append(out, path.Join(parts[:i]...))
 	}
 	for _, p := range protect {
-		out = append(out, strings.Join(splitRel(p), "/"))
+		out = append(out, strings.Join(SplitRel(p), "/"))
 	}
 	return out
 }

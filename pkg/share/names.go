@@ -20,28 +20,28 @@ import (
 // (the session is not used again, and the caller may retry).
 var ErrBadName = errors.New("the server listed a name that is not a plain directory entry")
 
-// nameSyntax says what separates path components on a protocol.
-type nameSyntax uint8
+// NameSyntax says what separates path components on a protocol.
+type NameSyntax uint8
 
 const (
-	// unixNames: NFS. A backslash is an ordinary character.
-	unixNames nameSyntax = iota
-	// smbNames: SMB, where a backslash separates components too, and
+	// UnixNames: NFS. A backslash is an ordinary character.
+	UnixNames NameSyntax = iota
+	// SMBNames: SMB, where a backslash separates components too, and
 	// the client turns a slash into one.
-	smbNames
+	SMBNames
 )
 
-// listedName checks one name a server listed in a directory: the one check
-// every listing of this package passes its names through, before a caller
+// ListedName checks one name a server listed in a directory: the one check
+// every listing of the protocol packages passes its names through, before a caller
 // sees them. keep is false for "." and "..", which NFSv3 and SMB servers
 // list and callers never want; a name that is no entry name at all is an
 // error wrapping ErrBadName and ErrUnavailable.
-func listedName(name string, syntax nameSyntax) (keep bool, err error) {
+func ListedName(name string, syntax NameSyntax) (keep bool, err error) {
 	if name == "." || name == ".." {
 		return false, nil
 	}
 	seps := "/\x00"
-	if syntax == smbNames {
+	if syntax == SMBNames {
 		seps = "/\\\x00"
 	}
 	if name == "" || strings.ContainsAny(name, seps) {

@@ -53,16 +53,17 @@ func liveScope(ctx context.Context) *pathScope {
 // all it comes back to.
 const maxScopedDirs = 256
 
-// scopedDirs are the directory handles one session looked up by path in
-// one scope.
-type scopedDirs struct {
+// ScopedDirs are the directory handles one session looked up by path in
+// one scope: a protocol client whose directories have handles (NFSv3)
+// keeps them here, so the rule above is written once.
+type ScopedDirs struct {
 	scope *pathScope
 	dirs  map[string][]byte
 }
 
-// of returns the handles kept for ctx's scope, nil when ctx has no live
+// Of returns the handles kept for ctx's scope, nil when ctx has no live
 // scope; handles of another scope are dropped first.
-func (d *scopedDirs) of(ctx context.Context) map[string][]byte {
+func (d *ScopedDirs) Of(ctx context.Context) map[string][]byte {
 	s := liveScope(ctx)
 	if s == nil {
 		return nil
@@ -73,9 +74,9 @@ func (d *scopedDirs) of(ctx context.Context) map[string][]byte {
 	return d.dirs
 }
 
-// forget drops rel and everything below it: the session moved or removed it.
-func (d *scopedDirs) forget(rel string) {
-	rel = strings.Join(splitRel(rel), "/")
+// Forget drops rel and everything below it: the session moved or removed it.
+func (d *ScopedDirs) Forget(rel string) {
+	rel = strings.Join(SplitRel(rel), "/")
 	for p := range d.dirs {
 		if rel == "" || p == rel || strings.HasPrefix(p, rel+"/") {
 			delete(d.dirs, p)
@@ -83,5 +84,5 @@ func (d *scopedDirs) forget(rel string) {
 	}
 }
 
-// reset drops them all (a handle turned out stale).
-func (d *scopedDirs) reset() { d.scope, d.dirs = nil, nil }
+// Reset drops them all (a handle turned out stale).
+func (d *ScopedDirs) Reset() { d.scope, d.dirs = nil, nil }

@@ -231,14 +231,14 @@ func (l *Lease) Release(lastErr error) {
 // share: a source pinned to v4.1 must never be handed a v3 session, nor the
 // reverse.
 func poolKey(src source.Source, creds Credentials) string {
-	return userKey(src, creds) + hashOf(creds.Domain, creds.Username, creds.Password, creds.Principal, creds.Keytab, creds.Krb5Conf)
+	return userKey(src, creds) + HashOf(creds.Domain, creds.Username, creds.Password, creds.Principal, creds.Keytab, creds.Krb5Conf)
 }
 
 // userKey is the prefix of poolKey that names the share and the user (a
 // Kerberos principal is a user too: a rotated keytab supersedes its
 // sessions as a changed password does).
 func userKey(src source.Source, creds Credentials) string {
-	return shareKey(src) + hashOf(creds.Domain, creds.Username, creds.Principal) + "/"
+	return shareKey(src) + HashOf(creds.Domain, creds.Username, creds.Principal) + "/"
 }
 
 // shareKey is the prefix of poolKey that names the share. The SMB auth and
@@ -246,7 +246,7 @@ func userKey(src source.Source, creds Credentials) string {
 // not encrypted, is never lent to a krb5 class or one that requires
 // encryption.
 func shareKey(src source.Source) string {
-	return hashOf(string(src.Protocol), src.HostPort(0), src.Export, src.Share, src.Base, src.EffectiveVersion(), string(src.Auth), string(src.Encryption)) + "/"
+	return HashOf(string(src.Protocol), src.HostPort(0), src.Export, src.Share, src.Base, src.EffectiveVersion(), string(src.Auth), string(src.Encryption)) + "/"
 }
 
 // Retiring is a session its server ends at a known time (a Kerberos session
@@ -289,7 +289,10 @@ func (p *Pool) supersede(key, user string) []Client {
 	return closing
 }
 
-func hashOf(fields ...string) string {
+// HashOf is a short key for fields that may hold secrets, so that a map
+// keyed by credentials holds none: the pool's keys, and the SMB client's
+// Kerberos logins.
+func HashOf(fields ...string) string {
 	h := sha256.New()
 	for _, s := range fields {
 		h.Write([]byte(s))
@@ -460,11 +463,19 @@ func (p *Pool) dial(ctx context.Context, ks *keyState, key string, src source.So
 
 var errAllInUse = errors.New("all sessions to this share are in use")
 
-// lendHelpers lets an NFS session borrow more sessions on its own share from
+// HelperBorrower is a session that can spread a large RemoveAll over more
+// sessions on its own share (NFSv3): the pool hands it the function that
+// borrows them, within MaxHelpers. done must be called after the lease is
+// released; a nil lease says none is to spare.
+type HelperBorrower interface {
+	LendHelpers(borrow func(ctx context.Context) (l *Lease, done func()))
+}
+
+// lendHelpers lets a session borrow more sessions on its own share from
 // this pool for a large RemoveAll.
 func (p *Pool) lendHelpers(c Client, src source.Source, creds Credentials) {
-	if nc, ok := c.(*nfsClient); ok {
-		nc.helpers = func(ctx context.Context) (*Lease, func()) { return p.borrowHelper(ctx, src, creds) }
+	if hb, ok := c.(HelperBorrower); ok {
+		hb.LendHelpers(func(ctx context.Context) (*Lease, func()) { return p.borrowHelper(ctx, src, creds) })
 	}
 }
 

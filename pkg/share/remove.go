@@ -91,7 +91,7 @@ const parallelMin = 32
 // A missing rel is not an error. It is Client.RemoveAll's implementation
 // for every protocol.
 func RemoveTree(ctx context.Context, r Remover, rel string, opts RemoveOptions) error {
-	parts := splitRel(rel)
+	parts := SplitRel(rel)
 	if len(parts) == 0 {
 		return fmt.Errorf("refusing to remove the share's base directory: %w", fs.ErrPermission)
 	}

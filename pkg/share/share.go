@@ -2,6 +2,11 @@
 // create and delete volume directories without mounting anything: NFSv3 and
 // NFSv4.1 over ONC RPC, and SMB2/3. Every call takes a context and gives up at its deadline.
 //
+// This package holds what the protocols share: the Client interface and its
+// optional ones (TreeClient, Batcher, ...), the errors, the session Pool and
+// Dial. Each protocol's client is a package below it (nfs3, nfs4, smb) that
+// registers itself with Register; pkg/share/all imports them all.
+//
 // Every walk of a tree obeys one rule, Guard (guard.go): deletes and
 // copies alike never enter another volume, the directories above their top,
 // the driver's metadata, a loop or another file system. Every protocol's
@@ -17,6 +22,7 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/source"
 )
@@ -28,6 +34,28 @@ var ErrUnavailable = errors.New("file server unavailable")
 // Credentials authenticate SMB sessions (source.Credentials: the mounter
 // takes the same struct without importing this package).
 type Credentials = source.Credentials
+
+// ErrPrecondition is a setup the server, the realm or the class lacks for
+// what the class asks (no service principal for the server, no krb5.conf,
+// a server that does not encrypt for encryption: required): retrying does
+// not help, the operator has to change something.
+var ErrPrecondition = errors.New("not set up for this class")
+
+// ErrNoNFSv3 says the server offers no NFSv3 at all (nothing on the
+// portmapper's port, or MOUNT or NFSv3 not registered there), as opposed to
+// an NFSv3 server that is down: an unpinned source then tries NFSv4.1
+// (see Dial). The NFSv3 client wraps it in its dial errors.
+var ErrNoNFSv3 = errors.New("the server offers no NFSv3")
+
+// Unavailable wraps err, a failure to reach src or talk to it, in
+// ErrUnavailable, unless the context ended: what names the step. The
+// protocol packages report their transports' failures with it.
+func Unavailable(src source.Source, what string, err error) error {
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return fmt.Errorf("%s: %s: %w", src.String(), what, err)
+	}
+	return fmt.Errorf("%s: %s: %w: %w", src.String(), what, ErrUnavailable, err)
+}
 
 // Capacity of the file system behind a share.
 type Capacity struct {
@@ -119,19 +147,76 @@ type Client interface {
 	Close() error
 }
 
-// Dial opens a session on the share src names.
+// DialFunc opens a session on the share src names: one protocol's (and
+// for NFS one version's) client, which its package registers.
+type DialFunc func(ctx context.Context, src source.Source, creds Credentials) (Client, error)
+
+type dialKey struct {
+	proto   source.Protocol
+	version string
+}
+
+var (
+	dialersMu sync.RWMutex
+	dialers   = map[dialKey]DialFunc{}
+)
+
+// Register makes Dial open sessions of protocol proto (and NFS version
+// version, "" for SMB) with dial. The protocol packages (pkg/share/smb,
+// pkg/share/nfs3, pkg/share/nfs4) register themselves from init, as
+// database/sql drivers do, because they import this package for its
+// interfaces and it cannot import them; a binary imports pkg/share/all to
+// have them all. Registering one twice panics.
+func Register(proto source.Protocol, version string, dial DialFunc) {
+	dialersMu.Lock()
+	defer dialersMu.Unlock()
+	k := dialKey{proto, version}
+	if dial == nil {
+		panic(fmt.Sprintf("share: Register of %s %q with a nil DialFunc", proto, version))
+	}
+	if _, dup := dialers[k]; dup {
+		panic(fmt.Sprintf("share: Register called twice for %s %q", proto, version))
+	}
+	dialers[k] = dial
+}
+
+// Registered reports whether Dial can open sessions of protocol proto
+// (and NFS version version).
+func Registered(proto source.Protocol, version string) bool {
+	dialersMu.RLock()
+	defer dialersMu.RUnlock()
+	return dialers[dialKey{proto, version}] != nil
+}
+
+// dial opens a session with the registered client of proto and version.
+func dial(ctx context.Context, src source.Source, creds Credentials, proto source.Protocol, version string) (Client, error) {
+	dialersMu.RLock()
+	d := dialers[dialKey{proto, version}]
+	dialersMu.RUnlock()
+	if d == nil {
+		what := string(proto)
+		if version != "" {
+			what += "v" + version
+		}
+		return nil, fmt.Errorf("no %s client is registered in this binary: import github.com/fileshare-csi/fileshare-csi/pkg/share/all", what)
+	}
+	return d(ctx, src, creds)
+}
+
+// Dial opens a session on the share src names, with the client its
+// protocol registered (see Register).
 func Dial(ctx context.Context, src source.Source, creds Credentials) (Client, error) {
 	switch src.Protocol {
 	case source.NFS:
 		if src.EffectiveVersion() == source.NFSv41 {
-			return dialNFS4(ctx, src)
+			return dial(ctx, src, creds, source.NFS, source.NFSv41)
 		}
-		c, err := dialNFS(ctx, src)
-		if err != nil && src.Version == "" && errors.Is(err, errNoNFSv3) && ctx.Err() == nil {
+		c, err := dial(ctx, src, creds, source.NFS, source.NFSv3)
+		if err != nil && src.Version == "" && errors.Is(err, ErrNoNFSv3) && ctx.Err() == nil {
 			// An unpinned source on a server without NFSv3 (AWS EFS, Azure
 			// Files NFS, a NAS with v3 off): NFSv3 stays the default where
 			// it is offered, and NFSv4.1 serves where it is not.
-			c4, err4 := dialNFS4(ctx, src)
+			c4, err4 := dial(ctx, src, creds, source.NFS, source.NFSv41)
 			if err4 == nil {
 				return c4, nil
 			}
@@ -139,7 +224,7 @@ func Dial(ctx context.Context, src source.Source, creds Credentials) (Client, er
 		}
 		return c, err
 	case source.SMB:
-		return dialSMB(ctx, src, creds)
+		return dial(ctx, src, creds, source.SMB, "")
 	}
 	return nil, fmt.Errorf("unknown protocol %q", src.Protocol)
 }
@@ -210,4 +295,57 @@ func feed[T any](ctx context.Context, jobs chan<- T, items []T) {
 			return
 		}
 	}
+}
+
+// SplitRel splits a slash-separated path relative to a session's root
+// into its names, dropping empty ones and ".": the one reading of a path
+// the walks and the protocol clients share.
+func SplitRel(rel string) []string {
+	var out []string
+	for _, p := range strings.Split(rel, "/") {
+		if p != "" && p != "." {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// UnixMode keeps the permission, setuid, setgid and sticky bits of perm.
+func UnixMode(perm fs.FileMode) uint32 {
+	m := uint32(perm.Perm())
+	if perm&fs.ModeSetuid != 0 {
+		m |= 0o4000
+	}
+	if perm&fs.ModeSetgid != 0 {
+		m |= 0o2000
+	}
+	if perm&fs.ModeSticky != 0 {
+		m |= 0o1000
+	}
+	return m
+}
+
+// UnixFileMode is UnixMode's inverse: a Unix mode's permission, setuid,
+// setgid and sticky bits as a FileMode.
+func UnixFileMode(m uint32) fs.FileMode {
+	perm := fs.FileMode(m & 0o777)
+	if m&0o4000 != 0 {
+		perm |= fs.ModeSetuid
+	}
+	if m&0o2000 != 0 {
+		perm |= fs.ModeSetgid
+	}
+	if m&0o1000 != 0 {
+		perm |= fs.ModeSticky
+	}
+	return perm
+}
+
+// ClampInt64 is v, or the largest int64 when v does not fit: servers
+// report sizes and counts as uint64, Capacity and Attr hold int64.
+func ClampInt64(v uint64) int64 {
+	if v > 1<<63-1 {
+		return 1<<63 - 1
+	}
+	return int64(v)
 }

@@ -16,7 +16,9 @@ import (
 	"io"
 	"math/rand/v2"
 	"net"
+	"os"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/vmware/go-nfs-client/nfs/xdr"
@@ -47,6 +49,31 @@ type Conn struct {
 	conn net.Conn
 	r    *bufio.Reader
 	xid  uint32
+}
+
+// DialReserved connects from a reserved port when running as root, because NFS
+// servers by default ("secure" exports) refuse other source ports.
+func DialReserved(ctx context.Context, addr string) (*Conn, error) {
+	if os.Geteuid() != 0 {
+		return Dial(ctx, nil, addr)
+	}
+	// Walk the whole reserved range from a random start: ports of recently
+	// closed sessions sit in TIME_WAIT, and random picks keep hitting them.
+	const first, count = 600, 424
+	start := rand.IntN(count)
+	var lastErr error
+	for i := range count {
+		ldr := &net.TCPAddr{Port: first + (start+i)%count}
+		c, err := Dial(ctx, ldr, addr)
+		if err == nil {
+			return c, nil
+		}
+		lastErr = err
+		if !errors.Is(err, syscall.EADDRINUSE) && !errors.Is(err, syscall.EADDRNOTAVAIL) {
+			return nil, err
+		}
+	}
+	return nil, lastErr
 }
 
 // Dial connects to addr, from laddr when it is not nil.

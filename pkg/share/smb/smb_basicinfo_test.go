@@ -1,0 +1,50 @@
+package smb
+
+import (
+	"testing"
+	"time"
+
+	smb2 "github.com/cloudsoda/go-smb2"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/share"
+)
+
+func TestSMBAttr(t *testing.T) {
+	when := time.Date(2021, 3, 4, 5, 6, 7, 800, time.UTC)
+	for _, tc := range []struct {
+		name  string
+		st    smb2.FileStat
+		typ   share.EntryType
+		attrs uint32
+	}{
+		{"file", smb2.FileStat{FileAttributes: 0x20 | 0x80}, share.TypeFile, 0x20},
+		{"hidden system read-only file", smb2.FileStat{FileAttributes: 0x1 | 0x2 | 0x4 | 0x200}, share.TypeFile, 0x1 | 0x2 | 0x4},
+		{"directory", smb2.FileStat{FileAttributes: 0x10 | 0x2000}, share.TypeDir, 0x2000},
+		{"symlink", smb2.FileStat{FileAttributes: 0x10 | 0x400, ReparsePointTag: ioReparseTagSymlink}, share.TypeSymlink, 0},
+		{"junction", smb2.FileStat{FileAttributes: 0x10 | 0x400, ReparsePointTag: 0xA0000003}, share.TypeOther, 0},
+	} {
+		tc.st.LastWriteTime, tc.st.EndOfFile, tc.st.FileId = when.Local(), 42, 7
+		a := smbAttr(&tc.st)
+		if a.Type != tc.typ || a.DOSAttributes != tc.attrs || a.Size != 42 || a.ID != 7 || a.ModTime != when || a.HasMode || a.HasOwner {
+			t.Errorf("%s: smbAttr = %+v, want a %v with attributes %#x", tc.name, a, tc.typ, tc.attrs)
+		}
+	}
+}
+
+func TestCopychunkLimitsShrink(t *testing.T) {
+	l, steps := defaultCopychunkLimits, 0
+	for {
+		next, ok := l.smaller()
+		if !ok {
+			break
+		}
+		if int64(next.chunks)*next.size >= int64(l.chunks)*l.size {
+			t.Fatalf("%+v after %+v asks no less", next, l)
+		}
+		l = next
+		steps++
+	}
+	if l.chunks != 1 || l.size != 64<<10 || steps > 10 {
+		t.Fatalf("shrinking ends at %+v after %d steps", l, steps)
+	}
+}

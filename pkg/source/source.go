@@ -45,6 +45,12 @@ type Source struct {
 	// they existed unchanged.
 	Auth       Auth
 	Encryption Encryption
+	// next holds further addresses of the same share, which a source
+	// alias gave (Aliases.Resolve), tried in order when this one cannot be
+	// reached (TryInOrder). It is not part of the source's identity:
+	// String, volume IDs, session pool keys and locks leave it out, and no
+	// string parses into it. A pointer keeps Source comparable.
+	next *[]Source
 }
 
 // Auth is how SMB sessions and mounts log in.

@@ -100,7 +100,7 @@ func TestParseAliasesRefuses(t *testing.T) {
 		"nfs://a/export -> nfs://b/export?vers=3":                   "leave the query",
 		"smb://a/s -> smb://b/s?auth=krb5":                          "leave the query",
 		"ftp://a/export -> nfs://b/export":                          "unsupported scheme",
-		"smb://user:hunter2@a/s -> smb://b/s":                        "credentials do not belong",
+		"smb://user:hunter2@a/s -> smb://b/s":                       "credentials do not belong",
 		"nfs://a/export -> nfs://b/x\nnfs://A/export/ -> nfs://c/y": "line 2: nfs://a/export is mapped on line 1 already",
 		"smb://a/S -> smb://b/s\nsmb://a/s -> smb://c/s":            "mapped on line 1 already",
 	}

@@ -202,24 +202,38 @@ func (a *Aliases) Resolve(src Source) (Source, AliasRule, bool) {
 	}
 	out := best.to[0].at(rest, src)
 	if len(best.to) > 1 {
-		next := make([]Source, 0, len(best.to)-1)
+		// The addresses name one share (ParseAliases checks it): only the
+		// host and port differ.
+		next := make([]address, 0, len(best.to)-1)
 		for _, t := range best.to[1:] {
-			next = append(next, t.at(rest, src))
+			next = append(next, address{host: t.Host, port: t.Port})
 		}
 		out.next = &next
 	}
 	return out, AliasRule{From: best.from.String(), To: best.to[0].String(), Line: best.line}, true
 }
 
-// Addresses are s and the further addresses an alias gave it, in the order
-// they are tried.
+// address is where a server is reached: a host and a port (0: the
+// protocol's).
+type address struct {
+	host string
+	port int
+}
+
+// Addresses are s and s at each further address an alias gave it, in the
+// order they are tried.
 func (s Source) Addresses() []Source {
 	first := s
 	first.next = nil
-	if s.next == nil {
-		return []Source{first}
+	out := []Source{first}
+	if s.next != nil {
+		for _, a := range *s.next {
+			o := first
+			o.Host, o.Port = a.host, a.port
+			out = append(out, o)
+		}
 	}
-	return append([]Source{first}, *s.next...)
+	return out
 }
 
 // TryInOrder runs try on each of src's addresses in turn, until one

@@ -229,3 +229,23 @@ func TestTryInOrder(t *testing.T) {
 		t.Errorf("a silent address: tried %v in %v, %v", tried, time.Since(began), err)
 	}
 }
+
+// A source derived from a resolved one (a session root: an SMB source
+// without its base, an NFS one with another export) keeps its further
+// addresses, each with the derived path.
+func TestAddressesFollowTheSource(t *testing.T) {
+	a, err := ParseAliases("smb://old/share -> smb://a/share, smb://b:4450/share")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, _ := Parse("smb://old/share/base?auth=krb5")
+	got, _, _ := a.Resolve(src)
+	got.Base = ""
+	var addrs []string
+	for _, s := range got.Addresses() {
+		addrs = append(addrs, s.String())
+	}
+	if want := "smb://a/share?auth=krb5 smb://b:4450/share?auth=krb5"; strings.Join(addrs, " ") != want {
+		t.Fatalf("addresses %v, want %s", addrs, want)
+	}
+}

@@ -46,13 +46,7 @@ func TestSourceAliases(t *testing.T) {
 		t.Run(proto, func(t *testing.T) {
 			sh := aliasedShareOf(t, proto)
 			aliases := filepath.Join(t.TempDir(), "sourceAliases") // no ConfigMap yet: no aliases
-			l, err := net.Listen("tcp", "127.0.0.1:0")
-			if err != nil {
-				t.Fatal(err)
-			}
-			metricsAddr := l.Addr().String()
-			l.Close()
-			d := ownDriver(t, "alias-node", "--source-aliases", aliases, "--metrics-address", metricsAddr)
+			d, metricsURL := metricsDriver(t, "--source-aliases", aliases)
 			c := csi.NewControllerClient(d.Conn)
 			ctx := context.Background()
 			params := map[string]string{"source": sh.old}
@@ -128,7 +122,7 @@ func TestSourceAliases(t *testing.T) {
 			if !strings.Contains(string(log), "the changed source aliases are refused") || !strings.Contains(string(log), "line 2") {
 				t.Errorf("the driver's log does not name the refused line")
 			}
-			m := scrapeMetrics(t, "http://"+metricsAddr+"/metrics")
+			m := scrapeMetrics(t, metricsURL)
 			m.atLeast(t, "fileshare_csi_source_alias_uses_total", map[string]string{"from": sh.from, "to": sh.to}, 5)
 			m.want(t, "fileshare_csi_source_alias_rules", nil, 1)
 			m.want(t, "fileshare_csi_source_alias_reload_errors_total", nil, 1)

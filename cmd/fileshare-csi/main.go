@@ -22,6 +22,7 @@ import (
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 	_ "github.com/fileshare-csi/fileshare-csi/pkg/share/all"
 	"github.com/fileshare-csi/fileshare-csi/pkg/share/smb"
+	"github.com/fileshare-csi/fileshare-csi/pkg/source"
 	"github.com/fileshare-csi/fileshare-csi/pkg/usage"
 )
 
@@ -30,6 +31,9 @@ var version = "dev"
 
 // krb5HostTickets is --krb5-host-tickets (see driver.Config).
 var krb5HostTickets bool
+
+// sourceAliases is --source-aliases, the file of driver.Config.Aliases.
+var sourceAliases string
 
 func main() {
 	klog.InitFlags(nil)
@@ -53,6 +57,7 @@ func main() {
 	flag.DurationVar(&ub.Interval, "usage-interval", usage.DefaultInterval, "node: age of a volume's count before it is counted again")
 	flag.StringVar(&smb.Krb5ConfigPath, "krb5-config", smb.Krb5ConfigPath, "controller: the krb5.conf (realm, KDCs) for SMB classes with auth krb5 or negotiate whose Secret has no krb5.conf key, e.g. a mounted ConfigMap; read when an identity first logs in")
 	flag.BoolVar(&krb5HostTickets, "krb5-host-tickets", false, "node: mount SMB volumes of auth krb5 classes (sec=krb5) with the host's own Kerberos tickets, which cifs.upcall finds in root's credential cache or the host's keytab: one identity for every such volume on the node; off, they fail with FailedPrecondition")
+	flag.StringVar(&sourceAliases, "source-aliases", "", "a file of source aliases (a mounted ConfigMap key, docs/server-move.md): volumes made against a server's old address reach it where it is now; read again when it changes; a missing file maps nothing, one that does not parse stops the start (empty: no aliases)")
 	showVersion := flag.Bool("version", false, "print the version and exit")
 	flag.Parse()
 	if *showVersion {
@@ -78,6 +83,11 @@ func run(endpoint, nodeID, mode, name, stateDir string, maxSessions int, metrics
 		return err
 	}
 	cfg := driver.Config{Name: name, Version: version, NodeID: nodeID, StateDir: stateDir, InlineSources: inline, Usage: ub, Krb5HostTickets: krb5HostTickets}
+	if sourceAliases != "" {
+		if cfg.Aliases, err = source.OpenAliasFile(sourceAliases); err != nil {
+			return fmt.Errorf("--source-aliases: %w", err)
+		}
+	}
 	if metricsAddress != "" {
 		cfg.Metrics = metrics.New(name)
 	}

@@ -186,7 +186,7 @@ func (d *controller) CreateVolume(ctx context.Context, req *csi.CreateVolumeRequ
 	vol := volume.Volume{Source: params.Source, SubDir: params.SubDir, OnDelete: params.OnDelete}
 	// Refused before anything is dialed or created, so no error leaves a
 	// directory behind.
-	if err := state.CheckPath(locate(vol).path); err != nil {
+	if err := state.CheckPath(d.locate(ctx, vol).path); err != nil {
 		return nil, toStatus(err)
 	}
 	creds := credentialsFrom(req.GetSecrets())
@@ -332,7 +332,7 @@ func (d *controller) ControllerGetVolume(ctx context.Context, req *csi.Controlle
 	if err != nil {
 		return nil, err
 	}
-	w := locate(vol)
+	w := d.locate(ctx, vol)
 	resp := &csi.ControllerGetVolumeResponse{
 		Volume: &csi.Volume{
 			VolumeId:           vol.ID(),
@@ -348,7 +348,7 @@ func (d *controller) ControllerGetVolume(ctx context.Context, req *csi.Controlle
 	if lease == nil {
 		return resp, nil
 	}
-	rec, err := siteOf(lease.Client, vol).check(ctx)
+	rec, err := d.siteOf(ctx, lease.Client, vol).check(ctx)
 	lease.Release(err)
 	if err != nil {
 		return nil, toStatus(err)
@@ -364,12 +364,12 @@ func (d *controller) ControllerGetVolumeHealth(ctx context.Context, req *csi.Con
 	if err != nil {
 		return nil, err
 	}
-	w := locate(vol)
+	w := d.locate(ctx, vol)
 	health := &csi.VolumeHealth{VolumeId: req.GetVolumeId()}
 	// SMB without credentials: nothing known is reported rather than a
 	// login failure when no session is open.
 	found, err := d.withShareOrIdle(ctx, w.root, credentialsFrom(req.GetSecrets()), func(c share.Client) error {
-		_, err := siteOf(c, vol).check(ctx)
+		_, err := d.siteOf(ctx, c, vol).check(ctx)
 		return err
 	})
 	if !found {
@@ -410,7 +410,7 @@ func (d *controller) GetCapacity(ctx context.Context, req *csi.GetCapacityReques
 			return &csi.GetCapacityResponse{}, nil
 		}
 	}
-	w := locate(volume.Volume{Source: params.Source})
+	w := d.locate(ctx, volume.Volume{Source: params.Source})
 	lease, err := d.leaseWithoutSecrets(ctx, w.root)
 	if err != nil {
 		return nil, err

@@ -65,6 +65,9 @@ type Config struct {
 	// Usage bounds the node's counts of each volume's use (node); its
 	// zero fields take the usage package's defaults.
 	Usage UsageBounds
+	// Aliases map the sources of volumes to where their server is now
+	// (--source-aliases, docs/server-move.md); nil maps nothing.
+	Aliases *source.AliasFile
 }
 
 // UsageBounds are the node's bounds on counting volumes' use
@@ -94,6 +97,7 @@ type controller struct {
 	csi.UnimplementedGroupControllerServer
 
 	cfg         *Config
+	aliases     *aliasUse
 	volumeLocks keylock.Tree
 	// jobs runs snapshot, restore and clone copies beyond their RPCs.
 	jobs           *jobs.Runner
@@ -119,6 +123,7 @@ type node struct {
 	csi.UnimplementedNodeServer
 
 	cfg       *Config
+	aliases   *aliasUse
 	nodeLocks tryLocks
 	mounts    mountHealth
 	// usage counts each staged volume's own use for NodeGetVolumeStats;
@@ -148,8 +153,9 @@ func New(cfg Config) (*Driver, error) {
 		}
 	}
 	d := &Driver{cfg: cfg}
-	d.controller = controller{cfg: &d.cfg, jobs: jobs.NewRunner(), newShares: make(chan source.Source, 16), dueShares: make(chan source.Source)}
-	d.node.cfg = &d.cfg
+	aliases := newAliasUse(&d.cfg)
+	d.controller = controller{cfg: &d.cfg, aliases: aliases, jobs: jobs.NewRunner(), newShares: make(chan source.Source, 16), dueShares: make(chan source.Source)}
+	d.node.cfg, d.node.aliases = &d.cfg, aliases
 	d.reclaimer.SnapshotBusy = d.snapshotBusy
 	d.reclaimer.VolumeBusy = d.volumeBusy
 	if cfg.Controller {

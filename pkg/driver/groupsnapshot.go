@@ -33,8 +33,8 @@ func (d *controller) GroupControllerGetCapabilities(context.Context, *csi.GroupC
 }
 
 // groupWhere is where a group's record lies, locked by a path of its own.
-func groupWhere(src source.Source, key string, c share.Client) where {
-	return metaWhere(src, c, state.GroupLockPath(key))
+func (d *controller) groupWhere(ctx context.Context, src source.Source, key string, c share.Client) where {
+	return d.metaWhere(ctx, src, c, state.GroupLockPath(key))
 }
 
 func (d *controller) CreateVolumeGroupSnapshot(ctx context.Context, req *csi.CreateVolumeGroupSnapshotRequest) (*csi.CreateVolumeGroupSnapshotResponse, error) {
@@ -57,16 +57,16 @@ func (d *controller) CreateVolumeGroupSnapshot(ctx context.Context, req *csi.Cre
 		}
 		seen[vol.ID()] = true
 		// The group's record lives on its members' share: one share.
-		if len(vols) > 0 && lockName(locate(vol).root) != lockName(locate(vols[0]).root) {
+		if len(vols) > 0 && lockName(d.locate(ctx, vol).root) != lockName(d.locate(ctx, vols[0]).root) {
 			return nil, status.Errorf(codes.InvalidArgument, "the volumes of a group snapshot must be on one share: %s is on %s, %s on %s",
-				vols[0].SubDir, locate(vols[0]).root.String(), vol.SubDir, locate(vol).root.String())
+				vols[0].SubDir, d.locate(ctx, vols[0]).root.String(), vol.SubDir, d.locate(ctx, vol).root.String())
 		}
 		vols = append(vols, vol)
 		ids = append(ids, vol.ID())
 	}
 	creds := credentialsFrom(req.GetSecrets())
-	root := locate(vols[0]).root
-	vg, err := groupSnapshotOf(req.GetParameters(), vols[0])
+	root := d.locate(ctx, vols[0]).root
+	vg, err := d.groupSnapshotOf(ctx, req.GetParameters(), vols[0])
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +77,7 @@ func (d *controller) CreateVolumeGroupSnapshot(ctx context.Context, req *csi.Cre
 				return err
 			}
 		}
-		return d.lockedStore(ctx, c, groupWhere(vols[0].Source, state.GroupKey(req.GetName()), c), func(st *state.Store) error {
+		return d.lockedStore(ctx, c, d.groupWhere(ctx, vols[0].Source, state.GroupKey(req.GetName()), c), func(st *state.Store) error {
 			var err error
 			g, err = st.CreateGroup(ctx, req.GetName(), ids)
 			return err
@@ -115,7 +115,7 @@ const ParamVolumeGroupID = "volumeGroupID"
 
 // groupSnapshotOf reads the group snapshot's parameters: the volume group
 // it must be of, if any (nil), on the members' share.
-func groupSnapshotOf(params map[string]string, member volume.Volume) (*volume.Snapshot, error) {
+func (d *controller) groupSnapshotOf(ctx context.Context, params map[string]string, member volume.Volume) (*volume.Snapshot, error) {
 	for k := range params {
 		if k != ParamVolumeGroupID && !strings.HasPrefix(k, volume.ReservedPrefix) {
 			return nil, status.Errorf(codes.InvalidArgument, "unknown group snapshot parameter %q: the known one is %s", k, ParamVolumeGroupID)
@@ -129,9 +129,9 @@ func groupSnapshotOf(params map[string]string, member volume.Volume) (*volume.Sn
 	if err != nil {
 		return nil, status.Errorf(codes.InvalidArgument, "parameter %s: %v", ParamVolumeGroupID, err)
 	}
-	if lockName(sessionRoot(gid.Source)) != lockName(locate(member).root) {
+	if lockName(d.sessionRoot(ctx, gid.Source)) != lockName(d.locate(ctx, member).root) {
 		return nil, status.Errorf(codes.InvalidArgument, "parameter %s names a volume group on %s, and the volumes are on %s",
-			ParamVolumeGroupID, gid.Source.String(), locate(member).root.String())
+			ParamVolumeGroupID, gid.Source.String(), d.locate(ctx, member).root.String())
 	}
 	return &gid, nil
 }
@@ -144,7 +144,7 @@ func (d *controller) checkVolumeGroupMembers(ctx context.Context, c share.Client
 	if err != nil {
 		return err
 	}
-	if vg, err = liveMembers(ctx, c, vg); err != nil {
+	if vg, err = d.liveMembers(ctx, c, vg); err != nil {
 		return err
 	}
 	named := map[string]bool{}
@@ -281,7 +281,7 @@ func (d *controller) GetVolumeGroupSnapshot(ctx context.Context, req *csi.GetVol
 		return nil, fail(state.ErrNotFound, "no such group snapshot: %v", err)
 	}
 	var resp *csi.VolumeGroupSnapshot
-	err = d.withShare(ctx, sessionRoot(gid.Source), credentialsFrom(req.GetSecrets()), func(c share.Client) error {
+	err = d.withShare(ctx, d.sessionRoot(ctx, gid.Source), credentialsFrom(req.GetSecrets()), func(c share.Client) error {
 		g, vols, snaps, err := d.groupMembers(ctx, c, gid)
 		if err != nil {
 			return err
@@ -311,7 +311,7 @@ func (d *controller) DeleteVolumeGroupSnapshot(ctx context.Context, req *csi.Del
 		return &csi.DeleteVolumeGroupSnapshotResponse{}, nil
 	}
 	creds := credentialsFrom(req.GetSecrets())
-	root := sessionRoot(gid.Source)
+	root := d.sessionRoot(ctx, gid.Source)
 	var g state.Group
 	var vols []volume.Volume
 	var snaps []state.Snapshot

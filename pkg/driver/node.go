@@ -147,7 +147,7 @@ func (n *node) NodeStageVolume(ctx context.Context, req *csi.NodeStageVolumeRequ
 	if err := n.kerberosMountAllowed(sr, false); err != nil {
 		return nil, err
 	}
-	if err := n.cfg.Mounter.Stage(ctx, sr); err != nil {
+	if err := n.stage(ctx, sr); err != nil {
 		return nil, toStatus(err)
 	}
 	if err := n.nodeState().SaveStaged(sr.StagingPath, nodestate.Staged{Request: sr, CapacityBytes: capacity}); err != nil {
@@ -186,7 +186,7 @@ func (n *node) repairStaging(ctx context.Context, stagingPath string) error {
 		return fmt.Errorf("no record of how %s was staged, cannot remount it: %w", stagingPath, err)
 	}
 	klog.FromContext(ctx).Info("remounting broken staged volume", "path", stagingPath)
-	err = n.cfg.Mounter.Stage(ctx, st.Request)
+	err = n.stage(ctx, st.Request)
 	protocol := string(st.Request.Source.Protocol)
 	n.cfg.Metrics.MountRepaired(protocol, err)
 	if err == nil {

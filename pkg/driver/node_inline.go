@@ -79,7 +79,7 @@ func (n *node) publishInline(ctx context.Context, req *csi.NodePublishVolumeRequ
 	if err := n.kerberosMountAllowed(sr, true); err != nil {
 		return nil, err
 	}
-	if err := n.cfg.Mounter.Stage(ctx, sr); err != nil {
+	if err := n.stage(ctx, sr); err != nil {
 		return nil, toStatus(fmt.Errorf("inline volume: %w", err))
 	}
 	// The staging record lets a broken inline mount be remounted, as a

@@ -39,6 +39,14 @@ var credDirOf = map[*Driver]string{}
 
 func newNodeUnderTest(t *testing.T) (*Driver, *mount.FakeMounter, *[]networkMount) {
 	t.Helper()
+	return newNodeWith(t, nil, nil)
+}
+
+// newNodeWith is newNodeUnderTest with a configuration of its own (set
+// changes it) and a mount(8) that fails as fails says for a device (nil:
+// none fails). A failed mount is recorded too.
+func newNodeWith(t *testing.T, set func(*Config), fails func(device string) error) (*Driver, *mount.FakeMounter, *[]networkMount) {
+	t.Helper()
 	fake := mount.NewFakeMounter(nil)
 	var calls []networkMount
 	run := func(_ context.Context, fstype, device, target string, options []string) error {
@@ -54,11 +62,20 @@ func newNodeUnderTest(t *testing.T) (*Driver, *mount.FakeMounter, *[]networkMoun
 			}
 		}
 		calls = append(calls, c)
+		if fails != nil {
+			if err := fails(device); err != nil {
+				return err
+			}
+		}
 		return fake.Mount(device, target, fstype, options)
 	}
 	credDir := filepath.Join(t.TempDir(), "creds")
 	m := mounter.NewLinuxForTest(fake, run, credDir)
-	d, err := New(Config{Name: "test.csi", NodeID: "n1", Node: true, Mounter: m, Metrics: metrics.New("test.csi"), StateDir: filepath.Join(t.TempDir(), "state")})
+	cfg := Config{Name: "test.csi", NodeID: "n1", Node: true, Mounter: m, Metrics: metrics.New("test.csi"), StateDir: filepath.Join(t.TempDir(), "state")}
+	if set != nil {
+		set(&cfg)
+	}
+	d, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -84,7 +84,7 @@ func (n *node) rotateCredentials(ctx context.Context, mountPath string, secrets 
 	if verify == nil {
 		verify = verifyCredentials
 	}
-	if err := verify(ctx, req.Source, creds); err != nil {
+	if err := verify(ctx, n.aliases.resolve(ctx, aliasKey(req), req.Source), creds); err != nil {
 		if errors.Is(err, fs.ErrPermission) {
 			n.cfg.Metrics.CredentialsRotated("refused")
 			return fail(fs.ErrPermission,

@@ -55,7 +55,7 @@ func (d *controller) resolveContent(ctx context.Context, cs *csi.VolumeContentSo
 			return nil, err
 		}
 		o := &contentOrigin{kind: "restore", id: id, source: cs}
-		root := sessionRoot(sid.Source)
+		root := d.sessionRoot(ctx, sid.Source)
 		err = d.withShare(ctx, root, creds, func(c share.Client) error {
 			snap, err := state.New(c).GetSnapshot(ctx, sid.Key, sid.UID)
 			if err != nil {

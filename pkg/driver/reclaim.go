@@ -69,7 +69,7 @@ func (d *controller) reclaimOn(ctx context.Context, src source.Source) {
 	logger := klog.FromContext(ctx).WithValues("share", src.String())
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
-	w0 := locate(volume.Volume{Source: src})
+	w0 := d.locate(ctx, volume.Volume{Source: src})
 	lease, err := d.leaseWithoutSecrets(ctx, w0.root)
 	if err != nil || lease == nil {
 		logger.V(4).Info("no session for a reclaim pass; the next one tries again", "error", err)

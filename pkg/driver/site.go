@@ -29,7 +29,19 @@ type where struct {
 	subDir string
 }
 
-func locate(vol volume.Volume) where {
+// locate places vol, reached through the source aliases: the one place the
+// controller turns a volume's source into the share it dials and locks.
+func (d *controller) locate(ctx context.Context, vol volume.Volume) where {
+	key := vol.ID()
+	if vol.SubDir == "" && vol.UID == "" {
+		key = vol.Source.String() // a share, not a volume (snapshots, groups)
+	}
+	vol.Source = d.aliases.resolve(ctx, key, vol.Source)
+	return place(vol)
+}
+
+// place says where vol's source lies, as it is written.
+func place(vol volume.Volume) where {
 	w := where{root: vol.Source, path: vol.SubDir, subDir: vol.SubDir}
 	if vol.Source.Protocol == source.SMB {
 		w.root.Base = ""
@@ -79,14 +91,14 @@ func (d *controller) lock(ctx context.Context, w where) (func(), error) {
 }
 
 // sessionRoot is what a session to src's share is dialed with.
-func sessionRoot(src source.Source) source.Source {
-	return locate(volume.Volume{Source: src}).root
+func (d *controller) sessionRoot(ctx context.Context, src source.Source) source.Source {
+	return d.locate(ctx, volume.Volume{Source: src}).root
 }
 
 // metaWhere is where p, a path in the metadata directory at the root of
 // session c to src's share, lies, for its lock.
-func metaWhere(src source.Source, c share.Client, p string) where {
-	w := locate(volume.Volume{Source: src}).under(c.Prefix())
+func (d *controller) metaWhere(ctx context.Context, src source.Source, c share.Client, p string) where {
+	w := d.locate(ctx, volume.Volume{Source: src}).under(c.Prefix())
 	w.path = p
 	return w
 }
@@ -111,15 +123,15 @@ type site struct {
 }
 
 // siteOf places vol on the share of session c.
-func siteOf(c share.Client, vol volume.Volume) site {
-	return site{Store: state.New(c), where: locate(vol).under(c.Prefix()), vol: vol}
+func (d *controller) siteOf(ctx context.Context, c share.Client, vol volume.Volume) site {
+	return site{Store: state.New(c), where: d.locate(ctx, vol).under(c.Prefix()), vol: vol}
 }
 
 // at runs fn at vol's site, through a pooled session, holding the volume's
 // lock when locked is set (taken once the session says where the volume
 // lies). fn returns store or share errors; the caller maps them once.
 func (d *controller) at(ctx context.Context, vol volume.Volume, creds share.Credentials, locked bool, fn func(site) error) error {
-	w := locate(vol)
+	w := d.locate(ctx, vol)
 	return d.withShare(ctx, w.root, creds, func(c share.Client) error {
 		s := site{Store: storeOf(ctx, c), where: w.under(c.Prefix()), vol: vol}
 		if locked {

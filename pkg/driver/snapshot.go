@@ -44,7 +44,7 @@ func (k *knownShares) add(src source.Source) bool {
 	if k.roots == nil {
 		k.roots = map[string]source.Source{}
 	}
-	name := lockName(sessionRoot(src))
+	name := lockName(place(volume.Volume{Source: src}).root)
 	_, known := k.roots[name]
 	k.roots[name] = src
 	return !known
@@ -206,7 +206,7 @@ func (d *controller) copySnapshot(ctx context.Context, sid volume.Snapshot, snap
 	to := copyEnd{root: from.root, path: snap.PartialTree(), pack: snapshotPack(snap)}
 	err = d.copyBetween(ctx, "snapshot", from, to, creds, logger, func(c share.Client, stats copytree.Stats) error {
 		copied = stats
-		return d.lockedStore(ctx, c, metaWhere(sid.Source, c, snapshotLock(sid)), func(st *state.Store) error {
+		return d.lockedStore(ctx, c, d.metaWhere(ctx, sid.Source, c, snapshotLock(sid)), func(st *state.Store) error {
 			cur, err := st.GetSnapshot(ctx, sid.Key, sid.UID)
 			if err != nil {
 				return err // deleted while it was copied
@@ -249,8 +249,8 @@ func (d *controller) lockedStore(ctx context.Context, c share.Client, w where, f
 // lock of p, a path in the metadata directory at the session's root (a
 // snapshot's copy, a group's record).
 func (d *controller) lockedAt(ctx context.Context, src source.Source, creds share.Credentials, p string, fn func(*state.Store) error) error {
-	return d.withShare(ctx, sessionRoot(src), creds, func(c share.Client) error {
-		return d.lockedStore(ctx, c, metaWhere(src, c, p), fn)
+	return d.withShare(ctx, d.sessionRoot(ctx, src), creds, func(c share.Client) error {
+		return d.lockedStore(ctx, c, d.metaWhere(ctx, src, c, p), fn)
 	})
 }
 
@@ -296,7 +296,7 @@ func (d *controller) GetSnapshot(ctx context.Context, req *csi.GetSnapshotReques
 		snap, err = state.New(c).GetSnapshot(ctx, sid.Key, sid.UID)
 		return err
 	}
-	root := sessionRoot(sid.Source)
+	root := d.sessionRoot(ctx, sid.Source)
 	found, err := d.withShareOrIdle(ctx, root, credentialsFrom(req.GetSecrets()), read)
 	if !found {
 		return nil, fail(errNoSession, "GetSnapshot carries no secrets and no SMB session to %s is open: pass the snapshot secrets", root.String())
@@ -436,7 +436,7 @@ func (d *controller) ListSnapshots(ctx context.Context, req *csi.ListSnapshotsRe
 // open (as listShareSnapshots).
 func (d *controller) shareSnapshot(ctx context.Context, sid volume.Snapshot, creds share.Credentials) ([]state.Snapshot, error) {
 	var out []state.Snapshot
-	root := sessionRoot(sid.Source)
+	root := d.sessionRoot(ctx, sid.Source)
 	_, err := d.withShareOrIdle(ctx, root, creds, func(c share.Client) error {
 		snap, err := state.New(c).GetSnapshot(ctx, sid.Key, sid.UID)
 		if errors.Is(err, state.ErrNotFound) {
@@ -455,7 +455,7 @@ func (d *controller) shareSnapshot(ctx context.Context, sid volume.Snapshot, cre
 // with secrets left in the pool, or finds nothing there.
 func (d *controller) listShareSnapshots(ctx context.Context, src source.Source, creds share.Credentials) ([]state.Snapshot, error) {
 	var out []state.Snapshot
-	_, err := d.withShareOrIdle(ctx, sessionRoot(src), creds, func(c share.Client) error {
+	_, err := d.withShareOrIdle(ctx, d.sessionRoot(ctx, src), creds, func(c share.Client) error {
 		var err error
 		out, err = state.New(c).ListSnapshots(ctx)
 		return err

@@ -33,13 +33,13 @@ type VolumeGroups struct {
 func (d *Driver) VolumeGroups() *VolumeGroups { return &VolumeGroups{d: d} }
 
 // volumeGroupsWhere is the lock every volume group change on a share takes.
-func volumeGroupsWhere(src source.Source, c share.Client) where {
-	return metaWhere(src, c, state.VolumeGroupsLockPath)
+func (d *controller) volumeGroupsWhere(ctx context.Context, src source.Source, c share.Client) where {
+	return d.metaWhere(ctx, src, c, state.VolumeGroupsLockPath)
 }
 
-// groupMembers parses the volume IDs a request names: all this driver's,
+// memberVolumes parses the volume IDs a request names: all this driver's,
 // each once, all on one share.
-func groupMembers(ids []string) ([]volume.Volume, []string, error) {
+func (d *controller) memberVolumes(ctx context.Context, ids []string) ([]volume.Volume, []string, error) {
 	var vols []volume.Volume
 	var out []string
 	seen := map[string]bool{}
@@ -52,9 +52,9 @@ func groupMembers(ids []string) ([]volume.Volume, []string, error) {
 			return nil, nil, status.Errorf(codes.InvalidArgument, "volume %s is named twice", vol.SubDir)
 		}
 		seen[vol.ID()] = true
-		if len(vols) > 0 && lockName(locate(vol).root) != lockName(locate(vols[0]).root) {
+		if len(vols) > 0 && lockName(d.locate(ctx, vol).root) != lockName(d.locate(ctx, vols[0]).root) {
 			return nil, nil, status.Errorf(codes.InvalidArgument, "the volumes of a volume group must be on one share: %s is on %s, %s on %s",
-				vols[0].SubDir, locate(vols[0]).root.String(), vol.SubDir, locate(vol).root.String())
+				vols[0].SubDir, d.locate(ctx, vols[0]).root.String(), vol.SubDir, d.locate(ctx, vol).root.String())
 		}
 		vols = append(vols, vol)
 		out = append(out, vol.ID())
@@ -63,9 +63,9 @@ func groupMembers(ids []string) ([]volume.Volume, []string, error) {
 }
 
 // checkMembersExist looks up each volume's record on the share.
-func checkMembersExist(ctx context.Context, c share.Client, vols []volume.Volume) error {
+func (d *controller) checkMembersExist(ctx context.Context, c share.Client, vols []volume.Volume) error {
 	for _, vol := range vols {
-		if _, err := siteOf(c, vol).record(ctx); err != nil {
+		if _, err := d.siteOf(ctx, c, vol).record(ctx); err != nil {
 			return err
 		}
 	}
@@ -76,14 +76,14 @@ func checkMembersExist(ctx context.Context, c share.Client, vols []volume.Volume
 // DeleteVolume does not edit the group of its volume (it takes only the
 // volume's lock), so a group may name a deleted volume until its next
 // ModifyVolumeGroupMembership, which sets the members anew.
-func liveMembers(ctx context.Context, c share.Client, g state.VolumeGroup) (state.VolumeGroup, error) {
+func (d *controller) liveMembers(ctx context.Context, c share.Client, g state.VolumeGroup) (state.VolumeGroup, error) {
 	live := g.Members[:0:0]
 	for _, id := range g.Members {
 		vol, err := volume.ParseID(id)
 		if err != nil {
 			continue
 		}
-		_, err = siteOf(c, vol).record(ctx)
+		_, err = d.siteOf(ctx, c, vol).record(ctx)
 		if errors.Is(err, state.ErrNotFound) {
 			continue
 		}
@@ -115,7 +115,7 @@ func (v *VolumeGroups) CreateVolumeGroup(ctx context.Context, req *volumegroup.C
 	if req.GetName() == "" {
 		return nil, status.Error(codes.InvalidArgument, "volume group name is missing")
 	}
-	vols, ids, err := groupMembers(req.GetVolumeIds())
+	vols, ids, err := v.d.memberVolumes(ctx, req.GetVolumeIds())
 	if err != nil {
 		return nil, err
 	}
@@ -126,9 +126,9 @@ func (v *VolumeGroups) CreateVolumeGroup(ctx context.Context, req *volumegroup.C
 			return nil, status.Error(codes.InvalidArgument, err.Error())
 		}
 		src = p.Source
-		if len(vols) > 0 && lockName(sessionRoot(src)) != lockName(locate(vols[0]).root) {
+		if len(vols) > 0 && lockName(v.d.sessionRoot(ctx, src)) != lockName(v.d.locate(ctx, vols[0]).root) {
 			return nil, status.Errorf(codes.InvalidArgument, "volume %s is on %s, not on the share the parameters name (%s)",
-				vols[0].SubDir, locate(vols[0]).root.String(), src.String())
+				vols[0].SubDir, v.d.locate(ctx, vols[0]).root.String(), src.String())
 		}
 	}
 	if len(vols) > 0 {
@@ -138,11 +138,11 @@ func (v *VolumeGroups) CreateVolumeGroup(ctx context.Context, req *volumegroup.C
 		return nil, status.Error(codes.InvalidArgument, "an empty volume group needs its share: give parameter source (e.g. nfs://server/export), as in the StorageClass")
 	}
 	creds := credentialsFrom(req.GetSecrets())
-	root := sessionRoot(src)
+	root := v.d.sessionRoot(ctx, src)
 	var g state.VolumeGroup
 	err = v.d.withShare(ctx, root, creds, func(c share.Client) error {
-		return v.d.lockedStore(ctx, c, volumeGroupsWhere(src, c), func(st *state.Store) error {
-			if err := checkMembersExist(ctx, c, vols); err != nil {
+		return v.d.lockedStore(ctx, c, v.d.volumeGroupsWhere(ctx, src, c), func(st *state.Store) error {
+			if err := v.d.checkMembersExist(ctx, c, vols); err != nil {
 				return err
 			}
 			var err error
@@ -164,23 +164,23 @@ func (v *VolumeGroups) ModifyVolumeGroupMembership(ctx context.Context, req *vol
 	if err != nil {
 		return nil, err
 	}
-	vols, ids, err := groupMembers(req.GetVolumeIds())
+	vols, ids, err := v.d.memberVolumes(ctx, req.GetVolumeIds())
 	if err != nil {
 		return nil, err
 	}
-	if len(vols) > 0 && lockName(locate(vols[0]).root) != lockName(sessionRoot(gid.Source)) {
+	if len(vols) > 0 && lockName(v.d.locate(ctx, vols[0]).root) != lockName(v.d.sessionRoot(ctx, gid.Source)) {
 		return nil, status.Errorf(codes.InvalidArgument, "volume %s is on %s, not on the group's share %s",
-			vols[0].SubDir, locate(vols[0]).root.String(), gid.Source.String())
+			vols[0].SubDir, v.d.locate(ctx, vols[0]).root.String(), gid.Source.String())
 	}
 	creds := credentialsFrom(req.GetSecrets())
 	var g state.VolumeGroup
-	err = v.d.withShare(ctx, sessionRoot(gid.Source), creds, func(c share.Client) error {
-		return v.d.lockedStore(ctx, c, volumeGroupsWhere(gid.Source, c), func(st *state.Store) error {
+	err = v.d.withShare(ctx, v.d.sessionRoot(ctx, gid.Source), creds, func(c share.Client) error {
+		return v.d.lockedStore(ctx, c, v.d.volumeGroupsWhere(ctx, gid.Source, c), func(st *state.Store) error {
 			var err error
 			if g, err = st.GetVolumeGroup(ctx, gid.Key, gid.UID); err != nil {
 				return err
 			}
-			if err := checkMembersExist(ctx, c, vols); err != nil {
+			if err := v.d.checkMembersExist(ctx, c, vols); err != nil {
 				return err
 			}
 			g, err = st.SetVolumeGroupMembers(ctx, g, ids)
@@ -229,13 +229,13 @@ func (v *VolumeGroups) ControllerGetVolumeGroup(ctx context.Context, req *volume
 	}
 	creds := credentialsFrom(req.GetSecrets())
 	var g state.VolumeGroup
-	err = v.d.withShare(ctx, sessionRoot(gid.Source), creds, func(c share.Client) error {
+	err = v.d.withShare(ctx, v.d.sessionRoot(ctx, gid.Source), creds, func(c share.Client) error {
 		st := state.New(c)
 		var err error
 		if g, err = st.GetVolumeGroup(ctx, gid.Key, gid.UID); err != nil {
 			return err
 		}
-		g, err = liveMembers(ctx, c, g)
+		g, err = v.d.liveMembers(ctx, c, g)
 		return err
 	})
 	if err != nil {
@@ -260,20 +260,20 @@ func (v *VolumeGroups) ListVolumeGroups(ctx context.Context, req *volumegroup.Li
 	var all []found
 	listed := map[string]bool{} // classes with other bases share one record directory
 	for _, src := range v.d.groupShares.all() {
-		root := lockName(sessionRoot(src))
+		root := lockName(v.d.sessionRoot(ctx, src))
 		if listed[root] {
 			continue
 		}
 		listed[root] = true
 		var groups []state.VolumeGroup
-		err := v.d.withShare(ctx, sessionRoot(src), creds, func(c share.Client) error {
+		err := v.d.withShare(ctx, v.d.sessionRoot(ctx, src), creds, func(c share.Client) error {
 			st := state.New(c)
 			var err error
 			if groups, err = st.ListVolumeGroups(ctx); err != nil {
 				return err
 			}
 			for i := range groups {
-				if groups[i], err = liveMembers(ctx, c, groups[i]); err != nil {
+				if groups[i], err = v.d.liveMembers(ctx, c, groups[i]); err != nil {
 					return err
 				}
 			}

@@ -59,6 +59,9 @@ type Metrics struct {
 	reclaimed     *prometheus.CounterVec
 	reclaimKept   *prometheus.CounterVec
 	overCapacity  prometheus.Gauge
+	aliasUses     *prometheus.CounterVec
+	aliasRules    prometheus.Gauge
+	aliasErrors   prometheus.Counter
 }
 
 // New returns a registry with the process and Go runtime collectors and the
@@ -126,11 +129,27 @@ func New(driverName string) *Metrics {
 		Namespace: namespace, Name: "node_volumes_over_capacity",
 		Help: "Volumes staged on this node that use more than their requested size, by the node's last count (NodeGetVolumeHealth says DEGRADED for each; the file server enforces nothing without a quota).",
 	})
+	// The rule's two sources are the operator's own lines, so the series
+	// are as many as the rules; sources never hold credentials (they are
+	// refused there).
+	m.aliasUses = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Namespace: namespace, Name: "source_alias_uses_total",
+		Help: "Volumes' sources the driver reached through a source alias (--source-aliases), by the rule's source (from) and first address (to): each controller operation and node mount that looked one up.",
+	}, []string{"from", "to"})
+	m.aliasRules = prometheus.NewGauge(prometheus.GaugeOpts{
+		Namespace: namespace, Name: "source_alias_rules",
+		Help: "Rules of the source aliases in use (the last version of the file that parsed).",
+	})
+	m.aliasErrors = prometheus.NewCounter(prometheus.CounterOpts{
+		Namespace: namespace, Name: "source_alias_reload_errors_total",
+		Help: "Changed source alias files that could not be read or parsed; the last good mapping stays in use (the log names the line).",
+	})
 	m.reg.MustRegister(
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		m.deletes, m.deleteEntries, m.repairs, m.probeTimeouts, m.rotations,
 		m.copies, m.copyBytes, m.copyFiles, m.copiesRunning, m.reclaimed, m.reclaimKept, m.overCapacity,
+		m.aliasUses, m.aliasRules, m.aliasErrors,
 	)
 	return m
 }
@@ -235,6 +254,29 @@ func (m *Metrics) VolumesOverCapacity(n int) {
 		return
 	}
 	m.overCapacity.Set(float64(n))
+}
+
+// SourceAliasUsed records a volume's source reached through the alias rule
+// from -> to.
+func (m *Metrics) SourceAliasUsed(from, to string) {
+	if m != nil {
+		m.aliasUses.WithLabelValues(from, to).Inc()
+	}
+}
+
+// SourceAliasesLoaded records the number of rules of a mapping taken into
+// use.
+func (m *Metrics) SourceAliasesLoaded(rules int) {
+	if m != nil {
+		m.aliasRules.Set(float64(rules))
+	}
+}
+
+// SourceAliasesFailed records a changed alias file that was refused.
+func (m *Metrics) SourceAliasesFailed() {
+	if m != nil {
+		m.aliasErrors.Inc()
+	}
 }
 
 // MountRepaired records a remount of a broken node mount.

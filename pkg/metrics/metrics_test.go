@@ -19,6 +19,9 @@ func TestNilMetricsRecordNothingAndPassCallsThrough(t *testing.T) {
 	m.VolumeDeleted("nfs", "delete", 3)
 	m.MountRepaired("smb", nil)
 	m.ProbeTimedOut("nfs")
+	m.SourceAliasUsed("nfs://a/x", "nfs://b/x")
+	m.SourceAliasesLoaded(1)
+	m.SourceAliasesFailed()
 	m.WatchPool(nil)
 	m.WatchMounts(nil)
 	resp, err := m.UnaryInterceptor()(context.Background(), "req", &grpc.UnaryServerInfo{FullMethod: "/x/Y"},

@@ -34,7 +34,8 @@ type Pool struct {
 	// using up the reserved source ports. Zero: no helpers.
 	MaxHelpers  int
 	IdleTimeout time.Duration
-	// Dial opens a new session; tests may replace it.
+	// Dial opens a new session at one address (the pool tries a source's
+	// addresses in order, source.TryInOrder); tests may replace it.
 	Dial func(ctx context.Context, src source.Source, creds Credentials) (Client, error)
 
 	mu   sync.Mutex
@@ -198,7 +199,7 @@ const renewEvery = 15 * time.Second
 
 // NewPool returns a pool with sensible defaults.
 func NewPool() *Pool {
-	return &Pool{MaxOpenPerKey: 16, MaxHelpers: 32, IdleTimeout: time.Minute, Dial: Dial}
+	return &Pool{MaxOpenPerKey: 16, MaxHelpers: 32, IdleTimeout: time.Minute, Dial: dialAddress}
 }
 
 // Lease is a session borrowed from the pool.
@@ -435,7 +436,12 @@ func (p *Pool) get(ctx context.Context, src source.Source, creds Credentials, re
 
 // dial opens a session counted in ks.open already.
 func (p *Pool) dial(ctx context.Context, ks *keyState, key string, src source.Source, creds Credentials) (*Lease, error) {
-	c, err := p.Dial(ctx, src, creds)
+	var c Client
+	err := source.TryInOrder(ctx, src, Unreachable, func(ctx context.Context, a source.Source) error {
+		var err error
+		c, err = p.Dial(ctx, a, creds)
+		return err
+	})
 	p.mu.Lock()
 	if err != nil {
 		ks.counts.dialFailures++

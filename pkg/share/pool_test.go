@@ -473,3 +473,37 @@ func TestPoolPassesAGrantOnWhenItsWaiterGivesUp(t *testing.T) {
 		p.Close()
 	}
 }
+
+// A source an alias gave several addresses is dialed at the first that can
+// be reached; a server that answers "no" is not asked again elsewhere. The
+// session is the first address's, whichever answered.
+func TestPoolDialsTheAddressesOfAnAliasInOrder(t *testing.T) {
+	aliases, err := source.ParseAliases("nfs://old/e -> nfs://a/e, nfs://b/e, nfs://c/e")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, _, _ := aliases.Resolve(source.Source{Protocol: source.NFS, Host: "old", Export: "/e/v"})
+	var dialed []string
+	answer := map[string]error{"a": fmt.Errorf("connect: %w", ErrUnavailable)}
+	p := &Pool{MaxOpenPerKey: 4, IdleTimeout: time.Hour, Dial: func(_ context.Context, src source.Source, _ Credentials) (Client, error) {
+		dialed = append(dialed, src.Host)
+		if err := answer[src.Host]; err != nil {
+			return nil, err
+		}
+		return countingClient{closed: new(atomic.Int32)}, nil
+	}}
+	defer p.Close()
+	l, err := p.Get(context.Background(), src, Credentials{})
+	if err != nil || strings.Join(dialed, ",") != "a,b" {
+		t.Fatalf("dialed %v: %v, want a then b", dialed, err)
+	}
+	l.Release(nil)
+	if st := p.Stats(); len(st) != 1 || st[0].Server != "a" {
+		t.Fatalf("stats %+v, want the session under its first address", st)
+	}
+	answer["b"] = fmt.Errorf("login: %w", fs.ErrPermission)
+	dialed = nil
+	if _, err := p.GetNew(context.Background(), src, Credentials{}); !errors.Is(err, fs.ErrPermission) || strings.Join(dialed, ",") != "a,b" {
+		t.Fatalf("dialed %v: %v, want a refusal from b and no try of c", dialed, err)
+	}
+}

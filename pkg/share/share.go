@@ -204,8 +204,24 @@ func dial(ctx context.Context, src source.Source, creds Credentials, proto sourc
 }
 
 // Dial opens a session on the share src names, with the client its
-// protocol registered (see Register).
+// protocol registered (see Register), at the first of its addresses (a
+// source alias may give several, source.TryInOrder) that can be reached.
 func Dial(ctx context.Context, src source.Source, creds Credentials) (Client, error) {
+	var c Client
+	err := source.TryInOrder(ctx, src, Unreachable, func(ctx context.Context, a source.Source) error {
+		var err error
+		c, err = dialAddress(ctx, a, creds)
+		return err
+	})
+	return c, err
+}
+
+// Unreachable reports whether err says the server could not be reached (as
+// opposed to it answering "no"), so another address of it may do.
+func Unreachable(err error) bool { return errors.Is(err, ErrUnavailable) }
+
+// dialAddress opens a session at one address.
+func dialAddress(ctx context.Context, src source.Source, creds Credentials) (Client, error) {
 	switch src.Protocol {
 	case source.NFS:
 		if src.EffectiveVersion() == source.NFSv41 {

@@ -45,6 +45,15 @@ type Source struct {
 	// they existed unchanged.
 	Auth       Auth
 	Encryption Encryption
+	// next holds further addresses (hosts and ports) of the same share,
+	// which a source alias gave (Aliases.Resolve), tried in order when
+	// this one cannot be reached (Addresses, TryInOrder). Only the address
+	// is kept, so that a source derived from this one (a session root,
+	// without the base) has the same further addresses. It is not part of
+	// the source's identity: String, volume IDs, session pool keys and
+	// locks leave it out, and no string parses into it. A pointer keeps
+	// Source comparable.
+	next *[]address
 }
 
 // Auth is how SMB sessions and mounts log in.

@@ -47,9 +47,9 @@ func ownDriver(t *testing.T, nodeID string, args ...string) *harness.Driver {
 	return d
 }
 
-// metricsDriver starts a driver of its own with metrics on, so the counts
-// it shows come from this test's calls alone.
-func metricsDriver(t *testing.T) (*harness.Driver, string) {
+// metricsDriver starts a driver of its own with metrics on (and args), so
+// the counts it shows come from this test's calls alone.
+func metricsDriver(t *testing.T, args ...string) (*harness.Driver, string) {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -57,7 +57,7 @@ func metricsDriver(t *testing.T) (*harness.Driver, string) {
 	}
 	addr := l.Addr().String()
 	l.Close()
-	d := ownDriver(t, "metrics-node", "--metrics-address", addr)
+	d := ownDriver(t, "metrics-node", append([]string{"--metrics-address", addr}, args...)...)
 	return d, "http://" + addr + "/metrics"
 }
 

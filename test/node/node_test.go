@@ -58,6 +58,7 @@ func TestNode(t *testing.T) {
 	bootCluster(t)
 	classes := install(t)
 	t.Run("ClaimsAndPods", func(t *testing.T) { claimsAndPods(t, classes) })
+	t.Run("ServerMove", func(t *testing.T) { serverMove(t, classes) })
 	t.Run("E2E", func(t *testing.T) { runE2E(t) })
 	t.Run("Uninstall", func(t *testing.T) { uninstall(t) })
 }
@@ -230,23 +231,29 @@ func claimsAndPods(t *testing.T, classes []class) {
 	// Deleting the claims removes or archives the directories as each
 	// class says.
 	for _, c := range classes {
-		claim := c.proto + "-rwx"
-		pv := strings.TrimSpace(kubectl(t, "", "-n", testNS, "get", "pvc", claim, "-o", "jsonpath={.spec.volumeName}"))
-		kubectl(t, "", "-n", testNS, "delete", "pvc", claim, "--wait=true", "--timeout=3m")
-		cluster.WaitFor(t, "PV "+pv+" to go", 3*time.Minute, func() (bool, error) {
-			_, err := env.h.Kubectl("", "get", "pv", pv)
-			return err != nil && strings.Contains(err.Error(), "NotFound"), nil
-		})
-		listing := mustGuest(t, "ls", "-a", c.server+"/"+testNS)
-		switch c.onDelete {
-		case "delete":
-			if regexp.MustCompile(`(?m)^` + claim + `$`).MatchString(listing) {
-				t.Errorf("%s: the deleted claim's directory is still there: %s", c.name, listing)
-			}
-		case "archive":
-			if !regexp.MustCompile(`(?m)^archived-`+claim).MatchString(listing) || regexp.MustCompile(`(?m)^`+claim+`$`).MatchString(listing) {
-				t.Errorf("%s: want the claim's directory archived: %s", c.name, listing)
-			}
+		deleteClaim(t, c, c.proto+"-rwx")
+	}
+}
+
+// deleteClaim deletes claim, of a class like c, waits for its PV to go, and
+// checks that its directory was deleted or archived as c says.
+func deleteClaim(t *testing.T, c class, claim string) {
+	t.Helper()
+	pv := strings.TrimSpace(kubectl(t, "", "-n", testNS, "get", "pvc", claim, "-o", "jsonpath={.spec.volumeName}"))
+	kubectl(t, "", "-n", testNS, "delete", "pvc", claim, "--wait=true", "--timeout=3m")
+	cluster.WaitFor(t, "PV "+pv+" to go", 3*time.Minute, func() (bool, error) {
+		_, err := env.h.Kubectl("", "get", "pv", pv)
+		return err != nil && strings.Contains(err.Error(), "NotFound"), nil
+	})
+	listing := mustGuest(t, "ls", "-a", c.server+"/"+testNS)
+	switch c.onDelete {
+	case "delete":
+		if regexp.MustCompile(`(?m)^` + claim + `$`).MatchString(listing) {
+			t.Errorf("%s: the deleted claim's directory is still there: %s", claim, listing)
+		}
+	case "archive":
+		if !regexp.MustCompile(`(?m)^archived-`+claim).MatchString(listing) || regexp.MustCompile(`(?m)^`+claim+`$`).MatchString(listing) {
+			t.Errorf("%s: want the claim's directory archived: %s", claim, listing)
 		}
 	}
 }

@@ -79,6 +79,15 @@ func createPVCA(ctx context.Context, st *Store) error {
 	return err
 }
 
+// createPVCAFromSnapshot is pvc-a's CreateVolume with a snapshot as its
+// content source.
+func createPVCAFromSnapshot(ctx context.Context, st *Store) error {
+	req := createReq()
+	req.ContentSource = "snapshot-id"
+	_, err := st.Create(ctx, req)
+	return err
+}
+
 func createReq() CreateRequest {
 	return CreateRequest{Path: volPath, Name: "pvc-a", CapacityBytes: 1 << 30, Perm: 0o777}
 }
@@ -146,14 +155,9 @@ func warmScenarios() []scenario {
 	return []scenario{
 		{name: "CreateVolume on a warm share", setup: warmShare, call: createPVCA, create: true},
 		{
-			name:  "CreateVolume on a warm share, from a snapshot",
-			setup: warmShare,
-			call: func(ctx context.Context, st *Store) error {
-				req := createReq()
-				req.ContentSource = "snapshot-id"
-				_, err := st.Create(ctx, req)
-				return err
-			},
+			name:   "CreateVolume on a warm share, from a snapshot",
+			setup:  warmShare,
+			call:   createPVCAFromSnapshot,
 			create: true,
 		},
 		{name: "CreateVolume again, answered before", setup: emptyVolume, call: createPVCA},
@@ -263,14 +267,9 @@ func scenarios() []scenario {
 			create: true,
 		},
 		{
-			name:  "CreateVolume from a snapshot over a retained directory (refused)",
-			setup: retainedDir,
-			call: func(ctx context.Context, st *Store) error {
-				req := createReq()
-				req.ContentSource = "snapshot-id"
-				_, err := st.Create(ctx, req)
-				return err
-			},
+			name:   "CreateVolume from a snapshot over a retained directory (refused)",
+			setup:  retainedDir,
+			call:   createPVCAFromSnapshot,
 			create: true,
 		},
 		{

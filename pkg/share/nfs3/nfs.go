@@ -656,6 +656,11 @@ func (c *nfsClient) List(ctx context.Context, rel string, max int) ([]string, er
 }
 
 func (c *nfsClient) Remove(ctx context.Context, rel string) error {
+	return c.removePath(ctx, procRemove, rel)
+}
+
+// removePath is REMOVE or RMDIR (proc) of rel.
+func (c *nfsClient) removePath(ctx context.Context, proc uint32, rel string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	defer c.scoped.Forget(rel)
@@ -663,7 +668,7 @@ func (c *nfsClient) Remove(ctx context.Context, rel string) error {
 	if err != nil {
 		return err
 	}
-	return c.removeEntry(ctx, procRemove, dir, name)
+	return c.removeEntry(ctx, proc, dir, name)
 }
 
 func (c *nfsClient) removeEntry(ctx context.Context, proc uint32, dir []byte, name string) error {
@@ -766,14 +771,7 @@ func (c *nfsClient) CreateFile(ctx context.Context, rel string, data []byte) err
 // RemoveDir is Rmdirer's: RMDIR, which removes an empty directory and
 // nothing else.
 func (c *nfsClient) RemoveDir(ctx context.Context, rel string) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	defer c.scoped.Forget(rel)
-	dir, name, err := c.resolveParent(ctx, rel)
-	if err != nil {
-		return err
-	}
-	return c.removeEntry(ctx, procRmdir, dir, name)
+	return c.removePath(ctx, procRmdir, rel)
 }
 
 func (c *nfsClient) writeFile(ctx context.Context, rel string, data []byte, how uint32) error {

@@ -160,7 +160,10 @@ type protocol struct {
 	secrets      map[string]string
 	fstype       string
 	device       string // for mount(8), the share root
-	options      string
+	options      string // for mount(8)
+	// classOptions are the StorageClass's mountOptions for the same mount:
+	// the port is the source's, and the driver refuses it there.
+	classOptions string
 }
 
 func (e *env) protocols() []protocol {
@@ -172,10 +175,10 @@ func (e *env) protocols() []protocol {
 	}
 	return []protocol{
 		{name: "NFS", server: e.nfs.Name, base: nfsBase, source: "nfs://127.0.0.1" + nfsBase,
-			fstype: "nfs", device: "127.0.0.1:" + nfsBase, options: "vers=3,nolock"},
+			fstype: "nfs", device: "127.0.0.1:" + nfsBase, options: "vers=3,nolock", classOptions: "vers=3,nolock"},
 		{name: "SMB", server: "smbd", base: smbBase, source: "smb://127.0.0.1:4450/" + localservers.SMBShare + "/bench",
 			secrets: map[string]string{"username": localservers.SMBUser, "password": localservers.SMBPassword},
-			fstype:  "cifs", device: "//127.0.0.1/" + localservers.SMBShare + "/bench", options: "vers=3.0,port=4450"},
+			fstype:  "cifs", device: "//127.0.0.1/" + localservers.SMBShare + "/bench", options: "vers=3.0,port=4450", classOptions: "vers=3.0"},
 	}
 }
 
@@ -183,7 +186,7 @@ func (e *env) protocols() []protocol {
 // client, and mount(8) with vers=4.1 for the baseline.
 func (e *env) nfs41() protocol {
 	p := e.protocols()[0]
-	p.name, p.source, p.options = "NFSv4.1", p.source+"?vers=4.1", "vers=4.1"
+	p.name, p.source, p.options, p.classOptions = "NFSv4.1", p.source+"?vers=4.1", "vers=4.1", "vers=4.1"
 	return p
 }
 
@@ -560,7 +563,7 @@ func (e *env) nodeRows(p protocol) error {
 	ctrl, node := csi.NewControllerClient(d.conn), csi.NewNodeClient(d.conn)
 	idle, _ := rss(d.Pid())
 	resp, err := ctrl.CreateVolume(ctx, &csi.CreateVolumeRequest{Name: "node-" + p.name,
-		Parameters: map[string]string{"source": p.source, "mountOptions": p.options}, Secrets: p.secrets, VolumeCapabilities: []*csi.VolumeCapability{mountCap}})
+		Parameters: map[string]string{"source": p.source, "mountOptions": p.classOptions}, Secrets: p.secrets, VolumeCapabilities: []*csi.VolumeCapability{mountCap}})
 	if err != nil {
 		return err
 	}

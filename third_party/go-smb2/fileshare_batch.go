@@ -134,36 +134,10 @@ func (fs *Share) smallAlone(op SmallOp) SmallResult {
 	case SmallRead:
 		r.Data, r.Err = fs.ReadSmallFile(op.Name)
 	case SmallCreate:
-		f, err := fs.OpenFile(op.Name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-		if err != nil {
-			r.Err = err
-			break
-		}
-		_, err = f.Write(op.Data)
-		if err == nil && op.Info != nil {
-			err = f.SetInfo(fileBasicInformation, op.Info)
-		}
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		r.Err = err
+		r.Err = fs.writeAlone(op, os.O_WRONLY|os.O_CREATE|os.O_EXCL)
 	case SmallWrite:
 		if op.Info != nil {
-			// Larger than one request: the library's path, then the
-			// information on its own handle.
-			f, err := fs.Create(op.Name)
-			if err != nil {
-				r.Err = err
-				break
-			}
-			_, err = f.Write(op.Data)
-			if err == nil {
-				err = f.SetInfo(fileBasicInformation, op.Info)
-			}
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-			r.Err = err
+			r.Err = fs.writeAlone(op, os.O_RDWR|os.O_CREATE|os.O_TRUNC) // as Create opens
 			break
 		}
 		r.Err = fs.WriteSmallFile(op.Name, op.Data, 0o644)
@@ -181,6 +155,23 @@ func (fs *Share) smallAlone(op SmallOp) SmallResult {
 		r.Err = &os.PathError{Op: "batch", Path: op.Name, Err: os.ErrInvalid}
 	}
 	return r
+}
+
+// writeAlone is a write SmallOp larger than one request: the library's
+// open (flag) and writes, then the information, if any, on the same handle.
+func (fs *Share) writeAlone(op SmallOp, flag int) error {
+	f, err := fs.OpenFile(op.Name, flag, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(op.Data)
+	if err == nil && op.Info != nil {
+		err = f.SetInfo(fileBasicInformation, op.Info)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // smallResult reads one SmallOp's part of the compound.

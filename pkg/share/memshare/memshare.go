@@ -14,7 +14,6 @@ package memshare
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -486,11 +485,7 @@ func (c *client) CreateFile(ctx context.Context, rel string, data []byte) error 
 
 // RemoveDir is share.Rmdirer's: one empty directory, a link as the link.
 func (c *client) RemoveDir(ctx context.Context, rel string) error {
-	err := c.Rmdir(ctx, path.Dir(rel), path.Base(rel))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	return err
+	return c.Rmdir(ctx, path.Dir(rel), path.Base(rel))
 }
 
 // Batch is share.Batcher's: the ops one at a time, in order, each a step a

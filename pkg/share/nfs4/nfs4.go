@@ -518,12 +518,19 @@ func (c *nfs4Client) returnDelegation(ctx context.Context, fh []byte, sid statei
 func (c *nfs4Client) ReadFile(ctx context.Context, rel string) ([]byte, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	return c.readFrom(ctx, rel, nil)
+}
+
+// readFrom reads rel on from what was read of it already (first, from its
+// start): a READ at a time, by the file's handle after the first.
+func (c *nfs4Client) readFrom(ctx context.Context, rel string, first []byte) ([]byte, error) {
 	ops, err := c.lookupOps(ctx, share.SplitRel(rel), 2)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", rel, err)
 	}
 	const chunk = 32 << 10
-	var fh, out []byte
+	var fh []byte
+	out := first
 	ops = append(ops, opGetfh(&fh))
 	for {
 		var data []byte

@@ -214,29 +214,6 @@ func (c *nfs4Client) batchPart(ctx context.Context, op share.Op) (batchPart, err
 	return batchPart{}, fmt.Errorf("%s: %w", op.Kind, errors.ErrUnsupported)
 }
 
-// readFrom reads rel on from what a first READ gave: ReadFile's loop.
-func (c *nfs4Client) readFrom(ctx context.Context, rel string, first []byte) ([]byte, error) {
-	ops, err := c.lookupOps(ctx, share.SplitRel(rel), 2)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", rel, err)
-	}
-	out := first
-	for {
-		var data []byte
-		var eof bool
-		if err := c.run(ctx, append(ops, opRead(anonymousStateid, uint64(len(out)), 32<<10, &data, &eof))); err != nil {
-			return nil, fmt.Errorf("read %s: %w", rel, err)
-		}
-		out = append(out, data...)
-		if eof || len(data) == 0 {
-			return out, nil
-		}
-		if len(out) > 1<<20 {
-			return nil, fmt.Errorf("read %s: larger than 1 MiB, not a metadata file", rel)
-		}
-	}
-}
-
 // CreateFile is Creator's: OPEN (GUARDED4), WRITE and CLOSE in one
 // COMPOUND.
 func (c *nfs4Client) CreateFile(ctx context.Context, rel string, data []byte) error {

@@ -140,6 +140,9 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 30s ./pkg/source/
 	$(GO) test -run '^$$' -fuzz FuzzReply -fuzztime 30s ./pkg/share/oncrpc/
 	$(GO) test -run '^$$' -fuzz FuzzCompoundReply -fuzztime 30s ./pkg/share/nfs4/
+	$(GO) test -run '^$$' -fuzz FuzzReaddirplusReply -fuzztime 30s ./pkg/share/nfs3/
+	$(GO) test -run '^$$' -fuzz FuzzSMBListedNames -fuzztime 30s ./pkg/share/smb/
+	cd third_party/go-smb2 && $(GO) test -run '^$$' -fuzz FuzzChainReplies -fuzztime 30s .
 
 clean:
 	rm -rf bin

@@ -154,8 +154,11 @@ func bootCluster(t *testing.T) {
 	t.Cleanup(func() {
 		env.cp.Stop()
 		if t.Failed() {
+			// Their logs stay in files (run.sh keeps them on failure): in the
+			// test's output they would bury the failure's own message, which
+			// is what CI shows.
 			for _, p := range env.h.Procs() {
-				t.Logf("---- %s log (tail) ----\n%s", p.Name, p.Tail())
+				t.Logf("%s's log: %s", p.Name, filepath.Base(p.Log))
 			}
 		}
 	})
@@ -255,7 +258,7 @@ func stopVM(t *testing.T) func() {
 			<-env.vmDone
 		}
 		if t.Failed() {
-			t.Logf("---- node logs ----\n%s", guestLogs())
+			t.Logf("the node's logs: guest.log, logs/containerd.log, logs/kubelet.log")
 		}
 	}
 }

@@ -375,7 +375,7 @@ func uninstall(t *testing.T) {
 		if t.Failed() {
 			// The node plugin's own log is on the node; it goes with the VM.
 			out, _, _ := guestExec("sh", "-c", "tail -c 300000 /var/log/pods/fileshare-csi_fileshare-csi-node-*/fileshare-csi/*.log")
-			t.Logf("---- node plugin log (tail) ----\n%s", out)
+			keepLog(t, "node-plugin.log", out)
 		}
 	})
 	kubectl(t, "", "delete", "namespace", testNS, "--wait=true", "--timeout=5m")
@@ -433,4 +433,15 @@ func ourMounts() ([]string, error) {
 		}
 	}
 	return left, nil
+}
+
+// keepLog writes a log a failed test collected where run.sh keeps the
+// run's logs, rather than into the test's output, where it would bury the
+// failure's own message.
+func keepLog(t *testing.T, name, content string) {
+	if err := os.WriteFile(filepath.Join(env.work, name), []byte(content), 0o644); err != nil {
+		t.Logf("%s: %v", name, err)
+		return
+	}
+	t.Logf("%s kept (%d bytes)", name, len(content))
 }

@@ -67,5 +67,11 @@ FILESHARE_NODE_BIN="$bins" FILESHARE_NODE_WORK="$work" FILESHARE_NODE_RUNTIME="$
   flock -o /tmp/fileshare-vm.lock go test -count=1 -v -timeout 110m -parallel 3 ./test/node/ ${FILESHARE_TEST_FLAGS:-} 2>&1 | tee /tmp/fileshare-node.log
 rc=${PIPESTATUS[0]}
 set -e
+if [ "$rc" != 0 ]; then
+  # What CI shows is the end of the output: the tests' last messages (and
+  # the failure among them), after the summary and the logs.
+  echo "test-node: the tests' last messages:"
+  grep -E '^ +[a-z0-9_]+_test\.go:[0-9]+: ' /tmp/fileshare-node.log | cut -c1-400 | tail -n 12 || true
+fi
 echo "test-node: $( [ "$rc" = 0 ] && echo PASS || echo FAIL ) in $((SECONDS - start)) s (log: /tmp/fileshare-node.log)"
 exit "$rc"

@@ -3,14 +3,15 @@ SHELL := /bin/bash
 GO ?= go
 # The version `fileshare-csi --version` prints (docs/development.md, "Versions").
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS := -X main.version=$(VERSION)
 
 .PHONY: all build deps deps-vm demo test test-unit test-integration test-vm test-k8s test-scale bench lint cross fuzz clean
 
 all: build
 
+# The one recipe the images and the tests build with (hack/gobuild): static,
+# -trimpath, stripped, stamped with VERSION.
 build:
-	$(GO) build -ldflags "$(LDFLAGS)" -o bin/fileshare-csi ./cmd/fileshare-csi
+	$(GO) run ./hack/gobuild/cmd -version "$(VERSION)" -o bin/fileshare-csi
 
 # deps installs the real servers the tests and the demo run against (Debian).
 deps:

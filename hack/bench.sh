@@ -17,8 +17,9 @@ only=()
 if [ -z "${BENCH_ASSEMBLE_ONLY:-}" ]; then
 ./hack/install-deps.sh vm
 rm -rf "$results"; mkdir -p "$results/bin"
-go build -o "$results/bin/fileshare-csi" ./cmd/fileshare-csi
-go build -o "$results/bin/bench" ./test/bench
+# The driver the images ship, built with their recipe (hack/gobuild).
+go run ./hack/gobuild/cmd -o "$results/bin/fileshare-csi"
+go run ./hack/gobuild/cmd -o "$results/bin/bench" ./test/bench
 args=(${BENCH_ARGS:-} "${only[@]}")
 
 echo "== host: user-space rows against Samba and NFS-Ganesha"

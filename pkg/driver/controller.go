@@ -72,31 +72,43 @@ func (d *controller) withShare(ctx context.Context, src source.Source, creds sha
 	return err
 }
 
-// leaseWithoutSecrets serves calls that carry no secrets: NFS needs none, and
-// SMB borrows an idle session that an earlier call with secrets left in the
-// pool. It returns nil and no error for an SMB share with no such session.
-func (d *controller) leaseWithoutSecrets(ctx context.Context, src source.Source) (*share.Lease, error) {
-	if src.Protocol == source.SMB {
-		return d.cfg.Pool.GetIdle(src), nil
-	}
-	lease, err := d.cfg.Pool.Get(ctx, src, share.Credentials{})
-	if err != nil {
-		return nil, toStatus(dialError{err})
-	}
-	return lease, nil
-}
+// onDead says what a call does when the pooled session it reused turns out
+// to be dead (the server restarted while the session sat idle).
+type onDead bool
 
-// withShareOrIdle runs fn on a session to root: one from the pool for
-// creds, or, for an SMB call that carries no secrets, an idle one an
-// earlier call with secrets left in the pool. It reports false, without
-// running fn, when there is no such session.
-func (d *controller) withShareOrIdle(ctx context.Context, root source.Source, creds share.Credentials, fn func(share.Client) error) (bool, error) {
-	if root.Protocol != source.SMB || creds.HasIdentity() {
+const (
+	// retryDead dials a fresh session and runs the call's function once
+	// more, as withShare does for every call that names a volume.
+	retryDead onDead = true
+	// failDead lets the call fail (Unavailable); Release has closed the dead
+	// session, so the next call dials anew. The polled reads without secrets
+	// (ControllerGetVolume, GetCapacity) and the reclaimer's pass have always
+	// answered this way: the CO asks again and the reclaimer passes again.
+	// Giving them the retry would change what they answer, so it is a choice
+	// made at their call sites, not here.
+	failDead onDead = false
+)
+
+// withShareOrIdle is the one rule for calls that may carry no secrets: it
+// runs fn on a session to root, one from the pool for creds (NFS needs
+// none), or, for an SMB call without an identity, an idle one an earlier
+// call with secrets left in the pool. It reports false, without running fn,
+// when there is no such session. dead applies to a pooled session: an idle
+// one borrowed without secrets cannot be dialed again, so the call fails.
+func (d *controller) withShareOrIdle(ctx context.Context, root source.Source, creds share.Credentials, dead onDead, fn func(share.Client) error) (bool, error) {
+	var lease *share.Lease
+	switch {
+	case root.Protocol == source.SMB && !creds.HasIdentity():
+		if lease = d.cfg.Pool.GetIdle(root); lease == nil {
+			return false, nil
+		}
+	case dead == retryDead:
 		return true, d.withShare(ctx, root, creds, fn)
-	}
-	lease := d.cfg.Pool.GetIdle(root)
-	if lease == nil {
-		return false, nil
+	default:
+		var err error
+		if lease, err = d.cfg.Pool.Get(ctx, root, creds); err != nil {
+			return true, toStatus(dialError{err})
+		}
 	}
 	err := fn(lease.Client)
 	lease.Release(err)
@@ -332,7 +344,6 @@ func (d *controller) ControllerGetVolume(ctx context.Context, req *csi.Controlle
 	if err != nil {
 		return nil, err
 	}
-	w := d.locate(ctx, vol)
 	resp := &csi.ControllerGetVolumeResponse{
 		Volume: &csi.Volume{
 			VolumeId:           vol.ID(),
@@ -341,15 +352,14 @@ func (d *controller) ControllerGetVolume(ctx context.Context, req *csi.Controlle
 		},
 		Status: &csi.ControllerGetVolumeResponse_VolumeStatus{},
 	}
-	lease, err := d.leaseWithoutSecrets(ctx, w.root)
-	if err != nil {
-		return nil, err
-	}
-	if lease == nil {
+	var rec state.Record
+	found, err := d.atOrIdle(ctx, vol, share.Credentials{}, failDead, func(s site) (err error) {
+		rec, err = s.check(ctx)
+		return err
+	})
+	if !found {
 		return resp, nil
 	}
-	rec, err := d.siteOf(ctx, lease.Client, vol).check(ctx)
-	lease.Release(err)
 	if err != nil {
 		return nil, toStatus(err)
 	}
@@ -364,12 +374,11 @@ func (d *controller) ControllerGetVolumeHealth(ctx context.Context, req *csi.Con
 	if err != nil {
 		return nil, err
 	}
-	w := d.locate(ctx, vol)
 	health := &csi.VolumeHealth{VolumeId: req.GetVolumeId()}
 	// SMB without credentials: nothing known is reported rather than a
 	// login failure when no session is open.
-	found, err := d.withShareOrIdle(ctx, w.root, credentialsFrom(req.GetSecrets()), func(c share.Client) error {
-		_, err := d.siteOf(ctx, c, vol).check(ctx)
+	found, err := d.atOrIdle(ctx, vol, credentialsFrom(req.GetSecrets()), retryDead, func(s site) error {
+		_, err := s.check(ctx)
 		return err
 	})
 	if !found {
@@ -410,16 +419,14 @@ func (d *controller) GetCapacity(ctx context.Context, req *csi.GetCapacityReques
 			return &csi.GetCapacityResponse{}, nil
 		}
 	}
-	w := d.locate(ctx, volume.Volume{Source: params.Source})
-	lease, err := d.leaseWithoutSecrets(ctx, w.root)
-	if err != nil {
-		return nil, err
-	}
-	if lease == nil {
+	var capacity share.Capacity
+	found, err := d.withShareOrIdle(ctx, d.sessionRoot(ctx, params.Source), share.Credentials{}, failDead, func(c share.Client) (err error) {
+		capacity, err = c.Capacity(ctx)
+		return err
+	})
+	if !found {
 		return nil, fail(errNoSession, "GetCapacity carries no secrets and no SMB session to %s is open; it is available after a CreateVolume on that share", params.Source.String())
 	}
-	capacity, err := lease.Capacity(ctx)
-	lease.Release(err)
 	if err != nil {
 		return nil, toStatus(err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"k8s.io/klog/v2"
 
+	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 	"github.com/fileshare-csi/fileshare-csi/pkg/source"
 	"github.com/fileshare-csi/fileshare-csi/pkg/state"
 	"github.com/fileshare-csi/fileshare-csi/pkg/volume"
@@ -70,19 +71,24 @@ func (d *controller) reclaimOn(ctx context.Context, src source.Source) {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
 	w0 := d.locate(ctx, volume.Volume{Source: src})
-	lease, err := d.leaseWithoutSecrets(ctx, w0.root)
-	if err != nil || lease == nil {
+	var rep state.ReclaimReport
+	passed := false
+	// No secrets, and a dead session fails the pass: the next one dials anew.
+	_, err := d.withShareOrIdle(ctx, w0.root, share.Credentials{}, failDead, func(c share.Client) (err error) {
+		w := w0.under(c.Prefix())
+		lock := func(ctx context.Context, p string) (func(), error) {
+			return d.lock(ctx, where{root: w.root, canon: w.canon, path: p})
+		}
+		st := state.New(c)
+		st.Log = func(msg string, kv ...any) { logger.Info(msg, kv...) }
+		passed = true
+		rep, err = d.reclaimer.Pass(ctx, st, w.canon, lock)
+		return err
+	})
+	if !passed { // no idle SMB session, or the dial failed
 		logger.V(4).Info("no session for a reclaim pass; the next one tries again", "error", err)
 		return
 	}
-	w := w0.under(lease.Prefix())
-	lock := func(ctx context.Context, p string) (func(), error) {
-		return d.lock(ctx, where{root: w.root, canon: w.canon, path: p})
-	}
-	st := state.New(lease.Client)
-	st.Log = func(msg string, kv ...any) { logger.Info(msg, kv...) }
-	rep, err := d.reclaimer.Pass(ctx, st, w.canon, lock)
-	lease.Release(err)
 	for _, p := range rep.Kept {
 		logger.Info("a CreateVolume that was never finished left a directory with data in it; kept, for an administrator to look at", "path", p)
 	}

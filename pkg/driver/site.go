@@ -145,6 +145,17 @@ func (d *controller) at(ctx context.Context, vol volume.Volume, creds share.Cred
 	})
 }
 
+// atOrIdle runs fn at vol's site, unlocked, for the calls that may carry no
+// secrets: through withShareOrIdle, which says what dead means and reports
+// false, without running fn, when an SMB call without secrets finds no idle
+// session to borrow.
+func (d *controller) atOrIdle(ctx context.Context, vol volume.Volume, creds share.Credentials, dead onDead, fn func(site) error) (bool, error) {
+	w := d.locate(ctx, vol)
+	return d.withShareOrIdle(ctx, w.root, creds, dead, func(c share.Client) error {
+		return fn(site{Store: storeOf(ctx, c), where: w.under(c.Prefix()), vol: vol})
+	})
+}
+
 // record finds the record the volume's ID names: by path and UID, or for a
 // v1 ID (no UID) the v1 record. ErrNotFound when the ID matches nothing.
 func (s site) record(ctx context.Context) (state.Record, error) {

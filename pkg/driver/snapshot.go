@@ -297,7 +297,7 @@ func (d *controller) GetSnapshot(ctx context.Context, req *csi.GetSnapshotReques
 		return err
 	}
 	root := d.sessionRoot(ctx, sid.Source)
-	found, err := d.withShareOrIdle(ctx, root, credentialsFrom(req.GetSecrets()), read)
+	found, err := d.withShareOrIdle(ctx, root, credentialsFrom(req.GetSecrets()), retryDead, read)
 	if !found {
 		return nil, fail(errNoSession, "GetSnapshot carries no secrets and no SMB session to %s is open: pass the snapshot secrets", root.String())
 	}
@@ -437,7 +437,7 @@ func (d *controller) ListSnapshots(ctx context.Context, req *csi.ListSnapshotsRe
 func (d *controller) shareSnapshot(ctx context.Context, sid volume.Snapshot, creds share.Credentials) ([]state.Snapshot, error) {
 	var out []state.Snapshot
 	root := d.sessionRoot(ctx, sid.Source)
-	_, err := d.withShareOrIdle(ctx, root, creds, func(c share.Client) error {
+	_, err := d.withShareOrIdle(ctx, root, creds, retryDead, func(c share.Client) error {
 		snap, err := state.New(c).GetSnapshot(ctx, sid.Key, sid.UID)
 		if errors.Is(err, state.ErrNotFound) {
 			return nil
@@ -455,7 +455,7 @@ func (d *controller) shareSnapshot(ctx context.Context, sid volume.Snapshot, cre
 // with secrets left in the pool, or finds nothing there.
 func (d *controller) listShareSnapshots(ctx context.Context, src source.Source, creds share.Credentials) ([]state.Snapshot, error) {
 	var out []state.Snapshot
-	_, err := d.withShareOrIdle(ctx, d.sessionRoot(ctx, src), creds, func(c share.Client) error {
+	_, err := d.withShareOrIdle(ctx, d.sessionRoot(ctx, src), creds, retryDead, func(c share.Client) error {
 		var err error
 		out, err = state.New(c).ListSnapshots(ctx)
 		return err

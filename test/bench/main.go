@@ -32,7 +32,7 @@ import (
 )
 
 var (
-	driverPath = flag.String("driver", "", "driver binary (default: go build ./cmd/fileshare-csi)")
+	driverPath = flag.String("driver", "", "driver binary (default: build ./cmd/fileshare-csi with hack/gobuild)")
 	ops        = flag.Int("ops", 200, "CreateVolume+DeleteVolume pairs per sequential row")
 	concurrent = flag.Int("clients", 16, "concurrent clients for the parallel rows")
 	treeFiles  = flag.Int("tree-files", 10000, "files in the DeleteVolume tree")

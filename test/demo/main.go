@@ -23,7 +23,7 @@ import (
 
 var (
 	withNode   = flag.Bool("node", false, "also stage and publish each volume through the node service (needs a kernel with NFS and CIFS clients)")
-	driverPath = flag.String("driver", "", "prebuilt driver binary (default: go build ./cmd/fileshare-csi)")
+	driverPath = flag.String("driver", "", "prebuilt driver binary (default: build ./cmd/fileshare-csi with hack/gobuild)")
 )
 
 func main() {

@@ -8,7 +8,8 @@ cd "$repo"
 results="${VM_RESULTS:-/var/tmp/fileshare-vm-results}"
 rm -rf "$results"
 mkdir -p "$results/bin"
-go build -o "$results/bin/fileshare-csi" ./cmd/fileshare-csi
+# The driver the images ship, built with their recipe (hack/gobuild).
+go run ./hack/gobuild/cmd -o "$results/bin/fileshare-csi"
 go test -c -o "$results/bin/integration.test" ./test/integration
 echo "booting the test VM (kernel $(ls /lib/modules | sort -V | tail -1)); log: $results/integration.log"
 set +e

@@ -1,0 +1,61 @@
+package driver
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/share"
+	"github.com/fileshare-csi/fileshare-csi/pkg/share/memshare"
+	"github.com/fileshare-csi/fileshare-csi/pkg/source"
+)
+
+// The reclaimer's pass carries no secrets (withShareOrIdle with none): on
+// NFS it dials without credentials and passes over the share; on SMB it
+// only borrows an idle session a call with secrets left, and with none it
+// dials nothing rather than try a login without a password.
+func TestReclaimPassTakesNoSecrets(t *testing.T) {
+	for _, tc := range []struct {
+		src       string
+		wantDials int
+	}{
+		{"nfs://127.0.0.1/export", 1},
+		{"smb://127.0.0.1/share", 0},
+	} {
+		t.Run(tc.src, func(t *testing.T) {
+			ms := memshare.New()
+			var mu sync.Mutex
+			var dials []share.Credentials
+			pool := share.NewPool()
+			pool.Dial = func(_ context.Context, _ source.Source, creds share.Credentials) (share.Client, error) {
+				mu.Lock()
+				defer mu.Unlock()
+				dials = append(dials, creds)
+				return ms.Client(), nil
+			}
+			t.Cleanup(pool.Close)
+			d, err := New(Config{Name: "test.csi", Controller: true, Pool: pool})
+			if err != nil {
+				t.Fatal(err)
+			}
+			src, err := source.Parse(tc.src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d.reclaimOn(context.Background(), src)
+			mu.Lock()
+			defer mu.Unlock()
+			if len(dials) != tc.wantDials {
+				t.Fatalf("dialed %d times, want %d", len(dials), tc.wantDials)
+			}
+			for _, c := range dials {
+				if c != (share.Credentials{}) {
+					t.Errorf("dialed with credentials %+v, want none", c)
+				}
+			}
+			if ran := ms.Ops() > 0; ran != (tc.wantDials > 0) {
+				t.Errorf("the pass touched the share: %v, want %v", ran, tc.wantDials > 0)
+			}
+		})
+	}
+}

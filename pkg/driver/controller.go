@@ -462,6 +462,10 @@ func (d *controller) ControllerExpandVolume(ctx context.Context, req *csi.Contro
 	if err != nil {
 		return nil, toStatus(err)
 	}
+	// No node expansion is required: the claim's expansion completes now,
+	// in use or not. Kubelets where the volume is mounted still call
+	// NodeExpandVolume (the node advertises EXPAND_VOLUME), which tells
+	// each node the size its stats report (see docs/usage.md).
 	return &csi.ControllerExpandVolumeResponse{CapacityBytes: size, NodeExpansionRequired: false}, nil
 }
 

@@ -171,6 +171,11 @@ func New(cfg Config) (*Driver, error) {
 // earlier run left them.
 func (n *node) start() {
 	n.usage = usage.New(n.cfg.Mounter.Check)
+	// A Windows node walks its volumes through its host (the SMB mapping,
+	// listed with allocation sizes); a Linux node through the os package.
+	if m, ok := n.cfg.Mounter.(interface{ UsageFS() usage.FS }); ok {
+		n.usage.FS = m.UsageFS()
+	}
 	if b := n.cfg.Usage; b.Walks > 0 {
 		n.usage.MaxWalks = b.Walks
 	}

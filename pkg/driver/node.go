@@ -28,6 +28,9 @@ func (n *node) NodeGetCapabilities(context.Context, *csi.NodeGetCapabilitiesRequ
 		csi.NodeServiceCapability_RPC_SINGLE_NODE_MULTI_WRITER,
 		csi.NodeServiceCapability_RPC_VOLUME_MOUNT_GROUP,
 		csi.NodeServiceCapability_RPC_GET_VOLUME_HEALTH,
+		// Expanding grows nothing on the node; NodeExpandVolume tells it
+		// the new size, which the volume context (immutable) never will.
+		csi.NodeServiceCapability_RPC_EXPAND_VOLUME,
 	} {
 		caps = append(caps, &csi.NodeServiceCapability{
 			Type: &csi.NodeServiceCapability_Rpc{Rpc: &csi.NodeServiceCapability_RPC{Type: c}},
@@ -149,6 +152,12 @@ func (n *node) NodeStageVolume(ctx context.Context, req *csi.NodeStageVolumeRequ
 	}
 	if err := n.stage(ctx, sr); err != nil {
 		return nil, toStatus(err)
+	}
+	// A stage again of a staged volume (the kubelet's retry, or after its
+	// restart) keeps the size a NodeExpandVolume recorded: the volume
+	// context still says the size the volume was created with.
+	if old, err := n.nodeState().Staged(sr.StagingPath); err == nil {
+		capacity = max(capacity, old.CapacityBytes)
 	}
 	if err := n.nodeState().SaveStaged(sr.StagingPath, nodestate.Staged{Request: sr, CapacityBytes: capacity}); err != nil {
 		klog.FromContext(ctx).Error(err, "cannot save staging state; a broken mount will need a new stage to recover")

@@ -567,30 +567,3 @@ func TestNodeMountMetricsShowAHungMount(t *testing.T) {
 	wantMetric(t, d, "fileshare_csi_node_probe_timeouts_total", map[string]string{"protocol": "nfs"}, 1)
 	wantMetric(t, d, "fileshare_csi_node_mount_repairs_total", map[string]string{"protocol": "nfs", "result": "ok"}, 0)
 }
-
-func wantMetric(t *testing.T, d *Driver, name string, labels map[string]string, want float64) {
-	t.Helper()
-	fams, err := d.cfg.Metrics.Registry().Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range fams {
-		if f.GetName() != name {
-			continue
-		}
-	next:
-		for _, m := range f.GetMetric() {
-			for _, l := range m.GetLabel() {
-				if v, ok := labels[l.GetName()]; ok && v != l.GetValue() {
-					continue next
-				}
-			}
-			got := m.GetGauge().GetValue() + m.GetCounter().GetValue()
-			if got != want {
-				t.Errorf("%s%v = %v, want %v", name, labels, got, want)
-			}
-			return
-		}
-	}
-	t.Errorf("%s%v: no such series", name, labels)
-}

@@ -1,12 +1,14 @@
 package driver
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 
 	"github.com/container-storage-interface/spec/lib/go/csi"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"k8s.io/klog/v2"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/mounter"
 	"github.com/fileshare-csi/fileshare-csi/pkg/usage"
@@ -117,4 +119,78 @@ func (n *node) forgetUsage(key string) {
 	defer n.overMu.Unlock()
 	delete(n.over, key)
 	n.cfg.Metrics.VolumesOverCapacity(len(n.over))
+}
+
+// NodeExpandVolume records the volume's new size for its stats: capacity
+// and the over-capacity check use it from now on. Nothing on the node
+// grows (a share has no per-directory size), and the controller answers
+// NodeExpansionRequired false, so a claim's expansion completes at once,
+// in use or not; the kubelet still calls this on every node where the
+// volume is mounted and its size lags the PV's, which is what tells each
+// node. The size is kept in the node's staging record, so it survives a
+// plugin restart and a stage again, and goes with the unstage.
+func (n *node) NodeExpandVolume(ctx context.Context, req *csi.NodeExpandVolumeRequest) (*csi.NodeExpandVolumeResponse, error) {
+	if req.GetVolumeId() == "" {
+		return nil, status.Error(codes.InvalidArgument, "volume ID is missing")
+	}
+	if req.GetVolumePath() == "" {
+		return nil, status.Error(codes.InvalidArgument, "volume path is missing")
+	}
+	if c := req.GetVolumeCapability(); c != nil {
+		if err := validateNodeCapability(c); err != nil {
+			return nil, err
+		}
+	}
+	size := req.GetCapacityRange().GetRequiredBytes()
+	if size == 0 {
+		size = req.GetCapacityRange().GetLimitBytes()
+	}
+	if size < 0 {
+		return nil, status.Errorf(codes.InvalidArgument, "capacity range asks for %d bytes", size)
+	}
+	unlock, err := n.nodeLocks.lockVolume(req.GetVolumeId())
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	staging := n.stagingOf(req.GetVolumePath(), req.GetStagingTargetPath())
+	if staging == "" {
+		return nil, status.Errorf(codes.NotFound, "volume %s is not staged or published at %s on this node", req.GetVolumeId(), req.GetVolumePath())
+	}
+	if size == 0 {
+		// No size asked: report what is recorded.
+		s, _ := n.nodeState().Staged(staging)
+		return &csi.NodeExpandVolumeResponse{CapacityBytes: s.CapacityBytes}, nil
+	}
+	recorded, err := n.nodeState().SetCapacity(staging, size)
+	if err != nil {
+		return nil, status.Errorf(codes.Internal, "record the new size of volume %s: %v", req.GetVolumeId(), err)
+	}
+	klog.FromContext(ctx).V(2).Info("volume expanded", "volumeID", req.GetVolumeId(), "path", staging, "capacityBytes", recorded)
+	// The last count is judged against the new size now, not at the next
+	// stats call: a volume that fits it is no longer counted as over.
+	if u, ok := n.usage.Peek(staging); ok {
+		n.noteCapacity(staging, over(u, recorded))
+	}
+	return &csi.NodeExpandVolumeResponse{CapacityBytes: recorded}, nil
+}
+
+// stagingOf finds the staging record the volume at path (a target or a
+// staging path) belongs to: "" when this node has none. The kubelet passes
+// the published path as volume_path, and the staging path beside it.
+func (n *node) stagingOf(path, staging string) string {
+	for _, p := range []string{staging, path} {
+		if p == "" {
+			continue
+		}
+		if _, err := n.nodeState().Staged(p); err == nil {
+			return p
+		}
+	}
+	if p, err := n.nodeState().Published(path); err == nil && p.StagingPath != "" {
+		if _, err := n.nodeState().Staged(p.StagingPath); err == nil {
+			return p.StagingPath
+		}
+	}
+	return ""
 }

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/container-storage-interface/spec/lib/go/csi"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 )
 
 // NodeGetVolumeStats answers the share's numbers until the node has counted
@@ -76,5 +78,115 @@ func TestNodeStatsReportTheVolumesOwnUse(t *testing.T) {
 	wantMetric(t, d, "fileshare_csi_node_volumes_over_capacity", nil, 0)
 	if _, ok := d.usage.Peek(staging); ok {
 		t.Fatal("an unstaged volume's count is kept")
+	}
+}
+
+// After ControllerExpandVolume the volume context still says the size the
+// volume was created with; NodeExpandVolume tells the node the new one.
+// Stats report it as capacity, the over-capacity check uses it (at once,
+// from the last count), a stage again keeps it, and it never shrinks.
+func TestNodeExpandVolumeGivesStatsTheNewSize(t *testing.T) {
+	d, _, _ := newNodeUnderTest(t)
+	staging := filepath.Join(t.TempDir(), "s")
+	target := filepath.Join(t.TempDir(), "t")
+	id := "v1#nfs://10.0.0.5/export#pvc-1#delete"
+	ctx := context.Background()
+	caps, err := d.NodeGetCapabilities(ctx, &csi.NodeGetCapabilitiesRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	advertised := false
+	for _, c := range caps.GetCapabilities() {
+		advertised = advertised || c.GetRpc().GetType() == csi.NodeServiceCapability_RPC_EXPAND_VOLUME
+	}
+	if !advertised {
+		t.Fatal("EXPAND_VOLUME is not advertised: the kubelet would never call NodeExpandVolume")
+	}
+	stage := &csi.NodeStageVolumeRequest{
+		VolumeId: id, StagingTargetPath: staging,
+		VolumeCapability: capability(csi.VolumeCapability_AccessMode_MULTI_NODE_MULTI_WRITER, nil, ""),
+		VolumeContext:    map[string]string{"source": "nfs://10.0.0.5/export", "subDir": "pvc-1", "capacityBytes": "65536"},
+	}
+	if _, err := d.NodeStageVolume(ctx, stage); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.NodePublishVolume(ctx, &csi.NodePublishVolumeRequest{
+		VolumeId: id, StagingTargetPath: staging, TargetPath: target, VolumeCapability: stage.VolumeCapability,
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(staging, "f"), []byte(strings.Repeat("d", 100_000)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stats := func() *csi.VolumeUsage {
+		t.Helper()
+		st, err := d.NodeGetVolumeStats(ctx, &csi.NodeGetVolumeStatsRequest{VolumeId: id, VolumePath: target, StagingTargetPath: staging})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.GetUsage()[0]
+	}
+	health := func() []*csi.VolumeHealth_VolumeHealthEntry {
+		t.Helper()
+		h, err := d.NodeGetVolumeHealth(ctx, &csi.NodeGetVolumeHealthRequest{VolumeId: id, VolumePublishPath: target, StagingTargetPath: staging})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h.GetVolumeHealth().GetHealthStatuses()
+	}
+	for i := 0; stats().GetTotal() != 65536; i++ {
+		if i == 500 {
+			t.Fatal("the volume was never counted")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if h := health(); len(h) != 1 || h[0].GetReason() != "OverCapacity" {
+		t.Fatalf("health of 100 kB in 64 KiB: %v", h)
+	}
+	wantMetric(t, d, "fileshare_csi_node_volumes_over_capacity", nil, 1)
+
+	// What the kubelet sends: the published path, the staging path, the
+	// PV's new capacity.
+	resp, err := d.NodeExpandVolume(ctx, &csi.NodeExpandVolumeRequest{
+		VolumeId: id, VolumePath: target, StagingTargetPath: staging,
+		CapacityRange: &csi.CapacityRange{RequiredBytes: 1 << 20},
+	})
+	if err != nil || resp.GetCapacityBytes() != 1<<20 {
+		t.Fatalf("NodeExpandVolume to 1 MiB: %v, %v", resp, err)
+	}
+	wantMetric(t, d, "fileshare_csi_node_volumes_over_capacity", nil, 0)
+	if h := health(); len(h) != 0 {
+		t.Fatalf("health of 100 kB in 1 MiB: %v", h)
+	}
+	if u := stats(); u.GetTotal() != 1<<20 || u.GetAvailable() != 1<<20-u.GetUsed() {
+		t.Fatalf("stats after the expansion to 1 MiB: %v", u)
+	}
+
+	// The kubelet's stage again (its restart) with the unchanged context,
+	// and a smaller size (the volume context's), keep the larger one.
+	if _, err := d.NodeStageVolume(ctx, stage); err != nil {
+		t.Fatal(err)
+	}
+	if resp, err := d.NodeExpandVolume(ctx, &csi.NodeExpandVolumeRequest{
+		VolumeId: id, VolumePath: target, CapacityRange: &csi.CapacityRange{RequiredBytes: 65536},
+	}); err != nil || resp.GetCapacityBytes() != 1<<20 {
+		t.Fatalf("NodeExpandVolume to less: %v, %v", resp, err)
+	}
+	if u := stats(); u.GetTotal() != 1<<20 {
+		t.Fatalf("stats after a stage again: %v", u)
+	}
+
+	for _, c := range []struct {
+		name string
+		req  *csi.NodeExpandVolumeRequest
+		code codes.Code
+	}{
+		{"no volume ID", &csi.NodeExpandVolumeRequest{VolumePath: target}, codes.InvalidArgument},
+		{"no volume path", &csi.NodeExpandVolumeRequest{VolumeId: id}, codes.InvalidArgument},
+		{"not on this node", &csi.NodeExpandVolumeRequest{VolumeId: id, VolumePath: filepath.Join(t.TempDir(), "x")}, codes.NotFound},
+	} {
+		if _, err := d.NodeExpandVolume(ctx, c.req); status.Code(err) != c.code {
+			t.Errorf("%s: %v, want %s", c.name, err, c.code)
+		}
 	}
 }

@@ -37,8 +37,10 @@ type NodeStore struct {
 // Staged is how one volume was staged.
 type Staged struct {
 	Request mounter.StageRequest `json:"request"`
-	// CapacityBytes is the volume's requested size (its volume context's
-	// capacityBytes), 0 when none is known.
+	// CapacityBytes is the volume's requested size: its volume context's
+	// capacityBytes, or the larger size a NodeExpandVolume brought since
+	// (the volume context never changes after an expansion); 0 when none is
+	// known.
 	CapacityBytes int64 `json:"capacityBytes,omitempty"`
 }
 
@@ -151,6 +153,27 @@ func (n NodeStore) MoveCredentialsOutOfRecords() (int, error) {
 		moved++
 	}
 	return moved, errors.Join(errs...)
+}
+
+// SetCapacity records size as the capacity of the volume staged at
+// stagingPath, unless its record has a larger one, and returns the capacity
+// now recorded. It rewrites the record's file only: the credentials stay
+// where SaveStaged put them (on Windows in memory, which a plugin restart
+// empties; a SaveStaged of a loaded record would then drop them).
+func (n NodeStore) SetCapacity(stagingPath string, size int64) (int64, error) {
+	var s Staged
+	if err := n.load(kindStaged, stagingPath, &s); err != nil {
+		return 0, err
+	}
+	if size <= s.CapacityBytes {
+		return s.CapacityBytes, nil
+	}
+	s.CapacityBytes = size
+	s.Request.Credentials = share.Credentials{}
+	if err := n.save(kindStaged, stagingPath, s); err != nil {
+		return 0, err
+	}
+	return size, nil
 }
 
 // AllStaged returns every staging record. Unreadable records are skipped:

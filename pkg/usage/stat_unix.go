@@ -15,12 +15,12 @@ func devOf(fi fs.FileInfo) (uint64, bool) {
 	return uint64(st.Dev), true //nolint:unconvert // int32 on some platforms
 }
 
-func keyOf(fi fs.FileInfo) (fileKey, uint64, bool) {
+func keyOf(fi fs.FileInfo) (FileKey, uint64, bool) {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok {
-		return fileKey{}, 0, false
+		return FileKey{}, 0, false
 	}
-	return fileKey{uint64(st.Dev), uint64(st.Ino)}, uint64(st.Nlink), true //nolint:unconvert
+	return FileKey{uint64(st.Dev), uint64(st.Ino)}, uint64(st.Nlink), true //nolint:unconvert
 }
 
 // allocated is what the file occupies: its blocks (512 bytes each, as

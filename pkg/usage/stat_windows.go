@@ -7,7 +7,7 @@ import "io/fs"
 // them).
 func devOf(fs.FileInfo) (uint64, bool) { return 0, false }
 
-func keyOf(fs.FileInfo) (fileKey, uint64, bool) { return fileKey{}, 0, false }
+func keyOf(fs.FileInfo) (FileKey, uint64, bool) { return FileKey{}, 0, false }
 
 func allocated(fi fs.FileInfo) int64 {
 	if fi.IsDir() {

@@ -19,8 +19,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -53,6 +51,8 @@ type Counter struct {
 	// Check says whether the mount at path answers (mounter.Check); a
 	// walk starts only when it does.
 	Check func(ctx context.Context, path string) error
+	// FS is what the walks read; nil: the os package (Linux mounts).
+	FS FS
 
 	slots chan struct{}
 	mu    sync.Mutex
@@ -82,6 +82,9 @@ func (c *Counter) init() {
 		}
 		if c.pause == nil {
 			c.pause = sleep
+		}
+		if c.FS == nil {
+			c.FS = osFS{}
 		}
 	}
 }
@@ -203,21 +206,17 @@ func (c *Counter) walk(path string, v *vol) {
 // walked as the batch meets it, so the walk holds a batch per level, never
 // a whole directory: a million files in one directory cost one batch.
 func (c *Counter) count(path string, tick func()) (Usage, error) {
-	// The root itself may be a link: a Windows node's volume path leads to
-	// the SMB mapping. Nothing below it is followed.
-	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-		if path, err = filepath.EvalSymlinks(path); err != nil {
-			return Usage{}, err
-		}
-	}
-	root, err := os.Lstat(path)
+	// c.FS was set by init, under c.mu; a walk only reads it.
+	c.mu.Lock()
+	fsys := c.FS
+	c.mu.Unlock()
+	dir, root, err := fsys.Root(path)
 	if err != nil {
 		return Usage{}, err
 	}
-	w := &walker{c: c, tick: tick, seen: map[fileKey]bool{}, began: time.Now(), batch: max(1, c.EntriesPerSecond/10)}
-	w.dev, _ = devOf(root)
+	w := &walker{c: c, fs: fsys, tick: tick, seen: map[FileKey]bool{}, began: time.Now(), batch: max(1, c.EntriesPerSecond/10)}
 	w.add(root)
-	if err := w.dir(path, 0); err != nil {
+	if err := w.dir(dir, 0); err != nil {
 		return Usage{}, err
 	}
 	return w.u, nil
@@ -236,9 +235,9 @@ var ErrTooDeep = errors.New("the tree is too deep and wide to count")
 
 type walker struct {
 	c     *Counter
+	fs    FS
 	tick  func()
-	dev   uint64
-	seen  map[fileKey]bool
+	seen  map[FileKey]bool
 	u     Usage
 	n     int
 	held  int
@@ -247,19 +246,19 @@ type walker struct {
 }
 
 // add counts one entry.
-func (w *walker) add(fi fs.FileInfo) {
-	if k, links, ok := keyOf(fi); ok && links > 1 && !fi.IsDir() {
-		if w.seen[k] {
+func (w *walker) add(e Entry) {
+	if e.HasKey && e.Links > 1 && !e.Dir {
+		if w.seen[e.Key] {
 			return
 		}
-		w.seen[k] = true
+		w.seen[e.Key] = true
 	}
 	w.u.Inodes++
-	w.u.Bytes += allocated(fi)
+	w.u.Bytes += e.Bytes
 }
 
 func (w *walker) dir(p string, depth int) error {
-	f, err := os.Open(p)
+	f, err := w.fs.OpenDir(p)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) && depth > 0 {
 			return nil // removed while walked, or not the plugin's to read
@@ -268,7 +267,7 @@ func (w *walker) dir(p string, depth int) error {
 	}
 	defer f.Close()
 	for {
-		entries, err := f.ReadDir(readBatch)
+		entries, err := f.Read(readBatch)
 		if w.held+len(entries) > maxHeld {
 			return fmt.Errorf("%s, %d levels down: %w", p, depth, ErrTooDeep)
 		}
@@ -287,24 +286,17 @@ func (w *walker) dir(p string, depth int) error {
 	}
 }
 
-func (w *walker) entries(p string, depth int, entries []fs.DirEntry) error {
+func (w *walker) entries(p string, depth int, entries []Entry) error {
 	for _, e := range entries {
 		w.tick()
-		fi, err := e.Info()
-		if err != nil {
-			continue // removed since the listing
+		if e.Skip {
+			continue
 		}
-		child := filepath.Join(p, e.Name())
-		if e.IsDir() {
-			if dv, ok := devOf(fi); ok && dv != w.dev {
-				continue // a mount below the volume
-			}
-			w.add(fi)
-			if err := w.dir(child, depth+1); err != nil {
+		w.add(e)
+		if e.Dir {
+			if err := w.dir(w.fs.Join(p, e.Name), depth+1); err != nil {
 				return err
 			}
-		} else {
-			w.add(fi)
 		}
 		if err := w.pace(); err != nil {
 			return err
@@ -326,6 +318,3 @@ func (w *walker) pace() error {
 	}
 	return nil
 }
-
-// fileKey names a file across its names (device and inode).
-type fileKey struct{ dev, ino uint64 }

@@ -52,6 +52,7 @@ var nodeMountCases = []string{
 	`Node Service should work`,
 	`Node Service should be idempotent`,
 	`Node Service NodePublishVolume with single node multi writer capability`,
+	`Node Service NodeExpandVolume should work if node-expand is called after node-publish`,
 }
 
 // sanitySecrets is a csi-sanity secrets file that gives secrets to every

@@ -30,6 +30,7 @@ type Local interface {
 	Readlink(ctx context.Context, path string) (string, error)
 	ReadDir(ctx context.Context, dir string) ([]string, error)
 	FreeSpace(ctx context.Context, path string) (winhost.Space, error)
+	OpenDir(dir string) (winhost.Dir, error)
 }
 
 // Client implements winhost.Host through csi-proxy.
@@ -143,4 +144,8 @@ func (c *Client) ReadDir(ctx context.Context, dir string) ([]string, error) {
 
 func (c *Client) FreeSpace(ctx context.Context, path string) (winhost.Space, error) {
 	return c.local.FreeSpace(ctx, path)
+}
+
+func (c *Client) OpenDir(dir string) (winhost.Dir, error) {
+	return c.local.OpenDir(dir)
 }

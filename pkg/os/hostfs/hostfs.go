@@ -120,3 +120,8 @@ func (FS) ReadDir(ctx context.Context, dir string) ([]string, error) {
 func (FS) FreeSpace(ctx context.Context, path string) (winhost.Space, error) {
 	return withContext(ctx, path, func() (winhost.Space, error) { return freeSpace(path) })
 }
+
+// OpenDir lists dir with GetFileInformationByHandleEx (FILE_FULL_DIR_INFO),
+// which gives each name's allocation size; the os package reads the same
+// listing but keeps only the end of file.
+func (FS) OpenDir(dir string) (winhost.Dir, error) { return openDir(dir) }

@@ -19,3 +19,7 @@ func createDirLink(link, target string) error {
 func freeSpace(path string) (winhost.Space, error) {
 	return winhost.Space{}, fmt.Errorf("free space of %s: only implemented for Windows nodes: %w", path, errors.ErrUnsupported)
 }
+
+func openDir(dir string) (winhost.Dir, error) {
+	return nil, fmt.Errorf("list %s: only implemented for Windows nodes: %w", dir, errors.ErrUnsupported)
+}

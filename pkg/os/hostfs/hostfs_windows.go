@@ -3,7 +3,10 @@
 package hostfs
 
 import (
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"strings"
 
 	"golang.org/x/sys/windows"
@@ -44,4 +47,35 @@ func freeSpace(path string) (winhost.Space, error) {
 		return winhost.Space{}, fmt.Errorf("GetDiskFreeSpaceEx %s: %w", path, err)
 	}
 	return winhost.Space{Total: int64(total), Free: int64(free), Available: int64(available)}, nil
+}
+
+// openDir opens dir for listing: a directory handle (backup semantics, as
+// directories must be opened), read with GetFileInformationByHandleEx
+// (FileFullDirectoryInfo), which an SMB mapping answers with one
+// QUERY_DIRECTORY per buffer, allocation sizes included.
+func openDir(dir string) (winhost.Dir, error) {
+	p, err := windows.UTF16PtrFromString(dir)
+	if err != nil {
+		return nil, err
+	}
+	h, err := windows.CreateFile(p, windows.FILE_LIST_DIRECTORY,
+		windows.FILE_SHARE_READ|windows.FILE_SHARE_WRITE|windows.FILE_SHARE_DELETE, nil,
+		windows.OPEN_EXISTING, windows.FILE_FLAG_BACKUP_SEMANTICS|windows.FILE_FLAG_OPEN_REPARSE_POINT, 0)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: dir, Err: err}
+	}
+	return &listing{
+		buf: make([]byte, 64<<10),
+		fill: func(buf []byte) error {
+			err := windows.GetFileInformationByHandleEx(h, windows.FileFullDirectoryInfo, &buf[0], uint32(len(buf)))
+			if errors.Is(err, windows.ERROR_NO_MORE_FILES) {
+				return io.EOF
+			}
+			if err != nil {
+				return &fs.PathError{Op: "list", Path: dir, Err: err}
+			}
+			return nil
+		},
+		close: func() error { return windows.CloseHandle(h) },
+	}, nil
 }

@@ -28,6 +28,29 @@ type Space struct {
 	Free, Available int64
 }
 
+// DirEntry is one name in a directory as the directory's listing gives it
+// (FILE_FULL_DIR_INFO): nothing is opened per entry, so a walk of a share
+// costs a query per batch of names, not one per file.
+type DirEntry struct {
+	Name string
+	// Dir is a directory that is not a link.
+	Dir bool
+	// Link is a reparse point (a symbolic link or junction): never
+	// followed.
+	Link bool
+	// Size is the end of file; Allocated what the server says the file
+	// occupies (its AllocationSize: less than Size for a sparse file).
+	Size, Allocated int64
+}
+
+// Dir is a directory being listed.
+type Dir interface {
+	// Read returns up to n more entries ("." and ".." left out), and
+	// io.EOF once there are none.
+	Read(n int) ([]DirEntry, error)
+	Close() error
+}
+
 // MapOptions are the choices of a new SMB global mapping beside its
 // credentials.
 type MapOptions struct {
@@ -75,4 +98,10 @@ type Host interface {
 	// FreeSpace reports the size of the file system at path, following
 	// links.
 	FreeSpace(ctx context.Context, path string) (Space, error)
+	// OpenDir opens the directory dir (a path on a share, \\?\UNC\...)
+	// for listing, in the plugin's own process: csi-proxy has no such
+	// API. It takes no context: the usage walk that calls it runs in a
+	// goroutine of its own, which may block on a hung share (and only
+	// that one goroutine does).
+	OpenDir(dir string) (Dir, error)
 }

@@ -8,6 +8,7 @@ package csiproxytest
 import (
 	"context"
 	"fmt"
+	"io"
 	"io/fs"
 	"net"
 	"os"
@@ -60,6 +61,10 @@ type Server struct {
 	fail     map[string]error
 	block    map[string]bool
 	space    winhost.Space
+	// remote holds the shares' files, by lower-case \\host\share\... path.
+	remote     map[string]winhost.DirEntry
+	hung       map[string]chan struct{} // share roots whose listings block
+	dirsOpened int
 
 	grpc     *grpc.Server
 	endpoint string
@@ -77,6 +82,8 @@ func Start(t testing.TB, dirs ...string) *Server {
 		fail:     map[string]error{},
 		block:    map[string]bool{},
 		space:    winhost.Space{Total: 100 << 30, Free: 60 << 30, Available: 50 << 30},
+		remote:   map[string]winhost.DirEntry{},
+		hung:     map[string]chan struct{}{},
 	}
 	for _, d := range dirs {
 		s.mkdirAll(d)
@@ -537,3 +544,106 @@ func (l Local) FreeSpace(_ context.Context, path string) (winhost.Space, error) 
 	}
 	return winhost.Space{}, fmt.Errorf("GetDiskFreeSpaceEx %s: too many links", path)
 }
+
+// remoteKey is the lower-case short form of a path on a share: csi-proxy's
+// links hold the long form \\?\UNC\host\share\dir\.
+func remoteKey(p string) string {
+	if rest, ok := strings.CutPrefix(p, `\\?\UNC\`); ok {
+		p = `\\` + rest
+	}
+	return key(strings.TrimRight(p, `\`))
+}
+
+// PutRemote puts an entry on a share (remotePath is \\host\share\...),
+// with the directories above it up to the share's root; e.Name is taken
+// from the path.
+func (s *Server) PutRemote(remotePath string, e winhost.DirEntry) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	root, err := winpath.ShareRoot(remotePath)
+	if err != nil {
+		panic(err)
+	}
+	e.Name = winpath.Base(winpath.Clean(remotePath))
+	s.remote[remoteKey(remotePath)] = e
+	for d := winpath.Dir(winpath.Clean(remotePath)); len(remoteKey(d)) > len(remoteKey(root)); d = winpath.Dir(d) {
+		if _, ok := s.remote[remoteKey(d)]; !ok {
+			s.remote[remoteKey(d)] = winhost.DirEntry{Name: winpath.Base(d), Dir: true}
+		}
+	}
+}
+
+// HangShare makes listings on the share root (\\host\share) block, as on
+// a server that stopped answering mid-walk, until release is called.
+func (s *Server) HangShare(root string) (release func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ch := make(chan struct{})
+	s.hung[remoteKey(root)] = ch
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			s.mu.Lock()
+			delete(s.hung, remoteKey(root))
+			s.mu.Unlock()
+			close(ch)
+		})
+	}
+}
+
+// DirsOpened counts the directory listings begun on shares.
+func (s *Server) DirsOpened() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.dirsOpened
+}
+
+// OpenDir lists a directory on a share, through the node's mapping of it,
+// as the plugin does in its own process: an error when the share is not
+// mapped or its server is down, and a wait while it hangs.
+func (l Local) OpenDir(dir string) (winhost.Dir, error) {
+	s := l.s
+	s.mu.Lock()
+	s.dirsOpened++
+	root, err := winpath.ShareRoot(strings.Replace(dir, `\\?\UNC\`, `\\`, 1))
+	if err != nil {
+		s.mu.Unlock()
+		return nil, fmt.Errorf("open %s: not on a share in this fake: %w", dir, err)
+	}
+	hang := s.hung[remoteKey(root)]
+	s.mu.Unlock()
+	if hang != nil {
+		<-hang
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, err := s.remoteExists(root); err != nil {
+		return nil, &fs.PathError{Op: "open", Path: dir, Err: err}
+	}
+	k := remoteKey(dir)
+	if e, ok := s.remote[k]; !ok && k != remoteKey(root) || ok && !e.Dir {
+		return nil, &fs.PathError{Op: "open", Path: dir, Err: fs.ErrNotExist}
+	}
+	var out []winhost.DirEntry
+	for c, e := range s.remote {
+		if rest, ok := strings.CutPrefix(c, k+`\`); ok && !strings.Contains(rest, `\`) {
+			out = append(out, e)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return &remoteDir{entries: out}, nil
+}
+
+type remoteDir struct{ entries []winhost.DirEntry }
+
+func (d *remoteDir) Read(n int) ([]winhost.DirEntry, error) {
+	if len(d.entries) == 0 {
+		return nil, io.EOF
+	}
+	n = min(max(n, 1), len(d.entries))
+	out := d.entries[:n:n]
+	d.entries = d.entries[n:]
+	return out, nil
+}
+
+func (d *remoteDir) Close() error { return nil }

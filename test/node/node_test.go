@@ -378,10 +378,21 @@ func uninstall(t *testing.T) {
 			keepLog(t, "node-plugin.log", out)
 		}
 	})
-	kubectl(t, "", "delete", "namespace", testNS, "--wait=true", "--timeout=5m")
+	if out, err := env.h.KubectlTimeout(6*time.Minute, "", "delete", "namespace", testNS, "--wait=true", "--timeout=5m"); err != nil {
+		t.Fatalf("delete namespace %s: %v %s\n%s", testNS, err, out, stuck())
+	}
+	began := time.Now()
 	cluster.WaitFor(t, "every PersistentVolume of the driver to be deleted", 5*time.Minute, func() (bool, error) {
-		out, err := env.h.Kubectl("", "get", "pv", "-o", "jsonpath={range .items[*]}{.spec.csi.driver}{\"\\n\"}{end}")
-		return err == nil && !strings.Contains(out, "fileshare.csi.dev"), err
+		out, err := env.h.Kubectl("", "get", "pv", "-o", "jsonpath={range .items[*]}{.spec.csi.driver} {.metadata.name} {.status.phase}{\"\\n\"}{end}")
+		if err == nil && strings.Contains(out, "fileshare.csi.dev") {
+			// Said when the wait gives up: which volumes stayed, and
+			// (near the end, for it costs two more calls) why.
+			err = fmt.Errorf("still there:\n%s", out)
+			if time.Since(began) > 4*time.Minute {
+				err = fmt.Errorf("%w\n%s", err, stuck())
+			}
+		}
+		return err == nil, err
 	})
 	cluster.WaitFor(t, "the kubelet to unmount every volume", 5*time.Minute, func() (bool, error) {
 		left, err := ourMounts()
@@ -444,4 +455,18 @@ func keepLog(t *testing.T, name, content string) {
 		return
 	}
 	t.Logf("%s kept (%d bytes)", name, len(content))
+}
+
+// stuck says what an uninstall that does not end waits for: the test
+// namespace's pods and claims, and the cluster's last warnings (a
+// DeleteVolume or an unmount that fails says so there).
+func stuck() string {
+	pods, _ := env.h.Kubectl("", "get", "pods,pvc", "-n", testNS, "-o", "wide")
+	events, _ := env.h.Kubectl("", "get", "events", "-A", "--field-selector", "type=Warning", "--sort-by", ".lastTimestamp",
+		"-o", "custom-columns=OBJECT:.involvedObject.name,REASON:.reason,MESSAGE:.message")
+	lines := strings.Split(strings.TrimSpace(events), "\n")
+	if len(lines) > 8 {
+		lines = lines[len(lines)-8:]
+	}
+	return "in " + testNS + ":\n" + pods + "\nlast warnings:\n" + strings.Join(lines, "\n")
 }

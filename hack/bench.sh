@@ -28,7 +28,7 @@ echo "== host: user-space rows against Samba and NFS-Ganesha"
 echo "== test VM: kernel nfsd, Samba, and the mount(8) baselines"
 # Under emulation every mount takes about a second: fewer operations there.
 # Samba under emulation deletes about 30 files/s, so its tree is smaller there.
-printf '%s ' ${VM_BENCH_ARGS:--ops 40 -clients 16 -smb-tree-files 2000} "${only[@]}" > "$results/args"
+printf '%s ' ${VM_BENCH_ARGS:--ops 40 -clients 16 -smb-tree-files 2000 -usage-files 1000000} "${only[@]}" > "$results/args"
 # The snapshot rows keep a 1 GiB file, its snapshot and one copy at once in
 # the VM's memory-backed disk (half the VM's memory): the VM gets 10 GiB.
 VM_MEMORY="${VM_MEMORY:-10240}" VM_TIMEOUT="${VM_TIMEOUT:-3600}" ./test/vm/run.sh "$results" sh -c \

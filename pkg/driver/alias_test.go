@@ -34,7 +34,7 @@ func TestLocateFollowsSourceAliases(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return d.locate(ctx, vol)
+		return d.locate(ctx, vol).where
 	}
 	old := at("v1#smb://10.0.0.6/share/k8s?auth=krb5#ns/claim#delete")
 	if old.root.String() != "smb://nas/moved?auth=krb5" || old.path != "volumes/ns/claim" || old.base != "volumes" {

@@ -12,8 +12,6 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 	"k8s.io/klog/v2"
 
-	"github.com/fileshare-csi/fileshare-csi/pkg/share"
-	"github.com/fileshare-csi/fileshare-csi/pkg/source"
 	"github.com/fileshare-csi/fileshare-csi/pkg/state"
 	"github.com/fileshare-csi/fileshare-csi/pkg/volume"
 )
@@ -32,11 +30,6 @@ func (d *controller) GroupControllerGetCapabilities(context.Context, *csi.GroupC
 	}}}, nil
 }
 
-// groupWhere is where a group's record lies, locked by a path of its own.
-func (d *controller) groupWhere(ctx context.Context, src source.Source, key string, c share.Client) where {
-	return d.metaWhere(ctx, src, c, state.GroupLockPath(key))
-}
-
 func (d *controller) CreateVolumeGroupSnapshot(ctx context.Context, req *csi.CreateVolumeGroupSnapshotRequest) (*csi.CreateVolumeGroupSnapshotResponse, error) {
 	if req.GetName() == "" {
 		return nil, status.Error(codes.InvalidArgument, "group snapshot name is missing")
@@ -44,42 +37,30 @@ func (d *controller) CreateVolumeGroupSnapshot(ctx context.Context, req *csi.Cre
 	if len(req.GetSourceVolumeIds()) == 0 {
 		return nil, status.Error(codes.InvalidArgument, "source volume IDs are missing")
 	}
-	var vols []volume.Volume
-	var ids []string
-	seen := map[string]bool{}
-	for _, id := range req.GetSourceVolumeIds() {
-		vol, err := existingVolumeID(id)
-		if err != nil {
-			return nil, err
-		}
-		if seen[vol.ID()] {
-			return nil, status.Errorf(codes.InvalidArgument, "volume %s is named twice", vol.SubDir)
-		}
-		seen[vol.ID()] = true
-		// The group's record lives on its members' share: one share.
-		if len(vols) > 0 && lockName(d.locate(ctx, vol).root) != lockName(d.locate(ctx, vols[0]).root) {
-			return nil, status.Errorf(codes.InvalidArgument, "the volumes of a group snapshot must be on one share: %s is on %s, %s on %s",
-				vols[0].SubDir, d.locate(ctx, vols[0]).root.String(), vol.SubDir, d.locate(ctx, vol).root.String())
-		}
-		vols = append(vols, vol)
-		ids = append(ids, vol.ID())
+	// The group's record lives on its members' share: one share.
+	members, ids, err := d.members(ctx, req.GetSourceVolumeIds(), existingVolumeID, "group snapshot")
+	if err != nil {
+		return nil, err
+	}
+	vols := make([]volume.Volume, 0, len(members))
+	for _, m := range members {
+		vols = append(vols, m.vol)
 	}
 	creds := credentialsFrom(req.GetSecrets())
-	root := d.locate(ctx, vols[0]).root
-	vg, err := d.groupSnapshotOf(ctx, req.GetParameters(), vols[0])
+	vg, err := d.groupSnapshotOf(ctx, req.GetParameters(), members[0])
 	if err != nil {
 		return nil, err
 	}
 	var g state.Group
-	err = d.withShare(ctx, root, creds, func(c share.Client) error {
+	err = d.within(ctx, d.locateShare(ctx, vols[0].Source), creds, func(s site) error {
 		if vg != nil {
-			if err := d.checkVolumeGroupMembers(ctx, c, *vg, ids); err != nil {
+			if err := d.checkVolumeGroupMembers(ctx, s, *vg, ids); err != nil {
 				return err
 			}
 		}
-		return d.lockedStore(ctx, c, d.groupWhere(ctx, vols[0].Source, state.GroupKey(req.GetName()), c), func(st *state.Store) error {
+		return d.lockedSite(ctx, s, state.GroupLockPath(state.GroupKey(req.GetName())), func(s site) error {
 			var err error
-			g, err = st.CreateGroup(ctx, req.GetName(), ids)
+			g, err = s.CreateGroup(ctx, req.GetName(), ids)
 			return err
 		})
 	})
@@ -115,7 +96,7 @@ const ParamVolumeGroupID = "volumeGroupID"
 
 // groupSnapshotOf reads the group snapshot's parameters: the volume group
 // it must be of, if any (nil), on the members' share.
-func (d *controller) groupSnapshotOf(ctx context.Context, params map[string]string, member volume.Volume) (*volume.Snapshot, error) {
+func (d *controller) groupSnapshotOf(ctx context.Context, params map[string]string, member located) (*volume.Snapshot, error) {
 	for k := range params {
 		if k != ParamVolumeGroupID && !strings.HasPrefix(k, volume.ReservedPrefix) {
 			return nil, status.Errorf(codes.InvalidArgument, "unknown group snapshot parameter %q: the known one is %s", k, ParamVolumeGroupID)
@@ -129,22 +110,21 @@ func (d *controller) groupSnapshotOf(ctx context.Context, params map[string]stri
 	if err != nil {
 		return nil, status.Errorf(codes.InvalidArgument, "parameter %s: %v", ParamVolumeGroupID, err)
 	}
-	if lockName(d.sessionRoot(ctx, gid.Source)) != lockName(d.locate(ctx, member).root) {
+	if !d.locateShare(ctx, gid.Source).sameShare(member) {
 		return nil, status.Errorf(codes.InvalidArgument, "parameter %s names a volume group on %s, and the volumes are on %s",
-			ParamVolumeGroupID, gid.Source.String(), d.locate(ctx, member).root.String())
+			ParamVolumeGroupID, gid.Source.String(), member.root.String())
 	}
 	return &gid, nil
 }
 
 // checkVolumeGroupMembers answers InvalidArgument unless ids are exactly
 // the volume group's live members, and NotFound when there is no such group.
-func (d *controller) checkVolumeGroupMembers(ctx context.Context, c share.Client, gid volume.Snapshot, ids []string) error {
-	st := state.New(c)
-	vg, err := st.GetVolumeGroup(ctx, gid.Key, gid.UID)
+func (d *controller) checkVolumeGroupMembers(ctx context.Context, s site, gid volume.Snapshot, ids []string) error {
+	vg, err := s.GetVolumeGroup(ctx, gid.Key, gid.UID)
 	if err != nil {
 		return err
 	}
-	if vg, err = d.liveMembers(ctx, c, vg); err != nil {
+	if vg, err = d.liveMembers(ctx, s, vg); err != nil {
 		return err
 	}
 	named := map[string]bool{}
@@ -246,9 +226,8 @@ func checkSnapshotIDs(g state.Group, vols []volume.Volume, snaps []state.Snapsho
 }
 
 // groupMembers reads a group's record and its members' snapshot records.
-func (d *controller) groupMembers(ctx context.Context, c share.Client, gid volume.Snapshot) (state.Group, []volume.Volume, []state.Snapshot, error) {
-	st := state.New(c)
-	g, err := st.GetGroup(ctx, gid.Key, gid.UID)
+func (s site) groupMembers(ctx context.Context, gid volume.Snapshot) (state.Group, []volume.Volume, []state.Snapshot, error) {
+	g, err := s.GetGroup(ctx, gid.Key, gid.UID)
 	if err != nil {
 		return g, nil, nil, err
 	}
@@ -259,7 +238,7 @@ func (d *controller) groupMembers(ctx context.Context, c share.Client, gid volum
 		if err != nil {
 			return g, nil, nil, err
 		}
-		snap, err := st.GetSnapshotByName(ctx, m.SnapshotName)
+		snap, err := s.GetSnapshotByName(ctx, m.SnapshotName)
 		if errors.Is(err, state.ErrNotFound) {
 			continue // never recorded, or deleted with a delete cut short
 		}
@@ -281,8 +260,8 @@ func (d *controller) GetVolumeGroupSnapshot(ctx context.Context, req *csi.GetVol
 		return nil, fail(state.ErrNotFound, "no such group snapshot: %v", err)
 	}
 	var resp *csi.VolumeGroupSnapshot
-	err = d.withShare(ctx, d.sessionRoot(ctx, gid.Source), credentialsFrom(req.GetSecrets()), func(c share.Client) error {
-		g, vols, snaps, err := d.groupMembers(ctx, c, gid)
+	err = d.within(ctx, d.locateShare(ctx, gid.Source), credentialsFrom(req.GetSecrets()), func(s site) error {
+		g, vols, snaps, err := s.groupMembers(ctx, gid)
 		if err != nil {
 			return err
 		}
@@ -311,13 +290,13 @@ func (d *controller) DeleteVolumeGroupSnapshot(ctx context.Context, req *csi.Del
 		return &csi.DeleteVolumeGroupSnapshotResponse{}, nil
 	}
 	creds := credentialsFrom(req.GetSecrets())
-	root := d.sessionRoot(ctx, gid.Source)
+	grp := d.locateShare(ctx, gid.Source)
 	var g state.Group
 	var vols []volume.Volume
 	var snaps []state.Snapshot
-	err = d.withShare(ctx, root, creds, func(c share.Client) error {
+	err = d.within(ctx, grp, creds, func(s site) error {
 		var err error
-		if g, vols, snaps, err = d.groupMembers(ctx, c, gid); err != nil {
+		if g, vols, snaps, err = s.groupMembers(ctx, gid); err != nil {
 			return err
 		}
 		// Checked before anything is deleted.
@@ -334,7 +313,7 @@ func (d *controller) DeleteVolumeGroupSnapshot(ctx context.Context, req *csi.Del
 			return nil, err
 		}
 	}
-	err = d.lockedAt(ctx, gid.Source, creds, state.GroupLockPath(gid.Key), func(st *state.Store) error {
+	err = d.lockedAt(ctx, grp, creds, state.GroupLockPath(gid.Key), func(st site) error {
 		return st.DeleteGroup(ctx, g)
 	})
 	if err != nil {

@@ -122,7 +122,8 @@ func (d *controller) populate(ctx context.Context, rec state.Record, w where, o 
 	job := d.jobs.Start(key, func(jctx context.Context) (any, error) {
 		start := time.Now()
 		err := d.copyBetween(jctx, o.kind, o.from, copyEnd{root: w.root, path: w.path}, creds, logger, func(c share.Client, stats copytree.Stats) error {
-			return d.lockedStore(jctx, c, w, func(st *state.Store) error {
+			return d.holding(jctx, w, func() error {
+				st := storeOf(jctx, c)
 				cur, err := st.Get(jctx, w.path, rec.UID)
 				if err != nil {
 					return err // deleted while it was filled

@@ -70,19 +70,14 @@ func (d *controller) reclaimOn(ctx context.Context, src source.Source) {
 	logger := klog.FromContext(ctx).WithValues("share", src.String())
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
-	w0 := d.locate(ctx, volume.Volume{Source: src})
 	var rep state.ReclaimReport
 	passed := false
 	// No secrets, and a dead session fails the pass: the next one dials anew.
-	_, err := d.withShareOrIdle(ctx, w0.root, share.Credentials{}, failDead, func(c share.Client) (err error) {
-		w := w0.under(c.Prefix())
-		lock := func(ctx context.Context, p string) (func(), error) {
-			return d.lock(ctx, where{root: w.root, canon: w.canon, path: p})
-		}
-		st := state.New(c)
-		st.Log = func(msg string, kv ...any) { logger.Info(msg, kv...) }
+	_, err := d.atOrIdle(ctx, volume.Volume{Source: src}, share.Credentials{}, failDead, func(s site) (err error) {
+		lock := func(ctx context.Context, p string) (func(), error) { return d.lock(ctx, s.whereOf(p)) }
+		s.Log = func(msg string, kv ...any) { logger.Info(msg, kv...) } // what the pass leaves, with the share named
 		passed = true
-		rep, err = d.reclaimer.Pass(ctx, st, w.canon, lock)
+		rep, err = d.reclaimer.Pass(ctx, s.Store, s.canon, lock)
 		return err
 	})
 	if !passed { // no idle SMB session, or the dial failed

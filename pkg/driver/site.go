@@ -29,15 +29,42 @@ type where struct {
 	subDir string
 }
 
+// located is a volume (or a share: no subDir and no UID) placed once for
+// a call: where it lies, before a session says its prefix, and the volume
+// as its ID names it. A call that checks its volumes lie on one share and
+// then works on them reads each one's place from here, so the source
+// aliases are resolved once for each.
+type located struct {
+	where
+	vol volume.Volume
+}
+
 // locate places vol, reached through the source aliases: the one place the
 // controller turns a volume's source into the share it dials and locks.
-func (d *controller) locate(ctx context.Context, vol volume.Volume) where {
+func (d *controller) locate(ctx context.Context, vol volume.Volume) located {
 	key := vol.ID()
 	if vol.SubDir == "" && vol.UID == "" {
 		key = vol.Source.String() // a share, not a volume (snapshots, groups)
 	}
-	vol.Source = d.aliases.resolve(ctx, key, vol.Source)
-	return place(vol)
+	src := vol
+	src.Source = d.aliases.resolve(ctx, key, vol.Source)
+	return located{where: place(src), vol: vol}
+}
+
+// locateShare places src's share, whose metadata directory holds the
+// records that are no one volume's (snapshots, groups).
+func (d *controller) locateShare(ctx context.Context, src source.Source) located {
+	return d.locate(ctx, volume.Volume{Source: src})
+}
+
+// sameShare reports whether l and o are reached through one share as the
+// locks name it (lockName): the members of a group, and its record, must
+// be.
+func (l located) sameShare(o located) bool { return l.canon == o.canon }
+
+// on is l's site on session c to its share.
+func (l located) on(ctx context.Context, c share.Client) site {
+	return site{Store: storeOf(ctx, c), where: l.under(c.Prefix()), vol: l.vol, prefix: c.Prefix()}
 }
 
 // place says where vol's source lies, as it is written.
@@ -92,15 +119,7 @@ func (d *controller) lock(ctx context.Context, w where) (func(), error) {
 
 // sessionRoot is what a session to src's share is dialed with.
 func (d *controller) sessionRoot(ctx context.Context, src source.Source) source.Source {
-	return d.locate(ctx, volume.Volume{Source: src}).root
-}
-
-// metaWhere is where p, a path in the metadata directory at the root of
-// session c to src's share, lies, for its lock.
-func (d *controller) metaWhere(ctx context.Context, src source.Source, c share.Client, p string) where {
-	w := d.locate(ctx, volume.Volume{Source: src}).under(c.Prefix())
-	w.path = p
-	return w
+	return d.locateShare(ctx, src).root
 }
 
 // storeOf is the state store of session c, logging to ctx's logger.
@@ -119,21 +138,33 @@ func storeOf(ctx context.Context, c share.Client) *state.Store {
 type site struct {
 	*state.Store
 	where
-	vol volume.Volume
+	vol    volume.Volume
+	prefix string // the session's, from the share's root
 }
 
-// siteOf places vol on the share of session c.
-func (d *controller) siteOf(ctx context.Context, c share.Client, vol volume.Volume) site {
-	return site{Store: state.New(c), where: d.locate(ctx, vol).under(c.Prefix()), vol: vol}
+// member is l's site on s's session: a volume of a group whose record s's
+// share holds, found to lie on that share (sameShare) before the session
+// was taken.
+func (s site) member(l located) site {
+	return site{Store: s.Store, where: l.under(s.prefix), vol: l.vol, prefix: s.prefix}
+}
+
+// whereOf is where p, a path from the session's root (a record in the
+// metadata directory, or a volume the reclaimer undoes), lies, for its
+// lock.
+func (s site) whereOf(p string) where {
+	w := s.where
+	w.path = p
+	return w
 }
 
 // at runs fn at vol's site, through a pooled session, holding the volume's
 // lock when locked is set (taken once the session says where the volume
 // lies). fn returns store or share errors; the caller maps them once.
 func (d *controller) at(ctx context.Context, vol volume.Volume, creds share.Credentials, locked bool, fn func(site) error) error {
-	w := d.locate(ctx, vol)
-	return d.withShare(ctx, w.root, creds, func(c share.Client) error {
-		s := site{Store: storeOf(ctx, c), where: w.under(c.Prefix()), vol: vol}
+	l := d.locate(ctx, vol)
+	return d.withShare(ctx, l.root, creds, func(c share.Client) error {
+		s := l.on(ctx, c)
 		if locked {
 			unlock, err := d.lock(ctx, s.where)
 			if err != nil {
@@ -150,10 +181,45 @@ func (d *controller) at(ctx context.Context, vol volume.Volume, creds share.Cred
 // false, without running fn, when an SMB call without secrets finds no idle
 // session to borrow.
 func (d *controller) atOrIdle(ctx context.Context, vol volume.Volume, creds share.Credentials, dead onDead, fn func(site) error) (bool, error) {
-	w := d.locate(ctx, vol)
-	return d.withShareOrIdle(ctx, w.root, creds, dead, func(c share.Client) error {
-		return fn(site{Store: storeOf(ctx, c), where: w.under(c.Prefix()), vol: vol})
+	l := d.locate(ctx, vol)
+	return d.withShareOrIdle(ctx, l.root, creds, dead, func(c share.Client) error {
+		return fn(l.on(ctx, c))
 	})
+}
+
+// within runs fn at l's site through a pooled session, unlocked: l is
+// located already, by a call that checked it against others.
+func (d *controller) within(ctx context.Context, l located, creds share.Credentials, fn func(site) error) error {
+	return d.withShare(ctx, l.root, creds, func(c share.Client) error {
+		return fn(l.on(ctx, c))
+	})
+}
+
+// lockedAt runs fn at the site of l, a share, through a pooled session,
+// holding the lock of p, a path in the metadata directory at the session's
+// root (a snapshot's copy, a group's record).
+func (d *controller) lockedAt(ctx context.Context, l located, creds share.Credentials, p string, fn func(site) error) error {
+	return d.within(ctx, l, creds, func(s site) error {
+		return d.lockedSite(ctx, s, p, fn)
+	})
+}
+
+// lockedSite runs fn at s while holding the lock of p, a path in the
+// metadata directory at the session's root: a copy's last step, which
+// records its result, must not race a delete, nor two changes of a group's
+// record each other.
+func (d *controller) lockedSite(ctx context.Context, s site, p string, fn func(site) error) error {
+	return d.holding(ctx, s.whereOf(p), func() error { return fn(s) })
+}
+
+// holding runs fn while holding w's lock.
+func (d *controller) holding(ctx context.Context, w where, fn func() error) error {
+	unlock, err := d.lock(ctx, w)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return fn()
 }
 
 // record finds the record the volume's ID names: by path and UID, or for a

@@ -186,7 +186,7 @@ func (d *controller) copySnapshot(ctx context.Context, sid volume.Snapshot, snap
 	// whole too: it is recorded ready, and nothing is copied again.
 	var done state.Snapshot
 	finished := false
-	err := d.lockedAt(ctx, sid.Source, creds, snapshotLock(sid), func(st *state.Store) error {
+	err := d.lockedAt(ctx, d.locateShare(ctx, sid.Source), creds, snapshotLock(sid), func(st site) error {
 		cur, err := st.GetSnapshot(ctx, sid.Key, sid.UID)
 		if err != nil || cur.Ready {
 			done, finished = cur, err == nil
@@ -206,7 +206,7 @@ func (d *controller) copySnapshot(ctx context.Context, sid volume.Snapshot, snap
 	to := copyEnd{root: from.root, path: snap.PartialTree(), pack: snapshotPack(snap)}
 	err = d.copyBetween(ctx, "snapshot", from, to, creds, logger, func(c share.Client, stats copytree.Stats) error {
 		copied = stats
-		return d.lockedStore(ctx, c, d.metaWhere(ctx, sid.Source, c, snapshotLock(sid)), func(st *state.Store) error {
+		return d.lockedSite(ctx, d.locateShare(ctx, sid.Source).on(ctx, c), snapshotLock(sid), func(st site) error {
 			cur, err := st.GetSnapshot(ctx, sid.Key, sid.UID)
 			if err != nil {
 				return err // deleted while it was copied
@@ -232,26 +232,6 @@ func snapshotPack(snap state.Snapshot) string {
 		return ""
 	}
 	return snap.PackPath()
-}
-
-// lockedStore runs fn on the store of c's share while holding w's lock:
-// a copy's last step, which records its result, must not race a delete.
-func (d *controller) lockedStore(ctx context.Context, c share.Client, w where, fn func(*state.Store) error) error {
-	unlock, err := d.lock(ctx, w)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	return fn(storeOf(ctx, c))
-}
-
-// lockedAt runs fn on the store of a session to src's share, holding the
-// lock of p, a path in the metadata directory at the session's root (a
-// snapshot's copy, a group's record).
-func (d *controller) lockedAt(ctx context.Context, src source.Source, creds share.Credentials, p string, fn func(*state.Store) error) error {
-	return d.withShare(ctx, d.sessionRoot(ctx, src), creds, func(c share.Client) error {
-		return d.lockedStore(ctx, c, d.metaWhere(ctx, src, c, p), fn)
-	})
 }
 
 // idSource is the source a snapshot's ID names: its volume's, as
@@ -328,7 +308,7 @@ func (d *controller) deleteSnapshot(ctx context.Context, sid volume.Snapshot, cr
 	if err := d.jobs.Cancel(ctx, snapshotJobKey(sid.UID)); err != nil {
 		return fail(errInProgress, "the snapshot's copy did not stop in time; retry")
 	}
-	err := d.lockedAt(ctx, sid.Source, creds, snapshotLock(sid), func(st *state.Store) error {
+	err := d.lockedAt(ctx, d.locateShare(ctx, sid.Source), creds, snapshotLock(sid), func(st site) error {
 		snap, err := st.GetSnapshot(ctx, sid.Key, sid.UID)
 		if errors.Is(err, state.ErrNotFound) {
 			return nil

@@ -11,7 +11,6 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 	"github.com/fileshare-csi/fileshare-csi/pkg/source"
 	"github.com/fileshare-csi/fileshare-csi/pkg/state"
 	"github.com/fileshare-csi/fileshare-csi/pkg/volume"
@@ -32,40 +31,48 @@ type VolumeGroups struct {
 // VolumeGroups returns the CSI-Addons volume group service of this driver.
 func (d *Driver) VolumeGroups() *VolumeGroups { return &VolumeGroups{d: d} }
 
-// volumeGroupsWhere is the lock every volume group change on a share takes.
-func (d *controller) volumeGroupsWhere(ctx context.Context, src source.Source, c share.Client) where {
-	return d.metaWhere(ctx, src, c, state.VolumeGroupsLockPath)
-}
-
-// memberVolumes parses the volume IDs a request names: all this driver's,
-// each once, all on one share.
-func (d *controller) memberVolumes(ctx context.Context, ids []string) ([]volume.Volume, []string, error) {
-	var vols []volume.Volume
-	var out []string
+// members parses the volume IDs a request names, each with parse: all this
+// driver's, each once, all on one share, where the record of the group
+// (what, for the message) lies. Each volume is located once, here, for the
+// whole call.
+func (d *controller) members(ctx context.Context, ids []string, parse func(string) (volume.Volume, error), what string) ([]located, []string, error) {
+	var out []located
+	var vids []string
 	seen := map[string]bool{}
 	for _, id := range ids {
-		vol, err := volume.ParseID(id)
+		vol, err := parse(id)
 		if err != nil {
-			return nil, nil, fail(state.ErrNotFound, "no such volume: %v", err)
+			return nil, nil, err
 		}
 		if seen[vol.ID()] {
 			return nil, nil, status.Errorf(codes.InvalidArgument, "volume %s is named twice", vol.SubDir)
 		}
 		seen[vol.ID()] = true
-		if len(vols) > 0 && lockName(d.locate(ctx, vol).root) != lockName(d.locate(ctx, vols[0]).root) {
-			return nil, nil, status.Errorf(codes.InvalidArgument, "the volumes of a volume group must be on one share: %s is on %s, %s on %s",
-				vols[0].SubDir, d.locate(ctx, vols[0]).root.String(), vol.SubDir, d.locate(ctx, vol).root.String())
+		l := d.locate(ctx, vol)
+		if len(out) > 0 && !l.sameShare(out[0]) {
+			return nil, nil, status.Errorf(codes.InvalidArgument, "the volumes of a %s must be on one share: %s is on %s, %s on %s",
+				what, out[0].vol.SubDir, out[0].root.String(), vol.SubDir, l.root.String())
 		}
-		vols = append(vols, vol)
-		out = append(out, vol.ID())
+		out = append(out, l)
+		vids = append(vids, vol.ID())
 	}
-	return vols, out, nil
+	return out, vids, nil
 }
 
-// checkMembersExist looks up each volume's record on the share.
-func (d *controller) checkMembersExist(ctx context.Context, c share.Client, vols []volume.Volume) error {
-	for _, vol := range vols {
-		if _, err := d.siteOf(ctx, c, vol).record(ctx); err != nil {
+// groupMemberID parses a volume group member's ID: one this driver never
+// issued names no volume (an empty one too, as it always has here).
+func groupMemberID(id string) (volume.Volume, error) {
+	vol, err := volume.ParseID(id)
+	if err != nil {
+		return vol, fail(state.ErrNotFound, "no such volume: %v", err)
+	}
+	return vol, nil
+}
+
+// membersExist looks up each member's record on s's share.
+func (s site) membersExist(ctx context.Context, members []located) error {
+	for _, l := range members {
+		if _, err := s.member(l).record(ctx); err != nil {
 			return err
 		}
 	}
@@ -76,14 +83,14 @@ func (d *controller) checkMembersExist(ctx context.Context, c share.Client, vols
 // DeleteVolume does not edit the group of its volume (it takes only the
 // volume's lock), so a group may name a deleted volume until its next
 // ModifyVolumeGroupMembership, which sets the members anew.
-func (d *controller) liveMembers(ctx context.Context, c share.Client, g state.VolumeGroup) (state.VolumeGroup, error) {
+func (d *controller) liveMembers(ctx context.Context, s site, g state.VolumeGroup) (state.VolumeGroup, error) {
 	live := g.Members[:0:0]
 	for _, id := range g.Members {
 		vol, err := volume.ParseID(id)
 		if err != nil {
 			continue
 		}
-		_, err = d.siteOf(ctx, c, vol).record(ctx)
+		_, err = s.member(d.locate(ctx, vol)).record(ctx)
 		if errors.Is(err, state.ErrNotFound) {
 			continue
 		}
@@ -115,40 +122,39 @@ func (v *VolumeGroups) CreateVolumeGroup(ctx context.Context, req *volumegroup.C
 	if req.GetName() == "" {
 		return nil, status.Error(codes.InvalidArgument, "volume group name is missing")
 	}
-	vols, ids, err := v.d.memberVolumes(ctx, req.GetVolumeIds())
+	members, ids, err := v.d.members(ctx, req.GetVolumeIds(), groupMemberID, "volume group")
 	if err != nil {
 		return nil, err
 	}
 	var src source.Source
+	var grp located
 	if len(req.GetParameters()) > 0 {
 		p, err := volume.ParseShareParams(req.GetParameters())
 		if err != nil {
 			return nil, status.Error(codes.InvalidArgument, err.Error())
 		}
 		src = p.Source
-		if len(vols) > 0 && lockName(v.d.sessionRoot(ctx, src)) != lockName(v.d.locate(ctx, vols[0]).root) {
+		grp = v.d.locateShare(ctx, src)
+		if len(members) > 0 && !members[0].sameShare(grp) {
 			return nil, status.Errorf(codes.InvalidArgument, "volume %s is on %s, not on the share the parameters name (%s)",
-				vols[0].SubDir, v.d.locate(ctx, vols[0]).root.String(), src.String())
+				members[0].vol.SubDir, members[0].root.String(), src.String())
 		}
 	}
-	if len(vols) > 0 {
-		src = vols[0].Source
+	if len(members) > 0 {
+		src = members[0].vol.Source
+		grp = v.d.locateShare(ctx, src)
 	}
 	if src.Protocol == "" {
 		return nil, status.Error(codes.InvalidArgument, "an empty volume group needs its share: give parameter source (e.g. nfs://server/export), as in the StorageClass")
 	}
-	creds := credentialsFrom(req.GetSecrets())
-	root := v.d.sessionRoot(ctx, src)
 	var g state.VolumeGroup
-	err = v.d.withShare(ctx, root, creds, func(c share.Client) error {
-		return v.d.lockedStore(ctx, c, v.d.volumeGroupsWhere(ctx, src, c), func(st *state.Store) error {
-			if err := v.d.checkMembersExist(ctx, c, vols); err != nil {
-				return err
-			}
-			var err error
-			g, err = st.CreateVolumeGroup(ctx, req.GetName(), src.String(), ids)
+	err = v.d.lockedAt(ctx, grp, credentialsFrom(req.GetSecrets()), state.VolumeGroupsLockPath, func(s site) error {
+		if err := s.membersExist(ctx, members); err != nil {
 			return err
-		})
+		}
+		var err error
+		g, err = s.CreateVolumeGroup(ctx, req.GetName(), src.String(), ids)
+		return err
 	})
 	if err != nil {
 		return nil, toStatus(err)
@@ -164,28 +170,26 @@ func (v *VolumeGroups) ModifyVolumeGroupMembership(ctx context.Context, req *vol
 	if err != nil {
 		return nil, err
 	}
-	vols, ids, err := v.d.memberVolumes(ctx, req.GetVolumeIds())
+	members, ids, err := v.d.members(ctx, req.GetVolumeIds(), groupMemberID, "volume group")
 	if err != nil {
 		return nil, err
 	}
-	if len(vols) > 0 && lockName(v.d.locate(ctx, vols[0]).root) != lockName(v.d.sessionRoot(ctx, gid.Source)) {
+	grp := v.d.locateShare(ctx, gid.Source)
+	if len(members) > 0 && !members[0].sameShare(grp) {
 		return nil, status.Errorf(codes.InvalidArgument, "volume %s is on %s, not on the group's share %s",
-			vols[0].SubDir, v.d.locate(ctx, vols[0]).root.String(), gid.Source.String())
+			members[0].vol.SubDir, members[0].root.String(), gid.Source.String())
 	}
-	creds := credentialsFrom(req.GetSecrets())
 	var g state.VolumeGroup
-	err = v.d.withShare(ctx, v.d.sessionRoot(ctx, gid.Source), creds, func(c share.Client) error {
-		return v.d.lockedStore(ctx, c, v.d.volumeGroupsWhere(ctx, gid.Source, c), func(st *state.Store) error {
-			var err error
-			if g, err = st.GetVolumeGroup(ctx, gid.Key, gid.UID); err != nil {
-				return err
-			}
-			if err := v.d.checkMembersExist(ctx, c, vols); err != nil {
-				return err
-			}
-			g, err = st.SetVolumeGroupMembers(ctx, g, ids)
+	err = v.d.lockedAt(ctx, grp, credentialsFrom(req.GetSecrets()), state.VolumeGroupsLockPath, func(s site) error {
+		var err error
+		if g, err = s.GetVolumeGroup(ctx, gid.Key, gid.UID); err != nil {
 			return err
-		})
+		}
+		if err := s.membersExist(ctx, members); err != nil {
+			return err
+		}
+		g, err = s.SetVolumeGroupMembers(ctx, g, ids)
+		return err
 	})
 	if err != nil {
 		return nil, toStatus(err)
@@ -205,7 +209,7 @@ func (v *VolumeGroups) DeleteVolumeGroup(ctx context.Context, req *volumegroup.D
 		return &volumegroup.DeleteVolumeGroupResponse{}, nil
 	}
 	creds := credentialsFrom(req.GetSecrets())
-	err = v.d.lockedAt(ctx, gid.Source, creds, state.VolumeGroupsLockPath, func(st *state.Store) error {
+	err = v.d.lockedAt(ctx, v.d.locateShare(ctx, gid.Source), creds, state.VolumeGroupsLockPath, func(st site) error {
 		g, err := st.GetVolumeGroup(ctx, gid.Key, gid.UID)
 		if errors.Is(err, state.ErrNotFound) {
 			return nil
@@ -229,13 +233,12 @@ func (v *VolumeGroups) ControllerGetVolumeGroup(ctx context.Context, req *volume
 	}
 	creds := credentialsFrom(req.GetSecrets())
 	var g state.VolumeGroup
-	err = v.d.withShare(ctx, v.d.sessionRoot(ctx, gid.Source), creds, func(c share.Client) error {
-		st := state.New(c)
+	err = v.d.within(ctx, v.d.locateShare(ctx, gid.Source), creds, func(s site) error {
 		var err error
-		if g, err = st.GetVolumeGroup(ctx, gid.Key, gid.UID); err != nil {
+		if g, err = s.GetVolumeGroup(ctx, gid.Key, gid.UID); err != nil {
 			return err
 		}
-		g, err = v.d.liveMembers(ctx, c, g)
+		g, err = v.d.liveMembers(ctx, s, g)
 		return err
 	})
 	if err != nil {
@@ -260,20 +263,19 @@ func (v *VolumeGroups) ListVolumeGroups(ctx context.Context, req *volumegroup.Li
 	var all []found
 	listed := map[string]bool{} // classes with other bases share one record directory
 	for _, src := range v.d.groupShares.all() {
-		root := lockName(v.d.sessionRoot(ctx, src))
-		if listed[root] {
+		grp := v.d.locateShare(ctx, src)
+		if listed[grp.canon] {
 			continue
 		}
-		listed[root] = true
+		listed[grp.canon] = true
 		var groups []state.VolumeGroup
-		err := v.d.withShare(ctx, v.d.sessionRoot(ctx, src), creds, func(c share.Client) error {
-			st := state.New(c)
+		err := v.d.within(ctx, grp, creds, func(s site) error {
 			var err error
-			if groups, err = st.ListVolumeGroups(ctx); err != nil {
+			if groups, err = s.ListVolumeGroups(ctx); err != nil {
 				return err
 			}
 			for i := range groups {
-				if groups[i], err = v.d.liveMembers(ctx, c, groups[i]); err != nil {
+				if groups[i], err = v.d.liveMembers(ctx, s, groups[i]); err != nil {
 					return err
 				}
 			}

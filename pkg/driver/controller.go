@@ -197,8 +197,10 @@ func (d *controller) CreateVolume(ctx context.Context, req *csi.CreateVolumeRequ
 	}
 	vol := volume.Volume{Source: params.Source, SubDir: params.SubDir, OnDelete: params.OnDelete}
 	// Refused before anything is dialed or created, so no error leaves a
-	// directory behind.
-	if err := state.CheckPath(d.locate(ctx, vol).path); err != nil {
+	// directory behind. The place checked is the one the volume is created
+	// at: its source goes through the aliases once.
+	l := d.locate(ctx, vol)
+	if err := state.CheckPath(l.path); err != nil {
 		return nil, toStatus(err)
 	}
 	creds := credentialsFrom(req.GetSecrets())
@@ -216,7 +218,7 @@ func (d *controller) CreateVolume(ctx context.Context, req *csi.CreateVolumeRequ
 	}
 	var rec state.Record
 	var w where
-	err = d.at(ctx, vol, creds, true, func(s site) error {
+	err = d.at(ctx, l, creds, true, func(s site) error {
 		w = s.where
 		var err error
 		rec, err = s.Create(ctx, state.CreateRequest{
@@ -271,7 +273,7 @@ func (d *controller) DeleteVolume(ctx context.Context, req *csi.DeleteVolumeRequ
 	}
 	ctx, removedEntries := share.CountRemoved(ctx)
 	var disposed bool
-	err = d.at(ctx, vol, credentialsFrom(req.GetSecrets()), true, func(s site) (err error) {
+	err = d.at(ctx, d.locate(ctx, vol), credentialsFrom(req.GetSecrets()), true, func(s site) (err error) {
 		disposed, err = s.dispose(ctx, d.stopFilling(ctx))
 		return err
 	})
@@ -316,7 +318,7 @@ func (d *controller) ValidateVolumeCapabilities(ctx context.Context, req *csi.Va
 	if err != nil {
 		return nil, err
 	}
-	err = d.at(ctx, vol, credentialsFrom(req.GetSecrets()), false, func(s site) error {
+	err = d.at(ctx, d.locate(ctx, vol), credentialsFrom(req.GetSecrets()), false, func(s site) error {
 		_, err := s.check(ctx)
 		return err
 	})
@@ -353,7 +355,7 @@ func (d *controller) ControllerGetVolume(ctx context.Context, req *csi.Controlle
 		Status: &csi.ControllerGetVolumeResponse_VolumeStatus{},
 	}
 	var rec state.Record
-	found, err := d.atOrIdle(ctx, vol, share.Credentials{}, failDead, func(s site) (err error) {
+	found, err := d.atOrIdle(ctx, d.locate(ctx, vol), share.Credentials{}, failDead, func(s site) (err error) {
 		rec, err = s.check(ctx)
 		return err
 	})
@@ -377,7 +379,7 @@ func (d *controller) ControllerGetVolumeHealth(ctx context.Context, req *csi.Con
 	health := &csi.VolumeHealth{VolumeId: req.GetVolumeId()}
 	// SMB without credentials: nothing known is reported rather than a
 	// login failure when no session is open.
-	found, err := d.atOrIdle(ctx, vol, credentialsFrom(req.GetSecrets()), retryDead, func(s site) error {
+	found, err := d.atOrIdle(ctx, d.locate(ctx, vol), credentialsFrom(req.GetSecrets()), retryDead, func(s site) error {
 		_, err := s.check(ctx)
 		return err
 	})
@@ -420,8 +422,8 @@ func (d *controller) GetCapacity(ctx context.Context, req *csi.GetCapacityReques
 		}
 	}
 	var capacity share.Capacity
-	found, err := d.withShareOrIdle(ctx, d.sessionRoot(ctx, params.Source), share.Credentials{}, failDead, func(c share.Client) (err error) {
-		capacity, err = c.Capacity(ctx)
+	found, err := d.atOrIdle(ctx, d.locateShare(ctx, params.Source), share.Credentials{}, failDead, func(s site) (err error) {
+		capacity, err = s.Capacity(ctx)
 		return err
 	})
 	if !found {
@@ -455,7 +457,7 @@ func (d *controller) ControllerExpandVolume(ctx context.Context, req *csi.Contro
 	if err != nil {
 		return nil, err
 	}
-	err = d.at(ctx, vol, credentialsFrom(req.GetSecrets()), true, func(s site) (err error) {
+	err = d.at(ctx, d.locate(ctx, vol), credentialsFrom(req.GetSecrets()), true, func(s site) (err error) {
 		size, err = s.expand(ctx, size)
 		return err
 	})

@@ -52,7 +52,7 @@ func (d *controller) CreateVolumeGroupSnapshot(ctx context.Context, req *csi.Cre
 		return nil, err
 	}
 	var g state.Group
-	err = d.within(ctx, d.locateShare(ctx, vols[0].Source), creds, func(s site) error {
+	err = d.at(ctx, d.locateShare(ctx, vols[0].Source), creds, false, func(s site) error {
 		if vg != nil {
 			if err := d.checkVolumeGroupMembers(ctx, s, *vg, ids); err != nil {
 				return err
@@ -260,7 +260,7 @@ func (d *controller) GetVolumeGroupSnapshot(ctx context.Context, req *csi.GetVol
 		return nil, fail(state.ErrNotFound, "no such group snapshot: %v", err)
 	}
 	var resp *csi.VolumeGroupSnapshot
-	err = d.within(ctx, d.locateShare(ctx, gid.Source), credentialsFrom(req.GetSecrets()), func(s site) error {
+	err = d.at(ctx, d.locateShare(ctx, gid.Source), credentialsFrom(req.GetSecrets()), false, func(s site) error {
 		g, vols, snaps, err := s.groupMembers(ctx, gid)
 		if err != nil {
 			return err
@@ -294,7 +294,7 @@ func (d *controller) DeleteVolumeGroupSnapshot(ctx context.Context, req *csi.Del
 	var g state.Group
 	var vols []volume.Volume
 	var snaps []state.Snapshot
-	err = d.within(ctx, grp, creds, func(s site) error {
+	err = d.at(ctx, grp, creds, false, func(s site) error {
 		var err error
 		if g, vols, snaps, err = s.groupMembers(ctx, gid); err != nil {
 			return err

@@ -55,16 +55,15 @@ func (d *controller) resolveContent(ctx context.Context, cs *csi.VolumeContentSo
 			return nil, err
 		}
 		o := &contentOrigin{kind: "restore", id: id, source: cs}
-		root := d.sessionRoot(ctx, sid.Source)
-		err = d.withShare(ctx, root, creds, func(c share.Client) error {
-			snap, err := state.New(c).GetSnapshot(ctx, sid.Key, sid.UID)
+		err = d.at(ctx, d.locateShare(ctx, sid.Source), creds, false, func(s site) error {
+			snap, err := s.GetSnapshot(ctx, sid.Key, sid.UID)
 			if err != nil {
 				return err
 			}
 			if !snap.Ready {
 				return fail(errNotReady, "snapshot %q is not ready yet: its copy is still being made", snap.Name)
 			}
-			o.from = copyEnd{root: root, path: snap.Tree(), rootID: snap.RootID, pack: snapshotPack(snap)}
+			o.from = copyEnd{root: s.root, path: snap.Tree(), rootID: snap.RootID, pack: snapshotPack(snap)}
 			o.size = snap.SizeBytes
 			return nil
 		})
@@ -82,7 +81,7 @@ func (d *controller) resolveContent(ctx context.Context, cs *csi.VolumeContentSo
 			return nil, err
 		}
 		o := &contentOrigin{kind: "clone", id: id, source: cs}
-		err = d.at(ctx, vol, creds, false, func(s site) error {
+		err = d.at(ctx, d.locate(ctx, vol), creds, false, func(s site) error {
 			rec, err := s.copySource(ctx, "clone")
 			if err != nil {
 				return err

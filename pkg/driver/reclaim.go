@@ -10,7 +10,6 @@ import (
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 	"github.com/fileshare-csi/fileshare-csi/pkg/source"
 	"github.com/fileshare-csi/fileshare-csi/pkg/state"
-	"github.com/fileshare-csi/fileshare-csi/pkg/volume"
 )
 
 // firstPass is how long after a share's first call its first pass comes.
@@ -73,7 +72,7 @@ func (d *controller) reclaimOn(ctx context.Context, src source.Source) {
 	var rep state.ReclaimReport
 	passed := false
 	// No secrets, and a dead session fails the pass: the next one dials anew.
-	_, err := d.atOrIdle(ctx, volume.Volume{Source: src}, share.Credentials{}, failDead, func(s site) (err error) {
+	_, err := d.atOrIdle(ctx, d.locateShare(ctx, src), share.Credentials{}, failDead, func(s site) (err error) {
 		lock := func(ctx context.Context, p string) (func(), error) { return d.lock(ctx, s.whereOf(p)) }
 		s.Log = func(msg string, kv ...any) { logger.Info(msg, kv...) } // what the pass leaves, with the share named
 		passed = true

@@ -117,11 +117,6 @@ func (d *controller) lock(ctx context.Context, w where) (func(), error) {
 	return unlock, nil
 }
 
-// sessionRoot is what a session to src's share is dialed with.
-func (d *controller) sessionRoot(ctx context.Context, src source.Source) source.Source {
-	return d.locateShare(ctx, src).root
-}
-
 // storeOf is the state store of session c, logging to ctx's logger.
 func storeOf(ctx context.Context, c share.Client) *state.Store {
 	st := state.New(c)
@@ -158,11 +153,13 @@ func (s site) whereOf(p string) where {
 	return w
 }
 
-// at runs fn at vol's site, through a pooled session, holding the volume's
+// at runs fn at l's site, through a pooled session, holding the volume's
 // lock when locked is set (taken once the session says where the volume
-// lies). fn returns store or share errors; the caller maps them once.
-func (d *controller) at(ctx context.Context, vol volume.Volume, creds share.Credentials, locked bool, fn func(site) error) error {
-	l := d.locate(ctx, vol)
+// lies). fn returns store or share errors; the caller maps them once. The
+// caller locates: a volume (locate) or a share (locateShare), once for the
+// call, so that what it checked before it dialed (a path, a group's share)
+// is where fn runs.
+func (d *controller) at(ctx context.Context, l located, creds share.Credentials, locked bool, fn func(site) error) error {
 	return d.withShare(ctx, l.root, creds, func(c share.Client) error {
 		s := l.on(ctx, c)
 		if locked {
@@ -176,21 +173,12 @@ func (d *controller) at(ctx context.Context, vol volume.Volume, creds share.Cred
 	})
 }
 
-// atOrIdle runs fn at vol's site, unlocked, for the calls that may carry no
+// atOrIdle runs fn at l's site, unlocked, for the calls that may carry no
 // secrets: through withShareOrIdle, which says what dead means and reports
 // false, without running fn, when an SMB call without secrets finds no idle
 // session to borrow.
-func (d *controller) atOrIdle(ctx context.Context, vol volume.Volume, creds share.Credentials, dead onDead, fn func(site) error) (bool, error) {
-	l := d.locate(ctx, vol)
+func (d *controller) atOrIdle(ctx context.Context, l located, creds share.Credentials, dead onDead, fn func(site) error) (bool, error) {
 	return d.withShareOrIdle(ctx, l.root, creds, dead, func(c share.Client) error {
-		return fn(l.on(ctx, c))
-	})
-}
-
-// within runs fn at l's site through a pooled session, unlocked: l is
-// located already, by a call that checked it against others.
-func (d *controller) within(ctx context.Context, l located, creds share.Credentials, fn func(site) error) error {
-	return d.withShare(ctx, l.root, creds, func(c share.Client) error {
 		return fn(l.on(ctx, c))
 	})
 }
@@ -199,7 +187,7 @@ func (d *controller) within(ctx context.Context, l located, creds share.Credenti
 // holding the lock of p, a path in the metadata directory at the session's
 // root (a snapshot's copy, a group's record).
 func (d *controller) lockedAt(ctx context.Context, l located, creds share.Credentials, p string, fn func(site) error) error {
-	return d.within(ctx, l, creds, func(s site) error {
+	return d.at(ctx, l, creds, false, func(s site) error {
 		return d.lockedSite(ctx, s, p, fn)
 	})
 }

@@ -109,7 +109,7 @@ func (d *controller) takeSnapshot(ctx context.Context, vol volume.Volume, name s
 func (d *controller) startSnapshot(ctx context.Context, vol volume.Volume, name, groupID string, creds share.Credentials) (*pendingSnapshot, error) {
 	p := &pendingSnapshot{vol: vol}
 	var from copyEnd
-	err := d.at(ctx, vol, creds, true, func(s site) (err error) {
+	err := d.at(ctx, d.locate(ctx, vol), creds, true, func(s site) (err error) {
 		p.snap, from, err = s.snapshot(ctx, name, groupID)
 		return err
 	})
@@ -271,15 +271,13 @@ func (d *controller) GetSnapshot(ctx context.Context, req *csi.GetSnapshotReques
 		return nil, fail(state.ErrNotFound, "no such snapshot: %v", err)
 	}
 	var snap state.Snapshot
-	read := func(c share.Client) error {
-		var err error
-		snap, err = state.New(c).GetSnapshot(ctx, sid.Key, sid.UID)
+	l := d.locateShare(ctx, sid.Source)
+	found, err := d.atOrIdle(ctx, l, credentialsFrom(req.GetSecrets()), retryDead, func(s site) (err error) {
+		snap, err = s.GetSnapshot(ctx, sid.Key, sid.UID)
 		return err
-	}
-	root := d.sessionRoot(ctx, sid.Source)
-	found, err := d.withShareOrIdle(ctx, root, credentialsFrom(req.GetSecrets()), retryDead, read)
+	})
 	if !found {
-		return nil, fail(errNoSession, "GetSnapshot carries no secrets and no SMB session to %s is open: pass the snapshot secrets", root.String())
+		return nil, fail(errNoSession, "GetSnapshot carries no secrets and no SMB session to %s is open: pass the snapshot secrets", l.root.String())
 	}
 	if err != nil {
 		return nil, toStatus(err)
@@ -416,9 +414,8 @@ func (d *controller) ListSnapshots(ctx context.Context, req *csi.ListSnapshotsRe
 // open (as listShareSnapshots).
 func (d *controller) shareSnapshot(ctx context.Context, sid volume.Snapshot, creds share.Credentials) ([]state.Snapshot, error) {
 	var out []state.Snapshot
-	root := d.sessionRoot(ctx, sid.Source)
-	_, err := d.withShareOrIdle(ctx, root, creds, retryDead, func(c share.Client) error {
-		snap, err := state.New(c).GetSnapshot(ctx, sid.Key, sid.UID)
+	_, err := d.atOrIdle(ctx, d.locateShare(ctx, sid.Source), creds, retryDead, func(s site) error {
+		snap, err := s.GetSnapshot(ctx, sid.Key, sid.UID)
 		if errors.Is(err, state.ErrNotFound) {
 			return nil
 		}
@@ -435,9 +432,8 @@ func (d *controller) shareSnapshot(ctx context.Context, sid volume.Snapshot, cre
 // with secrets left in the pool, or finds nothing there.
 func (d *controller) listShareSnapshots(ctx context.Context, src source.Source, creds share.Credentials) ([]state.Snapshot, error) {
 	var out []state.Snapshot
-	_, err := d.withShareOrIdle(ctx, d.sessionRoot(ctx, src), creds, retryDead, func(c share.Client) error {
-		var err error
-		out, err = state.New(c).ListSnapshots(ctx)
+	_, err := d.atOrIdle(ctx, d.locateShare(ctx, src), creds, retryDead, func(s site) (err error) {
+		out, err = s.ListSnapshots(ctx)
 		return err
 	})
 	return out, toStatus(err)

@@ -233,7 +233,7 @@ func (v *VolumeGroups) ControllerGetVolumeGroup(ctx context.Context, req *volume
 	}
 	creds := credentialsFrom(req.GetSecrets())
 	var g state.VolumeGroup
-	err = v.d.within(ctx, v.d.locateShare(ctx, gid.Source), creds, func(s site) error {
+	err = v.d.at(ctx, v.d.locateShare(ctx, gid.Source), creds, false, func(s site) error {
 		var err error
 		if g, err = s.GetVolumeGroup(ctx, gid.Key, gid.UID); err != nil {
 			return err
@@ -269,7 +269,7 @@ func (v *VolumeGroups) ListVolumeGroups(ctx context.Context, req *volumegroup.Li
 		}
 		listed[grp.canon] = true
 		var groups []state.VolumeGroup
-		err := v.d.within(ctx, grp, creds, func(s site) error {
+		err := v.d.at(ctx, grp, creds, false, func(s site) error {
 			var err error
 			if groups, err = s.ListVolumeGroups(ctx); err != nil {
 				return err

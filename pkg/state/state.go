@@ -989,6 +989,12 @@ func (s *Store) CheckDir(ctx context.Context, p string) error {
 	return nil
 }
 
+// Capacity is the space of the share the store's session is to, as its
+// server reports it: what GetCapacity answers for a class.
+func (s *Store) Capacity(ctx context.Context) (share.Capacity, error) {
+	return s.c.Capacity(ctx)
+}
+
 // Expand records a larger size and returns the size now recorded.
 func (s *Store) Expand(ctx context.Context, p, uid string, size int64) (int64, error) {
 	rec, err := s.Get(ctx, p, uid)

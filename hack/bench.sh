@@ -31,28 +31,49 @@ echo "== test VM: kernel nfsd, Samba, and the mount(8) baselines"
 printf '%s ' ${VM_BENCH_ARGS:--ops 40 -clients 16 -smb-tree-files 2000 -usage-files 1000000} "${only[@]}" > "$results/args"
 # The snapshot rows keep a 1 GiB file, its snapshot and one copy at once in
 # the VM's memory-backed disk (half the VM's memory): the VM gets 10 GiB.
-VM_MEMORY="${VM_MEMORY:-10240}" VM_TIMEOUT="${VM_TIMEOUT:-3600}" ./test/vm/run.sh "$results" sh -c \
+VM_MEMORY="${VM_MEMORY:-10240}" VM_TIMEOUT="${VM_TIMEOUT:-7200}" ./test/vm/run.sh "$results" sh -c \
   '/results/bin/bench -driver /results/bin/fileshare-csi -where VM -o /results/vm.md $(cat /results/args) > /results/bench-vm.log 2>&1' \
   || { tail -40 "$results/bench-vm.log"; exit 1; }
 cat "$results/vm.md"
 fi
 if [ -n "${BENCH_ONLY:-}" ]; then
   if [ -z "${BENCH_UPDATE:-}" ]; then
-    echo "BENCH_ONLY: docs/benchmarks.md left as it is (BENCH_UPDATE=1 replaces the rows measured now)"
+    echo "BENCH_ONLY: docs/benchmarks.md left as it is (BENCH_UPDATE=1 replaces the rows measured now and adds new ones)"
     exit 0
   fi
   # Each row measured now replaces the row of the same place, name, server
-  # and way in docs/benchmarks.md; a row and its baseline always come from
-  # one run, so every ratio stays a same-run ratio. A line under the header
-  # says which rows were measured again, when, and on what.
+  # and way in docs/benchmarks.md, and a row not there yet joins the end of
+  # its place's table; a side table (a header "| where: ...") replaces the
+  # one of the same header, or joins the end of its place's section. A row
+  # and its baseline always come from one run, so every ratio stays a
+  # same-run ratio. A line under the header says which rows were measured
+  # again, when, and on what.
   stamp="Re-measured with \`BENCH_ONLY=$BENCH_ONLY\` ($(printf '%s ' ${BENCH_ARGS:-})/ VM: $(cat "$results/args")) on $(date -u +%Y-%m-%d), $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)): those rows and their baselines are from that run."
   awk -F'|' -v stamp="$stamp" '
-    FNR == NR { if ($0 ~ /^\| (host|VM) \|/) row[$2 FS $3 FS $4 FS $5] = $0; next }
-    /^## Host/ { print stamp; print "" }
-    /^\| (host|VM) \|/ && (($2 FS $3 FS $4 FS $5) in row) { print row[$2 FS $3 FS $4 FS $5]; next }
-    { print }' <(cat "$results/host.md" "$results/vm.md") docs/benchmarks.md > docs/benchmarks.md.new
+    function flushRows(place,   i, k) {
+      for (i = 1; i <= n; i++) { k = order[i]; if (!(k in used) && rowPlace[k] == place) { print row[k]; used[k] = 1 } }
+    }
+    function flushTables(place,   i, h) {
+      for (i = 1; i <= nt; i++) { h = torder[i]; if (!(h in tused) && tplace[h] == place) { print table[h]; print ""; tused[h] = 1 } }
+    }
+    FNR == NR {
+      if ($0 ~ /^\| (host|VM) \|/) { k = $2 FS $3 FS $4 FS $5; row[k] = $0; order[++n] = k; rowPlace[k] = $2; cur = ""; next }
+      if ($0 ~ /^\| where: /) { cur = $0; table[cur] = $0; torder[++nt] = cur; tplace[cur] = ($2 ~ /^ where: host/) ? " host " : " VM "; next }
+      if (cur != "" && $0 ~ /^\|/) { table[cur] = table[cur] "\n" $0; next }
+      cur = ""; next
+    }
+    skipping && /^\|/ { next }
+    { skipping = 0 }
+    /^## Host/ { print stamp; print ""; section = " host " }
+    /^## Test VM/ { flushTables(section); section = " VM " }
+    /^## Reading the numbers/ { flushTables(section); section = "" }
+    /^\| (host|VM) \|/ { last = $2; k = $2 FS $3 FS $4 FS $5; if (k in row) { print row[k]; used[k] = 1; next } print; next }
+    last != "" { flushRows(last); last = "" }
+    /^\| where: / && ($0 in table) { print table[$0]; tused[$0] = 1; skipping = 1; next }
+    { print }
+    END { flushRows(last); flushTables(section) }' <(cat "$results/host.md" "$results/vm.md") docs/benchmarks.md > docs/benchmarks.md.new
   mv docs/benchmarks.md.new docs/benchmarks.md
-  echo "replaced the measured rows in docs/benchmarks.md"
+  echo "replaced the measured rows in docs/benchmarks.md, and added the new ones"
   exit 0
 fi
 

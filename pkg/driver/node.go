@@ -178,12 +178,13 @@ func (n *node) NodeUnstageVolume(ctx context.Context, req *csi.NodeUnstageVolume
 		return nil, err
 	}
 	defer unlock()
+	// A usage walk under way keeps the mount busy: it ends first.
+	n.forgetUsage(req.GetStagingTargetPath())
 	if err := n.cfg.Mounter.Unstage(ctx, req.GetStagingTargetPath()); err != nil {
 		return nil, toStatus(err)
 	}
 	n.nodeState().DropStaged(req.GetStagingTargetPath())
 	n.mounts.unstaged(req.GetStagingTargetPath())
-	n.forgetUsage(req.GetStagingTargetPath())
 	return &csi.NodeUnstageVolumeResponse{}, nil
 }
 

@@ -97,12 +97,12 @@ func (n *node) publishInline(ctx context.Context, req *csi.NodePublishVolumeRequ
 
 // unpublishInline takes an inline volume's mount down as an unstage does.
 func (n *node) unpublishInline(ctx context.Context, target string) (*csi.NodeUnpublishVolumeResponse, error) {
+	n.forgetUsage(target) // a usage walk under way keeps the mount busy
 	if err := n.cfg.Mounter.Unstage(ctx, target); err != nil {
 		return nil, toStatus(err)
 	}
 	n.nodeState().DropStaged(target)
 	n.nodeState().DropPublished(target)
 	n.mounts.unstaged(target)
-	n.forgetUsage(target)
 	return &csi.NodeUnpublishVolumeResponse{}, nil
 }

@@ -112,7 +112,8 @@ func (n *node) noteCapacity(key string, over bool) {
 	n.cfg.Metrics.VolumesOverCapacity(len(n.over))
 }
 
-// forgetUsage drops the count of an unstaged volume.
+// forgetUsage drops the count of a volume being unstaged, and ends a walk
+// under way there, whose open directories would keep its mount busy.
 func (n *node) forgetUsage(key string) {
 	n.usage.Forget(key)
 	n.overMu.Lock()

@@ -66,6 +66,11 @@ type vol struct {
 	last    Usage
 	counted bool
 	walking bool
+	// stop ends the running walk (Forget: the volume is being
+	// unstaged, and the walk's open directories would keep its mount
+	// busy); ended is closed when the walk has returned.
+	stop  context.CancelFunc
+	ended chan struct{}
 }
 
 // New returns a Counter with the default bounds.
@@ -113,8 +118,10 @@ func (c *Counter) Get(path string) (Usage, bool) {
 		c.vols[path] = v
 	}
 	if !v.walking && (!v.counted || c.now().Sub(v.last.At) >= c.Interval) {
-		v.walking = true
-		go c.walk(path, v)
+		var ctx context.Context
+		ctx, v.stop = context.WithCancel(context.Background())
+		v.walking, v.ended = true, make(chan struct{})
+		go c.walk(ctx, path, v)
 	}
 	return v.last, v.counted
 }
@@ -138,24 +145,49 @@ func (c *Counter) Age(u Usage) time.Duration {
 	return c.now().Sub(u.At)
 }
 
-// Forget drops what is known of path (its volume was unstaged). A walk
-// still running there ends without a result.
+// Forget drops what is known of path, whose volume is being unstaged, and
+// ends a walk running there: its open directories would keep the mount
+// busy, and an unmount would fail until a walk of a large volume ended on
+// its own, minutes later at its pace. It waits for the walk to return, a
+// batch of entries at most, but no longer than stopWait: a walk stuck in
+// the kernel on a hung mount returns when the mount is forced away.
 func (c *Counter) Forget(path string) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	c.init()
+	v := c.vols[path]
 	delete(c.vols, path)
+	var ended chan struct{}
+	if v != nil && v.walking {
+		v.stop()
+		ended = v.ended
+	}
+	c.mu.Unlock()
+	if ended != nil {
+		select {
+		case <-ended:
+		case <-time.After(stopWait):
+		}
+	}
 }
 
+// stopWait bounds how long Forget waits for a walk to return.
+const stopWait = 5 * time.Second
+
 // walk counts path once, in a slot, and records the result unless the
-// volume was forgotten meanwhile.
-func (c *Counter) walk(path string, v *vol) {
+// volume was forgotten meanwhile (ctx, which Forget ends).
+func (c *Counter) walk(ctx context.Context, path string, v *vol) {
+	defer close(v.ended)
 	defer func() {
 		c.mu.Lock()
 		v.walking = false
+		v.stop()
 		c.mu.Unlock()
 	}()
-	c.slots <- struct{}{}
+	select {
+	case c.slots <- struct{}{}:
+	case <-ctx.Done():
+		return
+	}
 	var released atomic.Bool
 	release := func() {
 		if released.CompareAndSwap(false, true) {
@@ -163,8 +195,8 @@ func (c *Counter) walk(path string, v *vol) {
 		}
 	}
 	defer release()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	err := c.Check(ctx, path)
+	checkCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	err := c.Check(checkCtx, path)
 	cancel()
 	if err != nil {
 		return // not answering, or not mounted: the next Get tries again
@@ -188,7 +220,7 @@ func (c *Counter) walk(path string, v *vol) {
 			}
 		}
 	}()
-	u, err := c.count(path, func() { progress.Store(time.Now().UnixNano()) })
+	u, err := c.count(ctx, path, func() { progress.Store(time.Now().UnixNano()) })
 	if err != nil {
 		return
 	}
@@ -205,7 +237,7 @@ func (c *Counter) walk(path string, v *vol) {
 // counts it. A directory is read a batch at a time and each subdirectory
 // walked as the batch meets it, so the walk holds a batch per level, never
 // a whole directory: a million files in one directory cost one batch.
-func (c *Counter) count(path string, tick func()) (Usage, error) {
+func (c *Counter) count(ctx context.Context, path string, tick func()) (Usage, error) {
 	// c.FS was set by init, under c.mu; a walk only reads it.
 	c.mu.Lock()
 	fsys := c.FS
@@ -214,7 +246,7 @@ func (c *Counter) count(path string, tick func()) (Usage, error) {
 	if err != nil {
 		return Usage{}, err
 	}
-	w := &walker{c: c, fs: fsys, tick: tick, seen: map[FileKey]bool{}, began: time.Now(), batch: max(1, c.EntriesPerSecond/10)}
+	w := &walker{c: c, ctx: ctx, fs: fsys, tick: tick, seen: map[FileKey]bool{}, began: time.Now(), batch: max(1, c.EntriesPerSecond/10)}
 	w.add(root)
 	if err := w.dir(dir, 0); err != nil {
 		return Usage{}, err
@@ -235,6 +267,7 @@ var ErrTooDeep = errors.New("the tree is too deep and wide to count")
 
 type walker struct {
 	c     *Counter
+	ctx   context.Context // ended by Forget
 	fs    FS
 	tick  func()
 	seen  map[FileKey]bool
@@ -307,14 +340,18 @@ func (w *walker) entries(p string, depth int, entries []Entry) error {
 
 // pace holds the walk to EntriesPerSecond: n entries take at least
 // n/rate seconds.
+// It also ends the walk once its volume is forgotten.
 func (w *walker) pace() error {
 	w.n++
+	if err := w.ctx.Err(); err != nil {
+		return err
+	}
 	if w.c.EntriesPerSecond <= 0 || w.n%w.batch != 0 {
 		return nil
 	}
 	want := time.Duration(float64(w.n) / float64(w.c.EntriesPerSecond) * float64(time.Second))
 	if d := want - time.Since(w.began); d > 0 {
-		return w.c.pause(context.Background(), d)
+		return w.c.pause(w.ctx, d)
 	}
 	return nil
 }

@@ -232,3 +232,77 @@ func TestALinkedRootIsCountedThrough(t *testing.T) {
 		t.Fatalf("counted %d bytes and %d inodes through the link, du says %d and %d", u.Bytes, u.Inodes, wantBytes, wantInodes)
 	}
 }
+
+// openCounting is the os package's view, counting the directories open.
+type openCounting struct {
+	FS
+	open *atomic.Int64
+}
+
+func (o openCounting) OpenDir(dir string) (Dir, error) {
+	d, err := o.FS.OpenDir(dir)
+	if err == nil {
+		o.open.Add(1)
+		d = closeCounting{d, o.open}
+	}
+	return d, err
+}
+
+type closeCounting struct {
+	Dir
+	open *atomic.Int64
+}
+
+func (c closeCounting) Close() error { c.open.Add(-1); return c.Dir.Close() }
+
+// Forget ends a walk under way, which would otherwise hold the volume's
+// directories open (an unmount at NodeUnstageVolume fails with EBUSY) until
+// it ended on its own at its pace: Forget returns once the walk has, with
+// every directory closed and no count recorded.
+func TestForgetEndsTheWalkUnderWay(t *testing.T) {
+	root := t.TempDir()
+	for d := range 3 {
+		dir := filepath.Join(root, strconv.Itoa(d))
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for i := range 50 {
+			if err := os.WriteFile(filepath.Join(dir, strconv.Itoa(i)), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	var open atomic.Int64
+	paused := make(chan struct{}, 1)
+	c := New(answers)
+	c.EntriesPerSecond = 10 // a pause every entry: the walk would take 15 s
+	c.pause = func(ctx context.Context, d time.Duration) error {
+		select {
+		case paused <- struct{}{}:
+		default:
+		}
+		return sleep(ctx, d)
+	}
+	c.init()
+	c.FS = openCounting{osFS{}, &open}
+	c.Get(root)
+	select {
+	case <-paused:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the walk never started")
+	}
+	if open.Load() == 0 {
+		t.Fatal("the walk under way holds no directory open")
+	}
+	began := time.Now()
+	c.Forget(root)
+	if took := time.Since(began); took >= stopWait {
+		t.Fatalf("Forget waited %v: the walk did not end", took)
+	}
+	if n := open.Load(); n != 0 {
+		t.Fatalf("%d directories still open after Forget", n)
+	}
+	if _, ok := c.Peek(root); ok {
+		t.Fatal("a forgotten volume has a count")
+	}
+}

@@ -128,7 +128,7 @@ func (e *env) placeUsageTree(dst string, dirs int) error {
 // own count (want entries) and says how long that took; otherwise it
 // watches for window. Either way it says the plugin's CPU seconds and peak
 // memory meanwhile.
-func (e *env) countOnce(p protocol, vol *csi.Volume, extra []string, want int64, window time.Duration) (time.Duration, float64, string, error) {
+func (e *env) countOnce(p protocol, vol *csi.Volume, extra []string, want int64, window time.Duration) (elapsed time.Duration, cpu float64, peak string, err error) {
 	ctx := context.Background()
 	d, err := e.startDriver("node", extra...)
 	if err != nil {
@@ -142,7 +142,13 @@ func (e *env) countOnce(p protocol, vol *csi.Volume, extra []string, want int64,
 		return 0, 0, "", err
 	}
 	defer func() {
-		_, _ = node.NodeUnstageVolume(ctx, &csi.NodeUnstageVolumeRequest{VolumeId: vol.GetVolumeId(), StagingTargetPath: staging})
+		// A count may still be under way (the window at the defaults):
+		// the unstage ends it, and must succeed, or the mount outlives
+		// its server at the end of the run.
+		_, uerr := node.NodeUnstageVolume(ctx, &csi.NodeUnstageVolumeRequest{VolumeId: vol.GetVolumeId(), StagingTargetPath: staging})
+		if err == nil && uerr != nil {
+			err = fmt.Errorf("unstage: %w", uerr)
+		}
 	}()
 	cpu0, err := cpuSeconds(d.Pid())
 	if err != nil {

@@ -82,7 +82,7 @@ mkdir -p docs
 {
   echo "# Benchmarks"
   echo
-  echo "Regenerate with \`make bench\` (about 25 minutes). Every row is measured in the same run as its"
+  echo "Regenerate with \`make bench\` (about 45 minutes; the usage rows count a million files in the VM). Every row is measured in the same run as its"
   echo "baseline, against real servers on loopback: on the host, Samba and NFS-Ganesha (this kernel cannot"
   echo "mount, so only user-space rows run there); in the test VM (\`test/vm\`, the host's Debian kernel under"
   echo "qemu TCG emulation, so absolute numbers are slow and only ratios carry over), kernel nfsd and Samba,"

@@ -178,19 +178,13 @@ func (n *node) NodeExpandVolume(ctx context.Context, req *csi.NodeExpandVolumeRe
 
 // stagingOf finds the staging record the volume at path (a target or a
 // staging path) belongs to: "" when this node has none. The kubelet passes
-// the published path as volume_path, and the staging path beside it.
+// the published path as volume_path, and the staging path beside it; where
+// that is no staged volume's, path leads to one as it does for the stats
+// (usageKey).
 func (n *node) stagingOf(path, staging string) string {
-	for _, p := range []string{staging, path} {
-		if p == "" {
-			continue
-		}
-		if _, err := n.nodeState().Staged(p); err == nil {
+	for _, p := range []string{staging, n.usageKey(path, "")} {
+		if _, err := n.nodeState().Staged(p); p != "" && err == nil {
 			return p
-		}
-	}
-	if p, err := n.nodeState().Published(path); err == nil && p.StagingPath != "" {
-		if _, err := n.nodeState().Staged(p.StagingPath); err == nil {
-			return p.StagingPath
 		}
 	}
 	return ""

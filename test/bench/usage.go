@@ -86,11 +86,11 @@ func (e *env) usageRows(p protocol) error {
 	// Watched for less than a whole count takes, so that it sees a walk
 	// running at its pace all along.
 	window := min(*usageWindow, time.Duration(want)*time.Second/5000*4/5)
-	_, cpu, peak, err = e.countOnce(p, vol, nil, want, window)
+	watched, cpu, peak, err := e.countOnce(p, vol, nil, want, window)
 	if err != nil {
 		return fmt.Errorf("%s count at the defaults: %w", p.name, err)
 	}
-	e.usage = append(e.usage, fmt.Sprintf("| %s | %d | %.0f%% | %s | %s |", p.name, want, 100*cpu/window.Seconds(), peak,
+	e.usage = append(e.usage, fmt.Sprintf("| %s | %d | %.0f%% | %s | %s |", p.name, want, 100*cpu/watched.Seconds(), peak,
 		(time.Duration(want)*time.Second/5000).Round(time.Second)))
 
 	if err := os.Rename(tree, e.usageTree); err != nil {
@@ -182,7 +182,7 @@ func (e *env) countOnce(p protocol, vol *csi.Volume, extra []string, want int64,
 		if window > 0 && elapsed >= window {
 			cpu1, err := cpuSeconds(d.Pid())
 			_, peak := rss(d.Pid())
-			return elapsed, (cpu1 - cpu0) * window.Seconds() / elapsed.Seconds(), peak, err
+			return elapsed, cpu1 - cpu0, peak, err
 		}
 		if elapsed > 2*time.Hour {
 			return 0, 0, "", errors.New("no count of the volume's own after 2 hours")

@@ -10,6 +10,10 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -18,6 +22,8 @@ import (
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/csiv0"
 	"github.com/fileshare-csi/fileshare-csi/pkg/driver"
+	"github.com/fileshare-csi/fileshare-csi/pkg/krb5"
+	"github.com/fileshare-csi/fileshare-csi/pkg/krb5cache"
 	"github.com/fileshare-csi/fileshare-csi/pkg/metrics"
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 	_ "github.com/fileshare-csi/fileshare-csi/pkg/share/all"
@@ -34,6 +40,10 @@ var krb5HostTickets bool
 
 // sourceAliases is --source-aliases, the file of driver.Config.Aliases.
 var sourceAliases string
+
+// krb5CacheUIDs and krb5CachePath are --krb5-cache-uids and
+// --krb5-cache-path (see krb5cache.Config).
+var krb5CacheUIDs, krb5CachePath string
 
 func main() {
 	klog.InitFlags(nil)
@@ -55,8 +65,10 @@ func main() {
 	flag.IntVar(&ub.Walks, "usage-walks", usage.DefaultMaxWalks, "node: volumes counted at once for NodeGetVolumeStats (each volume's own use, on its mount)")
 	flag.IntVar(&ub.EntriesPerSecond, "usage-entries-per-second", usage.DefaultEntriesPerSecond, "node: entries one count reads per second at most")
 	flag.DurationVar(&ub.Interval, "usage-interval", usage.DefaultInterval, "node: age of a volume's count before it is counted again")
-	flag.StringVar(&smb.Krb5ConfigPath, "krb5-config", smb.Krb5ConfigPath, "controller: the krb5.conf (realm, KDCs) for SMB classes with auth krb5 or negotiate whose Secret has no krb5.conf key, e.g. a mounted ConfigMap; read when an identity first logs in")
+	flag.StringVar(&smb.Krb5ConfigPath, "krb5-config", smb.Krb5ConfigPath, "controller and node (--krb5-cache-uids): the krb5.conf (realm, KDCs) for SMB classes with auth krb5 or negotiate whose Secret has no krb5.conf key, e.g. a mounted ConfigMap; read when an identity first logs in")
 	flag.BoolVar(&krb5HostTickets, "krb5-host-tickets", false, "node: mount SMB volumes of auth krb5 classes (sec=krb5) with the host's own Kerberos tickets, which cifs.upcall finds in root's credential cache or the host's keytab: one identity for every such volume on the node; off, they fail with FailedPrecondition")
+	flag.StringVar(&krb5CacheUIDs, "krb5-cache-uids", "", "node: FIRST-LAST, host uids (each with a passwd entry on the host, used by nothing else) to give each Kerberos principal of a Secret one of: its SMB mounts (sec=krb5) then log in as that principal, from a ticket cache the plugin writes and renews for the uid (needs Linux 6.13 or 6.12.30+, and cifs-utils 7.2+ on the host; docs/kerberos.md); empty: off")
+	flag.StringVar(&krb5CachePath, "krb5-cache-path", "/host/tmp/krb5cc_%{uid}", "node, with --krb5-cache-uids: a uid's ticket cache file as the plugin sees it, the host's default cache for the uid (FILE:/tmp/krb5cc_%{uid} unless the host's krb5.conf says otherwise) under where the host's directory is mounted")
 	flag.StringVar(&sourceAliases, "source-aliases", "", "a file of source aliases (a mounted ConfigMap key, docs/server-move.md): volumes made against a server's old address reach it where it is now; read again when it changes; a missing file maps nothing, one that does not parse stops the start (empty: no aliases)")
 	showVersion := flag.Bool("version", false, "print the version and exit")
 	flag.Parse()
@@ -112,6 +124,12 @@ func run(endpoint, nodeID, mode, name, stateDir string, maxSessions int, metrics
 			return err
 		}
 		cfg.Mounter = m
+		if cfg.Krb5Caches, err = krb5Caches(stateDir); err != nil {
+			return err
+		}
+		if cfg.Krb5Caches != nil {
+			defer cfg.Krb5Caches.Close()
+		}
 	}
 	d, err := driver.New(cfg)
 	if err != nil {
@@ -204,4 +222,33 @@ func registerV0(srv *grpc.Server, d *driver.Driver, cfg driver.Config, v0 v0Flag
 	a.Register(srv)
 	klog.InfoS("serving CSI v0.1 beside v1", "staging", v0.stagingDir, "secrets", v0.secretDir != "")
 	return nil
+}
+
+// krb5Caches is the node's Kerberos ticket caches of --krb5-cache-uids, or
+// nil when that is empty.
+func krb5Caches(stateDir string) (*krb5cache.Manager, error) {
+	if krb5CacheUIDs == "" {
+		return nil, nil
+	}
+	if runtime.GOOS != "linux" {
+		return nil, fmt.Errorf("--krb5-cache-uids is for Linux nodes: a Windows node maps SMB shares with the Secret's credentials itself (docs/windows.md)")
+	}
+	first, last, ok := strings.Cut(krb5CacheUIDs, "-")
+	f, ferr := strconv.ParseUint(first, 10, 32)
+	l, lerr := strconv.ParseUint(last, 10, 32)
+	if !ok || ferr != nil || lerr != nil {
+		return nil, fmt.Errorf("--krb5-cache-uids=%q: use FIRST-LAST, e.g. 40000-40099", krb5CacheUIDs)
+	}
+	m, err := krb5cache.New(krb5cache.Config{
+		First: uint32(f), Last: uint32(l),
+		Path:      krb5CachePath,
+		StateFile: filepath.Join(stateDir, "krb5-uids.json"),
+		Login: func(ctx context.Context, creds source.Credentials, spns []string) (*krb5.Cache, error) {
+			return krb5.Tickets(ctx, creds, smb.Krb5ConfigPath, spns)
+		},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("--krb5-cache-uids, --krb5-cache-path: %w", err)
+	}
+	return m, nil
 }

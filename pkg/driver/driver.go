@@ -19,6 +19,7 @@ import (
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/jobs"
 	"github.com/fileshare-csi/fileshare-csi/pkg/keylock"
+	"github.com/fileshare-csi/fileshare-csi/pkg/krb5cache"
 	"github.com/fileshare-csi/fileshare-csi/pkg/metrics"
 	"github.com/fileshare-csi/fileshare-csi/pkg/mounter"
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
@@ -56,9 +57,14 @@ type Config struct {
 	// Krb5HostTickets lets a Linux node mount Kerberos volumes (sec=krb5)
 	// with the host's own tickets, through cifs.upcall: root's credential
 	// cache or the host's keytab, one identity for every such volume on the
-	// node, whatever principal their Secrets name. Off, they are refused:
-	// the driver does not make per-volume caches from the Secret yet.
+	// node, whatever principal their Secrets name. Off, and without
+	// Krb5Caches, they are refused.
 	Krb5HostTickets bool
+	// Krb5Caches gives each Kerberos identity a host uid whose ticket cache
+	// the node writes from the Secret and renews (--krb5-cache-uids): a
+	// Linux node's Kerberos mounts then log in as their Secret's
+	// principal. It takes precedence over Krb5HostTickets.
+	Krb5Caches *krb5cache.Manager
 	// VerifyCredentials checks, before a live SMB mount is given a new
 	// password, that the server takes it (node); nil logs on in user space.
 	VerifyCredentials func(ctx context.Context, src source.Source, creds share.Credentials) error
@@ -194,6 +200,18 @@ func (n *node) start() {
 		n.mounts.known(st.Request.StagingPath, string(st.Request.Source.Protocol))
 	}
 	n.cfg.Metrics.WatchMounts(n.mounts.counts)
+	// The Kerberos caches of volumes still staged are renewed from their
+	// credentials, which the node kept; those of volumes unstaged while
+	// the plugin was down go.
+	if c := n.cfg.Krb5Caches; c != nil {
+		err := c.Resume(context.Background(), func(staging string) (share.Credentials, bool) {
+			st, err := n.nodeState().Staged(staging)
+			return st.Request.Credentials, err == nil
+		})
+		if err != nil {
+			klog.Background().Error(err, "cannot take over the Kerberos ticket caches of an earlier run; their volumes get them again at their next stage")
+		}
+	}
 }
 
 // Register adds the enabled services to a gRPC server.
@@ -286,12 +304,15 @@ func credentialsFrom(secrets map[string]string) share.Credentials {
 }
 
 // nodeCredentials are the credentials a node mount takes: the kernel's
-// Kerberos login goes through cifs.upcall and the host's ticket caches,
-// so the node keeps no keytab or krb5.conf from the Secret (its records of
-// staged credentials live in the kernel keyring, sized for a password).
-func nodeCredentials(secrets map[string]string) share.Credentials {
+// Kerberos login goes through cifs.upcall and the host's ticket caches, so
+// the node keeps no keytab or krb5.conf from the Secret, unless it writes
+// those caches itself (--krb5-cache-uids), which it renews from them while
+// the volume is staged (kept where staged credentials are: nodestate).
+func (n *node) nodeCredentials(secrets map[string]string) share.Credentials {
 	c := credentialsFrom(secrets)
-	c.Keytab, c.Krb5Conf = "", ""
+	if n.cfg.Krb5Caches == nil {
+		c.Keytab, c.Krb5Conf = "", ""
+	}
 	return c
 }
 

@@ -10,6 +10,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/copytree"
+	"github.com/fileshare-csi/fileshare-csi/pkg/krb5cache"
 	"github.com/fileshare-csi/fileshare-csi/pkg/mounter"
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 	"github.com/fileshare-csi/fileshare-csi/pkg/state"
@@ -110,8 +111,10 @@ func codeOf(err error) codes.Code {
 		return codes.Aborted
 	case errors.Is(err, errNotReady):
 		return codes.Unavailable
-	case errors.Is(err, errNoTopology):
+	case errors.Is(err, errNoTopology), errors.Is(err, krb5cache.ErrNoFreeUID):
 		return codes.ResourceExhausted
+	case errors.Is(err, krb5cache.ErrNoIdentity):
+		return codes.InvalidArgument
 	case errors.Is(err, errTooLarge):
 		return codes.OutOfRange
 	case errors.Is(err, context.DeadlineExceeded):

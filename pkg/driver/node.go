@@ -143,14 +143,18 @@ func (n *node) NodeStageVolume(ctx context.Context, req *csi.NodeStageVolumeRequ
 		SubDir:       sub,
 		StagingPath:  req.GetStagingTargetPath(),
 		MountOptions: append(classOptions, mnt.GetMountFlags()...),
-		Credentials:  nodeCredentials(req.GetSecrets()),
+		Credentials:  n.nodeCredentials(req.GetSecrets()),
 		MountGroup:   mnt.GetVolumeMountGroup(),
 		ReadOnly:     isReadOnlyMode(req.GetVolumeCapability()),
 	}
-	if err := n.kerberosMountAllowed(sr, false); err != nil {
+	added, err := n.kerberosMount(ctx, &sr, false)
+	if err != nil {
 		return nil, err
 	}
 	if err := n.stage(ctx, sr); err != nil {
+		if added {
+			n.releaseKerberos(ctx, sr.StagingPath)
+		}
 		return nil, toStatus(err)
 	}
 	// A stage again of a staged volume (the kubelet's retry, or after its
@@ -185,6 +189,7 @@ func (n *node) NodeUnstageVolume(ctx context.Context, req *csi.NodeUnstageVolume
 	}
 	n.nodeState().DropStaged(req.GetStagingTargetPath())
 	n.mounts.unstaged(req.GetStagingTargetPath())
+	n.releaseKerberos(ctx, req.GetStagingTargetPath())
 	return &csi.NodeUnstageVolumeResponse{}, nil
 }
 
@@ -424,21 +429,47 @@ func (n *node) NodeGetVolumeHealth(ctx context.Context, req *csi.NodeGetVolumeHe
 	return &csi.NodeGetVolumeHealthResponse{VolumeHealth: health}, nil
 }
 
-// kerberosMountAllowed refuses a Linux Kerberos mount the node cannot make
-// as the volume's Secret's principal. The kernel gets its tickets from
-// cifs.upcall on the host, which finds root's (cruid=0): the node's own
-// identity, not the Secret's. That is allowed only when the operator said
-// so (--krb5-host-tickets), and never for an inline volume, which a tenant
-// writes in a pod.
-func (n *node) kerberosMountAllowed(sr mounter.StageRequest, inline bool) error {
+// kerberosMount readies a Linux Kerberos mount (sec=krb5). The kernel gets
+// its tickets from cifs.upcall on the host. With --krb5-cache-uids the
+// volume's mount logs in as its Secret's principal: sr.CredUID is the uid
+// whose ticket cache the node writes from the Secret and renews (see
+// pkg/krb5cache). Without it, cifs.upcall finds root's tickets (cruid=0):
+// the node's own identity, not the Secret's, which only the operator may
+// allow (--krb5-host-tickets). An inline volume, which a tenant writes in
+// a pod, never mounts with Kerberos. added is true when the volume was
+// not using its uid before, for the caller to undo on a failed stage.
+func (n *node) kerberosMount(ctx context.Context, sr *mounter.StageRequest, inline bool) (added bool, err error) {
 	if sr.Source.Protocol != source.SMB || n.cfg.Mounter.OS() != "linux" || !mounter.KerberosMount(sr.Source, sr.Credentials) {
-		return nil
+		return false, nil
 	}
 	if inline {
-		return fail(share.ErrPrecondition, "inline volume: %s asks for Kerberos, which a Linux node would log in with using the node's own tickets, not the pod's Secret: inline volumes use auth ntlm (or negotiate with a username)", sr.Source)
+		return false, fail(share.ErrPrecondition, "inline volume: %s asks for Kerberos, which a Linux node would log in with using the node's own tickets, not the pod's Secret: inline volumes use auth ntlm (or negotiate with a username)", sr.Source)
 	}
-	if !n.cfg.Krb5HostTickets {
-		return fail(share.ErrPrecondition, "%s asks for Kerberos (auth %s), and this node mounts Kerberos volumes only with the host's own tickets when its plugin runs with --krb5-host-tickets (the driver does not make ticket caches from the Secret yet; see docs/kerberos.md)", sr.Source, sr.Source.EffectiveAuth())
+	caches := n.cfg.Krb5Caches
+	if caches == nil {
+		if !n.cfg.Krb5HostTickets {
+			return false, fail(share.ErrPrecondition, "%s asks for Kerberos (auth %s), and this node mounts Kerberos volumes only when its plugin runs with --krb5-cache-uids (a ticket cache per Secret's principal) or --krb5-host-tickets (the host's own tickets); see docs/kerberos.md", sr.Source, sr.Source.EffectiveAuth())
+		}
+		return false, nil
 	}
-	return nil
+	if p, ok := n.cfg.Mounter.(mounter.UpcallTargeter); ok {
+		if err := p.UpcallTargetSupported(); err != nil {
+			return false, fail(share.ErrPrecondition, "%s asks for Kerberos with a ticket cache of its Secret's principal (--krb5-cache-uids), which needs the CIFS mount option upcall_target=mount: %v; use a kernel that has it (Linux 6.13, or 6.12.30 and later), or --krb5-host-tickets", sr.Source, err)
+		}
+	}
+	uid, added, err := caches.Acquire(ctx, sr.StagingPath, sr.Credentials, sr.Source.Host)
+	if err != nil {
+		return false, toStatus(fmt.Errorf("a Kerberos ticket cache for %s: %w", sr.Source, err))
+	}
+	sr.CredUID = &uid
+	return added, nil
+}
+
+// releaseKerberos ends the volume's use of its Kerberos uid, if it has one.
+func (n *node) releaseKerberos(ctx context.Context, staging string) {
+	if c := n.cfg.Krb5Caches; c != nil {
+		if err := c.Release(staging); err != nil {
+			klog.FromContext(ctx).Error(err, "cannot record that the volume no longer uses its Kerberos ticket cache", "path", staging)
+		}
+	}
 }

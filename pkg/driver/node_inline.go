@@ -72,11 +72,11 @@ func (n *node) publishInline(ctx context.Context, req *csi.NodePublishVolumeRequ
 		SubDir:       rel,
 		StagingPath:  target,
 		MountOptions: append(options, req.GetVolumeCapability().GetMount().GetMountFlags()...),
-		Credentials:  nodeCredentials(req.GetSecrets()),
+		Credentials:  n.nodeCredentials(req.GetSecrets()),
 		MountGroup:   req.GetVolumeCapability().GetMount().GetVolumeMountGroup(),
 		ReadOnly:     req.GetReadonly() || isReadOnlyMode(req.GetVolumeCapability()),
 	}
-	if err := n.kerberosMountAllowed(sr, true); err != nil {
+	if _, err := n.kerberosMount(ctx, &sr, true); err != nil {
 		return nil, err
 	}
 	if err := n.stage(ctx, sr); err != nil {

@@ -4,14 +4,29 @@ package driver
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/container-storage-interface/spec/lib/go/csi"
+	"github.com/jcmturner/gokrb5/v8/credentials"
+	"github.com/jcmturner/gokrb5/v8/iana/nametype"
+	"github.com/jcmturner/gokrb5/v8/types"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	mount "k8s.io/mount-utils"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/krb5"
+	"github.com/fileshare-csi/fileshare-csi/pkg/krb5cache"
+	"github.com/fileshare-csi/fileshare-csi/pkg/mounter"
+	"github.com/fileshare-csi/fileshare-csi/pkg/source"
 )
 
 // A Kerberos volume mounts with the host's own tickets (cifs.upcall, root's
@@ -27,7 +42,7 @@ func TestNodeStageKerberosNeedsHostTicketsAndAddsItsOptions(t *testing.T) {
 		Secrets:           map[string]string{"principal": "svc@CORP.EXAMPLE", "krb5.keytab": "BQIAAA-SECRET", "krb5.conf": "[libdefaults]"},
 	}
 	_, err := d.NodeStageVolume(context.Background(), req)
-	if status.Code(err) != codes.FailedPrecondition || !strings.Contains(err.Error(), "--krb5-host-tickets") {
+	if status.Code(err) != codes.FailedPrecondition || !strings.Contains(err.Error(), "--krb5-host-tickets") || !strings.Contains(err.Error(), "--krb5-cache-uids") {
 		t.Fatalf("without --krb5-host-tickets: %v, want FailedPrecondition naming the flag", err)
 	}
 	if len(*calls) != 0 {
@@ -76,5 +91,162 @@ func TestInlineVolumeNeverMountsWithKerberos(t *testing.T) {
 	}
 	if len(*calls) != 0 {
 		t.Fatalf("mounted: %+v", *calls)
+	}
+}
+
+// ticketDesk is a fake KDC for the node's ticket caches: it knows one key
+// per principal and counts logins.
+type ticketDesk struct {
+	mu     sync.Mutex
+	keys   map[string]string
+	logins []source.Credentials
+}
+
+func (k *ticketDesk) login(_ context.Context, c source.Credentials, spns []string) (*krb5.Cache, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.logins = append(k.logins, c)
+	if k.keys[c.Principal] != c.Keytab {
+		return nil, fmt.Errorf("Kerberos: log in as %s: the KDC refused the principal or its key: %w", c.Principal, fs.ErrPermission)
+	}
+	user, realm, _ := strings.Cut(c.Principal, "@")
+	now := time.Now()
+	cache := &krb5.Cache{Client: types.NewPrincipalName(nametype.KRB_NT_PRINCIPAL, user), Realm: realm}
+	for _, s := range append([]string{"krbtgt/" + realm}, spns...) {
+		cache.Creds = append(cache.Creds, krb5.Cred{Server: types.NewPrincipalName(nametype.KRB_NT_SRV_INST, s), ServerRealm: realm,
+			AuthTime: now, EndTime: now.Add(time.Hour), Ticket: []byte("t")})
+	}
+	return cache, nil
+}
+
+func (k *ticketDesk) count() int {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return len(k.logins)
+}
+
+// cachedNode is a node that writes Kerberos ticket caches (--krb5-cache-uids
+// 40000-40009) into dir, whose kernel takes upcall_target as upcall says.
+func cachedNode(t *testing.T, dir, stateDir string, desk *ticketDesk, upcall error, fails func(string) error) (*Driver, *mount.FakeMounter, *[]networkMount) {
+	t.Helper()
+	return newNodeWith(t, func(c *Config) {
+		m, err := krb5cache.New(krb5cache.Config{First: 40000, Last: 40009, Path: filepath.Join(dir, "krb5cc_%{uid}"),
+			StateFile: filepath.Join(stateDir, "krb5-uids.json"), Login: desk.login,
+			Chown: func(*os.File, int) error { return nil }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(m.Close)
+		c.Krb5Caches, c.StateDir = m, stateDir
+		c.Mounter.(*mounter.Linux).UpcallTarget = func() error { return upcall }
+	}, fails)
+}
+
+func krbSecret(key string) map[string]string {
+	return map[string]string{"principal": "svc@CORP.EXAMPLE", "krb5.keytab": key, "krb5.conf": "[libdefaults]\n default_realm = CORP.EXAMPLE\n"}
+}
+
+// With --krb5-cache-uids a Kerberos volume mounts as its Secret's principal:
+// the node logs in with the Secret, writes the tickets into the cache of
+// the uid it gives the principal, and mounts with that uid as cruid and
+// upcall_target=mount; unstaging the last volume removes the cache.
+func TestNodeStageKerberosWithATicketCacheOfTheSecretsPrincipal(t *testing.T) {
+	dir, stateDir := t.TempDir(), filepath.Join(t.TempDir(), "state")
+	desk := &ticketDesk{keys: map[string]string{"svc@CORP.EXAMPLE": "key-1-SECRET"}}
+	d, _, calls := cachedNode(t, dir, stateDir, desk, nil, nil)
+	staging := filepath.Join(t.TempDir(), "staging")
+	req := &csi.NodeStageVolumeRequest{
+		VolumeId:          "v1#smb://fs.corp.example/share?auth=krb5#claim#delete",
+		StagingTargetPath: staging,
+		VolumeCapability:  capability(csi.VolumeCapability_AccessMode_MULTI_NODE_MULTI_WRITER, nil, ""),
+		Secrets:           krbSecret("key-1-SECRET"),
+	}
+	if _, err := d.NodeStageVolume(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	if len(*calls) != 1 {
+		t.Fatalf("mount calls: %+v", *calls)
+	}
+	opts := (*calls)[0].options
+	for _, want := range []string{"sec=krb5", "cruid=40000", "upcall_target=mount"} {
+		if !slices.Contains(opts, want) {
+			t.Errorf("options %v lack %s", opts, want)
+		}
+	}
+	if slices.Contains(opts, "cruid=0") || strings.Contains(strings.Join(opts, ",")+(*calls)[0].credentials, "SECRET") {
+		t.Errorf("options %v, credentials file %q", opts, (*calls)[0].credentials)
+	}
+	cache := filepath.Join(dir, "krb5cc_40000")
+	if c, err := credentials.LoadCCache(cache); err != nil || c.GetClientPrincipalName().PrincipalNameString() != "svc" {
+		t.Fatalf("the uid's cache: %v", err)
+	}
+	// The record keeps the keytab (renewals after a restart need it), in
+	// the keyring as staged passwords are: not in a file.
+	st, err := d.nodeState().Staged(staging)
+	if err != nil || st.Request.Credentials.Keytab != "key-1-SECRET" || st.Request.CredUID == nil || *st.Request.CredUID != 40000 {
+		t.Fatalf("staged record: %+v, %v", st.Request, err)
+	}
+	_ = filepath.WalkDir(stateDir, func(p string, e os.DirEntry, err error) error {
+		if err == nil && !e.IsDir() {
+			if b, _ := os.ReadFile(p); strings.Contains(string(b), "key-1-SECRET") {
+				t.Errorf("%s holds the keytab", p)
+			}
+		}
+		return err
+	})
+
+	// The plugin restarts: the volume keeps its uid, and its cache is
+	// renewed at once from the kept credentials.
+	before := desk.count()
+	restarted, _, _ := cachedNode(t, dir, stateDir, desk, nil, nil)
+	for deadline := time.Now().Add(10 * time.Second); desk.count() == before; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("no renewal after the restart")
+		}
+	}
+	if uid, ok := restarted.cfg.Krb5Caches.Uses(staging); !ok || uid != 40000 {
+		t.Errorf("after the restart: uid %d, %v", uid, ok)
+	}
+	if _, err := restarted.NodeUnstageVolume(context.Background(), &csi.NodeUnstageVolumeRequest{VolumeId: req.VolumeId, StagingTargetPath: staging}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(cache); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the cache after the last volume was unstaged: %v", err)
+	}
+}
+
+// What stops a Kerberos stage with a cache before anything is mounted: a
+// kernel without upcall_target, a Secret the KDC refuses; and a mount that
+// fails gives the uid back.
+func TestNodeStageKerberosCacheRefusals(t *testing.T) {
+	desk := &ticketDesk{keys: map[string]string{"svc@CORP.EXAMPLE": "key-1-SECRET"}}
+	stage := func(d *Driver, key string) error {
+		_, err := d.NodeStageVolume(context.Background(), &csi.NodeStageVolumeRequest{
+			VolumeId:          "v1#smb://fs.corp.example/share?auth=krb5#claim#delete",
+			StagingTargetPath: filepath.Join(t.TempDir(), "staging"),
+			VolumeCapability:  capability(csi.VolumeCapability_AccessMode_MULTI_NODE_MULTI_WRITER, nil, ""),
+			Secrets:           krbSecret(key),
+		})
+		return err
+	}
+	dir := t.TempDir()
+	d, _, calls := cachedNode(t, dir, filepath.Join(t.TempDir(), "state"), desk, errors.New("unknown parameter"), nil)
+	if err := stage(d, "key-1-SECRET"); status.Code(err) != codes.FailedPrecondition || !strings.Contains(err.Error(), "upcall_target") {
+		t.Errorf("an old kernel: %v", err)
+	}
+	d, _, calls = cachedNode(t, dir, filepath.Join(t.TempDir(), "state"), desk, nil, nil)
+	err := stage(d, "wrong-SECRET")
+	if status.Code(err) != codes.PermissionDenied || strings.Contains(err.Error(), "SECRET") {
+		t.Errorf("a key the KDC refuses: %v", err)
+	}
+	if len(*calls) != 0 {
+		t.Errorf("mounted: %+v", *calls)
+	}
+	d, _, _ = cachedNode(t, dir, filepath.Join(t.TempDir(), "state"), desk, nil, func(string) error { return errors.New("mount error(126): Required key not available") })
+	if err := stage(d, "key-1-SECRET"); status.Code(err) != codes.FailedPrecondition || !strings.Contains(err.Error(), "cifs-utils 7.2") || !strings.Contains(err.Error(), "uid 40000") {
+		t.Fatalf("a mount cifs.upcall found no ticket for: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "krb5cc_40000")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a failed mount left its uid's cache: %v", err)
 	}
 }

@@ -3,11 +3,13 @@ package driver
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 
 	"k8s.io/klog/v2"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/mounter"
+	"github.com/fileshare-csi/fileshare-csi/pkg/nodestate"
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 	"github.com/fileshare-csi/fileshare-csi/pkg/source"
 )
@@ -45,12 +47,15 @@ func (n *node) rotateCredentials(ctx context.Context, mountPath string, secrets 
 		return nil
 	}
 	req := st.Request
-	if req.Source.Protocol != source.SMB || mounter.KerberosMount(req.Source, nodeCredentials(secrets)) {
+	creds := n.nodeCredentials(secrets)
+	if req.Source.Protocol == source.SMB && req.CredUID != nil && creds != req.Credentials {
+		return n.rotateKerberos(ctx, st, creds)
+	}
+	if req.Source.Protocol != source.SMB || mounter.KerberosMount(req.Source, creds) {
 		// A Kerberos mount holds no password: the kernel asks cifs.upcall
 		// for a ticket at each session setup.
 		return nil
 	}
-	creds := nodeCredentials(secrets)
 	if creds == req.Credentials {
 		return nil
 	}
@@ -125,5 +130,33 @@ func (n *node) rotationFailed(ctx context.Context, republish bool, err error) er
 		return err
 	}
 	klog.FromContext(ctx).Error(err, "the volume is published with the password it was mounted with")
+	return nil
+}
+
+// rotateKerberos hands a changed keytab or password of a Kerberos mount
+// with a ticket cache of its own (krb5cache) to the cache: the node logs in
+// with the Secret as it is now, and on success that is what the cache is
+// written and renewed with from then on; the mount itself holds no key,
+// and its next session setup reads the cache. A Secret the KDC refuses
+// leaves the cache as it is.
+func (n *node) rotateKerberos(ctx context.Context, st nodestate.Staged, creds share.Credentials) error {
+	req := st.Request
+	if n.cfg.Krb5Caches == nil {
+		return nil // the plugin runs without caches now: the next stage decides
+	}
+	if creds.Principal != req.Credentials.Principal && req.Credentials.Principal != "" {
+		return fail(errKeepsMount,
+			"the Secret now names another Kerberos principal than the one %s was mounted with; a live mount keeps its identity: restart the pods that use the volume so it is mounted again as the new principal", req.Source)
+	}
+	if _, _, err := n.cfg.Krb5Caches.Acquire(ctx, req.StagingPath, creds, req.Source.Host); err != nil {
+		n.cfg.Metrics.CredentialsRotated("refused")
+		return toStatus(fmt.Errorf("the Kerberos credentials in the Secret changed, and the node cannot log in with them; the volume keeps the tickets it has: %w", err))
+	}
+	st.Request.Credentials = creds
+	if err := n.nodeState().SaveStaged(req.StagingPath, st); err != nil {
+		klog.FromContext(ctx).Error(err, "cannot record the new credentials", "path", req.StagingPath)
+	}
+	n.cfg.Metrics.CredentialsRotated("ok")
+	klog.FromContext(ctx).Info("the Kerberos ticket cache of the volume now comes from the changed Secret", "path", req.StagingPath, "principal", creds.Principal)
 	return nil
 }

@@ -28,6 +28,16 @@ type StageRequest struct {
 	// "" when none.
 	MountGroup string
 	ReadOnly   bool
+	// CredUID is the host uid whose Kerberos ticket cache a Linux sec=krb5
+	// mount logs in with (cruid, with upcall_target=mount: pkg/krb5cache);
+	// nil for root's own tickets (cruid=0, --krb5-host-tickets).
+	CredUID *uint32 `json:",omitempty"`
+}
+
+// UpcallTargeter is a mounter that can tell whether the kernel's CIFS
+// client takes upcall_target=mount, which a mount with a CredUID needs.
+type UpcallTargeter interface {
+	UpcallTargetSupported() error
 }
 
 // Stats of a mounted volume.

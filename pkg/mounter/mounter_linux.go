@@ -41,12 +41,15 @@ type Linux struct {
 	// bind binds the subdirectory below a mounted root at a target
 	// (bindBeneath); replaced in unit tests, which mount nothing.
 	bind func(root, sub, target string, readOnly bool) error
+	// UpcallTarget asks the kernel whether CIFS takes upcall_target=mount
+	// (upcallTargetSupported); a test sets what its kernel would answer.
+	UpcallTarget func() error
 }
 
 // New returns the mounter of this OS.
 func New() Mounter {
 	return &Linux{m: mount.New(""), run: runMount, CredentialsDir: filepath.Join(os.TempDir(), "fileshare-csi-credentials"), umount2: unix.Unmount,
-		RootsDir: filepath.Join(os.TempDir(), "fileshare-csi-roots"), bind: bindBeneath}
+		RootsDir: filepath.Join(os.TempDir(), "fileshare-csi-roots"), bind: bindBeneath, UpcallTarget: upcallTargetSupported}
 }
 
 // NewLinuxForTest builds a Linux mounter over m (a mount.FakeMounter) with a
@@ -139,14 +142,15 @@ func stageOptions(req StageRequest) (fstype string, opts []string, credentials s
 				opts = append(opts, "file_mode=0664")
 			}
 		}
-		if opts, err = smbSecurityOptions(req.Source, req.Credentials, opts); err != nil {
+		if opts, err = smbSecurityOptions(req.Source, req.Credentials, req.CredUID, opts); err != nil {
 			return "", nil, "", fmt.Errorf("%w: %w", ErrInvalid, err)
 		}
 		c := req.Credentials
 		if KerberosMount(req.Source, c) {
-			// No password: cifs.upcall gets the ticket, from root's
-			// credential cache (cruid=0) or, failing that, from the host's
-			// keytab for the user named here.
+			// No password: cifs.upcall gets the ticket, from the cache of
+			// the mount's cruid (root's, or the uid the node gave the
+			// Secret's principal) or, failing that, from the host's keytab
+			// for the user named here.
 			user, realm, _ := strings.Cut(c.Principal, "@")
 			if user == "" {
 				user, realm = c.Username, c.Domain
@@ -173,12 +177,15 @@ func stageOptions(req StageRequest) (fstype string, opts []string, credentials s
 }
 
 // smbSecurityOptions adds what the class's auth and encryption ask of
-// mount.cifs: sec=krb5 with cruid=0 (the node plugin's own, root's, ticket
-// cache) for a Kerberos mount, and seal for encryption: required. The
-// driver adds cruid itself, after the tenant's options were checked (it is
-// refused there). A sec= or seal the options bring that contradicts the
-// class is refused rather than one of them silently winning.
-func smbSecurityOptions(src source.Source, creds source.Credentials, opts []string) ([]string, error) {
+// mount.cifs: for a Kerberos mount sec=krb5 with the cruid whose ticket
+// cache it logs in with (credUID with upcall_target=mount, so that every
+// upcall of the mount, a reconnect's from a pod's process too, runs in the
+// host's namespaces for that uid; or 0, root's: --krb5-host-tickets), and
+// seal for encryption: required. The driver adds cruid and upcall_target
+// itself, after the tenant's options were checked (both are refused
+// there). A sec= or seal the options bring that contradicts the class is
+// refused rather than one of them silently winning.
+func smbSecurityOptions(src source.Source, creds source.Credentials, credUID *uint32, opts []string) ([]string, error) {
 	sec, seal := "", false
 	for _, o := range strings.Split(strings.Join(opts, ","), ",") {
 		k, v, _ := strings.Cut(o, "=")
@@ -198,7 +205,11 @@ func smbSecurityOptions(src source.Source, creds source.Credentials, opts []stri
 		if sec == "" {
 			opts = append(opts, "sec=krb5")
 		}
-		opts = append(opts, "cruid=0")
+		if credUID != nil {
+			opts = append(opts, "cruid="+strconv.FormatUint(uint64(*credUID), 10), "upcall_target=mount")
+		} else {
+			opts = append(opts, "cruid=0")
+		}
 	} else if strings.HasPrefix(sec, "krb5") && src.Auth != "" {
 		// Without an auth in the class, sec=krb5 keeps working as it did
 		// before classes could choose (PVs made then still mount).
@@ -251,9 +262,22 @@ func (l *Linux) Stage(ctx context.Context, req StageRequest) error {
 		err = l.stageBeneath(ctx, req, fstype, device, opts)
 	}
 	if err != nil {
-		return err
+		return noTicketFor(req, err)
 	}
 	return l.applyMountGroup(req)
+}
+
+// noTicketFor explains a Kerberos mount with a ticket cache of its own that
+// failed because cifs.upcall had no ticket to give (ENOKEY, mount.cifs's
+// error 126): the node wrote the uid's cache just before, so what is
+// missing is on the host.
+func noTicketFor(req StageRequest, err error) error {
+	msg := strings.ToLower(err.Error())
+	if req.CredUID == nil || !strings.Contains(msg, "error(126)") && !strings.Contains(msg, "required key not available") {
+		return err
+	}
+	return fmt.Errorf("%w: the host's cifs.upcall found no ticket for uid %d, whose cache the node wrote: the host needs cifs-utils 7.2 or later (older ones ignore upcall_target=mount and look in the plugin's container), a passwd entry for uid %d, and its default ticket cache for the uid where --krb5-cache-path writes it (docs/kerberos.md): %w",
+		ErrUnsupported, *req.CredUID, *req.CredUID, err)
 }
 
 func withoutCredentials(opts []string) []string {
@@ -641,3 +665,28 @@ func (l *Linux) Stats(ctx context.Context, path string) (Stats, error) {
 
 // SetUnmountForTest replaces the umount2(2) call that detaches hung mounts.
 func (l *Linux) SetUnmountForTest(fn func(path string, flags int) error) { l.umount2 = fn }
+
+// UpcallTargetSupported is UpcallTargeter's.
+func (l *Linux) UpcallTargetSupported() error {
+	if l.UpcallTarget == nil {
+		return errors.New("this mounter cannot ask the kernel")
+	}
+	return l.UpcallTarget()
+}
+
+// upcallTargetSupported asks the kernel's CIFS client to parse
+// upcall_target=mount in a mount context it never mounts (fsopen,
+// fsconfig). A kernel without the option (before 6.13, 6.12.30) refuses it
+// as an unknown parameter; one without CIFS has no such file system.
+// Either fails here, before anything is mounted.
+func upcallTargetSupported() error {
+	fd, err := unix.Fsopen("cifs", unix.FSOPEN_CLOEXEC)
+	if err != nil {
+		return fmt.Errorf("the kernel opens no cifs mount context: %w", err)
+	}
+	defer unix.Close(fd)
+	if err := unix.FsconfigSetString(fd, "upcall_target", "mount"); err != nil {
+		return fmt.Errorf("the kernel's CIFS client does not take upcall_target=mount: %w", err)
+	}
+	return nil
+}

@@ -10,6 +10,32 @@ import (
 	"github.com/fileshare-csi/fileshare-csi/pkg/source"
 )
 
+// A Kerberos mount with a uid of its own (krb5cache) names that uid as its
+// cruid and has every upcall run in the host's namespaces for it; root's
+// cruid=0 is then not there.
+func TestStageOptionsForATicketCacheOfItsOwn(t *testing.T) {
+	src, err := source.Parse("smb://fs.example.test/share?auth=krb5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	uid := uint32(20007)
+	_, opts, creds, err := stageOptions(StageRequest{Source: src, Credentials: source.Credentials{Principal: "csi@EXAMPLE.TEST", Keytab: "a-SECRET"}, CredUID: &uid})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"sec=krb5", "cruid=20007", "upcall_target=mount"} {
+		if !slices.Contains(opts, w) {
+			t.Errorf("options %v lack %s", opts, w)
+		}
+	}
+	if slices.Contains(opts, "cruid=0") || strings.Contains(strings.Join(opts, ",")+creds, "SECRET") {
+		t.Errorf("options %v, credentials file %q", opts, creds)
+	}
+	if creds != "username=csi\ndomain=EXAMPLE.TEST\n" {
+		t.Errorf("credentials file %q", creds)
+	}
+}
+
 func TestStageOptionsForAuthAndEncryption(t *testing.T) {
 	src := func(q string) source.Source {
 		s, err := source.Parse("smb://fs.example.test/share" + q)

@@ -53,8 +53,17 @@ func (k *keyringCreds) get(key string) (share.Credentials, bool) {
 	if err != nil {
 		return share.Credentials{}, false
 	}
+	// A password fits the first buffer; a Kerberos keytab and krb5.conf
+	// (kept with --krb5-cache-uids) may not: KEYCTL_READ says how long the
+	// key is, and a second read takes it whole (a user key is at most
+	// 32767 bytes).
 	buf := make([]byte, 4096)
 	n, err := unix.KeyctlBuffer(unix.KEYCTL_READ, id, buf, 0)
+	if err == nil && n > len(buf) {
+		clear(buf)
+		buf = make([]byte, n)
+		n, err = unix.KeyctlBuffer(unix.KEYCTL_READ, id, buf, 0)
+	}
 	defer clear(buf)
 	if err != nil || n > len(buf) {
 		return share.Credentials{}, false

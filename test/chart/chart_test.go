@@ -215,6 +215,28 @@ func TestKerberosValuesRenderTheComponents(t *testing.T) {
 	}
 }
 
+// node.krb5CacheUIDs renders what manifests/components/krb5-ticket-caches
+// makes: the range in KRB5_CACHE_UIDS (--krb5-cache-uids) and the host's
+// /tmp at /host/tmp, where --krb5-cache-path writes each uid's cache.
+func TestKerberosCacheValuesRenderTheComponent(t *testing.T) {
+	helm, kubectl := tool(t, "helm"), tool(t, "kubectl")
+	got := chart(t, helm, "node.krb5CacheUIDs=40000-40099")
+	for _, d := range cluster.CompareObjects("overlay with krb5-ticket-caches", overlayWith(t, kubectl, "krb5-ticket-caches"), "chart", got) {
+		t.Error(d)
+	}
+	n, nvols := container(t, got, nodeKey, "fileshare-csi")
+	if !slices.Contains(toStrings(n["args"]), "--krb5-cache-uids=$(KRB5_CACHE_UIDS)") || env(n, "KRB5_CACHE_UIDS") != "40000-40099" {
+		t.Errorf("node: want --krb5-cache-uids=40000-40099, got args %v env %v", n["args"], n["env"])
+	}
+	m := named(n["volumeMounts"], "krb5-cache-dir")
+	if m == nil || m["mountPath"] != "/host/tmp" {
+		t.Errorf("node: the host's cache directory is mounted as %v, want at /host/tmp", m)
+	}
+	if v := named(nvols, "krb5-cache-dir"); dig(v, "hostPath", "path") != "/tmp" || dig(v, "hostPath", "type") != "Directory" {
+		t.Errorf("node: volume %v, want the host's /tmp", v)
+	}
+}
+
 func toStrings(v any) []string {
 	var out []string
 	l, _ := v.([]any)

@@ -2,23 +2,16 @@ package smb
 
 import (
 	"context"
-	"encoding/base64"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/jcmturner/gokrb5/v8/client"
-	"github.com/jcmturner/gokrb5/v8/config"
 	"github.com/jcmturner/gokrb5/v8/iana/nametype"
-	"github.com/jcmturner/gokrb5/v8/keytab"
-	"github.com/jcmturner/gokrb5/v8/krberror"
 	"github.com/jcmturner/gokrb5/v8/messages"
 	"github.com/jcmturner/gokrb5/v8/types"
 
+	"github.com/fileshare-csi/fileshare-csi/pkg/krb5"
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 )
 
@@ -57,13 +50,9 @@ var krbLogins = struct {
 }{byKey: map[string]*krbLogin{}, byPrincipal: map[string]string{}}
 
 // hasKrb5 reports whether creds carry a Kerberos identity.
-func hasKrb5(creds share.Credentials) bool {
-	return creds.Principal != "" && (creds.Keytab != "" || creds.Password != "")
-}
+func hasKrb5(creds share.Credentials) bool { return krb5.HasIdentity(creds) }
 
-func loginKey(creds share.Credentials) string {
-	return share.HashOf(creds.Principal, creds.Keytab, creds.Password, creds.Krb5Conf)
-}
+func loginKey(creds share.Credentials) string { return krb5.IdentityKey(creds) }
 
 // loginFor returns the kept login for creds, or a new one that keep
 // registers once it got a ticket.
@@ -93,58 +82,11 @@ func keep(creds share.Credentials, l *krbLogin) {
 }
 
 func newKrbLogin(creds share.Credentials) (*krbLogin, error) {
-	text := creds.Krb5Conf
-	if text == "" {
-		b, err := os.ReadFile(Krb5ConfigPath)
-		if err != nil {
-			return nil, fmt.Errorf("no krb5.conf: put one in the Secret's krb5.conf key, or mount one at %s (--krb5-config): %w: %w", Krb5ConfigPath, share.ErrPrecondition, err)
-		}
-		text = string(b)
-	}
-	cfg, err := config.NewFromString(text)
+	cl, realm, err := krb5.NewClient(creds, Krb5ConfigPath)
 	if err != nil {
-		return nil, fmt.Errorf("the krb5.conf does not parse (%v): %w", err, share.ErrPrecondition)
-	}
-	user, realm, ok := strings.Cut(creds.Principal, "@")
-	if !ok || realm == "" {
-		realm = cfg.LibDefaults.DefaultRealm
-	}
-	if user == "" || realm == "" {
-		return nil, fmt.Errorf("the Secret's principal must be NAME@REALM (or NAME with default_realm in krb5.conf): %w", fs.ErrPermission)
-	}
-	// Active Directory KDCs do not do FAST; asking for it only adds a
-	// failed round trip.
-	settings := client.DisablePAFXFAST(true)
-	var cl *client.Client
-	if creds.Keytab != "" {
-		kt := keytab.New()
-		b, err := keytabBytes(creds.Keytab)
-		if err == nil {
-			err = kt.Unmarshal(b)
-		}
-		clear(b)
-		if err != nil {
-			// Not the error itself: it might quote bytes of the keytab.
-			return nil, fmt.Errorf("the Secret's krb5.keytab is not a base64-encoded keytab file (make one with ktutil or samba-tool domain exportkeytab, then base64 -w0): %w", fs.ErrPermission)
-		}
-		cl = client.NewWithKeytab(user, realm, kt, cfg, settings)
-	} else {
-		cl = client.NewWithPassword(user, realm, creds.Password, cfg, settings)
+		return nil, err
 	}
 	return &krbLogin{cl: cl, realm: realm, svcEnd: map[string]time.Time{}}, nil
-}
-
-// keytabBytes decodes the Secret's krb5.keytab. CSI carries secrets as
-// protobuf strings, which must be UTF-8, and the sidecars pass a Secret's
-// bytes as they are: a keytab file itself fails the gRPC marshalling, so
-// the Secret holds it in base64. A raw keytab (it starts with 0x05 0x02,
-// the format version), as a --csi-v0-secret-dir file that never crosses
-// gRPC may hold, is taken as it is.
-func keytabBytes(s string) ([]byte, error) {
-	if strings.HasPrefix(s, "\x05\x02") {
-		return []byte(s), nil
-	}
-	return base64.StdEncoding.DecodeString(strings.Join(strings.Fields(s), ""))
 }
 
 // ticketMargin is how long before its end a ticket is replaced: a sixth of
@@ -185,11 +127,11 @@ func (l *krbLogin) serviceTicketNow(spn string) (time.Time, error) {
 	if l.tgtEnd.IsZero() || l.tgtEnd.Sub(now) <= ticketMargin(l.tgtStart, l.tgtEnd) {
 		req, err := messages.NewASReqForTGT(l.realm, l.cl.Config, l.cl.Credentials.CName())
 		if err != nil {
-			return time.Time{}, krbError("log in as "+l.cl.Credentials.CName().PrincipalNameString(), err)
+			return time.Time{}, krb5.Error("log in as "+l.cl.Credentials.CName().PrincipalNameString(), err)
 		}
 		rep, err := l.cl.ASExchange(l.realm, req, 0)
 		if err != nil {
-			return time.Time{}, krbError("log in as "+l.cl.Credentials.CName().PrincipalNameString()+"@"+l.realm, err)
+			return time.Time{}, krb5.Error("log in as "+l.cl.Credentials.CName().PrincipalNameString()+"@"+l.realm, err)
 		}
 		l.tgt, l.tgtKey = rep.Ticket, rep.DecryptedEncPart.Key
 		l.tgtStart, l.tgtEnd = now, rep.DecryptedEncPart.EndTime
@@ -198,34 +140,8 @@ func (l *krbLogin) serviceTicketNow(spn string) (time.Time, error) {
 	// takes it from.
 	_, rep, err := l.cl.TGSREQGenerateAndExchange(types.NewPrincipalName(nametype.KRB_NT_PRINCIPAL, spn), l.realm, l.tgt, l.tgtKey, false)
 	if err != nil {
-		return time.Time{}, krbError("get a ticket for "+spn, err)
+		return time.Time{}, krb5.Error("get a ticket for "+spn, err)
 	}
 	l.svcEnd[spn] = rep.DecryptedEncPart.EndTime
 	return rep.DecryptedEncPart.EndTime, nil
-}
-
-// krbError classifies a gokrb5 failure: the KDC refusing the principal or
-// its key is the Secret's to fix, a missing service principal the class's
-// (or the realm's), an unreachable KDC transient.
-func krbError(what string, err error) error {
-	msg := err.Error()
-	has := func(codes ...string) bool {
-		for _, c := range codes {
-			if strings.Contains(msg, c) {
-				return true
-			}
-		}
-		return false
-	}
-	var ke krberror.Krberror
-	isKrb := errors.As(err, &ke)
-	switch {
-	case has("KDC_ERR_S_PRINCIPAL_UNKNOWN"):
-		return fmt.Errorf("Kerberos: %s: the realm has no such service principal; the source's host must be the server's name as the realm knows it (an IP address or an alias has no cifs/ principal): %w (%v)", what, share.ErrPrecondition, err)
-	case has("KDC_ERR_C_PRINCIPAL_UNKNOWN", "KDC_ERR_PREAUTH_FAILED", "KDC_ERR_KEY_EXPIRED", "KDC_ERR_CLIENT_REVOKED", "KDC_ERR_ETYPE_NOSUPP", "KRB_AP_ERR_BAD_INTEGRITY") || isKrb && ke.RootCause == krberror.DecryptingError:
-		return fmt.Errorf("Kerberos: %s: the KDC refused the principal or its key (check principal, and krb5.keytab or password, in the Secret): %w (%v)", what, fs.ErrPermission, err)
-	case isKrb && ke.RootCause == krberror.ConfigError:
-		return fmt.Errorf("Kerberos: %s: check the krb5.conf (realm, kdc): %w (%v)", what, share.ErrPrecondition, err)
-	}
-	return fmt.Errorf("Kerberos: %s: %w: %w", what, share.ErrUnavailable, err)
 }

@@ -1,0 +1,5 @@
+package krb5cache
+
+import "syscall"
+
+const noFollow = syscall.O_NOFOLLOW

@@ -105,7 +105,7 @@ func codeOf(err error) codes.Code {
 		// another, whatever else went wrong.
 		return codes.FailedPrecondition
 	case errors.Is(err, errNoSession), errors.Is(err, errNotStaged), errors.Is(err, errPublished),
-		errors.Is(err, errInlineOff), errors.Is(err, errKeepsMount):
+		errors.Is(err, errInlineOff), errors.Is(err, errKeepsMount), errors.Is(err, krb5cache.ErrOtherPrincipal):
 		return codes.FailedPrecondition
 	case errors.Is(err, errInProgress), errors.Is(err, errStaleToken):
 		return codes.Aborted

@@ -48,6 +48,10 @@ var (
 	// ErrNoIdentity is Acquire's answer to credentials without a
 	// principal and its key.
 	ErrNoIdentity = errors.New("no Kerberos identity in the Secret")
+	// ErrOtherPrincipal is Acquire's answer for a volume that uses the uid
+	// of another principal: its mount logs in as that one until it is
+	// unstaged.
+	ErrOtherPrincipal = errors.New("the volume is mounted as another Kerberos principal")
 )
 
 // Config says where the caches go.
@@ -145,6 +149,11 @@ func (m *Manager) Acquire(ctx context.Context, volume string, creds source.Crede
 
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	for _, other := range m.ids {
+		if other.Principal != creds.Principal && slices.Contains(other.Volumes, volume) {
+			return 0, false, fmt.Errorf("%w (%s): a live mount keeps its identity; unstage the volume (restart the pods that use it) to mount it as %s", ErrOtherPrincipal, other.Principal, creds.Principal)
+		}
+	}
 	id := m.byPrincipal(creds.Principal)
 	if id == nil {
 		if id, err = m.allocate(creds.Principal); err != nil {

@@ -213,6 +213,14 @@ func TestAWrongKeyGetsNoUIDAndNoTicketsOfAnother(t *testing.T) {
 	if _, _, err := f.m.Acquire(ctx, "/staging/x", source.Credentials{Principal: "alice@BARS.TEST"}, "fs1.bars.test"); !errors.Is(err, ErrNoIdentity) {
 		t.Errorf("no key at all: %v", err)
 	}
+	// A staged volume of alice's staged again with bob's Secret: its mount
+	// logs in as alice until it is unstaged.
+	if _, _, err := f.m.Acquire(ctx, "/staging/a", creds("bob@BARS.TEST", "bob-key"), "fs1.bars.test"); !errors.Is(err, ErrOtherPrincipal) {
+		t.Errorf("another principal for a staged volume: %v", err)
+	}
+	if got, _ := f.m.Uses("/staging/a"); got != uid {
+		t.Errorf("the volume now uses uid %d", got)
+	}
 }
 
 func TestTheLastVolumeOfAUIDRemovesItsCache(t *testing.T) {

@@ -85,6 +85,10 @@ func (c *Client) NewSMBGlobalMapping(ctx context.Context, remotePath, localPath,
 	return nil
 }
 
+// PassesMapOptions is false: NewSmbGlobalMappingRequest has RemotePath,
+// LocalPath, Username and Password, and nothing else.
+func (*Client) PassesMapOptions() bool { return false }
+
 func (c *Client) RemoveSMBGlobalMapping(ctx context.Context, remotePath string) error {
 	_, err := c.smb.RemoveSmbGlobalMapping(ctx, &smbv1.RemoveSmbGlobalMappingRequest{RemotePath: remotePath})
 	if err != nil {

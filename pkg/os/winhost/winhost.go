@@ -59,6 +59,13 @@ type MapOptions struct {
 	// already there is reused as it is: one share has one mapping per node.
 	// csi-proxy's v1 API carries no such choice; csi-proxy decides itself.
 	RequirePrivacy bool
+	// RequireIntegrity demands signing (New-SmbGlobalMapping
+	// -RequireIntegrity): the cifs option sign.
+	RequireIntegrity bool
+	// CompressNetworkTraffic asks for SMB compression
+	// (-CompressNetworkTraffic, Windows Server 2022 and later): the cifs
+	// option compress.
+	CompressNetworkTraffic bool
 }
 
 // Host is the node as the Windows mounter sees it. Every path is a Windows
@@ -72,6 +79,10 @@ type Host interface {
 	// RemoveSMBGlobalMapping removes the node's mapping of the share
 	// remotePath lies on.
 	RemoveSMBGlobalMapping(ctx context.Context, remotePath string) error
+	// PassesMapOptions reports whether NewSMBGlobalMapping hands MapOptions
+	// to the node. csi-proxy's v1 API has no field for them, so a mounter
+	// over csi-proxy must refuse what it would otherwise drop unseen.
+	PassesMapOptions() bool
 
 	// PathExists reports whether path exists, without following a link.
 	PathExists(ctx context.Context, path string) (bool, error)

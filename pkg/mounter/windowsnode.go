@@ -232,6 +232,11 @@ func (w *Windows) undoFailedStage(ctx context.Context, staging, root string, cau
 			return
 		}
 	}
+	if errors.Is(cause, winhost.ErrCredentialConflict) {
+		// The mapping was refused: any mapping of the share there is
+		// someone else's.
+		return
+	}
 	users, err := w.shareUsers(ctx, root, staging)
 	if err != nil {
 		logger.Error(err, "cannot tell whether other volumes use the share; keeping its mapping")

@@ -73,6 +73,9 @@ func (h *Host) NewSMBGlobalMapping(ctx context.Context, remotePath, localPath, u
 
 func (h *Host) newMapping(ctx context.Context, root, username, password string, opts winhost.MapOptions) error {
 	if _, err := h.ps.Run(ctx, newMappingCommand(root, username, password, opts)); err != nil {
+		if ctx.Err() == nil && winhost.IsCredentialConflict(err.Error()) {
+			return winhost.CredentialConflict(root)
+		}
 		return fmt.Errorf("New-SmbGlobalMapping %s as %s: %w", root, username, err)
 	}
 	return nil

@@ -173,6 +173,31 @@ func (w *Windows) Stage(ctx context.Context, req StageRequest) error {
 	return nil
 }
 
+// RotateMapping: see MappingRotator. A mapping that works is kept; one that
+// does not is replaced by staging the volume again, which maps the share
+// anew where the node's mapping does not work (csi-proxy and the
+// HostProcess host both remove a mapping that does not work before they
+// map) and keeps the links.
+func (w *Windows) RotateMapping(ctx context.Context, req StageRequest) (bool, error) {
+	staging := winpath.Clean(req.StagingPath)
+	switch err := w.Check(ctx, staging); {
+	case err == nil:
+		return false, nil
+	case errors.Is(err, ErrNotMounted):
+		return false, err
+	case !errors.Is(err, ErrBroken):
+		// csi-proxy did not answer, or the context ended: nothing is
+		// known, nothing is touched.
+		return false, err
+	}
+	if err := w.Stage(ctx, req); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+var _ MappingRotator = (*Windows)(nil)
+
 // restage handles a staging path that is a link already. A working link to
 // the volume is the volume staged. A link that does not work is usually one
 // whose mapping is gone (after a reboot, or when the server dropped the

@@ -131,7 +131,10 @@ type node struct {
 	cfg       *Config
 	aliases   *aliasUse
 	nodeLocks tryLocks
-	mounts    mountHealth
+	// serverLocks serializes the stages of one SMB server's volumes on a
+	// Windows node (see mappingConflict).
+	serverLocks keylock.Keyed
+	mounts      mountHealth
 	// usage counts each staged volume's own use for NodeGetVolumeStats;
 	// over holds the volumes over their requested size.
 	usage  *usage.Counter

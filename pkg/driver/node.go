@@ -101,7 +101,11 @@ func (n *node) otherPublication(ctx context.Context, volumeID, target string) (n
 	return nodestate.Published{}, false
 }
 
-func (n *node) nodeState() nodestate.NodeStore { return nodestate.NodeStore{Dir: n.cfg.StateDir} }
+// nodeState is the node's records. On Windows they keep who each volume's
+// mapping logs on as (nodestate.Identity), for mappingConflict.
+func (n *node) nodeState() nodestate.NodeStore {
+	return nodestate.NodeStore{Dir: n.cfg.StateDir, Identities: n.cfg.Mounter != nil && n.cfg.Mounter.OS() == "windows"}
+}
 
 func validateNodeCapability(c *csi.VolumeCapability) error {
 	if c == nil {
@@ -151,6 +155,17 @@ func (n *node) NodeStageVolume(ctx context.Context, req *csi.NodeStageVolumeRequ
 	if err != nil {
 		return nil, err
 	}
+	// On Windows, one server's volumes are checked and staged one at a
+	// time, so two volumes with other credentials cannot both pass the
+	// check before either is recorded.
+	unlockServer, err := n.lockServer(ctx, sr)
+	if err != nil {
+		return nil, err
+	}
+	defer unlockServer()
+	if err := n.mappingConflict(ctx, req.GetVolumeId(), sr); err != nil {
+		return nil, err
+	}
 	if err := n.stage(ctx, sr); err != nil {
 		if added {
 			n.releaseKerberos(ctx, sr.StagingPath)
@@ -163,7 +178,7 @@ func (n *node) NodeStageVolume(ctx context.Context, req *csi.NodeStageVolumeRequ
 	if old, err := n.nodeState().Staged(sr.StagingPath); err == nil {
 		capacity = max(capacity, old.CapacityBytes)
 	}
-	if err := n.nodeState().SaveStaged(sr.StagingPath, nodestate.Staged{Request: sr, CapacityBytes: capacity}); err != nil {
+	if err := n.nodeState().SaveStaged(sr.StagingPath, nodestate.Staged{Request: sr, CapacityBytes: capacity, VolumeID: req.GetVolumeId()}); err != nil {
 		klog.FromContext(ctx).Error(err, "cannot save staging state; a broken mount will need a new stage to recover")
 	}
 	n.mounts.staged(sr.StagingPath, string(src.Protocol))

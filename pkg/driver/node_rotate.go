@@ -80,6 +80,9 @@ func (n *node) rotateCredentials(ctx context.Context, mountPath string, secrets 
 		return fail(errKeepsMount,
 			"the Secret now names another SMB user than the one %s was mounted with; a live mount keeps its user: restart the pods that use the volume so it is mounted again with the new user", req.Source)
 	}
+	if mr, ok := n.cfg.Mounter.(mounter.MappingRotator); ok {
+		return n.rotateMapping(ctx, mr, mountPath, st, creds)
+	}
 	rotator, ok := n.cfg.Mounter.(mounter.CredentialRotator)
 	if !ok {
 		return fail(errKeepsMount,
@@ -158,5 +161,56 @@ func (n *node) rotateKerberos(ctx context.Context, st nodestate.Staged, creds sh
 	}
 	n.cfg.Metrics.CredentialsRotated("ok")
 	klog.FromContext(ctx).Info("the Kerberos ticket cache of the volume now comes from the changed Secret", "path", req.StagingPath, "principal", creds.Principal)
+	return nil
+}
+
+// rotateMapping is rotateCredentials on a Windows node, where the mount is
+// the node's SMB global mapping of the share. Its credentials cannot change
+// while it lives: a new password replaces the mapping, under the rules a
+// Linux mount's rotation follows. The server must take the password first
+// (checked in user space), else the mapping stays as it is and the error
+// (a FailedMount event on the pod) says so. A mapping that works is never
+// removed for a rotation: that would close every file the pods hold open
+// through it, for all volumes of the share; the new password is recorded,
+// and when the server drops the session (its reconnect fails with the old
+// password) the link's repair at the next publish or stats call maps the
+// share again with it. A mapping that already fails is replaced at once, at
+// the same remote path, so the links of every volume of the share work
+// again. Mappings of other shares of the same server keep theirs until
+// their own volumes' republish brings the Secret.
+func (n *node) rotateMapping(ctx context.Context, mr mounter.MappingRotator, mountPath string, st nodestate.Staged, creds share.Credentials) error {
+	req := st.Request
+	verify := n.cfg.VerifyCredentials
+	if verify == nil {
+		verify = verifyCredentials
+	}
+	if err := verify(ctx, n.aliases.resolve(ctx, aliasKey(req), req.Source), creds); err != nil {
+		if errors.Is(err, fs.ErrPermission) {
+			n.cfg.Metrics.CredentialsRotated("refused")
+			return fail(fs.ErrPermission,
+				"the SMB password in the Secret changed, but %s refuses it (%v); the volume keeps the node's mapping of the share and the password it has: correct the Secret, or change the password on the server to match it", req.Source, err)
+		}
+		return fail(share.ErrUnavailable, "the SMB password in the Secret changed, and checking it with %s failed: %v; the volume keeps the node's mapping of the share, and the next publish tries again", req.Source, err)
+	}
+	req.Credentials = creds
+	replaced, err := mr.RotateMapping(ctx, req)
+	if err != nil {
+		if errors.Is(err, mounter.ErrNotMounted) {
+			return nil // not staged: the publish says so
+		}
+		n.cfg.Metrics.CredentialsRotated("failed")
+		return toStatus(fmt.Errorf("map the share of %s again with the new password: %w", req.Source, err))
+	}
+	// Recorded either way: a repair of the mapping uses what is recorded.
+	st.Request = req
+	if err := n.nodeState().SaveStaged(mountPath, st); err != nil {
+		klog.FromContext(ctx).Error(err, "cannot record the new credentials", "path", mountPath)
+	}
+	n.cfg.Metrics.CredentialsRotated("ok")
+	if replaced {
+		klog.FromContext(ctx).Info("replaced the node's SMB mapping, which no longer worked, with one with the Secret's new password", "path", mountPath, "share", req.Source.String())
+	} else {
+		klog.FromContext(ctx).Info("recorded the Secret's new SMB password; the node's mapping keeps its session and is made again with the new password when the server drops it", "path", mountPath, "share", req.Source.String())
+	}
 	return nil
 }

@@ -107,6 +107,23 @@ type CredentialRotator interface {
 	RotateCredentials(ctx context.Context, path string, creds source.Credentials) error
 }
 
+// MappingRotator is a mounter whose mounts are the node's SMB global
+// mappings (Windows): one per share and node, shared by the volumes on it,
+// whose credentials cannot change while the mapping lives.
+type MappingRotator interface {
+	// RotateMapping makes the mapping behind the volume staged at
+	// req.StagingPath use req.Credentials, which the caller has checked
+	// with the server. A mapping that works is left as it is (replaced
+	// false): removing it would close every file the pods hold open
+	// through it, and its session goes on until the server drops it; the
+	// volume's next stage (the repair of the link that stops working then)
+	// maps with the new credentials. A mapping that does not work is
+	// replaced at once, at the same remote path, so every link to the share
+	// works again. An error wraps ErrNotMounted when nothing is staged
+	// there.
+	RotateMapping(ctx context.Context, req StageRequest) (replaced bool, err error)
+}
+
 // KerberosMount reports whether an SMB mount of src logs in with Kerberos
 // (sec=krb5 on Linux): always for auth krb5, and for negotiate when the
 // Secret has a Kerberos principal and no NTLM user. The kernel has no

@@ -55,29 +55,52 @@ type smbMapping struct {
 	opts     winhost.MapOptions
 }
 
-func windowsMapping(req StageRequest) (smbMapping, error) {
+// windowsMapping is what staging req asks of the node. passes says whether
+// the node can hand mapping options over (not through csi-proxy); the
+// mount options accepted as no-ops are returned for the log.
+func windowsMapping(req StageRequest, passes bool) (smbMapping, []string, error) {
 	src := req.Source
 	switch src.Protocol {
 	case source.SMB:
 	case source.NFS:
-		return smbMapping{}, fmt.Errorf("%w: %s is an NFS volume, and NFS is Linux-only in this driver: run the pod on a Linux node", ErrUnsupported, src)
+		return smbMapping{}, nil, fmt.Errorf("%w: %s is an NFS volume, and NFS is Linux-only in this driver: run the pod on a Linux node", ErrUnsupported, src)
 	default:
-		return smbMapping{}, fmt.Errorf("unknown protocol %q", src.Protocol)
+		return smbMapping{}, nil, fmt.Errorf("unknown protocol %q", src.Protocol)
 	}
 	if src.Port != 0 && src.Port != smbPort {
-		return smbMapping{}, fmt.Errorf("%w: %s uses port %d, but SMB global mappings on Windows always connect to port %d", ErrUnsupported, src, src.Port, smbPort)
+		return smbMapping{}, nil, fmt.Errorf("%w: %s uses port %d, but SMB global mappings on Windows always connect to port %d", ErrUnsupported, src, src.Port, smbPort)
 	}
 	// Refused as on Linux, so a StorageClass fails the same way on every node.
 	if err := volume.CheckMountOptions(req.MountOptions); err != nil {
-		return smbMapping{}, err
+		return smbMapping{}, nil, err
 	}
-	c := req.Credentials
+	user, err := WindowsUser(src, req.Credentials)
+	if err != nil {
+		return smbMapping{}, nil, err
+	}
+	opts, noops, err := windowsMapOptions(src, req.MountOptions, passes)
+	if err != nil {
+		return smbMapping{}, nil, err
+	}
+	return smbMapping{
+		root:     winpath.UNC(src.Host, src.Share),
+		remote:   winpath.UNC(src.Host, src.Share, src.Base, req.SubDir),
+		username: user,
+		opts:     opts,
+	}, noops, nil
+}
+
+// WindowsUser is the user a Windows node maps src's share as with creds:
+// DOMAIN\user when the Secret has a domain, the principal (a user
+// principal name) for auth negotiate without a username. Windows compares
+// user names without case.
+func WindowsUser(src source.Source, c source.Credentials) (string, error) {
 	user := c.Username
 	switch src.EffectiveAuth() {
 	case source.AuthKrb5:
 		// Windows chooses Kerberos or NTLM for a global mapping itself,
 		// and no switch of New-SmbGlobalMapping keeps it from NTLM.
-		return smbMapping{}, fmt.Errorf("%w: auth krb5 is not done on Windows nodes yet: Windows picks Kerberos or NTLM for a mapping itself and cannot promise never to use NTLM; use a class with auth negotiate (the domain's policy decides) for Windows pods", ErrUnsupported)
+		return "", fmt.Errorf("%w: auth krb5 is not done on Windows nodes yet: Windows picks Kerberos or NTLM for a mapping itself and cannot promise never to use NTLM; use a class with auth negotiate (the domain's policy decides) for Windows pods", ErrUnsupported)
 	case source.AuthNegotiate:
 		if user == "" && c.Principal != "" {
 			// The user principal name: Windows logs on with Kerberos when
@@ -86,34 +109,29 @@ func windowsMapping(req StageRequest) (smbMapping, error) {
 		}
 	}
 	if user == "" {
-		return smbMapping{}, errors.New("SMB volumes need a node-stage secret with username and password (or, for auth negotiate, principal and password)")
+		return "", errNoUser
 	}
 	if c.Domain != "" && !strings.ContainsAny(user, `\@`) {
 		user = c.Domain + `\` + user
 	}
-	return smbMapping{
-		root:     winpath.UNC(src.Host, src.Share),
-		remote:   winpath.UNC(src.Host, src.Share, src.Base, req.SubDir),
-		username: user,
-		// HostProcess mappings demanded encryption before classes could
-		// choose; a class without encryption keeps that.
-		opts: winhost.MapOptions{RequirePrivacy: src.Encryption == "" || src.Encryption == source.EncryptionRequired},
-	}, nil
+	return user, nil
 }
 
 // Stage maps the share, unless the node has a working mapping of it, and
-// links the staging path to the volume's directory. Mount options, the
-// mount group and read-only have no counterpart in an SMB global mapping and
-// are ignored (see docs/windows.md).
+// links the staging path to the volume's directory. Mount options with a
+// counterpart in New-SmbGlobalMapping are honoured, a few that only shape a
+// Linux client's view are accepted as no-ops, and the rest are refused
+// (windowsoptions.go). The mount group and read-only have no counterpart in
+// an SMB global mapping and are ignored (see docs/windows.md).
 func (w *Windows) Stage(ctx context.Context, req StageRequest) error {
-	m, err := windowsMapping(req)
+	m, noops, err := windowsMapping(req, w.host.PassesMapOptions())
 	if err != nil {
 		return err
 	}
 	staging := winpath.Clean(req.StagingPath)
 	logger := klog.FromContext(ctx).WithValues("path", staging, "share", m.root)
-	if len(req.MountOptions) > 0 {
-		logger.V(2).Info("ignoring mount options: SMB global mappings have none", "options", strings.Join(req.MountOptions, ","))
+	if len(noops) > 0 {
+		logger.V(2).Info("accepting mount options that mean nothing to a Windows mapping", "options", strings.Join(volume.RedactMountOptions(noops), ","))
 	}
 	unlock, err := w.shareLocks.Lock(ctx, strings.ToLower(m.root))
 	if err != nil {
@@ -154,6 +172,31 @@ func (w *Windows) Stage(ctx context.Context, req StageRequest) error {
 	}
 	return nil
 }
+
+// RotateMapping: see MappingRotator. A mapping that works is kept; one that
+// does not is replaced by staging the volume again, which maps the share
+// anew where the node's mapping does not work (csi-proxy and the
+// HostProcess host both remove a mapping that does not work before they
+// map) and keeps the links.
+func (w *Windows) RotateMapping(ctx context.Context, req StageRequest) (bool, error) {
+	staging := winpath.Clean(req.StagingPath)
+	switch err := w.Check(ctx, staging); {
+	case err == nil:
+		return false, nil
+	case errors.Is(err, ErrNotMounted):
+		return false, err
+	case !errors.Is(err, ErrBroken):
+		// csi-proxy did not answer, or the context ended: nothing is
+		// known, nothing is touched.
+		return false, err
+	}
+	if err := w.Stage(ctx, req); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+var _ MappingRotator = (*Windows)(nil)
 
 // restage handles a staging path that is a link already. A working link to
 // the volume is the volume staged. A link that does not work is usually one
@@ -213,6 +256,11 @@ func (w *Windows) undoFailedStage(ctx context.Context, staging, root string, cau
 			logger.Error(err, "cannot remove the link of a failed stage")
 			return
 		}
+	}
+	if errors.Is(cause, winhost.ErrCredentialConflict) {
+		// The mapping was refused: any mapping of the share there is
+		// someone else's.
+		return
 	}
 	users, err := w.shareUsers(ctx, root, staging)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/os/csiproxy/csiproxytest"
+	"github.com/fileshare-csi/fileshare-csi/pkg/os/winhost"
 	"github.com/fileshare-csi/fileshare-csi/pkg/source"
 )
 
@@ -372,16 +373,86 @@ func TestWindowsRefusesWhatGlobalMappingsCannotDo(t *testing.T) {
 	}
 }
 
-func TestWindowsMountOptionsAreIgnored(t *testing.T) {
+// The quickstart class's options (dir_mode, file_mode, mfsymlinks) and an
+// SMB 3 dialect are accepted as no-ops on either kind of node; the mount
+// group has no Windows counterpart and is ignored.
+func TestWindowsQuickstartMountOptionsAreAccepted(t *testing.T) {
 	w, fake := newWindowsUnderTest(t)
 	req := smbRequest(t, "smb://fs/share", "vol", stagingPath("a"))
-	req.MountOptions = []string{"vers=3.1.1", "file_mode=0644", "nobrl"}
+	req.MountOptions = []string{"dir_mode=0777", "file_mode=0777", "mfsymlinks", "vers=3.1.1,uid=1000,gid=1000"}
 	req.MountGroup = "2000"
 	if err := w.Stage(context.Background(), req); err != nil {
 		t.Fatal(err)
 	}
 	if n := fake.MappingsCreated(); n != 1 {
 		t.Fatalf("%d mappings, want 1", n)
+	}
+}
+
+// Options that change behaviour and have no counterpart are refused with
+// InvalidArgument (ErrInvalid), naming each and listing what the node
+// takes, before anything is done on the node.
+func TestWindowsRefusesMountOptionsItCannotHonour(t *testing.T) {
+	for _, tc := range []struct {
+		opts []string
+		want []string
+	}{
+		{[]string{"nobrl"}, []string{`"nobrl"`, "byte-range locks"}},
+		{[]string{"vers=2.1"}, []string{`"vers=2.1"`, "cannot pin"}},
+		{[]string{"actimeo=0,dir_mode=0777"}, []string{`"actimeo=0"`, "FileInfoCacheLifetime"}},
+		{[]string{"ro"}, []string{`"ro"`, "readOnly: true"}},
+		{[]string{"fsc", "nosharesock"}, []string{`"fsc"`, `"nosharesock"`, "mount options"}},
+		// csi-proxy cannot carry seal, sign or compress.
+		{[]string{"seal"}, []string{`"seal"`, "csi-proxy's v1 API has no field", "HostProcess"}},
+		{[]string{"sign"}, []string{`"sign"`, "csi-proxy's v1 API has no field"}},
+	} {
+		w, fake := newWindowsUnderTest(t)
+		req := smbRequest(t, "smb://fs/share", "vol", stagingPath("a"))
+		req.MountOptions = tc.opts
+		err := w.Stage(context.Background(), req)
+		if !errors.Is(err, ErrInvalid) {
+			t.Errorf("%v: %v, want ErrInvalid", tc.opts, err)
+			continue
+		}
+		for _, want := range append(tc.want, "mfsymlinks", "dir_mode") {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("%v: %q does not say %q", tc.opts, err, want)
+			}
+		}
+		if n := len(fake.Calls()); n != 0 {
+			t.Errorf("%v: %d csi-proxy calls before the refusal", tc.opts, n)
+		}
+	}
+}
+
+// On a node that can pass them (HostProcess), seal, sign and compress become
+// the mapping's -RequirePrivacy, -RequireIntegrity and
+// -CompressNetworkTraffic; seal overrides encryption: preferred and
+// contradicts encryption: off.
+func TestWindowsMountOptionsBecomeMappingSwitches(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		opts []string
+		want winhost.MapOptions
+		bad  string
+	}{
+		{"smb://fs/share?encryption=preferred", nil, winhost.MapOptions{}, ""},
+		{"smb://fs/share?encryption=preferred", []string{"seal"}, winhost.MapOptions{RequirePrivacy: true}, ""},
+		{"smb://fs/share", []string{"sign,compress"}, winhost.MapOptions{RequirePrivacy: true, RequireIntegrity: true, CompressNetworkTraffic: true}, ""},
+		{"smb://fs/share?encryption=off", []string{"seal"}, winhost.MapOptions{}, "encryption: off"},
+	} {
+		req := smbRequest(t, tc.src, "v", stagingPath("v"))
+		req.MountOptions = tc.opts
+		m, _, err := windowsMapping(req, true)
+		if tc.bad != "" {
+			if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.bad) {
+				t.Errorf("%s %v: %v, want ErrInvalid saying %q", tc.src, tc.opts, err, tc.bad)
+			}
+			continue
+		}
+		if err != nil || m.opts != tc.want {
+			t.Errorf("%s %v: %+v, %v; want %+v", tc.src, tc.opts, m.opts, err, tc.want)
+		}
 	}
 }
 
@@ -397,7 +468,7 @@ func TestWindowsUsername(t *testing.T) {
 	} {
 		req := smbRequest(t, "smb://[fd00::5]/share/base", "a/b", `c:\s`)
 		req.Credentials = tc.creds
-		m, err := windowsMapping(req)
+		m, _, err := windowsMapping(req, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -540,18 +611,18 @@ func TestWindowsStageAndUnstageOfOneShareAreSerialized(t *testing.T) {
 // (default: as before, it does), and its auth who logs on.
 func TestWindowsMappingFollowsAuthAndEncryption(t *testing.T) {
 	for q, want := range map[string]bool{"": true, "?encryption=required": true, "?encryption=preferred": false, "?encryption=off": false} {
-		m, err := windowsMapping(smbRequest(t, `\\fs\share`+q, "v", stagingPath("v")))
+		m, _, err := windowsMapping(smbRequest(t, `\\fs\share`+q, "v", stagingPath("v")), true)
 		if err != nil || m.opts.RequirePrivacy != want {
 			t.Errorf("%q: RequirePrivacy %v, %v; want %v", q, m.opts.RequirePrivacy, err, want)
 		}
 	}
 	req := smbRequest(t, `smb://fs/share?auth=krb5`, "v", stagingPath("v"))
-	if _, err := windowsMapping(req); !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "negotiate") {
+	if _, _, err := windowsMapping(req, true); !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "negotiate") {
 		t.Errorf("auth krb5 on Windows: %v, want ErrUnsupported pointing to negotiate", err)
 	}
 	req = smbRequest(t, `smb://fs/share?auth=negotiate`, "v", stagingPath("v"))
 	req.Credentials = source.Credentials{Principal: "alice@CORP.EXAMPLE", Password: "s3cret"}
-	if m, err := windowsMapping(req); err != nil || m.username != "alice@CORP.EXAMPLE" {
+	if m, _, err := windowsMapping(req, true); err != nil || m.username != "alice@CORP.EXAMPLE" {
 		t.Errorf("negotiate with a principal: user %q, %v", m.username, err)
 	}
 }

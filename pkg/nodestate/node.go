@@ -32,6 +32,9 @@ import (
 // replaced by a rename, so a crash leaves the old one or the new one.
 type NodeStore struct {
 	Dir string
+	// Identities makes SaveStaged keep an Identity of a record's
+	// credentials in its file (Windows nodes, see identity.go).
+	Identities bool
 }
 
 // Staged is how one volume was staged.
@@ -42,6 +45,13 @@ type Staged struct {
 	// (the volume context never changes after an expansion); 0 when none is
 	// known.
 	CapacityBytes int64 `json:"capacityBytes,omitempty"`
+	// VolumeID names the volume in messages about it to other volumes (a
+	// conflict of credentials); "" in records of earlier versions.
+	VolumeID string `json:"volumeID,omitempty"`
+	// Identity is who the volume's SMB mapping logs on as, on Windows
+	// nodes (NodeStore.Identities); nil elsewhere, and in records of
+	// earlier versions until a republish brings the Secret.
+	Identity *Identity `json:"identity,omitempty"`
 }
 
 // Published is how one target was published.
@@ -115,6 +125,15 @@ func (n NodeStore) SaveStaged(stagingPath string, s Staged) error {
 		creds.drop(key)
 	} else if err := creds.put(key, s.Request.Credentials); err != nil {
 		return fmt.Errorf("keep the mount's credentials: %w", err)
+	}
+	if c := s.Request.Credentials; n.Identities && c != (share.Credentials{}) {
+		if s.Identity == nil || s.Identity.User() != (share.Credentials{Username: c.Username, Domain: c.Domain, Principal: c.Principal}) || !s.Identity.SamePassword(c.Password) {
+			id, err := NewIdentity(c)
+			if err != nil {
+				return err
+			}
+			s.Identity = id
+		}
 	}
 	s.Request.Credentials = share.Credentials{}
 	return n.save(kindStaged, stagingPath, s)

@@ -15,6 +15,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/os/winhost"
+	"github.com/fileshare-csi/fileshare-csi/pkg/os/winpath"
 )
 
 // The named pipes csi-proxy serves the API groups on.
@@ -79,11 +80,22 @@ func (c *Client) NewSMBGlobalMapping(ctx context.Context, remotePath, localPath,
 		Username:   username,
 		Password:   password,
 	})
+	if st, ok := status.FromError(err); ok && err != nil && winhost.IsCredentialConflict(st.Message()) {
+		root, rerr := winpath.ShareRoot(remotePath)
+		if rerr != nil {
+			root = remotePath
+		}
+		return winhost.CredentialConflict(root)
+	}
 	if err != nil {
 		return proxyError(fmt.Sprintf("NewSmbGlobalMapping %s", remotePath), c.smbPipe, err)
 	}
 	return nil
 }
+
+// PassesMapOptions is false: NewSmbGlobalMappingRequest has RemotePath,
+// LocalPath, Username and Password, and nothing else.
+func (*Client) PassesMapOptions() bool { return false }
 
 func (c *Client) RemoveSMBGlobalMapping(ctx context.Context, remotePath string) error {
 	_, err := c.smb.RemoveSmbGlobalMapping(ctx, &smbv1.RemoveSmbGlobalMappingRequest{RemotePath: remotePath})

@@ -72,11 +72,18 @@ func (h *Host) NewSMBGlobalMapping(ctx context.Context, remotePath, localPath, u
 }
 
 func (h *Host) newMapping(ctx context.Context, root, username, password string, opts winhost.MapOptions) error {
-	if _, err := h.ps.Run(ctx, newMappingCommand(root, username, password, opts.RequirePrivacy)); err != nil {
+	if _, err := h.ps.Run(ctx, newMappingCommand(root, username, password, opts)); err != nil {
+		if ctx.Err() == nil && winhost.IsCredentialConflict(err.Error()) {
+			return winhost.CredentialConflict(root)
+		}
 		return fmt.Errorf("New-SmbGlobalMapping %s as %s: %w", root, username, err)
 	}
 	return nil
 }
+
+// PassesMapOptions is true: the script passes each of them to
+// New-SmbGlobalMapping.
+func (*Host) PassesMapOptions() bool { return true }
 
 func (h *Host) RemoveSMBGlobalMapping(ctx context.Context, remotePath string) error {
 	root, err := winpath.ShareRoot(remotePath)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -50,12 +51,14 @@ func scripts(cmds []powershell.Command) []string {
 }
 
 func TestNewMappingCommandKeepsTheCredentialsInTheEnvironment(t *testing.T) {
-	c := newMappingCommand(`\\fs\share`, `CORP\alice`, "pa'ss; Remove-Item C:\\ -Recurse", true)
+	c := newMappingCommand(`\\fs\share`, `CORP\alice`, "pa'ss; Remove-Item C:\\ -Recurse", winhost.MapOptions{RequirePrivacy: true, CompressNetworkTraffic: true})
 	want := map[string]string{
-		"FILESHARE_CSI_SMB_REMOTE_PATH":     `\\fs\share`,
-		"FILESHARE_CSI_SMB_USERNAME":        `CORP\alice`,
-		"FILESHARE_CSI_SMB_PASSWORD":        "pa'ss; Remove-Item C:\\ -Recurse",
-		"FILESHARE_CSI_SMB_REQUIRE_PRIVACY": "true",
+		"FILESHARE_CSI_SMB_REMOTE_PATH":       `\\fs\share`,
+		"FILESHARE_CSI_SMB_USERNAME":          `CORP\alice`,
+		"FILESHARE_CSI_SMB_PASSWORD":          "pa'ss; Remove-Item C:\\ -Recurse",
+		"FILESHARE_CSI_SMB_REQUIRE_PRIVACY":   "true",
+		"FILESHARE_CSI_SMB_REQUIRE_INTEGRITY": "false",
+		"FILESHARE_CSI_SMB_COMPRESS":          "true",
 	}
 	if len(c.Env) != len(want) {
 		t.Fatalf("env %q, want %q", c.Env, want)
@@ -66,6 +69,9 @@ func TestNewMappingCommandKeepsTheCredentialsInTheEnvironment(t *testing.T) {
 		}
 	}
 	for _, v := range want {
+		if v == "true" || v == "false" {
+			continue // words the script itself has
+		}
 		if strings.Contains(c.Script, v) {
 			t.Errorf("the script contains the input %q", v)
 		}
@@ -197,6 +203,47 @@ func TestNewMappingRequiresPrivacyOnlyWhenAsked(t *testing.T) {
 		}
 		if len(got) != 1 || got[0] != want {
 			t.Errorf("RequirePrivacy %v: the mapping script got %v, want [%s]", require, got, want)
+		}
+	}
+}
+
+// The mount options sign and compress reach New-SmbGlobalMapping as
+// -RequireIntegrity and -CompressNetworkTraffic through the environment,
+// and only when set: a node older than Windows Server 2022 has no
+// -CompressNetworkTraffic and must still map classes without it.
+func TestNewMappingPassesIntegrityAndCompressionOnlyWhenAsked(t *testing.T) {
+	for _, want := range []string{
+		"if ($env:FILESHARE_CSI_SMB_REQUIRE_INTEGRITY -eq 'true') { $optional['RequireIntegrity'] = $true }",
+		"if ($env:FILESHARE_CSI_SMB_COMPRESS -eq 'true') { $optional['CompressNetworkTraffic'] = $true }",
+		"@optional | Out-Null",
+	} {
+		if !strings.Contains(newMappingScript, want) {
+			t.Errorf("the mapping script lacks %q", want)
+		}
+	}
+	if strings.Contains(newMappingScript, "-CompressNetworkTraffic") || strings.Contains(newMappingScript, "-RequireIntegrity") {
+		t.Error("the mapping script passes -CompressNetworkTraffic or -RequireIntegrity unconditionally")
+	}
+	for _, opts := range []winhost.MapOptions{{}, {RequireIntegrity: true}, {CompressNetworkTraffic: true}, {RequirePrivacy: true, RequireIntegrity: true, CompressNetworkTraffic: true}} {
+		ps := &fakePowerShell{}
+		h := &Host{ps: ps}
+		if err := h.NewSMBGlobalMapping(context.Background(), `\\fs\share\vol`, "", "alice", "s3cret", opts); err != nil {
+			t.Fatal(err)
+		}
+		var got []powershell.Command
+		for _, c := range ps.ran {
+			if c.Script == newMappingScript {
+				got = append(got, c)
+			}
+		}
+		if len(got) != 1 {
+			t.Fatalf("%+v: %d mapping scripts ran, want 1", opts, len(got))
+		}
+		env := got[0].Env
+		if env["FILESHARE_CSI_SMB_REQUIRE_INTEGRITY"] != strconv.FormatBool(opts.RequireIntegrity) ||
+			env["FILESHARE_CSI_SMB_COMPRESS"] != strconv.FormatBool(opts.CompressNetworkTraffic) ||
+			env["FILESHARE_CSI_SMB_REQUIRE_PRIVACY"] != strconv.FormatBool(opts.RequirePrivacy) {
+			t.Errorf("%+v: environment %q", opts, env)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/os/powershell"
+	"github.com/fileshare-csi/fileshare-csi/pkg/os/winhost"
 )
 
 // The scripts read every input from these variables; see powershell.Command.
@@ -13,6 +14,9 @@ const (
 	envPassword   = "FILESHARE_CSI_SMB_PASSWORD"
 	// envRequirePrivacy is "true" or "false".
 	envRequirePrivacy = "FILESHARE_CSI_SMB_REQUIRE_PRIVACY"
+	// envRequireIntegrity and envCompress are "true" or "false".
+	envRequireIntegrity = "FILESHARE_CSI_SMB_REQUIRE_INTEGRITY"
+	envCompress         = "FILESHARE_CSI_SMB_COMPRESS"
 )
 
 // mappingStatusScript prints the status of the global mapping of the share
@@ -34,10 +38,18 @@ if ($mapping) {
 // required, and the default, as before classes could choose): the
 // mapping serves every pod on the node. A NAS that cannot encrypt needs a
 // class with encryption: preferred or off.
+//
+// -RequireIntegrity (the mount option sign) and -CompressNetworkTraffic
+// (compress) are passed only when asked for: -CompressNetworkTraffic came
+// with Windows Server 2022, and a node without it must still map classes
+// that do not ask for it.
 const newMappingScript = `$ErrorActionPreference = 'Stop'
 $password = ConvertTo-SecureString -String $env:` + envPassword + ` -AsPlainText -Force
 $credential = New-Object System.Management.Automation.PSCredential -ArgumentList $env:` + envUsername + `, $password
-New-SmbGlobalMapping -RemotePath $env:` + envRemotePath + ` -Credential $credential -RequirePrivacy ([bool]::Parse($env:` + envRequirePrivacy + `)) | Out-Null
+$optional = @{}
+if ($env:` + envRequireIntegrity + ` -eq 'true') { $optional['RequireIntegrity'] = $true }
+if ($env:` + envCompress + ` -eq 'true') { $optional['CompressNetworkTraffic'] = $true }
+New-SmbGlobalMapping -RemotePath $env:` + envRemotePath + ` -Credential $credential -RequirePrivacy ([bool]::Parse($env:` + envRequirePrivacy + `)) @optional | Out-Null
 `
 
 // removeMappingScript removes the mapping if there is one. -Force closes
@@ -54,12 +66,14 @@ func mappingStatusCommand(shareRoot string) powershell.Command {
 	return powershell.Command{Script: mappingStatusScript, Env: map[string]string{envRemotePath: shareRoot}}
 }
 
-func newMappingCommand(shareRoot, username, password string, requirePrivacy bool) powershell.Command {
+func newMappingCommand(shareRoot, username, password string, opts winhost.MapOptions) powershell.Command {
 	return powershell.Command{Script: newMappingScript, Env: map[string]string{
-		envRemotePath:     shareRoot,
-		envUsername:       username,
-		envPassword:       password,
-		envRequirePrivacy: strconv.FormatBool(requirePrivacy),
+		envRemotePath:       shareRoot,
+		envUsername:         username,
+		envPassword:         password,
+		envRequirePrivacy:   strconv.FormatBool(opts.RequirePrivacy),
+		envRequireIntegrity: strconv.FormatBool(opts.RequireIntegrity),
+		envCompress:         strconv.FormatBool(opts.CompressNetworkTraffic),
 	}}
 }
 

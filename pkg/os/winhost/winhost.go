@@ -10,6 +10,8 @@ package winhost
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 )
 
 // ErrUnavailable says the service that does the node's privileged work
@@ -59,6 +61,13 @@ type MapOptions struct {
 	// already there is reused as it is: one share has one mapping per node.
 	// csi-proxy's v1 API carries no such choice; csi-proxy decides itself.
 	RequirePrivacy bool
+	// RequireIntegrity demands signing (New-SmbGlobalMapping
+	// -RequireIntegrity): the cifs option sign.
+	RequireIntegrity bool
+	// CompressNetworkTraffic asks for SMB compression
+	// (-CompressNetworkTraffic, Windows Server 2022 and later): the cifs
+	// option compress.
+	CompressNetworkTraffic bool
 }
 
 // Host is the node as the Windows mounter sees it. Every path is a Windows
@@ -72,6 +81,10 @@ type Host interface {
 	// RemoveSMBGlobalMapping removes the node's mapping of the share
 	// remotePath lies on.
 	RemoveSMBGlobalMapping(ctx context.Context, remotePath string) error
+	// PassesMapOptions reports whether NewSMBGlobalMapping hands MapOptions
+	// to the node. csi-proxy's v1 API has no field for them, so a mounter
+	// over csi-proxy must refuse what it would otherwise drop unseen.
+	PassesMapOptions() bool
 
 	// PathExists reports whether path exists, without following a link.
 	PathExists(ctx context.Context, path string) (bool, error)
@@ -104,4 +117,47 @@ type Host interface {
 	// goroutine of its own, which may block on a hung share (and only
 	// that one goroutine does).
 	OpenDir(dir string) (Dir, error)
+}
+
+// ErrCredentialConflict says Windows refused a mapping because the node is
+// connected to the same server with other credentials: system error 1219,
+// ERROR_SESSION_CREDENTIAL_CONFLICT. Windows allows one set of credentials
+// per server and node (per logon session, and global mappings share one),
+// whatever the share.
+var ErrCredentialConflict = errors.New("the node is connected to this SMB server with other credentials (Windows system error 1219)")
+
+// credentialConflictMarks are how system error 1219 shows in what
+// csi-proxy and PowerShell report: its message in English, and its code as
+// a Win32 error, an HRESULT, or csi-proxy's "result:". Windows in another
+// language translates the message but keeps the codes.
+var credentialConflictMarks = []string{
+	"multiple connections to a server or shared resource by the same user",
+	"0x800704c3",
+	"result: 1219",
+	"error 1219",
+	"error: 1219",
+}
+
+// IsCredentialConflict reports whether an error text from csi-proxy or
+// PowerShell is system error 1219.
+func IsCredentialConflict(text string) bool {
+	t := strings.ToLower(text)
+	for _, m := range credentialConflictMarks {
+		if strings.Contains(t, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// CredentialConflict is the error for a mapping of share that Windows
+// refused with system error 1219. Its text is the driver's own, never the
+// one csi-proxy or PowerShell gave (which can quote the command), and it
+// says what to change. The driver checks the volumes it staged itself
+// before it maps, so a 1219 that reaches here is a connection it did not
+// make: another driver's, a user's net use or New-SmbMapping, an
+// administrator's New-SmbGlobalMapping.
+func CredentialConflict(share string) error {
+	return fmt.Errorf("%w: the node is already connected to the server of %s with other credentials, through a connection this driver did not make (another driver's mapping, New-SmbMapping or net use on the node); Windows allows one set of credentials per server and node. Remove that connection on the node (Get-SmbGlobalMapping, Get-SmbMapping), or give this volume's node-stage Secret the same credentials, or run the pod on another node",
+		ErrCredentialConflict, share)
 }

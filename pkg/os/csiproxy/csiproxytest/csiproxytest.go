@@ -65,6 +65,12 @@ type Server struct {
 	remote     map[string]winhost.DirEntry
 	hung       map[string]chan struct{} // share roots whose listings block
 	dirsOpened int
+	// passwords the servers take, by passwordKey; a server with none set
+	// takes any.
+	passwords map[string]string
+	// broken are the mappings (by share root) whose session the server
+	// dropped and whose password it no longer takes.
+	broken map[string]bool
 
 	grpc     *grpc.Server
 	endpoint string
@@ -75,15 +81,17 @@ type Server struct {
 func Start(t testing.TB, dirs ...string) *Server {
 	t.Helper()
 	s := &Server{
-		mappings: map[string]Mapping{},
-		entries:  map[string]entry{},
-		down:     map[string]bool{},
-		missing:  map[string]bool{},
-		fail:     map[string]error{},
-		block:    map[string]bool{},
-		space:    winhost.Space{Total: 100 << 30, Free: 60 << 30, Available: 50 << 30},
-		remote:   map[string]winhost.DirEntry{},
-		hung:     map[string]chan struct{}{},
+		mappings:  map[string]Mapping{},
+		entries:   map[string]entry{},
+		down:      map[string]bool{},
+		missing:   map[string]bool{},
+		fail:      map[string]error{},
+		block:     map[string]bool{},
+		space:     winhost.Space{Total: 100 << 30, Free: 60 << 30, Available: 50 << 30},
+		remote:    map[string]winhost.DirEntry{},
+		hung:      map[string]chan struct{}{},
+		passwords: map[string]string{},
+		broken:    map[string]bool{},
 	}
 	for _, d := range dirs {
 		s.mkdirAll(d)
@@ -221,6 +229,57 @@ func (s *Server) SetServerDown(shareRoot string, down bool) {
 	s.down[key(shareRoot)] = down
 }
 
+func passwordKey(host, user string) string {
+	return strings.ToLower(host) + "\x00" + strings.ToLower(user)
+}
+
+func hostOf(root string) string {
+	h, _, _ := strings.Cut(strings.TrimPrefix(root, `\\`), `\`)
+	return strings.ToLower(h)
+}
+
+// SetPassword makes the server host take only password for user (as the
+// mapping names it, DOMAIN\user). Mappings made with another password keep
+// working, as a Windows mapping keeps its session, until DropSessions.
+func (s *Server) SetPassword(host, user, password string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.passwords[passwordKey(host, user)] = password
+}
+
+// DropSessions ends the sessions of host's mappings, as a server restart
+// does: each logs on again, and a mapping whose password the server no
+// longer takes stops working.
+func (s *Server) DropSessions(host string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for root, m := range s.mappings {
+		if hostOf(root) == strings.ToLower(host) && !s.takes(host, m.Username, m.Password) {
+			s.broken[root] = true
+		}
+	}
+}
+
+// Accepts reports whether the server host takes password for user.
+func (s *Server) Accepts(host, user, password string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.takes(host, user, password)
+}
+
+func (s *Server) takes(host, user, password string) bool {
+	want, ok := s.passwords[passwordKey(host, user)]
+	return !ok || want == password
+}
+
+// AddMapping puts a global mapping on the node that the plugin did not
+// make (another driver's, an administrator's).
+func (s *Server) AddMapping(m Mapping) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.mappings[key(m.RemotePath)] = m
+}
+
 // SetMissing makes a directory on a share not exist.
 func (s *Server) SetMissing(remotePath string) {
 	s.mu.Lock()
@@ -233,6 +292,7 @@ func (s *Server) ForgetMappings() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.mappings = map[string]Mapping{}
+	s.broken = map[string]bool{}
 }
 
 // Fail makes every later call of method return err (a status error, for a
@@ -292,6 +352,9 @@ func (s *Server) remoteExists(remote string) (bool, error) {
 	if s.down[key(root)] {
 		return false, fmt.Errorf("%s: The network path was not found", remote)
 	}
+	if s.broken[key(root)] {
+		return false, fmt.Errorf("%s: The user name or password is incorrect", remote)
+	}
 	return !s.missing[key(remote)], nil
 }
 
@@ -329,7 +392,21 @@ func (x smbServer) NewSmbGlobalMapping(ctx context.Context, req *smbv1.NewSmbGlo
 		delete(s.mappings, key(root))
 		return nil, fmt.Errorf("NewSmbGlobalMapping failed. err: The network path was not found")
 	}
+	if s.broken[key(root)] {
+		// csi-proxy finds the mapping's path invalid and removes it.
+		delete(s.mappings, key(root))
+		delete(s.broken, key(root))
+	}
 	if _, ok := s.mappings[key(root)]; !ok {
+		host := hostOf(key(root))
+		for r, m := range s.mappings {
+			if hostOf(r) == host && !strings.EqualFold(m.Username, req.GetUsername()) {
+				return nil, fmt.Errorf("NewSmbGlobalMapping failed. output: \"New-SmbGlobalMapping : Multiple connections to a server or shared resource by the same user, using more than one user name, are not allowed. Disconnect all previous connections to the server or shared resource and try again.\"")
+			}
+		}
+		if !s.takes(host, req.GetUsername(), req.GetPassword()) {
+			return nil, fmt.Errorf("NewSmbGlobalMapping failed. result: 1326, err: The user name or password is incorrect.")
+		}
 		s.mappings[key(root)] = Mapping{RemotePath: strings.ToLower(root), Username: req.GetUsername(), Password: req.GetPassword()}
 		s.created++
 	}
@@ -365,6 +442,7 @@ func (x smbServer) RemoveSmbGlobalMapping(ctx context.Context, req *smbv1.Remove
 		return nil, fmt.Errorf("error remove smb mapping '%s'. err: not found", root)
 	}
 	delete(s.mappings, key(root))
+	delete(s.broken, key(root))
 	return &smbv1.RemoveSmbGlobalMappingResponse{}, nil
 }
 

@@ -87,7 +87,7 @@ test-krb5-expiry: deps build
 # mounted with seal (the DC's smbstatus shows it encrypted), and a writer
 # that never fails across two 3-minute ticket lifetimes while the test
 # renews root's cache from a keytab and the DC ends the kernel's sessions
-# twice. About 11 minutes (FILESHARE_KRB5_LIFETIME=3m; it runs 2.5 of them).
+# twice. About 9 minutes (FILESHARE_KRB5_LIFETIME=3m; the writer runs 2.5 of them).
 .PHONY: test-krb5-node
 deps-krb5-node:
 	./hack/install-deps.sh krb5-node

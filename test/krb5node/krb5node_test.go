@@ -76,6 +76,15 @@ var mountCap = &csi.VolumeCapability{
 	AccessMode: &csi.VolumeCapability_AccessMode{Mode: csi.VolumeCapability_AccessMode_MULTI_NODE_MULTI_WRITER},
 }
 
+func TestMain(m *testing.M) {
+	// The test binary again, as a pod's process (podWriter).
+	if dir := os.Getenv("FILESHARE_KRB5_POD_WRITER"); dir != "" {
+		podWrite(dir)
+		return
+	}
+	os.Exit(m.Run())
+}
+
 // TestKerberosNode: the three parts of #29's "node, in the VM", on one
 // domain controller and one guest set-up.
 func TestKerberosNode(t *testing.T) {
@@ -147,6 +156,127 @@ func TestKerberosNode(t *testing.T) {
 	t.Run("a writer across two ticket lifetimes", func(t *testing.T) {
 		writerAcrossLifetimes(t, ctrl, hosted)
 	})
+
+	t.Run("pod writer in a mount namespace of its own", func(t *testing.T) {
+		if os.Getenv("FILESHARE_KRB5_POD") == "" {
+			t.Skip("an experiment: FILESHARE_KRB5_POD=1")
+		}
+		podWriter(t, ctrl, hosted)
+	})
+}
+
+// podWriter is what a pod does on a node in the shipped mode: a writer in
+// a mount namespace of its own (its own /tmp, no krb5.conf), while the DC
+// ends the kernel's session five times. It reports, for each reconnect, in
+// whose namespaces the upcall ran and how it ended, and fails on a failed
+// write.
+func podWriter(t *testing.T, ctrl csi.ControllerClient, hosted *harness.Driver) {
+	kinit(t)
+	vol := create(t, ctrl, "krb-pod", map[string]string{"source": "smb://" + env.info.Host + "/" + env.info.Share, "auth": "krb5"})
+	sv := stage(t, hosted, vol, "pod")
+	target := filepath.Join(env.work, "pod", "pod", "mount")
+	publish(t, hosted, sv, target)
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	logPath := filepath.Join(env.logs, "pod-writer.log")
+	logf, err := os.Create(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer logf.Close()
+	pod := exec.Command("unshare", "--mount", "--propagation", "private", "sh", "-c",
+		`mount --bind "$1" /mnt && mount -t tmpfs tmpfs /tmp && mount --bind /dev/null /etc/krb5.conf && exec "$2"`, "sh", target, self)
+	pod.Env = append(os.Environ(), "FILESHARE_KRB5_POD_WRITER=/mnt")
+	pod.Stdout, pod.Stderr = logf, logf
+	if err := pod.Start(); err != nil {
+		t.Fatal(err)
+	}
+	myNS, _ := os.Readlink("/proc/self/ns/mnt")
+	time.Sleep(5 * time.Second)
+	podNS, _ := os.Readlink(fmt.Sprintf("/proc/%d/ns/mnt", pod.Process.Pid))
+	t.Logf("the pod's writer: pid %d, mount namespace %s (the test's %s)", pod.Process.Pid, podNS, myNS)
+	for i := 1; i <= 5; i++ {
+		from := len(syslogLines(t))
+		killed, err := ask("kill-sessions")
+		if err != nil {
+			t.Errorf("kill %d: %v", i, err)
+		}
+		time.Sleep(20 * time.Second)
+		var who []string
+		for _, l := range syslogLines(t)[from:] {
+			if _, v, ok := strings.Cut(l, "cifs.upcall: pid="); ok {
+				pid := strings.TrimSpace(v)
+				ns, _ := os.Readlink("/proc/" + pid + "/ns/mnt")
+				comm, _ := os.ReadFile("/proc/" + pid + "/comm")
+				where := "gone"
+				switch {
+				case ns == myNS:
+					where = "the node's"
+				case ns == podNS:
+					where = "the pod's"
+				}
+				who = append(who, fmt.Sprintf("pid %s (%s, %s mount namespace)", pid, strings.TrimSpace(string(comm)), where))
+			}
+			if strings.Contains(l, "Exit status") || strings.Contains(l, "unable") || strings.Contains(l, "rror") || strings.Contains(l, "ailed") {
+				who = append(who, strings.TrimSpace(l[strings.Index(l, "cifs.upcall:")+len("cifs.upcall:"):]))
+			}
+		}
+		t.Logf("kill %d (smbd %s): upcalls: %s", i, strings.TrimSpace(killed), strings.Join(who, "; "))
+	}
+	_ = pod.Process.Kill()
+	_ = pod.Wait()
+	b, _ := os.ReadFile(logPath)
+	ok, failed := strings.Count(string(b), "ok "), strings.Count(string(b), "FAIL ")
+	t.Logf("the pod's writer: %d writes, %d failed", ok, failed)
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "FAIL ") {
+			t.Errorf("the pod's write failed: %s", l)
+		}
+	}
+	unpublish(t, hosted, sv, target)
+	unstage(t, hosted, sv)
+	deleteVol(t, ctrl, vol.GetVolumeId())
+}
+
+// podWrite is the pod's writer: an fsync'd append every half second, with
+// "ok N" or "FAIL N time error" on stdout, until killed.
+func podWrite(dir string) {
+	for i := 1; ; i++ {
+		began := time.Now()
+		f, err := os.OpenFile(filepath.Join(dir, "pod.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err == nil {
+			if _, err = fmt.Fprintf(f, "%06d %s\n", i, began.Format(time.RFC3339Nano)); err == nil {
+				err = f.Sync()
+			}
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}
+		if err != nil {
+			fmt.Printf("FAIL %d %s %v (after %v)\n", i, began.Format("15:04:05.000"), err, time.Since(began).Round(time.Millisecond))
+		} else {
+			fmt.Printf("ok %d %v\n", i, time.Since(began).Round(time.Millisecond))
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+}
+
+// syslogLines are the guest's syslog's lines of cifs.upcall.
+func syslogLines(t *testing.T) []string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(env.logs, "syslog.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.Contains(l, "cifs.upcall:") {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // writerAcrossLifetimes stages a volume of an auth: krb5 class, publishes

@@ -68,10 +68,10 @@ set +e
 # qemu's user network, not restricted: the guest's connections leave through
 # the host's sockets, so the DC's namespace address is reached through the
 # host's veth; the guest routes that one address and nothing else.
-FILESHARE_DRIVER_BINARY=/results/bin/fileshare-csi VM_ENV="FILESHARE_KRB5_LIFETIME" \
+FILESHARE_DRIVER_BINARY=/results/bin/fileshare-csi VM_ENV="FILESHARE_KRB5_LIFETIME FILESHARE_KRB5_POD" \
   VM_NIC="user,model=virtio-net-pci,net=10.0.2.0/24" VM_TIMEOUT="${VM_TIMEOUT:-1800}" \
   "$repo/test/vm/run.sh" "$results" sh -c \
-  'cd /results && exec /results/bin/krb5node.test -test.v -test.timeout 25m > /results/krb5node.log 2>&1'
+  'cd /results && exec /results/bin/krb5node.test -test.v -test.timeout 25m ${FILESHARE_TEST_FLAGS:-} > /results/krb5node.log 2>&1'
 rc=$?
 set -e
 cleanup

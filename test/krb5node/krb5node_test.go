@@ -281,8 +281,8 @@ func syslogLines(t *testing.T) []string {
 
 // writerAcrossLifetimes stages a volume of an auth: krb5 class, publishes
 // it, and writes to it every half second for two and a half ticket
-// lifetimes, while root's cache is renewed (kinit -k) every half lifetime
-// and the DC ends the kernel's sessions (their smbd is terminated) a
+// lifetimes, while root's cache is renewed (kinit -k) every two fifths of
+// a lifetime and the DC ends the kernel's sessions (their smbd is terminated) a
 // quarter lifetime after the first ticket and after the second expired.
 // No write may fail; each forced reconnect must be followed by a
 // successful upcall and a new session at the DC.
@@ -315,7 +315,14 @@ func writerAcrossLifetimes(t *testing.T, ctrl csi.ControllerClient, hosted *harn
 		done bool
 	}
 	kills := []*kill{{at: t0.Add(L + L/4)}, {at: t0.Add(2*L + L/4)}}
-	nextRenew := t0.Add(L / 2)
+	// Every two fifths of a lifetime: a ticket's end (a renewal's time
+	// plus a lifetime, when the server expires the session and the kernel
+	// asks again) then falls between two renewals, never on one. Renewing
+	// every half lifetime put a renewal on the very second of a session's
+	// expiry, and in one run of five that renewal's kinit never returned
+	// and the upcalls failed from then on.
+	period := 2 * L / 5
+	nextRenew := t0.Add(period)
 	end := t0.Add(2*L + L/2)
 	var reconnectReport []string
 	for {
@@ -345,7 +352,7 @@ func writerAcrossLifetimes(t *testing.T, ctrl csi.ControllerClient, hosted *harn
 			kinit(t)
 			renewals++
 			t.Logf("%s: renewed root's cache (%d): %s", now.Format(time.TimeOnly), renewals, tgt(t))
-			nextRenew = nextRenew.Add(L / 2)
+			nextRenew = nextRenew.Add(period)
 		}
 		for i, k := range kills {
 			if k.done || now.Before(k.at) {
@@ -640,14 +647,16 @@ func startDriver(t *testing.T, args ...string) *harness.Driver {
 // what an operator's timer (kinit -k, k5start) does.
 func kinit(t *testing.T) {
 	t.Helper()
-	cmd := exec.Command("kinit", "-k", "-t", env.keytab, "-l", strconv.Itoa(int(env.lifetime.Seconds()))+"s", principal())
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "kinit", "-k", "-t", env.keytab, "-l", strconv.Itoa(int(env.lifetime.Seconds()))+"s", principal())
 	for _, e := range os.Environ() {
 		if !strings.HasPrefix(e, "KRB5CCNAME=") {
 			cmd.Env = append(cmd.Env, e)
 		}
 	}
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("kinit: %v\n%s", err, out)
+		t.Fatalf("kinit (%v): %v\n%s", ctx.Err(), err, out)
 	}
 }
 

@@ -319,7 +319,7 @@ func writerAcrossLifetimes(t *testing.T, ctrl csi.ControllerClient, hosted *harn
 	// plus a lifetime, when the server expires the session and the kernel
 	// asks again) then falls between two renewals, never on one. Renewing
 	// every half lifetime put a renewal on the very second of a session's
-	// expiry, and in one run of five that renewal's kinit never returned
+	// expiry, and in one run of three that renewal's kinit never returned
 	// and the upcalls failed from then on.
 	period := 2 * L / 5
 	nextRenew := t0.Add(period)

@@ -32,6 +32,14 @@ if [ "${1:-}" = vm ]; then
   command -v depmod >/dev/null || need+=(kmod)
   command -v xz >/dev/null || need+=(xz-utils)
 fi
+if [ "${1:-}" = krb5-node ]; then
+  # make test-krb5-node: the guest runs on the host's root file system, so
+  # what a Kerberos node mount needs is installed here: cifs.upcall (in
+  # cifs-utils, above with vm) and the kernel's request-key (keyutils, which
+  # cifs-utils only recommends); kinit and klist come with krb5-user above.
+  [ -x /sbin/request-key ] || need+=(keyutils)
+  command -v cifs.upcall >/dev/null || [ -x /usr/sbin/cifs.upcall ] || need+=(cifs-utils)
+fi
 if [ "${1:-}" = k8s ]; then
   # make test-k8s: etcd for the local control plane (kube-apiserver and
   # csi-provisioner are built from the Go module proxy by test/k8s/build.sh),

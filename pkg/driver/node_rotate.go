@@ -88,17 +88,8 @@ func (n *node) rotateCredentials(ctx context.Context, mountPath string, secrets 
 		return fail(errKeepsMount,
 			"the SMB password in the Secret changed, but this node cannot change the password of a live mount of %s: restart the pods that use the volume so it is mounted again", req.Source)
 	}
-	verify := n.cfg.VerifyCredentials
-	if verify == nil {
-		verify = verifyCredentials
-	}
-	if err := verify(ctx, n.aliases.resolve(ctx, aliasKey(req), req.Source), creds); err != nil {
-		if errors.Is(err, fs.ErrPermission) {
-			n.cfg.Metrics.CredentialsRotated("refused")
-			return fail(fs.ErrPermission,
-				"the SMB password in the Secret changed, but %s refuses it (%v); the volume keeps its mount and the password it has: correct the Secret, or change the password on the server to match it", req.Source, err)
-		}
-		return fail(share.ErrUnavailable, "the SMB password in the Secret changed, and checking it with %s failed: %v; the volume keeps its mount, and the next publish tries again", req.Source, err)
+	if err := n.checkNewPassword(ctx, req, creds, "its mount"); err != nil {
+		return err
 	}
 	if err := rotator.RotateCredentials(ctx, mountPath, creds); err != nil {
 		if errors.Is(err, mounter.ErrNotMounted) {
@@ -180,17 +171,8 @@ func (n *node) rotateKerberos(ctx context.Context, st nodestate.Staged, creds sh
 // their own volumes' republish brings the Secret.
 func (n *node) rotateMapping(ctx context.Context, mr mounter.MappingRotator, mountPath string, st nodestate.Staged, creds share.Credentials) error {
 	req := st.Request
-	verify := n.cfg.VerifyCredentials
-	if verify == nil {
-		verify = verifyCredentials
-	}
-	if err := verify(ctx, n.aliases.resolve(ctx, aliasKey(req), req.Source), creds); err != nil {
-		if errors.Is(err, fs.ErrPermission) {
-			n.cfg.Metrics.CredentialsRotated("refused")
-			return fail(fs.ErrPermission,
-				"the SMB password in the Secret changed, but %s refuses it (%v); the volume keeps the node's mapping of the share and the password it has: correct the Secret, or change the password on the server to match it", req.Source, err)
-		}
-		return fail(share.ErrUnavailable, "the SMB password in the Secret changed, and checking it with %s failed: %v; the volume keeps the node's mapping of the share, and the next publish tries again", req.Source, err)
+	if err := n.checkNewPassword(ctx, req, creds, "the node's mapping of the share"); err != nil {
+		return err
 	}
 	req.Credentials = creds
 	replaced, err := mr.RotateMapping(ctx, req)
@@ -213,4 +195,26 @@ func (n *node) rotateMapping(ctx context.Context, mr mounter.MappingRotator, mou
 		klog.FromContext(ctx).Info("recorded the Secret's new SMB password; the node's mapping keeps its session and is made again with the new password when the server drops it", "path", mountPath, "share", req.Source.String())
 	}
 	return nil
+}
+
+// checkNewPassword asks the server, in user space, whether it takes the
+// Secret's changed password for req's share, before a live mount (or a
+// Windows node's mapping: kept, what the volume keeps) is given it. A
+// refusal is the Secret's to fix; a failure to ask is retried at the next
+// publish.
+func (n *node) checkNewPassword(ctx context.Context, req mounter.StageRequest, creds share.Credentials, kept string) error {
+	verify := n.cfg.VerifyCredentials
+	if verify == nil {
+		verify = verifyCredentials
+	}
+	err := verify(ctx, n.aliases.resolve(ctx, aliasKey(req), req.Source), creds)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, fs.ErrPermission):
+		n.cfg.Metrics.CredentialsRotated("refused")
+		return fail(fs.ErrPermission,
+			"the SMB password in the Secret changed, but %s refuses it (%v); the volume keeps %s and the password it has: correct the Secret, or change the password on the server to match it", req.Source, err, kept)
+	}
+	return fail(share.ErrUnavailable, "the SMB password in the Secret changed, and checking it with %s failed: %v; the volume keeps %s, and the next publish tries again", req.Source, err, kept)
 }

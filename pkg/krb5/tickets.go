@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/jcmturner/gokrb5/v8/iana/nametype"
 	"github.com/jcmturner/gokrb5/v8/messages"
-	"github.com/jcmturner/gokrb5/v8/types"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/source"
 )
@@ -14,25 +12,10 @@ import (
 // Tickets logs in as creds' principal anew (an AS exchange: never a ticket
 // kept from before, so a success proves the Secret holds the principal's
 // key now) and gets a service ticket for each of spns ("cifs/<host>").
-// defaultConf is the krb5.conf for a Secret without one. gokrb5 takes no
-// context: the exchanges run aside, each bounded by gokrb5's own 5 s per
-// KDC, and Tickets returns at ctx's end.
+// defaultConf is the krb5.conf for a Secret without one. The exchanges run
+// Aside: Tickets returns at ctx's end.
 func Tickets(ctx context.Context, creds source.Credentials, defaultConf string, spns []string) (*Cache, error) {
-	type result struct {
-		c   *Cache
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		c, err := ticketsNow(creds, defaultConf, spns)
-		done <- result{c, err}
-	}()
-	select {
-	case r := <-done:
-		return r.c, r.err
-	case <-ctx.Done():
-		return nil, fmt.Errorf("Kerberos login as %s: %w", creds.Principal, ctx.Err())
-	}
+	return Aside(ctx, "Kerberos login as "+creds.Principal, func() (*Cache, error) { return ticketsNow(creds, defaultConf, spns) })
 }
 
 func ticketsNow(creds source.Credentials, defaultConf string, spns []string) (*Cache, error) {
@@ -41,14 +24,9 @@ func ticketsNow(creds source.Credentials, defaultConf string, spns []string) (*C
 		return nil, err
 	}
 	defer cl.Destroy()
-	who := cl.Credentials.CName().PrincipalNameString() + "@" + realm
-	req, err := messages.NewASReqForTGT(realm, cl.Config, cl.Credentials.CName())
+	as, err := LogIn(cl, realm)
 	if err != nil {
-		return nil, Error("log in as "+who, err)
-	}
-	as, err := cl.ASExchange(realm, req, 0)
-	if err != nil {
-		return nil, Error("log in as "+who, err)
+		return nil, err
 	}
 	c := &Cache{Client: as.CName, Realm: as.CRealm}
 	if c.Realm == "" {
@@ -56,14 +34,14 @@ func ticketsNow(creds source.Credentials, defaultConf string, spns []string) (*C
 	}
 	tgt, err := credOf(as.KDCRepFields)
 	if err != nil {
-		return nil, fmt.Errorf("Kerberos: the KDC's ticket for %s: %w", who, err)
+		return nil, fmt.Errorf("Kerberos: the KDC's ticket for %s@%s: %w", cl.Credentials.CName().PrincipalNameString(), realm, err)
 	}
 	c.Creds = append(c.Creds, tgt)
 	for _, spn := range spns {
-		_, tgs, err := cl.TGSREQGenerateAndExchange(types.NewPrincipalName(nametype.KRB_NT_PRINCIPAL, spn), realm, as.Ticket, as.DecryptedEncPart.Key, false)
+		tgs, err := ServiceTicket(cl, realm, spn, as.Ticket, as.DecryptedEncPart.Key)
 		if err != nil {
 			c.Wipe()
-			return nil, Error("get a ticket for "+spn, err)
+			return nil, err
 		}
 		cr, err := credOf(tgs.KDCRepFields)
 		if err != nil {

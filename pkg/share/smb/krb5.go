@@ -2,12 +2,10 @@ package smb
 
 import (
 	"context"
-	"fmt"
 	"sync"
 	"time"
 
 	"github.com/jcmturner/gokrb5/v8/client"
-	"github.com/jcmturner/gokrb5/v8/iana/nametype"
 	"github.com/jcmturner/gokrb5/v8/messages"
 	"github.com/jcmturner/gokrb5/v8/types"
 
@@ -49,16 +47,11 @@ var krbLogins = struct {
 	byPrincipal map[string]string // principal -> key
 }{byKey: map[string]*krbLogin{}, byPrincipal: map[string]string{}}
 
-// hasKrb5 reports whether creds carry a Kerberos identity.
-func hasKrb5(creds share.Credentials) bool { return krb5.HasIdentity(creds) }
-
-func loginKey(creds share.Credentials) string { return krb5.IdentityKey(creds) }
-
 // loginFor returns the kept login for creds, or a new one that keep
 // registers once it got a ticket.
 func loginFor(creds share.Credentials) (*krbLogin, error) {
 	krbLogins.Lock()
-	l := krbLogins.byKey[loginKey(creds)]
+	l := krbLogins.byKey[krb5.IdentityKey(creds)]
 	krbLogins.Unlock()
 	if l != nil {
 		return l, nil
@@ -71,7 +64,7 @@ func loginFor(creds share.Credentials) (*krbLogin, error) {
 // a dial may still be using it, and it runs nothing (gokrb5 renews only
 // a login of its own, which the ticket fetched ahead spares it).
 func keep(creds share.Credentials, l *krbLogin) {
-	key := loginKey(creds)
+	key := krb5.IdentityKey(creds)
 	krbLogins.Lock()
 	defer krbLogins.Unlock()
 	if old := krbLogins.byPrincipal[creds.Principal]; old != key {
@@ -98,21 +91,7 @@ func ticketMargin(start, end time.Time) time.Duration { return end.Sub(start) / 
 // they run aside, each KDC exchange bounded by gokrb5's own 5 s per KDC, and
 // the caller returns at its deadline.
 func (l *krbLogin) serviceTicket(ctx context.Context, spn string) (time.Time, error) {
-	type result struct {
-		end time.Time
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		end, err := l.serviceTicketNow(spn)
-		done <- result{end, err}
-	}()
-	select {
-	case r := <-done:
-		return r.end, r.err
-	case <-ctx.Done():
-		return time.Time{}, fmt.Errorf("Kerberos ticket for %s: %w", spn, ctx.Err())
-	}
+	return krb5.Aside(ctx, "Kerberos ticket for "+spn, func() (time.Time, error) { return l.serviceTicketNow(spn) })
 }
 
 func (l *krbLogin) serviceTicketNow(spn string) (time.Time, error) {
@@ -125,22 +104,18 @@ func (l *krbLogin) serviceTicketNow(spn string) (time.Time, error) {
 		}
 	}
 	if l.tgtEnd.IsZero() || l.tgtEnd.Sub(now) <= ticketMargin(l.tgtStart, l.tgtEnd) {
-		req, err := messages.NewASReqForTGT(l.realm, l.cl.Config, l.cl.Credentials.CName())
+		rep, err := krb5.LogIn(l.cl, l.realm)
 		if err != nil {
-			return time.Time{}, krb5.Error("log in as "+l.cl.Credentials.CName().PrincipalNameString(), err)
-		}
-		rep, err := l.cl.ASExchange(l.realm, req, 0)
-		if err != nil {
-			return time.Time{}, krb5.Error("log in as "+l.cl.Credentials.CName().PrincipalNameString()+"@"+l.realm, err)
+			return time.Time{}, err
 		}
 		l.tgt, l.tgtKey = rep.Ticket, rep.DecryptedEncPart.Key
 		l.tgtStart, l.tgtEnd = now, rep.DecryptedEncPart.EndTime
 	}
 	// The exchange puts the ticket in gokrb5's cache, where Krb5Initiator
 	// takes it from.
-	_, rep, err := l.cl.TGSREQGenerateAndExchange(types.NewPrincipalName(nametype.KRB_NT_PRINCIPAL, spn), l.realm, l.tgt, l.tgtKey, false)
+	rep, err := krb5.ServiceTicket(l.cl, l.realm, spn, l.tgt, l.tgtKey)
 	if err != nil {
-		return time.Time{}, krb5.Error("get a ticket for "+spn, err)
+		return time.Time{}, err
 	}
 	l.svcEnd[spn] = rep.DecryptedEncPart.EndTime
 	return rep.DecryptedEncPart.EndTime, nil

@@ -21,6 +21,7 @@ import (
 
 	smb2 "github.com/cloudsoda/go-smb2"
 
+	"github.com/fileshare-csi/fileshare-csi/pkg/krb5"
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 	"github.com/fileshare-csi/fileshare-csi/pkg/source"
 )
@@ -145,9 +146,9 @@ func HasLoginFor(src source.Source, creds share.Credentials) bool {
 	}
 	switch src.EffectiveAuth() {
 	case source.AuthKrb5:
-		return hasKrb5(creds)
+		return krb5.HasIdentity(creds)
 	case source.AuthNegotiate:
-		return hasKrb5(creds) || creds.Username != ""
+		return krb5.HasIdentity(creds) || creds.Username != ""
 	}
 	return creds.Username != ""
 }
@@ -166,12 +167,12 @@ func smbInitiator(ctx context.Context, src source.Source, creds share.Credential
 	}
 	switch src.EffectiveAuth() {
 	case source.AuthKrb5:
-		if !hasKrb5(creds) {
+		if !krb5.HasIdentity(creds) {
 			return nil, time.Time{}, fmt.Errorf("auth krb5 needs a Kerberos identity in the secret: principal (NAME@REALM) and krb5.keytab or password: %w", fs.ErrPermission)
 		}
 		return krb5Initiator(ctx, src, creds)
 	case source.AuthNegotiate:
-		if !hasKrb5(creds) {
+		if !krb5.HasIdentity(creds) {
 			return ntlm()
 		}
 		init, end, err := krb5Initiator(ctx, src, creds)

@@ -167,7 +167,7 @@ func (m *Manager) Acquire(ctx context.Context, volume string, creds source.Crede
 	// the two leaves a uid the next Resume renews or frees, never a cache
 	// nobody removes.
 	if err := m.save(); err != nil {
-		id.Servers, id.Volumes = prev.Servers, prev.Volumes
+		*id = prev // under m.mu since the copy: nothing else changed it
 		if len(id.Volumes) == 0 {
 			delete(m.ids, id.UID)
 		}

@@ -151,10 +151,6 @@ func (n *node) NodeStageVolume(ctx context.Context, req *csi.NodeStageVolumeRequ
 		MountGroup:   mnt.GetVolumeMountGroup(),
 		ReadOnly:     isReadOnlyMode(req.GetVolumeCapability()),
 	}
-	added, err := n.kerberosMount(ctx, &sr, false)
-	if err != nil {
-		return nil, err
-	}
 	// On Windows, one server's volumes are checked and staged one at a
 	// time, so two volumes with other credentials cannot both pass the
 	// check before either is recorded.
@@ -164,6 +160,12 @@ func (n *node) NodeStageVolume(ctx context.Context, req *csi.NodeStageVolumeRequ
 	}
 	defer unlockServer()
 	if err := n.mappingConflict(ctx, req.GetVolumeId(), sr); err != nil {
+		return nil, err
+	}
+	// Last before the mount: a uid taken here is given back only when the
+	// mount fails.
+	added, err := n.kerberosMount(ctx, &sr, false)
+	if err != nil {
 		return nil, err
 	}
 	if err := n.stage(ctx, sr); err != nil {

@@ -5,28 +5,23 @@ package driver
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/container-storage-interface/spec/lib/go/csi"
 	"github.com/jcmturner/gokrb5/v8/credentials"
-	"github.com/jcmturner/gokrb5/v8/iana/nametype"
-	"github.com/jcmturner/gokrb5/v8/types"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	mount "k8s.io/mount-utils"
 
-	"github.com/fileshare-csi/fileshare-csi/pkg/krb5"
+	"github.com/fileshare-csi/fileshare-csi/pkg/krb5/krb5test"
 	"github.com/fileshare-csi/fileshare-csi/pkg/krb5cache"
 	"github.com/fileshare-csi/fileshare-csi/pkg/mounter"
-	"github.com/fileshare-csi/fileshare-csi/pkg/source"
 )
 
 // A Kerberos volume mounts with the host's own tickets (cifs.upcall, root's
@@ -94,44 +89,13 @@ func TestInlineVolumeNeverMountsWithKerberos(t *testing.T) {
 	}
 }
 
-// ticketDesk is a fake KDC for the node's ticket caches: it knows one key
-// per principal and counts logins.
-type ticketDesk struct {
-	mu     sync.Mutex
-	keys   map[string]string
-	logins []source.Credentials
-}
-
-func (k *ticketDesk) login(_ context.Context, c source.Credentials, spns []string) (*krb5.Cache, error) {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	k.logins = append(k.logins, c)
-	if k.keys[c.Principal] != c.Keytab {
-		return nil, fmt.Errorf("Kerberos: log in as %s: the KDC refused the principal or its key: %w", c.Principal, fs.ErrPermission)
-	}
-	user, realm, _ := strings.Cut(c.Principal, "@")
-	now := time.Now()
-	cache := &krb5.Cache{Client: types.NewPrincipalName(nametype.KRB_NT_PRINCIPAL, user), Realm: realm}
-	for _, s := range append([]string{"krbtgt/" + realm}, spns...) {
-		cache.Creds = append(cache.Creds, krb5.Cred{Server: types.NewPrincipalName(nametype.KRB_NT_SRV_INST, s), ServerRealm: realm,
-			AuthTime: now, EndTime: now.Add(time.Hour), Ticket: []byte("t")})
-	}
-	return cache, nil
-}
-
-func (k *ticketDesk) count() int {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	return len(k.logins)
-}
-
 // cachedNode is a node that writes Kerberos ticket caches (--krb5-cache-uids
 // 40000-40009) into dir, whose kernel takes upcall_target as upcall says.
-func cachedNode(t *testing.T, dir, stateDir string, desk *ticketDesk, upcall error, fails func(string) error) (*Driver, *mount.FakeMounter, *[]networkMount) {
+func cachedNode(t *testing.T, dir, stateDir string, desk *krb5test.KDC, upcall error, fails func(string) error) (*Driver, *mount.FakeMounter, *[]networkMount) {
 	t.Helper()
 	return newNodeWith(t, func(c *Config) {
 		m, err := krb5cache.New(krb5cache.Config{First: 40000, Last: 40009, Path: filepath.Join(dir, "krb5cc_%{uid}"),
-			StateFile: filepath.Join(stateDir, "krb5-uids.json"), Login: desk.login,
+			StateFile: filepath.Join(stateDir, "krb5-uids.json"), Login: desk.Login,
 			Chown: func(*os.File, int) error { return nil }})
 		if err != nil {
 			t.Fatal(err)
@@ -152,7 +116,7 @@ func krbSecret(key string) map[string]string {
 // upcall_target=mount; unstaging the last volume removes the cache.
 func TestNodeStageKerberosWithATicketCacheOfTheSecretsPrincipal(t *testing.T) {
 	dir, stateDir := t.TempDir(), filepath.Join(t.TempDir(), "state")
-	desk := &ticketDesk{keys: map[string]string{"svc@CORP.EXAMPLE": "key-1-SECRET"}}
+	desk := krb5test.New(map[string]string{"svc@CORP.EXAMPLE": "key-1-SECRET"}, time.Hour)
 	d, _, calls := cachedNode(t, dir, stateDir, desk, nil, nil)
 	staging := filepath.Join(t.TempDir(), "staging")
 	req := &csi.NodeStageVolumeRequest{
@@ -197,9 +161,9 @@ func TestNodeStageKerberosWithATicketCacheOfTheSecretsPrincipal(t *testing.T) {
 
 	// The plugin restarts: the volume keeps its uid, and its cache is
 	// renewed at once from the kept credentials.
-	before := desk.count()
+	before := desk.Count()
 	restarted, _, _ := cachedNode(t, dir, stateDir, desk, nil, nil)
-	for deadline := time.Now().Add(10 * time.Second); desk.count() == before; time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(10 * time.Second); desk.Count() == before; time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("no renewal after the restart")
 		}
@@ -219,7 +183,7 @@ func TestNodeStageKerberosWithATicketCacheOfTheSecretsPrincipal(t *testing.T) {
 // kernel without upcall_target, a Secret the KDC refuses; and a mount that
 // fails gives the uid back.
 func TestNodeStageKerberosCacheRefusals(t *testing.T) {
-	desk := &ticketDesk{keys: map[string]string{"svc@CORP.EXAMPLE": "key-1-SECRET"}}
+	desk := krb5test.New(map[string]string{"svc@CORP.EXAMPLE": "key-1-SECRET"}, time.Hour)
 	stage := func(d *Driver, key string) error {
 		_, err := d.NodeStageVolume(context.Background(), &csi.NodeStageVolumeRequest{
 			VolumeId:          "v1#smb://fs.corp.example/share?auth=krb5#claim#delete",

@@ -14,67 +14,14 @@ import (
 	"time"
 
 	"github.com/jcmturner/gokrb5/v8/credentials"
-	"github.com/jcmturner/gokrb5/v8/iana/nametype"
-	"github.com/jcmturner/gokrb5/v8/types"
 
-	"github.com/fileshare-csi/fileshare-csi/pkg/krb5"
+	"github.com/fileshare-csi/fileshare-csi/pkg/krb5/krb5test"
 	"github.com/fileshare-csi/fileshare-csi/pkg/source"
 )
 
-// kdc is a fake login: it refuses keys it was not told of, and hands out
-// tickets that last life.
-type kdc struct {
-	mu    sync.Mutex
-	keys  map[string]string // principal -> the keytab that logs in
-	life  time.Duration
-	fail  int // the next fail logins fail as an unreachable KDC would
-	calls []login
-}
-
-type login struct {
-	creds source.Credentials
-	spns  []string
-}
-
-func (k *kdc) login(ctx context.Context, c source.Credentials, spns []string) (*krb5.Cache, error) {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	k.calls = append(k.calls, login{c, slices.Clone(spns)})
-	if k.fail > 0 {
-		k.fail--
-		return nil, errors.New("KDC unreachable")
-	}
-	if k.keys[c.Principal] != c.Keytab {
-		return nil, fmt.Errorf("KDC_ERR_PREAUTH_FAILED: %w", fs.ErrPermission)
-	}
-	now := time.Now()
-	user, realm, _ := strings.Cut(c.Principal, "@")
-	cache := &krb5.Cache{Client: types.NewPrincipalName(nametype.KRB_NT_PRINCIPAL, user), Realm: realm}
-	for _, s := range append([]string{"krbtgt/" + realm}, spns...) {
-		cache.Creds = append(cache.Creds, krb5.Cred{
-			Server: types.NewPrincipalName(nametype.KRB_NT_SRV_INST, s), ServerRealm: realm,
-			Key:      types.EncryptionKey{KeyType: 18, KeyValue: []byte("0123456789abcdef0123456789abcdef")},
-			AuthTime: now, EndTime: now.Add(k.life), Ticket: []byte(fmt.Sprintf("ticket %d", len(k.calls))),
-		})
-	}
-	return cache, nil
-}
-
-func (k *kdc) count() int {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	return len(k.calls)
-}
-
-func (k *kdc) last() login {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	return k.calls[len(k.calls)-1]
-}
-
 type fixture struct {
 	m      *Manager
-	kdc    *kdc
+	kdc    *krb5test.KDC
 	dir    string
 	owners map[string]int
 }
@@ -82,7 +29,7 @@ type fixture struct {
 func newFixture(t *testing.T, first, last uint32, life time.Duration) *fixture {
 	t.Helper()
 	f := &fixture{dir: t.TempDir(), owners: map[string]int{},
-		kdc: &kdc{keys: map[string]string{"alice@BARS.TEST": "alice-key", "bob@BARS.TEST": "bob-key"}, life: life}}
+		kdc: krb5test.New(map[string]string{"alice@BARS.TEST": "alice-key", "bob@BARS.TEST": "bob-key"}, life)}
 	f.m = f.manager(t, first, last)
 	return f
 }
@@ -94,7 +41,7 @@ func (f *fixture) manager(t *testing.T, first, last uint32) *Manager {
 		First: first, Last: last,
 		Path:      filepath.Join(f.dir, "tmp", "krb5cc_%{uid}"),
 		StateFile: filepath.Join(f.dir, "state", "krb5-uids.json"),
-		Login:     f.kdc.login,
+		Login:     f.kdc.Login,
 		Chown: func(file *os.File, uid int) error {
 			mu.Lock()
 			defer mu.Unlock()
@@ -159,7 +106,7 @@ func TestEachIdentityHasAUIDAndACacheOfItsOwn(t *testing.T) {
 	if a1 != 20000 || b != 20001 || a2 != a1 {
 		t.Fatalf("uids alice %d and %d, bob %d; want 20000 twice and 20001", a1, a2, b)
 	}
-	if got := f.kdc.last().spns; !slices.Equal(got, []string{"cifs/fs2.bars.test", "cifs/fs1.bars.test"}) && !slices.Equal(got, []string{"cifs/fs1.bars.test", "cifs/fs2.bars.test"}) {
+	if got := f.kdc.Last().SPNs; !slices.Equal(got, []string{"cifs/fs2.bars.test", "cifs/fs1.bars.test"}) && !slices.Equal(got, []string{"cifs/fs1.bars.test", "cifs/fs2.bars.test"}) {
 		t.Errorf("alice's second login asked for %v", got)
 	}
 	if p, svc := f.cacheOf(t, a1); p != "alice@BARS.TEST" || len(svc) != 3 {
@@ -286,35 +233,31 @@ func TestCachesAreRenewedBeforeTheyEndAndAfterAFailedTry(t *testing.T) {
 	}
 	first, _ := os.ReadFile(f.m.CachePath(uid))
 	// The first renewal finds the KDC down; the one after it succeeds.
-	f.kdc.mu.Lock()
-	f.kdc.fail = 1
-	f.kdc.mu.Unlock()
-	waitFor(t, "a renewal after a failed one", func() bool { return f.kdc.count() >= 3 })
+	f.kdc.FailNext(1)
+	waitFor(t, "a renewal after a failed one", func() bool { return f.kdc.Count() >= 3 })
 	waitFor(t, "the renewed cache", func() bool {
 		b, _ := os.ReadFile(f.m.CachePath(uid))
 		return len(b) > 0 && string(b) != string(first)
 	})
 	// A rotated keytab, brought by a stage or a republish, is what later
 	// renewals log in with.
-	f.kdc.mu.Lock()
-	f.kdc.keys["alice@BARS.TEST"] = "alice-key-2"
-	f.kdc.mu.Unlock()
+	f.kdc.SetKey("alice@BARS.TEST", "alice-key-2")
 	if _, _, err := f.m.Acquire(ctx, "/staging/a", creds("alice@BARS.TEST", "alice-key-2"), "fs1.bars.test"); err != nil {
 		t.Fatal(err)
 	}
-	n := f.kdc.count()
-	waitFor(t, "a renewal with the new key", func() bool { return f.kdc.count() > n })
-	if got := f.kdc.last().creds.Keytab; got != "alice-key-2" {
+	n := f.kdc.Count()
+	waitFor(t, "a renewal with the new key", func() bool { return f.kdc.Count() > n })
+	if got := f.kdc.Last().Creds.Keytab; got != "alice-key-2" {
 		t.Errorf("renewed with %q", got)
 	}
 	// Released: no more renewals.
 	if err := f.m.Release("/staging/a"); err != nil {
 		t.Fatal(err)
 	}
-	n = f.kdc.count()
+	n = f.kdc.Count()
 	time.Sleep(500 * time.Millisecond)
-	if f.kdc.count() != n {
-		t.Errorf("%d logins after the last volume went", f.kdc.count()-n)
+	if f.kdc.Count() != n {
+		t.Errorf("%d logins after the last volume went", f.kdc.Count()-n)
 	}
 }
 
@@ -334,7 +277,7 @@ func TestARestartKeepsTheUIDsOfStagedVolumesAndRenewsAtOnce(t *testing.T) {
 	// The plugin restarts: a2 and b were unstaged while it was down (they
 	// have no staging record), a1 is staged with its credentials.
 	restarted := f.manager(t, 20000, 20009)
-	n := f.kdc.count()
+	n := f.kdc.Count()
 	err := restarted.Resume(ctx, func(v string) (source.Credentials, bool) {
 		if v == "/staging/a1" {
 			return creds("alice@BARS.TEST", "alice-key"), true
@@ -353,9 +296,9 @@ func TestARestartKeepsTheUIDsOfStagedVolumesAndRenewsAtOnce(t *testing.T) {
 	if _, err := os.Stat(restarted.CachePath(20001)); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("bob's cache after his last volume went: %v", err)
 	}
-	waitFor(t, "alice's cache renewed after the restart", func() bool { return f.kdc.count() > n })
-	if got := f.kdc.last(); got.creds.Principal != "alice@BARS.TEST" || !slices.Equal(got.spns, []string{"cifs/fs1.bars.test"}) {
-		t.Errorf("renewed %s for %v", got.creds.Principal, got.spns)
+	waitFor(t, "alice's cache renewed after the restart", func() bool { return f.kdc.Count() > n })
+	if got := f.kdc.Last(); got.Creds.Principal != "alice@BARS.TEST" || !slices.Equal(got.SPNs, []string{"cifs/fs1.bars.test"}) {
+		t.Errorf("renewed %s for %v", got.Creds.Principal, got.SPNs)
 	}
 	// A pool that no longer holds a uid leaves it (and its cache) alone.
 	narrowed := f.manager(t, 20005, 20009)

@@ -76,7 +76,7 @@ func windowsMapping(req StageRequest, passes bool) (smbMapping, []string, error)
 	}
 	if src.EffectiveAuth() == source.AuthKrb5 && !passes {
 		// Refused before the Secret is looked at: no Secret makes it work.
-		return smbMapping{}, nil, fmt.Errorf("%w: auth krb5 promises never to use NTLM, and only New-SmbGlobalMapping -BlockNTLM keeps a Windows mapping from it, which csi-proxy's v1 API cannot pass: run the node plugin in HostProcess mode on Windows Server 2025 (or Windows 11 24H2) or later, or give Windows pods a class with auth negotiate", ErrUnsupported)
+		return smbMapping{}, nil, errKrb5ThroughProxy
 	}
 	user, err := WindowsUser(src, req.Credentials)
 	if err != nil {
@@ -104,6 +104,10 @@ func windowsMapping(req StageRequest, passes bool) (smbMapping, []string, error)
 		opts:     opts,
 	}, noops, nil
 }
+
+// errKrb5ThroughProxy refuses auth krb5 on a node that cannot pass
+// -BlockNTLM.
+var errKrb5ThroughProxy = fmt.Errorf("%w: auth krb5 promises never to use NTLM, and only New-SmbGlobalMapping -BlockNTLM keeps a Windows mapping from it, which csi-proxy's v1 API cannot pass: run the node plugin in HostProcess mode on Windows Server 2025 (or Windows 11 24H2) or later, or give Windows pods a class with auth negotiate", ErrUnsupported)
 
 // WindowsUser is the user a Windows node maps src's share as with creds:
 // DOMAIN\user when the Secret has a domain, the principal (a user
@@ -231,6 +235,11 @@ var _ MappingRotator = (*Windows)(nil)
 // the share's mapping was made with is refused rather than staged on it.
 func (w *Windows) MappingDemands(req StageRequest) (winhost.MapOptions, error) {
 	if !w.host.PassesMapOptions() {
+		if req.Source.EffectiveAuth() == source.AuthKrb5 {
+			// The stage's refusal, before any comparison of credentials
+			// can answer with something a Secret would not fix.
+			return winhost.MapOptions{}, errKrb5ThroughProxy
+		}
 		return winhost.MapOptions{}, nil
 	}
 	// Not windowsMapping: a record read after a plugin restart has no

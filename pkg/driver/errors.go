@@ -131,7 +131,7 @@ func codeOf(err error) codes.Code {
 		return codes.Aborted
 	case errors.Is(err, copytree.ErrIncomplete), errors.Is(err, copytree.ErrTooDeep):
 		return codes.FailedPrecondition
-	case errors.Is(err, mounter.ErrUnsupported), errors.Is(err, mounter.ErrCredentialConflict):
+	case errors.Is(err, mounter.ErrUnsupported), errors.Is(err, mounter.ErrCredentialConflict), errors.Is(err, mounter.ErrNoBlockNTLM):
 		return codes.FailedPrecondition
 	case errors.Is(err, mounter.ErrInvalid):
 		return codes.InvalidArgument

@@ -159,7 +159,7 @@ func (n *node) NodeStageVolume(ctx context.Context, req *csi.NodeStageVolumeRequ
 		return nil, err
 	}
 	defer unlockServer()
-	if err := n.mappingConflict(ctx, req.GetVolumeId(), sr); err != nil {
+	if err := n.mappingConflict(ctx, req.GetVolumeId(), &sr); err != nil {
 		return nil, err
 	}
 	// Last before the mount: a uid taken here is given back only when the
@@ -180,7 +180,16 @@ func (n *node) NodeStageVolume(ctx context.Context, req *csi.NodeStageVolumeRequ
 	if old, err := n.nodeState().Staged(sr.StagingPath); err == nil {
 		capacity = max(capacity, old.CapacityBytes)
 	}
-	if err := n.nodeState().SaveStaged(sr.StagingPath, nodestate.Staged{Request: sr, CapacityBytes: capacity, VolumeID: req.GetVolumeId()}); err != nil {
+	rec := nodestate.Staged{Request: sr, CapacityBytes: capacity, VolumeID: req.GetVolumeId()}
+	if n.cfg.Mounter.OS() == "windows" && src.Protocol == source.SMB {
+		// What this stage asked of the share's mapping, for the volumes
+		// staged after it on the share (mappingConflict), after a
+		// restart of the plugin too.
+		if m, err := n.mappingDemands(sr); err == nil {
+			rec.Mapping = &m
+		}
+	}
+	if err := n.nodeState().SaveStaged(sr.StagingPath, rec); err != nil {
 		klog.FromContext(ctx).Error(err, "cannot save staging state; a broken mount will need a new stage to recover")
 	}
 	n.mounts.staged(sr.StagingPath, string(src.Protocol))

@@ -14,6 +14,8 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/mounter"
+	"github.com/fileshare-csi/fileshare-csi/pkg/nodestate"
+	"github.com/fileshare-csi/fileshare-csi/pkg/os/winhost"
 	"github.com/fileshare-csi/fileshare-csi/pkg/os/winpath"
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 	"github.com/fileshare-csi/fileshare-csi/pkg/source"
@@ -53,7 +55,12 @@ func (n *node) lockServer(ctx context.Context, sr mounter.StageRequest) (func(),
 // Servers are compared by the host name in their source, without case:
 // Windows does the same (and counts another name of the same server, an
 // alias or an address, as another server).
-func (n *node) mappingConflict(ctx context.Context, volumeID string, sr mounter.StageRequest) error {
+//
+// The share's mapping must also give this volume what its class demands
+// of it (see weakerMapping); what it demands less than the share's other
+// volumes goes into sr.MapFloor, so a mapping this volume makes again
+// keeps what they asked for.
+func (n *node) mappingConflict(ctx context.Context, volumeID string, sr *mounter.StageRequest) error {
 	if n.cfg.Mounter.OS() != "windows" || sr.Source.Protocol != source.SMB {
 		return nil
 	}
@@ -61,6 +68,12 @@ func (n *node) mappingConflict(ctx context.Context, volumeID string, sr mounter.
 	if err != nil {
 		return nil // the stage refuses the request, with its own message
 	}
+	want, err := n.mappingDemands(*sr)
+	if err != nil {
+		return nil // likewise
+	}
+	root := mounter.WindowsShareRoot(sr.Source)
+	var floor winhost.MapOptions
 	check := false
 	for _, rec := range n.nodeState().AllStaged() {
 		other := rec.Request
@@ -101,6 +114,17 @@ func (n *node) mappingConflict(ctx context.Context, volumeID string, sr mounter.
 		if !samePassword() {
 			check = true
 		}
+		if !strings.EqualFold(mounter.WindowsShareRoot(other.Source), root) {
+			continue // another share of the server: a mapping of its own
+		}
+		have := n.recordedMapping(full)
+		if err := weakerMapping(name, root, want, have); err != nil {
+			return err
+		}
+		floor = union(floor, have)
+	}
+	if floor != (winhost.MapOptions{}) && !covers(want, floor) {
+		sr.MapFloor = &floor
 	}
 	if !check {
 		return nil
@@ -111,7 +135,7 @@ func (n *node) mappingConflict(ctx context.Context, volumeID string, sr mounter.
 	if verify == nil {
 		verify = verifyCredentials
 	}
-	err = verify(ctx, n.aliases.resolve(ctx, aliasKey(sr), sr.Source), sr.Credentials)
+	err = verify(ctx, n.aliases.resolve(ctx, aliasKey(*sr), sr.Source), sr.Credentials)
 	switch {
 	case err == nil:
 		klog.FromContext(ctx).Info("the Secret brings another password for the user the server's mapping logs on as, and the server takes it; the mapping takes it when it is made again", "server", sr.Source.Host)
@@ -123,3 +147,81 @@ func (n *node) mappingConflict(ctx context.Context, volumeID string, sr mounter.
 	return fail(share.ErrUnavailable,
 		"another volume maps the SMB server %s on this node as the same user with another password, and checking this volume's password with the server failed: %v; the next try checks again", sr.Source.Host, err)
 }
+
+// mappingDemander is the Windows mounter: what a stage demands of its
+// share's mapping (mounter.Windows.MappingDemands).
+type mappingDemander interface {
+	MappingDemands(mounter.StageRequest) (winhost.MapOptions, error)
+}
+
+// mappingDemands is what staging sr demands of its share's SMB global
+// mapping; zero on a node that cannot ask for anything (csi-proxy).
+func (n *node) mappingDemands(sr mounter.StageRequest) (winhost.MapOptions, error) {
+	d, ok := n.cfg.Mounter.(mappingDemander)
+	if !ok {
+		return winhost.MapOptions{}, nil
+	}
+	return d.MappingDemands(sr)
+}
+
+// recordedMapping is what a staged volume's stage asked of its share's
+// mapping: its record's, kept across plugin restarts; for a record of an
+// earlier version, what its class and mount options demand (that version
+// asked for the same, and never for BlockNTLM).
+func (n *node) recordedMapping(rec nodestate.Staged) winhost.MapOptions {
+	if rec.Mapping != nil {
+		return *rec.Mapping
+	}
+	have, err := n.mappingDemands(rec.Request)
+	if err != nil {
+		// The node took it once; a class it would refuse now gets no
+		// credit for any switch, so nothing is reused on its word.
+		return winhost.MapOptions{}
+	}
+	return have
+}
+
+// weakerMapping refuses to stage a volume whose class demands of the
+// share's mapping (encryption, signing, never NTLM) what another volume
+// staged on it was staged without. One share has one mapping per node,
+// made by whichever of its volumes mapped it (or mapped it again, after
+// the server dropped it), so the mapping is known to have a switch only
+// when every volume on it asked for it; and a working mapping is reused as
+// it is.
+//
+// Refused, not replaced: replacing the mapping (Remove-SmbGlobalMapping
+// -Force) closes every file the other volume's pods hold open through it,
+// which a password rotation avoids too (it replaces only a mapping that no
+// longer works); and reusing it would give this volume's pods traffic
+// without what their class promises.
+func weakerMapping(other, root string, want, have winhost.MapOptions) error {
+	var lacks []string
+	if want.RequirePrivacy && !have.RequirePrivacy {
+		lacks = append(lacks, "encryption (seal or encryption: required, -RequirePrivacy)")
+	}
+	if want.RequireIntegrity && !have.RequireIntegrity {
+		lacks = append(lacks, "signing (sign, -RequireIntegrity)")
+	}
+	if want.BlockNTLM && !have.BlockNTLM {
+		lacks = append(lacks, "no NTLM ever (auth krb5, -BlockNTLM)")
+	}
+	if len(lacks) == 0 {
+		return nil
+	}
+	return fail(share.ErrPrecondition,
+		"volume %s is staged on this node on the SMB global mapping of %s, which may have been made without %s that this volume's class demands; one share has one mapping per node, shared by its volumes, and the node neither reuses it without what this class demands nor replaces it under that volume's pods (which would close their open files): give the volumes of one share the same encryption, sign and auth on a node, or run this pod on another node until that volume is unstaged here",
+		other, root, strings.Join(lacks, " and "))
+}
+
+// union is every switch of a or b.
+func union(a, b winhost.MapOptions) winhost.MapOptions {
+	return winhost.MapOptions{
+		RequirePrivacy:         a.RequirePrivacy || b.RequirePrivacy,
+		RequireIntegrity:       a.RequireIntegrity || b.RequireIntegrity,
+		CompressNetworkTraffic: a.CompressNetworkTraffic || b.CompressNetworkTraffic,
+		BlockNTLM:              a.BlockNTLM || b.BlockNTLM,
+	}
+}
+
+// covers says whether a has every switch b has.
+func covers(a, b winhost.MapOptions) bool { return union(a, b) == a }

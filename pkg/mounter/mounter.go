@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/fileshare-csi/fileshare-csi/pkg/os/winhost"
 	"github.com/fileshare-csi/fileshare-csi/pkg/source"
 )
 
@@ -32,6 +33,13 @@ type StageRequest struct {
 	// mount logs in with (cruid, with upcall_target=mount: pkg/krb5cache);
 	// nil for root's own tickets (cruid=0, --krb5-host-tickets).
 	CredUID *uint32 `json:",omitempty"`
+	// MapFloor is what other volumes staged on a Windows node ask of the
+	// SMB global mapping of this volume's share (encryption, signing,
+	// never NTLM), which a mapping this volume makes again (after the
+	// server dropped it, or a password rotation) keeps: otherwise such a
+	// remap would be made with this volume's weaker switches under the
+	// others. nil elsewhere; set by the node service.
+	MapFloor *winhost.MapOptions `json:",omitempty"`
 }
 
 // UpcallTargeter is a mounter that can tell whether the kernel's CIFS

@@ -11,3 +11,9 @@ var ErrUnavailable = winhost.ErrUnavailable
 // connected to the same server with other credentials (system error 1219);
 // the driver maps it to FailedPrecondition.
 var ErrCredentialConflict = winhost.ErrCredentialConflict
+
+// ErrNoBlockNTLM says a mapping that must never use NTLM (auth krb5) was
+// refused because the node's Windows has no New-SmbGlobalMapping
+// -BlockNTLM (before Windows Server 2025); the driver maps it to
+// FailedPrecondition, as ErrUnsupported: another node or class is needed.
+var ErrNoBlockNTLM = winhost.ErrNoBlockNTLM

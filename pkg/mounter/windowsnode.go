@@ -74,13 +74,28 @@ func windowsMapping(req StageRequest, passes bool) (smbMapping, []string, error)
 	if err := volume.CheckMountOptions(req.MountOptions); err != nil {
 		return smbMapping{}, nil, err
 	}
+	if src.EffectiveAuth() == source.AuthKrb5 && !passes {
+		// Refused before the Secret is looked at: no Secret makes it work.
+		return smbMapping{}, nil, errKrb5ThroughProxy
+	}
 	user, err := WindowsUser(src, req.Credentials)
 	if err != nil {
 		return smbMapping{}, nil, err
 	}
+	if a := src.EffectiveAuth(); (a == source.AuthKrb5 || a == source.AuthNegotiate) && req.Credentials.Password == "" {
+		// A mapping logs on with a password: Windows has no keytab login
+		// for it. Most often this is a Secret written for Linux nodes,
+		// with a keytab (which the node plugin does not even keep without
+		// --krb5-cache-uids): refused saying what to put in the Secret,
+		// rather than left to fail at the server as a wrong password.
+		return smbMapping{}, nil, fmt.Errorf("%w: the node-stage Secret has no password, and a Windows SMB mapping logs on with a password only (Windows has no keytab login for a mapping, so a %s is not used): for Windows pods put password in the Secret, with principal (the user principal name) or username and domain", ErrInvalid, source.SecretKeytab)
+	}
 	opts, noops, err := windowsMapOptions(src, req.MountOptions, passes)
 	if err != nil {
 		return smbMapping{}, nil, err
+	}
+	if passes {
+		securityDemands(&opts, req)
 	}
 	return smbMapping{
 		root:     winpath.UNC(src.Host, src.Share),
@@ -90,17 +105,25 @@ func windowsMapping(req StageRequest, passes bool) (smbMapping, []string, error)
 	}, noops, nil
 }
 
+// errKrb5ThroughProxy refuses auth krb5 on a node that cannot pass
+// -BlockNTLM.
+var errKrb5ThroughProxy = fmt.Errorf("%w: auth krb5 promises never to use NTLM, and only New-SmbGlobalMapping -BlockNTLM keeps a Windows mapping from it, which csi-proxy's v1 API cannot pass: run the node plugin in HostProcess mode on Windows Server 2025 (or Windows 11 24H2) or later, or give Windows pods a class with auth negotiate", ErrUnsupported)
+
 // WindowsUser is the user a Windows node maps src's share as with creds:
 // DOMAIN\user when the Secret has a domain, the principal (a user
-// principal name) for auth negotiate without a username. Windows compares
-// user names without case.
+// principal name) for auth negotiate without a username, and for auth
+// krb5 the principal first (a krb5 Secret names its Kerberos identity
+// so, on Linux too). Windows compares user names without case.
+//
+// It does not look at the password: the node service compares users of
+// records that keep none (see windowsMapping for the password check).
 func WindowsUser(src source.Source, c source.Credentials) (string, error) {
 	user := c.Username
 	switch src.EffectiveAuth() {
 	case source.AuthKrb5:
-		// Windows chooses Kerberos or NTLM for a global mapping itself,
-		// and no switch of New-SmbGlobalMapping keeps it from NTLM.
-		return "", fmt.Errorf("%w: auth krb5 is not done on Windows nodes yet: Windows picks Kerberos or NTLM for a mapping itself and cannot promise never to use NTLM; use a class with auth negotiate (the domain's policy decides) for Windows pods", ErrUnsupported)
+		if c.Principal != "" {
+			user = c.Principal
+		}
 	case source.AuthNegotiate:
 		if user == "" && c.Principal != "" {
 			// The user principal name: Windows logs on with Kerberos when
@@ -197,6 +220,57 @@ func (w *Windows) RotateMapping(ctx context.Context, req StageRequest) (bool, er
 }
 
 var _ MappingRotator = (*Windows)(nil)
+
+// MappingDemands is what staging req demands of the SMB global mapping of
+// its share that makes it safer, when the node can ask for it: encryption
+// (RequirePrivacy), signing (RequireIntegrity), and never NTLM
+// (BlockNTLM), with req.MapFloor. Compression is left out: it is no
+// promise to the pods. Through csi-proxy it is zero: that node passes no
+// option (and refuses the classes that need one). The error is the
+// stage's own refusal of req.
+//
+// One share has one mapping per node, shared by all its volumes, and a
+// stage reuses a working one as it is; the node service compares these
+// before it stages (mappingConflict), so a volume that demands more than
+// the share's mapping was made with is refused rather than staged on it.
+func (w *Windows) MappingDemands(req StageRequest) (winhost.MapOptions, error) {
+	if !w.host.PassesMapOptions() {
+		if req.Source.EffectiveAuth() == source.AuthKrb5 {
+			// The stage's refusal, before any comparison of credentials
+			// can answer with something a Secret would not fix.
+			return winhost.MapOptions{}, errKrb5ThroughProxy
+		}
+		return winhost.MapOptions{}, nil
+	}
+	// Not windowsMapping: a record read after a plugin restart has no
+	// credentials, and the switches do not depend on them.
+	opts, _, err := windowsMapOptions(req.Source, req.MountOptions, true)
+	if err != nil {
+		return winhost.MapOptions{}, err
+	}
+	securityDemands(&opts, req)
+	opts.CompressNetworkTraffic = false
+	return opts, nil
+}
+
+// securityDemands adds to opts what req asks of its mapping beside the
+// mount options: -BlockNTLM for auth krb5 (Windows picks Kerberos or NTLM
+// for a mapping itself; -BlockNTLM leaves it Kerberos or nothing, which is
+// what auth krb5 promises), and the other volumes' MapFloor. Only for a
+// node that passes options: windowsMapping refuses krb5 on the others.
+func securityDemands(opts *winhost.MapOptions, req StageRequest) {
+	opts.BlockNTLM = req.Source.EffectiveAuth() == source.AuthKrb5
+	if f := req.MapFloor; f != nil {
+		// If this volume makes the share's mapping again, the other
+		// volumes keep what they asked of it (see StageRequest.MapFloor).
+		opts.RequirePrivacy = opts.RequirePrivacy || f.RequirePrivacy
+		opts.RequireIntegrity = opts.RequireIntegrity || f.RequireIntegrity
+		opts.BlockNTLM = opts.BlockNTLM || f.BlockNTLM
+	}
+}
+
+// WindowsShareRoot is \\host\share of src: what one global mapping covers.
+func WindowsShareRoot(src source.Source) string { return winpath.UNC(src.Host, src.Share) }
 
 // restage handles a staging path that is a link already. A working link to
 // the volume is the volume staged. A link that does not work is usually one

@@ -616,13 +616,143 @@ func TestWindowsMappingFollowsAuthAndEncryption(t *testing.T) {
 			t.Errorf("%q: RequirePrivacy %v, %v; want %v", q, m.opts.RequirePrivacy, err, want)
 		}
 	}
+	// auth krb5: -BlockNTLM where the node can pass it (HostProcess),
+	// as the Secret's principal; refused through csi-proxy, pointing to
+	// HostProcess mode on Windows Server 2025 and to auth negotiate.
 	req := smbRequest(t, `smb://fs/share?auth=krb5`, "v", stagingPath("v"))
-	if _, _, err := windowsMapping(req, true); !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "negotiate") {
-		t.Errorf("auth krb5 on Windows: %v, want ErrUnsupported pointing to negotiate", err)
+	req.Credentials = source.Credentials{Principal: "alice@CORP.EXAMPLE", Password: "s3cret"}
+	if m, _, err := windowsMapping(req, true); err != nil || !m.opts.BlockNTLM || m.username != "alice@CORP.EXAMPLE" {
+		t.Errorf("auth krb5 on a HostProcess node: %+v as %q, %v; want BlockNTLM as the principal", m.opts, m.username, err)
+	}
+	_, _, err := windowsMapping(req, false)
+	if !errors.Is(err, ErrUnsupported) {
+		t.Errorf("auth krb5 through csi-proxy: %v, want ErrUnsupported", err)
+	}
+	for _, want := range []string{"HostProcess", "Windows Server 2025", "auth negotiate"} {
+		if err != nil && !strings.Contains(err.Error(), want) {
+			t.Errorf("auth krb5 through csi-proxy: %q does not say %q", err, want)
+		}
+	}
+	// Every other auth leaves Windows its choice.
+	for _, q := range []string{"", "?auth=ntlm", "?auth=negotiate"} {
+		r := smbRequest(t, `smb://fs/share`+q, "v", stagingPath("v"))
+		if m, _, err := windowsMapping(r, true); err != nil || m.opts.BlockNTLM {
+			t.Errorf("%q: BlockNTLM %v, %v; want false", q, m.opts.BlockNTLM, err)
+		}
 	}
 	req = smbRequest(t, `smb://fs/share?auth=negotiate`, "v", stagingPath("v"))
 	req.Credentials = source.Credentials{Principal: "alice@CORP.EXAMPLE", Password: "s3cret"}
 	if m, _, err := windowsMapping(req, true); err != nil || m.username != "alice@CORP.EXAMPLE" {
 		t.Errorf("negotiate with a principal: user %q, %v", m.username, err)
+	}
+}
+
+// A Kerberos Secret without a password (a keytab, for Linux nodes) is
+// InvalidArgument on Windows, naming what to put in the Secret, on every
+// node: a mapping logs on with a password only.
+func TestWindowsKerberosSecretWithoutPassword(t *testing.T) {
+	for _, q := range []string{"?auth=krb5", "?auth=negotiate"} {
+		req := smbRequest(t, `smb://fs/share`+q, "v", stagingPath("v"))
+		req.Credentials = source.Credentials{Principal: "alice@CORP.EXAMPLE", Keytab: "\x05\x02keytab-bytes"}
+		_, _, err := windowsMapping(req, true)
+		if !errors.Is(err, ErrInvalid) {
+			t.Fatalf("%s: %v, want ErrInvalid", q, err)
+		}
+		for _, want := range []string{"password", "krb5.keytab", "principal"} {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("%s: %q does not say %q", q, err, want)
+			}
+		}
+		if strings.Contains(err.Error(), "keytab-bytes") {
+			t.Errorf("%s: the error shows the keytab: %v", q, err)
+		}
+	}
+	// The user is still known without the password, for the node
+	// service's comparison of records that keep none.
+	src, _ := source.Parse("smb://fs/share?auth=krb5")
+	if u, err := WindowsUser(src, source.Credentials{Principal: "alice@CORP.EXAMPLE", Username: "other"}); err != nil || u != "alice@CORP.EXAMPLE" {
+		t.Errorf("krb5 user %q, %v; want the principal", u, err)
+	}
+}
+
+// passingHost is the fake csi-proxy as a node that passes mapping
+// options (what the HostProcess host does with PowerShell, whose script
+// and old-Windows refusal are tested in pkg/os/hostprocess): it records
+// the options of every mapping it is asked for, and, as Windows before
+// Server 2025, refuses -BlockNTLM with the error the HostProcess host
+// gives.
+type passingHost struct {
+	winhost.Host
+	oldWindows bool
+	asked      []winhost.MapOptions
+}
+
+func (h *passingHost) PassesMapOptions() bool { return true }
+
+func (h *passingHost) NewSMBGlobalMapping(ctx context.Context, remote, local, user, password string, opts winhost.MapOptions) error {
+	h.asked = append(h.asked, opts)
+	if h.oldWindows && opts.BlockNTLM {
+		return winhost.NoBlockNTLM(remote)
+	}
+	return h.Host.NewSMBGlobalMapping(ctx, remote, local, user, password, opts)
+}
+
+func TestWindowsKrb5StageOnAHostProcessNode(t *testing.T) {
+	for _, old := range []bool{false, true} {
+		fake := csiproxytest.Start(t, driverDir, podsDir)
+		h := &passingHost{Host: fake.NewClient(t), oldWindows: old}
+		w := NewWindows(h)
+		staging := stagingPath("k")
+		kubeletPrepares(fake, staging)
+		req := smbRequest(t, "smb://fs/share?auth=krb5", "vol", staging)
+		req.Credentials = source.Credentials{Principal: "alice@CORP.EXAMPLE", Password: "s3cret"}
+		err := w.Stage(context.Background(), req)
+		if len(h.asked) != 1 || !h.asked[0].BlockNTLM || !h.asked[0].RequirePrivacy {
+			t.Fatalf("old Windows %v: mappings asked %+v, want one with BlockNTLM (and the default encryption)", old, h.asked)
+		}
+		if !old {
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m := fake.Mappings(); len(m) != 1 || m[0].Username != "alice@CORP.EXAMPLE" {
+				t.Fatalf("mappings %+v", m)
+			}
+			continue
+		}
+		if !errors.Is(err, ErrNoBlockNTLM) || !strings.Contains(err.Error(), "Windows Server 2025") {
+			t.Fatalf("old Windows: %v, want ErrNoBlockNTLM naming Windows Server 2025", err)
+		}
+		if _, ok := fake.Link(staging); ok {
+			t.Error("old Windows: a link was left behind")
+		}
+		if m := fake.Mappings(); len(m) != 0 {
+			t.Errorf("old Windows: mappings left %+v", m)
+		}
+	}
+}
+
+// What a stage demands of its share's mapping: the security switches on a
+// node that passes them, with the floor other volumes set; nothing
+// through csi-proxy, which can ask for none.
+func TestWindowsMappingDemands(t *testing.T) {
+	fake := csiproxytest.Start(t, driverDir, podsDir)
+	hp, proxy := NewWindows(&passingHost{Host: fake.NewClient(t)}), NewWindows(fake.NewClient(t))
+	req := smbRequest(t, "smb://fs/share?encryption=preferred", "v", stagingPath("v"))
+	req.MountOptions = []string{"sign,compress"}
+	req.Credentials = source.Credentials{} // a record after a restart keeps none
+	if d, err := hp.MappingDemands(req); err != nil || d != (winhost.MapOptions{RequireIntegrity: true}) {
+		t.Errorf("sign, compress, encryption preferred: %+v, %v; want signing only", d, err)
+	}
+	req.MapFloor = &winhost.MapOptions{RequirePrivacy: true, BlockNTLM: true}
+	if d, err := hp.MappingDemands(req); err != nil || d != (winhost.MapOptions{RequirePrivacy: true, RequireIntegrity: true, BlockNTLM: true}) {
+		t.Errorf("with a floor: %+v, %v", d, err)
+	}
+	req.Credentials = source.Credentials{Username: "alice", Password: "s3cret"}
+	if m, _, err := windowsMapping(req, true); err != nil || !m.opts.RequirePrivacy || !m.opts.BlockNTLM {
+		t.Errorf("the mapping a stage makes again keeps the floor: %+v, %v", m.opts, err)
+	}
+	req.MountOptions = nil
+	if d, err := proxy.MappingDemands(req); err != nil || d != (winhost.MapOptions{}) {
+		t.Errorf("through csi-proxy: %+v, %v; want nothing", d, err)
 	}
 }

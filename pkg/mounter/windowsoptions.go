@@ -146,4 +146,4 @@ func windowsTakes(passes bool) string {
 }
 
 // errNoUser is the refusal of SMB credentials without a user.
-var errNoUser = errors.New("SMB volumes need a node-stage secret with username and password (or, for auth negotiate, principal and password)")
+var errNoUser = errors.New("SMB volumes need a node-stage secret with username and password (or, for auth krb5 and negotiate, principal and password)")

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/mounter"
+	"github.com/fileshare-csi/fileshare-csi/pkg/os/winhost"
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 )
 
@@ -52,6 +53,12 @@ type Staged struct {
 	// nodes (NodeStore.Identities); nil elsewhere, and in records of
 	// earlier versions until a republish brings the Secret.
 	Identity *Identity `json:"identity,omitempty"`
+	// Mapping is what the volume's stage asked of its share's SMB global
+	// mapping on a Windows node (encryption, signing, never NTLM): a
+	// volume staged later on the share that demands more is refused
+	// (the driver's mappingConflict). nil elsewhere, and in records of
+	// earlier versions.
+	Mapping *winhost.MapOptions `json:"mapping,omitempty"`
 }
 
 // Published is how one target was published.

@@ -76,6 +76,9 @@ func (h *Host) newMapping(ctx context.Context, root, username, password string, 
 		if ctx.Err() == nil && winhost.IsCredentialConflict(err.Error()) {
 			return winhost.CredentialConflict(root)
 		}
+		if ctx.Err() == nil && opts.BlockNTLM && winhost.IsNoBlockNTLM(err.Error()) {
+			return winhost.NoBlockNTLM(root)
+		}
 		return fmt.Errorf("New-SmbGlobalMapping %s as %s: %w", root, username, err)
 	}
 	return nil

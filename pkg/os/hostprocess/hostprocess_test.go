@@ -15,20 +15,44 @@ import (
 )
 
 // fakePowerShell answers the mapping-status script with status and records
-// every command.
+// every command. oldWindows is a node before Windows Server 2025, whose
+// New-SmbGlobalMapping has no -BlockNTLM: the script, which passes it
+// only when its variable says true, fails there as PowerShell does.
 type fakePowerShell struct {
-	status string
-	fail   error
-	ran    []powershell.Command
+	status     string
+	fail       error
+	oldWindows bool
+	ran        []powershell.Command
 }
+
+// oldWindowsError is what Windows PowerShell 5.1 on Windows Server 2022
+// writes to stderr for New-SmbGlobalMapping -BlockNTLM, as the runner
+// reports it.
+const oldWindowsError = `PowerShell failed: exit status 1: New-SmbGlobalMapping : A parameter cannot be found that matches parameter name 'BlockNTLM'.
+At line:7 char:1
++ New-SmbGlobalMapping -RemotePath $env:FILESHARE_CSI_SMB_REMOTE_PATH -Credential ...
+    + CategoryInfo          : InvalidArgument: (:) [New-SmbGlobalMapping], ParameterBindingException
+    + FullyQualifiedErrorId : NamedParameterNotFound,New-SmbGlobalMapping`
 
 func (f *fakePowerShell) Run(_ context.Context, c powershell.Command) (string, error) {
 	f.ran = append(f.ran, c)
 	if f.fail != nil {
 		return "", f.fail
 	}
-	if c.Script == mappingStatusScript {
+	switch c.Script {
+	case mappingStatusScript:
 		return f.status, nil
+	case newMappingScript:
+		// The script takes every switch from its variable: each must be
+		// set, to true or false, or the script would read "" as false.
+		for _, k := range []string{envRequirePrivacy, envRequireIntegrity, envCompress, envBlockNTLM} {
+			if v := c.Env[k]; v != "true" && v != "false" {
+				return "", errors.New("fake PowerShell: " + k + " is " + strconv.Quote(v))
+			}
+		}
+		if f.oldWindows && c.Env[envBlockNTLM] == "true" {
+			return "", errors.New(oldWindowsError)
+		}
 	}
 	return "", nil
 }
@@ -59,6 +83,7 @@ func TestNewMappingCommandKeepsTheCredentialsInTheEnvironment(t *testing.T) {
 		"FILESHARE_CSI_SMB_REQUIRE_PRIVACY":   "true",
 		"FILESHARE_CSI_SMB_REQUIRE_INTEGRITY": "false",
 		"FILESHARE_CSI_SMB_COMPRESS":          "true",
+		"FILESHARE_CSI_SMB_BLOCK_NTLM":        "false",
 	}
 	if len(c.Env) != len(want) {
 		t.Fatalf("env %q, want %q", c.Env, want)
@@ -245,5 +270,65 @@ func TestNewMappingPassesIntegrityAndCompressionOnlyWhenAsked(t *testing.T) {
 			env["FILESHARE_CSI_SMB_REQUIRE_PRIVACY"] != strconv.FormatBool(opts.RequirePrivacy) {
 			t.Errorf("%+v: environment %q", opts, env)
 		}
+	}
+}
+
+// auth krb5 reaches New-SmbGlobalMapping as -BlockNTLM $true through the
+// environment, and only then: Windows before Server 2025 has no such
+// parameter and must still map the other classes.
+func TestNewMappingBlocksNTLMExactlyWhenAsked(t *testing.T) {
+	if !strings.Contains(newMappingScript, "if ($env:FILESHARE_CSI_SMB_BLOCK_NTLM -eq 'true') { $optional['BlockNTLM'] = $true }") {
+		t.Fatal("the mapping script does not take -BlockNTLM from the environment")
+	}
+	if strings.Contains(newMappingScript, "-BlockNTLM") {
+		t.Fatal("the mapping script passes -BlockNTLM unconditionally")
+	}
+	for _, block := range []bool{true, false} {
+		ps := &fakePowerShell{}
+		h := &Host{ps: ps}
+		if err := h.NewSMBGlobalMapping(context.Background(), `\\fs\share\vol`, "", "alice@CORP.EXAMPLE", "s3cret", winhost.MapOptions{RequirePrivacy: true, BlockNTLM: block}); err != nil {
+			t.Fatalf("BlockNTLM %v: %v", block, err)
+		}
+		var got []string
+		for _, c := range ps.ran {
+			if c.Script == newMappingScript {
+				got = append(got, c.Env["FILESHARE_CSI_SMB_BLOCK_NTLM"])
+			}
+		}
+		if len(got) != 1 || got[0] != strconv.FormatBool(block) {
+			t.Errorf("BlockNTLM %v: the mapping script got %v", block, got)
+		}
+	}
+}
+
+// On Windows before Server 2025, a mapping that needs -BlockNTLM fails
+// with winhost.ErrNoBlockNTLM and the driver's own words (what Windows is
+// needed, or auth negotiate), never PowerShell's text; no link is made,
+// and the same node still maps a mapping without it.
+func TestOldWindowsWithoutBlockNTLM(t *testing.T) {
+	ps := &fakePowerShell{oldWindows: true}
+	h := &Host{ps: ps}
+	link := filepath.Join(t.TempDir(), "globalmount")
+	err := h.NewSMBGlobalMapping(context.Background(), `\\fs\share\vol`, link, "alice@CORP.EXAMPLE", "s3cret", winhost.MapOptions{BlockNTLM: true})
+	if !errors.Is(err, winhost.ErrNoBlockNTLM) {
+		t.Fatalf("err = %v, want ErrNoBlockNTLM", err)
+	}
+	for _, want := range []string{`\\fs\share`, "Windows Server 2025", "auth negotiate"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("%q does not say %q", err, want)
+		}
+	}
+	if strings.Contains(err.Error(), "s3cret") || strings.Contains(err.Error(), "ParameterBindingException") {
+		t.Errorf("the error shows the password or PowerShell's raw text: %v", err)
+	}
+	if _, err := os.Lstat(link); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("link made although the mapping failed: %v", err)
+	}
+	if err := h.NewSMBGlobalMapping(context.Background(), `\\fs\share\vol`, link, "alice", "s3cret", winhost.MapOptions{RequirePrivacy: true}); err != nil {
+		t.Fatalf("a mapping without -BlockNTLM on the same node: %v", err)
+	}
+	// Another failure that names the parameter is not taken for it.
+	if winhost.IsNoBlockNTLM("PowerShell failed: exit status 1: Access is denied") || !winhost.IsNoBlockNTLM("... FullyQualifiedErrorId : NamedParameterNotFound,New-SmbGlobalMapping ... 'BlockNTLM'") {
+		t.Error("IsNoBlockNTLM misreads PowerShell's errors")
 	}
 }

@@ -17,6 +17,8 @@ const (
 	// envRequireIntegrity and envCompress are "true" or "false".
 	envRequireIntegrity = "FILESHARE_CSI_SMB_REQUIRE_INTEGRITY"
 	envCompress         = "FILESHARE_CSI_SMB_COMPRESS"
+	// envBlockNTLM is "true" or "false".
+	envBlockNTLM = "FILESHARE_CSI_SMB_BLOCK_NTLM"
 )
 
 // mappingStatusScript prints the status of the global mapping of the share
@@ -43,12 +45,18 @@ if ($mapping) {
 // (compress) are passed only when asked for: -CompressNetworkTraffic came
 // with Windows Server 2022, and a node without it must still map classes
 // that do not ask for it.
+//
+// -BlockNTLM (auth krb5) likewise: it came with Windows Server 2025 and
+// Windows 11 24H2, and older nodes must still map the other classes. On
+// those, PowerShell refuses it as an unknown parameter before anything is
+// mapped, which the Host turns into winhost.ErrNoBlockNTLM.
 const newMappingScript = `$ErrorActionPreference = 'Stop'
 $password = ConvertTo-SecureString -String $env:` + envPassword + ` -AsPlainText -Force
 $credential = New-Object System.Management.Automation.PSCredential -ArgumentList $env:` + envUsername + `, $password
 $optional = @{}
 if ($env:` + envRequireIntegrity + ` -eq 'true') { $optional['RequireIntegrity'] = $true }
 if ($env:` + envCompress + ` -eq 'true') { $optional['CompressNetworkTraffic'] = $true }
+if ($env:` + envBlockNTLM + ` -eq 'true') { $optional['BlockNTLM'] = $true }
 New-SmbGlobalMapping -RemotePath $env:` + envRemotePath + ` -Credential $credential -RequirePrivacy ([bool]::Parse($env:` + envRequirePrivacy + `)) @optional | Out-Null
 `
 
@@ -74,6 +82,7 @@ func newMappingCommand(shareRoot, username, password string, opts winhost.MapOpt
 		envRequirePrivacy:   strconv.FormatBool(opts.RequirePrivacy),
 		envRequireIntegrity: strconv.FormatBool(opts.RequireIntegrity),
 		envCompress:         strconv.FormatBool(opts.CompressNetworkTraffic),
+		envBlockNTLM:        strconv.FormatBool(opts.BlockNTLM),
 	}}
 }
 

@@ -68,6 +68,11 @@ type MapOptions struct {
 	// (-CompressNetworkTraffic, Windows Server 2022 and later): the cifs
 	// option compress.
 	CompressNetworkTraffic bool
+	// BlockNTLM keeps the mapping from ever logging on with NTLM
+	// (New-SmbGlobalMapping -BlockNTLM, Windows Server 2025 and Windows 11
+	// 24H2 and later): Kerberos or nothing, what a class with auth krb5
+	// promises. Older Windows has no such parameter (ErrNoBlockNTLM).
+	BlockNTLM bool
 }
 
 // Host is the node as the Windows mounter sees it. Every path is a Windows
@@ -160,4 +165,26 @@ func IsCredentialConflict(text string) bool {
 func CredentialConflict(share string) error {
 	return fmt.Errorf("%w: the node is already connected to the server of %s with other credentials, through a connection this driver did not make (another driver's mapping, New-SmbMapping or net use on the node); Windows allows one set of credentials per server and node. Remove that connection on the node (Get-SmbGlobalMapping, Get-SmbMapping), or give this volume's node-stage Secret the same credentials, or run the pod on another node",
 		ErrCredentialConflict, share)
+}
+
+// ErrNoBlockNTLM says the node's New-SmbGlobalMapping has no -BlockNTLM
+// parameter: Windows older than Windows Server 2025 and Windows 11 24H2.
+var ErrNoBlockNTLM = errors.New("this Windows cannot keep an SMB mapping from NTLM (New-SmbGlobalMapping has no -BlockNTLM)")
+
+// IsNoBlockNTLM reports whether an error text from PowerShell is its
+// refusal of -BlockNTLM as an unknown parameter. The English message is
+// translated on Windows in another language; the error's id
+// (NamedParameterNotFound), which PowerShell prints with it, is not.
+func IsNoBlockNTLM(text string) bool {
+	t := strings.ToLower(text)
+	return strings.Contains(t, "blockntlm") &&
+		(strings.Contains(t, "namedparameternotfound") || strings.Contains(t, "a parameter cannot be found that matches parameter name"))
+}
+
+// NoBlockNTLM is the error for a mapping of share that needed -BlockNTLM on
+// a node whose Windows lacks it. Its text is the driver's own and says what
+// to change.
+func NoBlockNTLM(share string) error {
+	return fmt.Errorf("%w: %s needs a mapping that never uses NTLM (auth krb5), and this node's Windows cannot make one: -BlockNTLM came with Windows Server 2025 and Windows 11 24H2. Run the pod on a node with Windows Server 2025 or later, or give Windows pods a class with auth negotiate (Windows then uses Kerberos when the domain lets it, NTLM otherwise)",
+		ErrNoBlockNTLM, share)
 }

@@ -132,7 +132,7 @@ func TestNodeStageKerberosWithATicketCacheOfTheSecretsPrincipal(t *testing.T) {
 		t.Fatalf("mount calls: %+v", *calls)
 	}
 	opts := (*calls)[0].options
-	for _, want := range []string{"sec=krb5", "cruid=40000", "upcall_target=mount"} {
+	for _, want := range []string{"sec=krb5", "cruid=40000", "upcall_target=mount", "retrans=15"} {
 		if !slices.Contains(opts, want) {
 			t.Errorf("options %v lack %s", opts, want)
 		}

@@ -44,12 +44,16 @@ type Linux struct {
 	// UpcallTarget asks the kernel whether CIFS takes upcall_target=mount
 	// (upcallTargetSupported); a test sets what its kernel would answer.
 	UpcallTarget func() error
+	// Retrans asks the kernel whether CIFS takes retrans= (Linux 6.8),
+	// for kerberosRetrans; a test sets what its kernel would answer.
+	Retrans func() error
 }
 
 // New returns the mounter of this OS.
 func New() Mounter {
 	return &Linux{m: mount.New(""), run: runMount, CredentialsDir: filepath.Join(os.TempDir(), "fileshare-csi-credentials"), umount2: unix.Unmount,
-		RootsDir: filepath.Join(os.TempDir(), "fileshare-csi-roots"), bind: bindBeneath, UpcallTarget: upcallTargetSupported}
+		RootsDir: filepath.Join(os.TempDir(), "fileshare-csi-roots"), bind: bindBeneath,
+		UpcallTarget: upcallTargetSupported, Retrans: func() error { return cifsTakes("retrans", strconv.Itoa(krb5Retrans)) }}
 }
 
 // NewLinuxForTest builds a Linux mounter over m (a mount.FakeMounter) with a
@@ -93,9 +97,12 @@ func runMount(ctx context.Context, fstype, device, target string, options []stri
 	return nil
 }
 
+// hasOption tells whether opts has the option key (key or key=value); an
+// entry may hold several options separated by commas, as a class's
+// mountOptions may.
 func hasOption(opts []string, key string) bool {
-	for _, o := range opts {
-		if o == key || strings.HasPrefix(o, key+"=") {
+	for _, o := range strings.Split(strings.Join(opts, ","), ",") {
+		if k, _, _ := strings.Cut(o, "="); strings.TrimSpace(k) == key {
 			return true
 		}
 	}
@@ -185,6 +192,35 @@ func stageOptions(req StageRequest) (fstype string, opts []string, credentials s
 // itself, after the tenant's options were checked (both are refused
 // there). A sec= or seal the options bring that contradicts the class is
 // refused rather than one of them silently winning.
+// krb5Retrans is the retrans= of a Kerberos mount. The server ends a
+// Kerberos session when its ticket does (Samba and Windows answer
+// STATUS_NETWORK_SESSION_EXPIRED), and the request that meets the end fails
+// with EAGAIN while the kernel sets a new session up (an upcall, a session
+// setup). On a soft mount, CIFS's default, Linux 6.8 and later replay such
+// a request retrans times, sleeping 1 ms, then twice as long each time up
+// to 2 s; the default of 1 gives up after 1 ms, and a pod's call fails at
+// every ticket end (an open failed with EAGAIN at both ticket ends of the
+// first run of make test-krb5-node on Linux 6.12). 15 tries wait about 10 s
+// in all. (Linux 6.1 has no replay and no option, and the same writer saw
+// no failure there.)
+const krb5Retrans = 15
+
+// kerberosRetrans adds retrans=krb5Retrans to a Kerberos mount's options,
+// unless the class says how to retry itself (its own retrans=, or hard,
+// which replays without end). A mount with a ticket cache of its own
+// (CredUID) runs on a kernel with upcall_target (6.12.30 or later), which
+// has retrans; for one with root's tickets the kernel is asked (takes), as
+// an older one (6.1) refuses the mount with an unknown option.
+func kerberosRetrans(req StageRequest, opts []string, takes func() error) []string {
+	if !KerberosMount(req.Source, req.Credentials) || hasOption(opts, "retrans") || hasOption(opts, "hard") {
+		return opts
+	}
+	if req.CredUID == nil && (takes == nil || takes() != nil) {
+		return opts
+	}
+	return append(opts, "retrans="+strconv.Itoa(krb5Retrans))
+}
+
 func smbSecurityOptions(src source.Source, creds source.Credentials, credUID *uint32, opts []string) ([]string, error) {
 	sec, seal := "", false
 	for _, o := range strings.Split(strings.Join(opts, ","), ",") {
@@ -238,6 +274,7 @@ func (l *Linux) Stage(ctx context.Context, req StageRequest) error {
 	if err != nil {
 		return err
 	}
+	opts = kerberosRetrans(req, opts, l.Retrans)
 	if err := os.MkdirAll(req.StagingPath, 0o750); err != nil {
 		return fmt.Errorf("create staging path: %w", err)
 	}
@@ -679,14 +716,18 @@ func (l *Linux) UpcallTargetSupported() error {
 // fsconfig). A kernel without the option (before 6.13, 6.12.30) refuses it
 // as an unknown parameter; one without CIFS has no such file system.
 // Either fails here, before anything is mounted.
-func upcallTargetSupported() error {
+func upcallTargetSupported() error { return cifsTakes("upcall_target", "mount") }
+
+// cifsTakes asks the kernel's CIFS client to parse key=value in a mount
+// context it never mounts (fsopen, fsconfig): nothing is mounted either way.
+func cifsTakes(key, value string) error {
 	fd, err := unix.Fsopen("cifs", unix.FSOPEN_CLOEXEC)
 	if err != nil {
 		return fmt.Errorf("the kernel opens no cifs mount context: %w", err)
 	}
 	defer unix.Close(fd)
-	if err := unix.FsconfigSetString(fd, "upcall_target", "mount"); err != nil {
-		return fmt.Errorf("the kernel's CIFS client does not take upcall_target=mount: %w", err)
+	if err := unix.FsconfigSetString(fd, key, value); err != nil {
+		return fmt.Errorf("the kernel's CIFS client does not take %s=%s: %w", key, value, err)
 	}
 	return nil
 }

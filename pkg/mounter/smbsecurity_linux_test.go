@@ -3,6 +3,7 @@
 package mounter
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -33,6 +34,47 @@ func TestStageOptionsForATicketCacheOfItsOwn(t *testing.T) {
 	}
 	if creds != "username=csi\ndomain=EXAMPLE.TEST\n" {
 		t.Errorf("credentials file %q", creds)
+	}
+}
+
+// Kerberos sessions end with their tickets: retrans= lets the kernel replay
+// the request that meets the end (kerberosRetrans), unless the class says
+// how to retry, and only where the kernel has the option.
+func TestKerberosRetrans(t *testing.T) {
+	krb, err := source.Parse("smb://fs.example.test/share?auth=krb5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ntlm, err := source.Parse("smb://fs.example.test/share")
+	if err != nil {
+		t.Fatal(err)
+	}
+	principal := source.Credentials{Principal: "csi@EXAMPLE.TEST", Keytab: "k"}
+	uid := uint32(20007)
+	has, lacks := func() error { return nil }, func() error { return errors.New("unknown parameter") }
+	cases := []struct {
+		name  string
+		req   StageRequest
+		opts  []string
+		takes func() error
+		want  bool
+	}{
+		{"a ticket cache of its own: its kernel has it", StageRequest{Source: krb, Credentials: principal, CredUID: &uid}, nil, lacks, true},
+		{"root's tickets on a kernel with it", StageRequest{Source: krb, Credentials: principal}, nil, has, true},
+		{"root's tickets on a kernel without it (6.1)", StageRequest{Source: krb, Credentials: principal}, nil, lacks, false},
+		{"the class's own retrans", StageRequest{Source: krb, Credentials: principal, CredUID: &uid}, []string{"retrans=3"}, has, false},
+		{"the class's hard", StageRequest{Source: krb, Credentials: principal, CredUID: &uid}, []string{"hard"}, has, false},
+		{"hard among other options", StageRequest{Source: krb, Credentials: principal, CredUID: &uid}, []string{"vers=3.1.1,hard"}, has, false},
+		{"NTLM sessions do not expire", StageRequest{Source: ntlm, Credentials: source.Credentials{Username: "u", Password: "p"}}, nil, has, false},
+	}
+	for _, c := range cases {
+		got := kerberosRetrans(c.req, c.opts, c.takes)
+		if added := slices.Contains(got, "retrans=15"); added != c.want {
+			t.Errorf("%s: options %v, want retrans=15 added: %v", c.name, got, c.want)
+		}
+		if n := len(got) - len(c.opts); n > 1 || (n == 1) != c.want {
+			t.Errorf("%s: %v from %v", c.name, got, c.opts)
+		}
 	}
 }
 

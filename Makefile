@@ -80,14 +80,19 @@ test-fault: deps
 test-krb5-expiry: deps build
 	FILESHARE_KRB5_EXPIRY=1 $(GO) test -count=1 -v -timeout 30m ./test/integration/ -run 'TestKerberosTicketExpiry' -ginkgo.no-color
 
-# Node mounts with sec=krb5 in the test VM, made by the node plugin
-# (--krb5-host-tickets, cruid=0) against the Samba AD domain controller of the
-# integration suite, which test/krb5node/run.sh starts on the host: an
-# auth: krb5 class refused without the flag, an encryption: required one
-# mounted with seal (the DC's smbstatus shows it encrypted), and a writer
-# that never fails across two 3-minute ticket lifetimes while the test
-# renews root's cache from a keytab and the DC ends the kernel's sessions
-# twice. About 9 minutes (FILESHARE_KRB5_LIFETIME=3m; the writer runs 2.5 of them).
+# Node mounts with sec=krb5 in the test VM, made by the node plugin against
+# the Samba AD domain controller of the integration suite, which
+# test/krb5node/run.sh starts on the host. With --krb5-host-tickets
+# (cruid=0): an auth: krb5 class refused without the flag, an encryption:
+# required one mounted with seal (the DC's smbstatus shows it encrypted), and
+# a writer that never fails across two 3-minute ticket lifetimes while the
+# test renews root's cache and the DC ends the kernel's sessions twice. With
+# --krb5-cache-uids (a cache of the Secret's principal, upcall_target=mount):
+# a pod's writer in a mount namespace of its own across two lifetimes, three
+# forced reconnects and a keytab rotation. Boots Debian trixie's kernel with
+# trixie's cifs.upcall 7.4 (test/vm/fetch-kernel.sh, fetch-cifs-utils.sh,
+# pinned). About 17 minutes (FILESHARE_KRB5_LIFETIME=3m; each writer runs
+# 2.5 of them).
 .PHONY: test-krb5-node
 deps-krb5-node:
 	./hack/install-deps.sh krb5-node

@@ -27,6 +27,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -57,7 +58,9 @@ var env struct {
 	lifetime time.Duration
 	bin      string
 	work     string
-	seq      atomic.Int64
+	// upcallVersion is cifs.upcall's (FILESHARE_CIFS_UPCALL's, if set).
+	upcallVersion string
+	seq           atomic.Int64
 }
 
 func principal() string { return env.info.User + "@" + env.info.Realm }
@@ -79,7 +82,8 @@ var mountCap = &csi.VolumeCapability{
 func TestMain(m *testing.M) {
 	// The test binary again, as a pod's process (podWriter).
 	if dir := os.Getenv("FILESHARE_KRB5_POD_WRITER"); dir != "" {
-		podWrite(dir)
+		pause, _ := time.ParseDuration(os.Getenv("FILESHARE_KRB5_POD_PAUSE"))
+		podWrite(dir, pause)
 		return
 	}
 	os.Exit(m.Run())
@@ -163,6 +167,330 @@ func TestKerberosNode(t *testing.T) {
 		}
 		podWriter(t, ctrl, hosted)
 	})
+
+	t.Run("a host whose request-key runs no cifs.upcall: FailedPrecondition", func(t *testing.T) {
+		missingUpcall(t, ctrl)
+	})
+
+	// Last: it rotates the user's keys, after which the node's keytab
+	// (env.keytab, root's kinit) no longer logs in.
+	t.Run("a ticket cache of the Secret's principal: a pod writer across two lifetimes and a keytab rotation", func(t *testing.T) {
+		cachePodWriter(t, ctrl)
+	})
+}
+
+// The pool of --krb5-cache-uids in the guest; setUp gives each uid a
+// passwd entry, as docs/kerberos.md asks of a host.
+const cacheUIDFirst, cacheUIDLast = 7100, 7103
+
+// missingUpcall: a host whose request-key names no working cifs.upcall
+// (cifs-utils missing, or removed) cannot give the kernel a ticket; the
+// stage answers FailedPrecondition saying what the host needs, mounts
+// nothing, and gives the uid back with its cache.
+func missingUpcall(t *testing.T, ctrl csi.ControllerClient) {
+	const conf = "/etc/request-key.d/cifs.spnego.conf"
+	saved, err := os.ReadFile(conf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(conf, []byte("create cifs.spnego * * /nonexistent/cifs.upcall %k\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := os.WriteFile(conf, saved, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}()
+	d := startDriver(t, "--mode", "node", "--krb5-cache-uids", fmt.Sprintf("%d-%d", cacheUIDFirst, cacheUIDLast), "--krb5-cache-path", "/tmp/krb5cc_%{uid}")
+	vol := create(t, ctrl, "krb-no-upcall", map[string]string{"source": "smb://" + env.info.Host + "/" + env.info.Share, "auth": "krb5"})
+	defer deleteVol(t, ctrl, vol.GetVolumeId())
+	staging := filepath.Join(env.work, "no-upcall", "staging")
+	if err := os.MkdirAll(filepath.Dir(staging), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	_, err = csi.NewNodeClient(d.Conn).NodeStageVolume(ctx, &csi.NodeStageVolumeRequest{
+		VolumeId: vol.GetVolumeId(), StagingTargetPath: staging, VolumeCapability: mountCap,
+		VolumeContext: vol.GetVolumeContext(), Secrets: cacheSecrets(t, env.info.Keytab),
+	})
+	t.Logf("NodeStageVolume: %v", err)
+	if status.Code(err) != codes.FailedPrecondition || !strings.Contains(status.Convert(err).Message(), "cifs-utils") {
+		t.Errorf("NodeStageVolume on a host without cifs.upcall: %v; want FailedPrecondition naming cifs-utils", err)
+	}
+	if l := mountLineNoFail(staging); l != "" {
+		t.Errorf("the failed stage left a mount: %s", l)
+	}
+	for u := cacheUIDFirst; u <= cacheUIDLast; u++ {
+		if _, err := os.Lstat(fmt.Sprintf("/tmp/krb5cc_%d", u)); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("the failed stage left uid %d's cache (%v)", u, err)
+		}
+	}
+}
+
+// cacheSecrets is the Secret of a volume mounted with a ticket cache of its
+// own: the keytab at path (in env.dir), and the DC's krb5.conf with the
+// test's ticket lifetime, which the plugin's logins ask the KDC for.
+func cacheSecrets(t *testing.T, keytab string) map[string]string {
+	t.Helper()
+	kt, err := os.ReadFile(filepath.Join(env.dir, keytab))
+	if err != nil {
+		t.Fatal(err)
+	}
+	conf := strings.Replace(env.krbConf, "[libdefaults]\n", fmt.Sprintf("[libdefaults]\n  ticket_lifetime = %ds\n", int(env.lifetime.Seconds())), 1)
+	if conf == env.krbConf {
+		t.Fatalf("the DC's krb5.conf has no [libdefaults] line:\n%s", env.krbConf)
+	}
+	return map[string]string{"principal": principal(), "krb5.keytab": base64.StdEncoding.EncodeToString(kt), "krb5.conf": conf}
+}
+
+// cachePodWriter is the mode #29 asks for: the plugin (--krb5-cache-uids)
+// logs in as the Secret's principal, writes the tickets into the cache of
+// a host uid of its own and renews them there; the mount says
+// sec=krb5,cruid=<uid>,upcall_target=mount, so cifs.upcall (7.2+, on a
+// kernel with the option) reads that uid's cache in the host's namespaces
+// whoever sets a session up. A pod's writer, in a mount namespace of its
+// own whose /tmp is empty and whose krb5.conf is /dev/null (an upcall made
+// in the pod's namespaces would find neither), writes for two and a half
+// ticket lifetimes while the DC ends the kernel's session three times
+// after the first tickets expired, and the Secret's keytab is rotated half
+// way (the republish hands it to the plugin). Root has no tickets: a pass
+// comes from the uid's cache alone. No write and no upcall may fail.
+func cachePodWriter(t *testing.T, ctrl csi.ControllerClient) {
+	L := env.lifetime
+	// Root's cache of the earlier subtests goes: nothing may fall back on it.
+	if err := os.Remove(rootCache); err != nil && !errors.Is(err, os.ErrNotExist) {
+		t.Fatal(err)
+	}
+	cached := startDriver(t, "--mode", "node", "--krb5-cache-uids", fmt.Sprintf("%d-%d", cacheUIDFirst, cacheUIDLast), "--krb5-cache-path", "/tmp/krb5cc_%{uid}")
+	t0 := time.Now()
+	vol := create(t, ctrl, "krb-cache", map[string]string{"source": "smb://" + env.info.Host + "/" + env.info.Share, "auth": "krb5"})
+	sv := stageWith(t, cached, vol, "cache", cacheSecrets(t, env.info.Keytab))
+	line := mountLine(t, sv.staging)
+	uid := -1
+	for _, o := range strings.Split(strings.Fields(line)[3], ",") {
+		if v, ok := strings.CutPrefix(o, "cruid="); ok {
+			uid, _ = strconv.Atoi(v)
+		}
+	}
+	if uid < cacheUIDFirst || uid > cacheUIDLast {
+		t.Fatalf("the staged mount's cruid is %d, not of the pool %d-%d: %s", uid, cacheUIDFirst, cacheUIDLast, line)
+	}
+	for _, want := range []string{"sec=krb5", "upcall_target=mount", "retrans=15"} {
+		if !hasOpt(line, want) {
+			t.Errorf("the staged mount lacks %s: %s", want, line)
+		}
+	}
+	t.Logf("mount: %s", line)
+	cache := fmt.Sprintf("/tmp/krb5cc_%d", uid)
+	checkCacheFile(t, cache, uid)
+	first := cacheTGT(t, cache)
+	t.Logf("uid %d's first ticket: %s", uid, first)
+	target := filepath.Join(env.work, "cache", "pod", "mount")
+	publish(t, cached, sv, target)
+
+	up0 := upcalls(t)
+	from := len(syslogLines(t))
+	// A write every half second, as writerAcrossLifetimes. Back to back
+	// (no pause), one fsync in 30,254 failed with EBADF on Linux 6.12 at
+	// the instant a session expired: the file was opened in the old
+	// session and the flush replayed after the reconnect with its old
+	// handle, which the kernel does not reopen for a replay
+	// (docs/kerberos.md). With back-to-back writes the pod's own call set
+	// the session up again in one run of two, the case that fails with
+	// root's tickets; at this pace mostly the kernel's worker does.
+	pod, podNS := startPod(t, target, "cache-pod-writer.log", 500*time.Millisecond)
+	type event struct {
+		at   time.Time
+		what string
+		done bool
+	}
+	events := []*event{
+		{at: t0.Add(L + L/4), what: "kill"},
+		{at: t0.Add(L + L/2), what: "rotate"},
+		{at: t0.Add(L + 3*L/4), what: "kill"},
+		{at: t0.Add(2*L + L/4), what: "kill"},
+	}
+	end := t0.Add(2*L + L/2)
+	tgts := map[time.Time]bool{first.start: true}
+	var report []string
+	var rotatedAt time.Time
+	kills := 0
+	for time.Now().Before(end) {
+		time.Sleep(5 * time.Second)
+		if k, err := cacheTGTNoFail(cache); err == nil && !tgts[k.start] {
+			tgts[k.start] = true
+			t.Logf("%s: the plugin renewed uid %d's cache: %s", time.Now().Format(time.TimeOnly), uid, k)
+		}
+		for _, e := range events {
+			if e.done || time.Now().Before(e.at) {
+				continue
+			}
+			e.done = true
+			switch e.what {
+			case "kill":
+				kills++
+				report = append(report, forcePodReconnect(t, kills, first.end, pod))
+			case "rotate":
+				rotatedAt = time.Now()
+				rotateUnderWriter(t, cached, sv, target)
+			}
+		}
+	}
+	// Who asked for each upcall, in whose namespaces (while the pod's
+	// tasks still run), and with what.
+	up := upcalls(t)
+	inPod := 0
+	myNS, _ := os.Readlink("/proc/self/ns/mnt")
+	var who []string
+	for _, l := range syslogLines(t)[from:] {
+		// The key description names the task that set the session up
+		// (pid=0x..., in hex), whichever cifs.upcall reads it.
+		if m := keyPIDRE.FindStringSubmatch(l); m != nil {
+			pid, _ := strconv.ParseInt(m[1], 16, 64)
+			ns, _ := os.Readlink(fmt.Sprintf("/proc/%d/ns/mnt", pid))
+			comm, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid))
+			where := "gone"
+			switch {
+			case ns != "" && ns == podNS:
+				inPod++
+				where = "the pod's"
+			case ns == myNS:
+				where = "the node's"
+			}
+			who = append(who, fmt.Sprintf("%s pid %d (%s, %s mount namespace)", strings.Fields(l)[2], pid, strings.TrimSpace(string(comm)), where))
+		}
+		if strings.Contains(l, "key description:") && !strings.Contains(l, fmt.Sprintf("creduid=0x%x;", uid)) {
+			t.Errorf("an upcall during the run was not for uid %d: %s", uid, l)
+		}
+		if strings.Contains(l, "key description:") && !strings.Contains(l, "upcall_target=mount") {
+			t.Errorf("an upcall during the run was not made with upcall_target=mount: %s", l)
+		}
+	}
+	_ = pod.cmd.Process.Kill()
+	_ = pod.cmd.Wait()
+	ok, failed := pod.results(t)
+	t.Logf("the pod's writer: %d writes, %d failed", ok, len(failed))
+	for _, f := range failed {
+		t.Errorf("the pod's write failed: %s", f)
+	}
+	if ok == 0 {
+		t.Errorf("the pod's writer made no write")
+	}
+	for _, r := range report {
+		t.Log(r)
+	}
+
+	t.Logf("cifs.upcall: %d successful upcalls during the run, %d failed, %d named a task of the pod's mount namespace (which, with root's tickets, fails: podWriter); the last for %s; asked by: %s",
+		up.ok-up0.ok, up.failed-up0.failed, inPod, up.last, strings.Join(who, "; "))
+	if up.failed > up0.failed {
+		t.Errorf("%d upcalls failed during the run (syslog in %s)", up.failed-up0.failed, env.logs)
+	}
+	if up.ok-up0.ok < kills {
+		t.Errorf("%d successful upcalls for %d forced reconnects", up.ok-up0.ok, kills)
+	}
+	// The plugin renewed the cache at least once per lifetime, and after
+	// the rotation with the new keys (the old ones no longer log in:
+	// rotateUnderWriter checks), so the last tickets are younger than it.
+	if len(tgts) < 3 {
+		t.Errorf("uid %d's cache held %d tickets over %v, want a renewal per lifetime", uid, len(tgts), time.Since(t0).Round(time.Second))
+	}
+	if last := cacheTGT(t, cache); !rotatedAt.IsZero() && !last.start.After(rotatedAt) {
+		t.Errorf("no renewal after the keytab rotation at %s: the cache's ticket is %s", rotatedAt.Format(time.TimeOnly), last)
+	}
+	checkCacheFile(t, cache, uid)
+
+	unpublish(t, cached, sv, target)
+	unstage(t, cached, sv)
+	if _, err := os.Lstat(cache); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("uid %d's cache is still there after its principal's last volume was unstaged (%v)", uid, err)
+	}
+	deleteVol(t, ctrl, vol.GetVolumeId())
+}
+
+var keyPIDRE = regexp.MustCompile(`key description: .*;pid=0x([0-9a-f]+)`)
+
+// rotateUnderWriter has the DC give the Secret's user new keys, checks that
+// the old keytab no longer logs in, and republishes the volume with the new
+// one, as the kubelet does (requiresRepublish) when the Secret changed.
+func rotateUnderWriter(t *testing.T, d *harness.Driver, sv stagedVol, target string) {
+	t.Helper()
+	name, err := ask("rotate-keytab")
+	if err != nil {
+		t.Errorf("rotate: %v", err)
+		return
+	}
+	name = strings.TrimSpace(name)
+	old := exec.Command("kinit", "-k", "-t", env.keytab, principal())
+	old.Env = append(os.Environ(), "KRB5CCNAME=FILE:"+filepath.Join(env.work, "old-keytab-cc"))
+	if out, err := old.CombinedOutput(); err == nil {
+		t.Errorf("the old keytab still logs in after the rotation; the test cannot tell which keys the plugin renews with")
+	} else {
+		t.Logf("%s: rotated the user's keys (%s); the old keytab is refused: %s", time.Now().Format(time.TimeOnly), name, strings.TrimSpace(string(out)))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if _, err := csi.NewNodeClient(d.Conn).NodePublishVolume(ctx, &csi.NodePublishVolumeRequest{
+		VolumeId: sv.id, StagingTargetPath: sv.staging, TargetPath: target, VolumeCapability: mountCap,
+		Secrets: cacheSecrets(t, name),
+	}); err != nil {
+		t.Errorf("the republish with the rotated keytab: %v", err)
+	}
+}
+
+// forcePodReconnect has the DC end the kernel's session while the pod
+// writes, and waits for a new session set up with a new upcall.
+func forcePodReconnect(t *testing.T, n int, firstEnd time.Time, pod *podProc) string {
+	t.Helper()
+	at := time.Now()
+	if !at.After(firstEnd) {
+		t.Errorf("forced reconnect %d at %s, before the first ticket expired (%s)", n, at.Format(time.TimeOnly), firstEnd.Format(time.TimeOnly))
+	}
+	up0 := upcalls(t)
+	rc0 := reconnects(t)
+	ok0, _ := pod.results(t)
+	out, err := ask("kill-sessions")
+	if err != nil {
+		t.Errorf("forced reconnect %d: %v", n, err)
+		return fmt.Sprintf("forced reconnect %d: failed: %v", n, err)
+	}
+	killed := strings.Fields(out)
+	var pids []int
+	deadline := time.Now().Add(2 * time.Minute)
+	for time.Now().Before(deadline) {
+		time.Sleep(2 * time.Second)
+		pids = sessionPIDsNoFail()
+		if ok, _ := pod.results(t); len(pids) > 0 && !overlap(pids, killed) && upcalls(t).ok > up0.ok && ok > ok0+2 {
+			break
+		}
+	}
+	up := upcalls(t)
+	rc := reconnects(t)
+	ok, _ := pod.results(t)
+	r := fmt.Sprintf("forced reconnect %d at %s (%v after the first ticket's end): DC terminated smbd %v; new session smbd %v; %d new upcall(s), the last for %s; kernel session reconnects +%d; the pod's writes +%d, within %v",
+		n, at.Format(time.TimeOnly), at.Sub(firstEnd).Round(time.Second), killed, pids, up.ok-up0.ok, up.last, rc[0]-rc0[0], ok-ok0, time.Since(at).Round(time.Second))
+	t.Logf("%s", r)
+	if len(pids) == 0 || overlap(pids, killed) {
+		t.Errorf("forced reconnect %d: the DC shows no new session (smbd %v, terminated %v)", n, pids, killed)
+	}
+	if up.ok <= up0.ok {
+		t.Errorf("forced reconnect %d: no successful upcall after it", n)
+	}
+	return r
+}
+
+// checkCacheFile: the cache is a regular file of uid's, readable by it
+// alone.
+func checkCacheFile(t *testing.T, path string, uid int) {
+	t.Helper()
+	fi, err := os.Lstat(path)
+	if err != nil {
+		t.Fatalf("uid %d's cache: %v", uid, err)
+	}
+	st := fi.Sys().(*syscall.Stat_t)
+	if !fi.Mode().IsRegular() || fi.Mode().Perm() != 0o600 || int(st.Uid) != uid {
+		t.Errorf("%s: mode %v, owner %d; want a regular file, 0600, owned by %d", path, fi.Mode(), st.Uid, uid)
+	}
 }
 
 // podWriter is what a pod does on a node in the shipped mode: a writer in
@@ -176,27 +504,8 @@ func podWriter(t *testing.T, ctrl csi.ControllerClient, hosted *harness.Driver) 
 	sv := stage(t, hosted, vol, "pod")
 	target := filepath.Join(env.work, "pod", "pod", "mount")
 	publish(t, hosted, sv, target)
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	logPath := filepath.Join(env.logs, "pod-writer.log")
-	logf, err := os.Create(logPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer logf.Close()
-	pod := exec.Command("unshare", "--mount", "--propagation", "private", "sh", "-c",
-		`mount --bind "$1" /mnt && mount -t tmpfs tmpfs /tmp && mount --bind /dev/null /etc/krb5.conf && exec "$2"`, "sh", target, self)
-	pod.Env = append(os.Environ(), "FILESHARE_KRB5_POD_WRITER=/mnt")
-	pod.Stdout, pod.Stderr = logf, logf
-	if err := pod.Start(); err != nil {
-		t.Fatal(err)
-	}
+	pod, podNS := startPod(t, target, "pod-writer.log", 500*time.Millisecond)
 	myNS, _ := os.Readlink("/proc/self/ns/mnt")
-	time.Sleep(5 * time.Second)
-	podNS, _ := os.Readlink(fmt.Sprintf("/proc/%d/ns/mnt", pod.Process.Pid))
-	t.Logf("the pod's writer: pid %d, mount namespace %s (the test's %s)", pod.Process.Pid, podNS, myNS)
 	for i := 1; i <= 5; i++ {
 		from := len(syslogLines(t))
 		killed, err := ask("kill-sessions")
@@ -225,24 +534,83 @@ func podWriter(t *testing.T, ctrl csi.ControllerClient, hosted *harness.Driver) 
 		}
 		t.Logf("kill %d (smbd %s): upcalls: %s", i, strings.TrimSpace(killed), strings.Join(who, "; "))
 	}
-	_ = pod.Process.Kill()
-	_ = pod.Wait()
-	b, _ := os.ReadFile(logPath)
-	ok, failed := strings.Count(string(b), "ok "), strings.Count(string(b), "FAIL ")
-	t.Logf("the pod's writer: %d writes, %d failed", ok, failed)
-	for _, l := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(l, "FAIL ") {
-			t.Errorf("the pod's write failed: %s", l)
-		}
+	_ = pod.cmd.Process.Kill()
+	_ = pod.cmd.Wait()
+	ok, failed := pod.results(t)
+	t.Logf("the pod's writer: %d writes, %d failed", ok, len(failed))
+	for _, f := range failed {
+		t.Errorf("the pod's write failed: %s", f)
 	}
 	unpublish(t, hosted, sv, target)
 	unstage(t, hosted, sv)
 	deleteVol(t, ctrl, vol.GetVolumeId())
 }
 
-// podWrite is the pod's writer: an fsync'd append every half second, with
-// "ok N" or "FAIL N time error" on stdout, until killed.
-func podWrite(dir string) {
+// podProc is a pod's writer: this test binary again (podWrite), in a mount
+// namespace of its own with the volume at /mnt, its own empty /tmp and
+// /dev/null for a krb5.conf, as a container has; its lines go to log.
+type podProc struct {
+	cmd *exec.Cmd
+	log string
+}
+
+// startPod starts a pod's writer on the published volume at target, and
+// returns it with its mount namespace.
+func startPod(t *testing.T, target, logName string, pause time.Duration) (*podProc, string) {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &podProc{log: filepath.Join(env.logs, logName)}
+	logf, err := os.Create(p.log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer logf.Close()
+	p.cmd = exec.Command("unshare", "--mount", "--propagation", "private", "sh", "-c",
+		`mount --bind "$1" /mnt && mount -t tmpfs tmpfs /tmp && mount --bind /dev/null /etc/krb5.conf && exec "$2"`, "sh", target, self)
+	p.cmd.Env = append(os.Environ(), "FILESHARE_KRB5_POD_WRITER=/mnt", "FILESHARE_KRB5_POD_PAUSE="+pause.String())
+	p.cmd.Stdout, p.cmd.Stderr = logf, logf
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = p.cmd.Process.Kill(); _ = p.cmd.Wait() })
+	myNS, _ := os.Readlink("/proc/self/ns/mnt")
+	var podNS string
+	waitFor(t, "the pod's first write", 30*time.Second, func() bool {
+		podNS, _ = os.Readlink(fmt.Sprintf("/proc/%d/ns/mnt", p.cmd.Process.Pid))
+		ok, _ := p.results(t)
+		return ok > 0
+	})
+	if podNS == myNS {
+		t.Fatalf("the pod's writer runs in the test's mount namespace %s", myNS)
+	}
+	t.Logf("the pod's writer: pid %d, mount namespace %s (the test's %s)", p.cmd.Process.Pid, podNS, myNS)
+	return p, podNS
+}
+
+// results are the pod's successful writes so far, and its failures.
+func (p *podProc) results(t *testing.T) (ok int, failed []string) {
+	t.Helper()
+	b, err := os.ReadFile(p.log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		switch {
+		case strings.HasPrefix(l, "ok "):
+			ok++
+		case strings.HasPrefix(l, "FAIL "):
+			failed = append(failed, l)
+		}
+	}
+	return ok, failed
+}
+
+// podWrite is the pod's writer: an fsync'd append, then pause, with "ok N"
+// or "FAIL N time error" on stdout, until killed.
+func podWrite(dir string, pause time.Duration) {
 	for i := 1; ; i++ {
 		began := time.Now()
 		f, err := os.OpenFile(filepath.Join(dir, "pod.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
@@ -259,7 +627,7 @@ func podWrite(dir string) {
 		} else {
 			fmt.Printf("ok %d %v\n", i, time.Since(began).Round(time.Millisecond))
 		}
-		time.Sleep(500 * time.Millisecond)
+		time.Sleep(pause)
 	}
 }
 
@@ -489,7 +857,18 @@ func setUp(t *testing.T) {
 	// What the kernel's Kerberos upcall needs on a node: request-key and
 	// its cifs.spnego line (keyutils, cifs-utils), cifs.upcall and the MIT
 	// libraries it links, a krb5.conf; kinit and klist to make the cache.
-	for _, p := range []string{"/sbin/request-key", "/usr/sbin/cifs.upcall", "/etc/request-key.d/cifs.spnego.conf"} {
+	upcall := "/usr/sbin/cifs.upcall"
+	if u := os.Getenv("FILESHARE_CIFS_UPCALL"); u != "" {
+		// The script's cifs.upcall (test/vm/fetch-cifs-utils.sh): 7.2 or
+		// later, which reads upcall_target=mount, where the host's
+		// bookworm has 7.0. The guest's /etc is its own (an overlay).
+		upcall = u
+		line := "create cifs.spnego * * " + u + " %k\n"
+		if err := os.WriteFile("/etc/request-key.d/cifs.spnego.conf", []byte(line), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range []string{"/sbin/request-key", upcall, "/etc/request-key.d/cifs.spnego.conf"} {
 		if _, err := os.Stat(p); err != nil {
 			t.Fatalf("%v: the node needs cifs-utils and keyutils", err)
 		}
@@ -499,8 +878,22 @@ func setUp(t *testing.T) {
 			t.Fatalf("%s: %v", c, err)
 		}
 	}
-	if out, err := exec.Command("ldd", "/usr/sbin/cifs.upcall").CombinedOutput(); err != nil || bytes.Contains(out, []byte("not found")) {
-		t.Fatalf("cifs.upcall's libraries: %v\n%s", err, out)
+	if out, err := exec.Command(upcall, "--version").CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", upcall, err, out)
+	} else {
+		env.upcallVersion = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(string(out)), "version:"))
+	}
+	// The uids of --krb5-cache-uids have passwd entries, as on a host
+	// (docs/kerberos.md): cifs.upcall looks the cache's uid up.
+	pw, err := os.OpenFile("/etc/passwd", os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for u := cacheUIDFirst; u <= cacheUIDLast; u++ {
+		fmt.Fprintf(pw, "fscsi-krb5-%d:x:%d:%d:fileshare-csi ticket cache:/nonexistent:/usr/sbin/nologin\n", u, u, u)
+	}
+	if err := pw.Close(); err != nil {
+		t.Fatal(err)
 	}
 	// The node's keytab stays out of /etc/krb5.keytab, where cifs.upcall
 	// would log in from it by itself when root's cache has no ticket: a
@@ -584,7 +977,8 @@ func setUp(t *testing.T) {
 			return err == nil
 		})
 	}
-	t.Logf("guest ready: DC %s (%s) at %s, tickets of %v", env.info.Host, env.info.Realm, env.info.Addr, env.lifetime)
+	kver, _ := os.ReadFile("/proc/sys/kernel/osrelease")
+	t.Logf("guest ready: kernel %s, cifs.upcall %s; DC %s (%s) at %s, tickets of %v", strings.TrimSpace(string(kver)), env.upcallVersion, env.info.Host, env.info.Realm, env.info.Addr, env.lifetime)
 }
 
 func getenv(k, def string) string {
@@ -671,9 +1065,17 @@ func (k ticket) String() string {
 
 func cacheTickets(t *testing.T) []ticket {
 	t.Helper()
-	c, err := credentials.LoadCCache(rootCache)
+	out, err := cacheTicketsAt(rootCache)
 	if err != nil {
 		t.Fatalf("root's cache %s: %v", rootCache, err)
+	}
+	return out
+}
+
+func cacheTicketsAt(path string) ([]ticket, error) {
+	c, err := credentials.LoadCCache(path)
+	if err != nil {
+		return nil, err
 	}
 	var out []ticket
 	for _, cr := range c.Credentials {
@@ -682,7 +1084,34 @@ func cacheTickets(t *testing.T) []ticket {
 		}
 		out = append(out, ticket{server: cr.Server.PrincipalName.PrincipalNameString() + "@" + cr.Server.Realm, start: cr.StartTime, end: cr.EndTime})
 	}
-	return out
+	return out, nil
+}
+
+// cacheTGTNoFail is the ticket-granting ticket in the cache at path.
+func cacheTGTNoFail(path string) (ticket, error) {
+	ks, err := cacheTicketsAt(path)
+	if err != nil {
+		return ticket{}, err
+	}
+	for _, k := range ks {
+		if strings.HasPrefix(k.server, "krbtgt/") {
+			return k, nil
+		}
+	}
+	return ticket{}, fmt.Errorf("no ticket-granting ticket in %s", path)
+}
+
+// cacheTGT is cacheTGTNoFail, whose lifetime must be the test's.
+func cacheTGT(t *testing.T, path string) ticket {
+	t.Helper()
+	k, err := cacheTGTNoFail(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := k.end.Sub(k.start); got > env.lifetime+time.Minute || got < env.lifetime-time.Minute {
+		t.Fatalf("the KDC gave the plugin a ticket of %v, its krb5.conf asked for %v: %s", got, env.lifetime, k)
+	}
+	return k
 }
 
 // tgt is root's ticket-granting ticket; its lifetime must be the test's.
@@ -889,6 +1318,11 @@ func deleteVol(t *testing.T, c csi.ControllerClient, id string) {
 
 func stage(t *testing.T, d *harness.Driver, vol *csi.Volume, name string) stagedVol {
 	t.Helper()
+	return stageWith(t, d, vol, name, secrets(t))
+}
+
+func stageWith(t *testing.T, d *harness.Driver, vol *csi.Volume, name string, sec map[string]string) stagedVol {
+	t.Helper()
 	sv := stagedVol{id: vol.GetVolumeId(), staging: filepath.Join(env.work, name, "staging")}
 	if err := os.MkdirAll(filepath.Dir(sv.staging), 0o755); err != nil {
 		t.Fatal(err)
@@ -898,7 +1332,7 @@ func stage(t *testing.T, d *harness.Driver, vol *csi.Volume, name string) staged
 	began := time.Now()
 	if _, err := csi.NewNodeClient(d.Conn).NodeStageVolume(ctx, &csi.NodeStageVolumeRequest{
 		VolumeId: sv.id, StagingTargetPath: sv.staging, VolumeCapability: mountCap,
-		VolumeContext: vol.GetVolumeContext(), Secrets: secrets(t),
+		VolumeContext: vol.GetVolumeContext(), Secrets: sec,
 	}); err != nil {
 		t.Fatalf("NodeStageVolume %s: %v", sv.id, err)
 	}

@@ -158,6 +158,12 @@ func (d *ADDC) AddUser(ctx context.Context, name, password string) error {
 	return d.tool(ctx, "user", "create", name, password, "-H", filepath.Join(d.Dir, "private", "sam.ldb"))
 }
 
+// SetPassword gives a domain user a new password, and with it new keys
+// (their version number goes up): a rotation, as an operator's would be.
+func (d *ADDC) SetPassword(ctx context.Context, name, password string) error {
+	return d.tool(ctx, "user", "setpassword", name, "--newpassword="+password, "-H", filepath.Join(d.Dir, "private", "sam.ldb"))
+}
+
 // Keytab exports the keys of name@Realm as a keytab file's bytes.
 func (d *ADDC) Keytab(ctx context.Context, name string) ([]byte, error) {
 	p := filepath.Join(d.Dir, name+".keytab")

@@ -15,6 +15,9 @@
 //
 //	smbstatus ARGS...     smbstatus of the DC with ARGS (options only)
 //	kill-sessions         terminates the smbd processes serving the sessions
+//	rotate-keytab         gives the user a new password and writes its keytab
+//	                      to OUT/<user>-<kvno-th rotation>.keytab, answered
+//	                      with the file's name
 //
 // It stops the DC and removes the namespace at SIGTERM or SIGINT, or after
 // -timeout at the latest.
@@ -127,7 +130,7 @@ func run(dir, out, ns, hostCIDR, nsCIDR, user string, timeout time.Duration) err
 			if err != nil {
 				continue
 			}
-			answer := serve(ctx, dc, strings.Fields(string(line)))
+			answer := serve(ctx, dc, out, user, strings.Fields(string(line)))
 			fmt.Printf("dc: %s: %s -> %s\n", filepath.Base(r), strings.TrimSpace(string(line)), firstLine(answer))
 			base := strings.TrimSuffix(r, ".req")
 			if err := os.WriteFile(base+".tmp", []byte(answer), 0o644); err == nil {
@@ -144,7 +147,7 @@ func firstLine(s string) string {
 }
 
 // serve answers one request: "ok\n" and the output, or "error: ...".
-func serve(ctx context.Context, dc *localservers.ADDC, args []string) string {
+func serve(ctx context.Context, dc *localservers.ADDC, out, user string, args []string) string {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	if len(args) == 0 {
@@ -162,6 +165,12 @@ func serve(ctx context.Context, dc *localservers.ADDC, args []string) string {
 			return "error: " + err.Error() + "\n"
 		}
 		return "ok\n" + s
+	case "rotate-keytab":
+		name, err := rotateKeytab(ctx, dc, out, user)
+		if err != nil {
+			return "error: " + err.Error() + "\n"
+		}
+		return "ok\n" + name + "\n"
 	case "kill-sessions":
 		pids, err := killSessions(ctx, dc)
 		if err != nil {
@@ -208,6 +217,25 @@ func killSessions(ctx context.Context, dc *localservers.ADDC) ([]int, error) {
 		}
 	}
 	return pids, nil
+}
+
+var rotations int
+
+// rotateKeytab sets a new random password for user and exports the keys
+// that come with it, as a Secret's keytab would be replaced.
+func rotateKeytab(ctx context.Context, dc *localservers.ADDC, out, user string) (string, error) {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	if err := dc.SetPassword(ctx, user, "Pw-"+hex.EncodeToString(b)+"!"); err != nil {
+		return "", err
+	}
+	kt, err := dc.Keytab(ctx, user)
+	if err != nil {
+		return "", err
+	}
+	rotations++
+	name := fmt.Sprintf("%s-%d.keytab", user, rotations)
+	return name, os.WriteFile(filepath.Join(out, name), kt, 0o600)
 }
 
 func alive(pid int) bool {

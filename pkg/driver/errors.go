@@ -131,7 +131,8 @@ func codeOf(err error) codes.Code {
 		return codes.Aborted
 	case errors.Is(err, copytree.ErrIncomplete), errors.Is(err, copytree.ErrTooDeep):
 		return codes.FailedPrecondition
-	case errors.Is(err, mounter.ErrUnsupported), errors.Is(err, mounter.ErrCredentialConflict), errors.Is(err, mounter.ErrNoBlockNTLM):
+	case errors.Is(err, mounter.ErrUnsupported), errors.Is(err, mounter.ErrCredentialConflict), errors.Is(err, mounter.ErrNoBlockNTLM),
+		errors.Is(err, mounter.ErrNoKerberos):
 		return codes.FailedPrecondition
 	case errors.Is(err, mounter.ErrInvalid):
 		return codes.InvalidArgument

@@ -3,6 +3,7 @@ package driver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,7 +15,9 @@ import (
 	"github.com/fileshare-csi/fileshare-csi/pkg/mounter"
 	"github.com/fileshare-csi/fileshare-csi/pkg/nodestate"
 	"github.com/fileshare-csi/fileshare-csi/pkg/os/csiproxy/csiproxytest"
+	"github.com/fileshare-csi/fileshare-csi/pkg/os/hostprocess"
 	"github.com/fileshare-csi/fileshare-csi/pkg/os/winhost"
+	"github.com/fileshare-csi/fileshare-csi/pkg/os/winpath"
 )
 
 // The contract of a Windows node in HostProcess mode for what a class
@@ -27,9 +30,14 @@ import (
 // refusal of -BlockNTLM on old Windows, are tested in pkg/os/hostprocess):
 // it records the options of every mapping asked for, and, as Windows
 // before Server 2025, refuses -BlockNTLM with the HostProcess host's error.
+//
+// With mapFails set, New-SmbGlobalMapping fails as PowerShell reports it
+// (psError), and the node returns what the HostProcess host makes of that
+// (hostprocess.MappingError).
 type hostProcessNode struct {
 	winhost.Host
 	oldWindows bool
+	mapFails   string
 	asked      []winhost.MapOptions
 }
 
@@ -39,6 +47,13 @@ func (h *hostProcessNode) NewSMBGlobalMapping(ctx context.Context, remote, local
 	h.asked = append(h.asked, opts)
 	if h.oldWindows && opts.BlockNTLM {
 		return winhost.NoBlockNTLM(remote)
+	}
+	if h.mapFails != "" {
+		root, err := winpath.ShareRoot(remote)
+		if err != nil {
+			return err
+		}
+		return hostprocess.MappingError(ctx, root, user, opts, errors.New(h.mapFails))
 	}
 	return h.Host.NewSMBGlobalMapping(ctx, remote, local, user, password, opts)
 }
@@ -265,5 +280,66 @@ func copyDir(t *testing.T, from, to string) {
 		if err := os.WriteFile(filepath.Join(to, e.Name()), b, 0o600); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// psError is what Windows PowerShell writes to stderr when
+// New-SmbGlobalMapping fails with a Windows error, as the runner reports
+// it: the message, translated on Windows in another language, and the
+// code in the FullyQualifiedErrorId, never translated.
+func psError(message, id string) string {
+	return "PowerShell failed: exit status 1: New-SmbGlobalMapping : " + message + `
+At line:8 char:1
++ New-SmbGlobalMapping -RemotePath $env:FILESHARE_CSI_SMB_REMOTE_PATH -Credential ...
+    + CategoryInfo          : NotSpecified: (MSFT_SmbGlobalMapping:ROOT/Microsoft/...mbGlobalMapping) [New-SmbGlobalMapping], CimException
+    + FullyQualifiedErrorId : ` + id + `,New-SmbGlobalMapping`
+}
+
+// A krb5 mapping that Windows refuses because it cannot log on with
+// Kerberos (and may not use NTLM) is FailedPrecondition saying what to
+// fix; a refused password is PermissionDenied, as a refused login is on
+// the controller. Nothing is left on the node. The same failures of a
+// negotiate class stay what they were (Internal, with PowerShell's text).
+func TestWindowsNodeKrb5MappingFailuresSayWhatToFix(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name, host, stderr string
+		code               codes.Code
+		want               []string
+	}{
+		{"NTLM blocked, server named by address", "192.0.2.10", psError("Authentication failed because NTLM authentication has been disabled.", "Windows System Error 1937"),
+			codes.FailedPrecondition, []string{"no Kerberos ticket", "by the address 192.0.2.10, use its DNS name", "auth negotiate"}},
+		{"no logon session", "fs.corp.example", psError("A specified logon session does not exist. It may already have been terminated.", "Windows System Error 1312"),
+			codes.FailedPrecondition, []string{"cifs/ service principal", "domain controller of the realm CORP.EXAMPLE", "auth negotiate"}},
+		{"no domain controller", "fs.corp.example", psError("There are currently no logon servers available to service the logon request.", "Windows System Error 1311"),
+			codes.FailedPrecondition, []string{"no domain controller (KDC) of the realm CORP.EXAMPLE", "auth negotiate"}},
+		{"no authenticating authority", "fs.corp.example", psError("No authority could be contacted for authentication.", "Windows System Error -2146893039"),
+			codes.FailedPrecondition, []string{"no domain controller (KDC)"}},
+		{"no service principal", "fs.corp.example", psError("The specified target is unknown or unreachable.", "HRESULT 0x80090303"),
+			codes.FailedPrecondition, []string{"no service principal cifs/fs.corp.example", "setspn -S", "auth negotiate"}},
+		{"wrong password", "fs.corp.example", psError("The user name or password is incorrect.", "Windows System Error 1326"),
+			codes.PermissionDenied, []string{"refused the logon of alice@CORP.EXAMPLE", "node-stage Secret"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fake := csiproxytest.Start(t, winDriverDir)
+			d, h := newHostProcessNode(t, fake, filepath.Join(t.TempDir(), "state"), false)
+			h.mapFails = tc.stderr
+			err := stageClass(ctx, d, fake, "vol-k", "k", "smb://"+tc.host+"/share?auth=krb5", "", winKrbSecret())
+			for _, w := range tc.want {
+				wantCode(t, "krb5 stage", err, tc.code, w)
+			}
+			if strings.Contains(err.Error(), "CimException") {
+				t.Errorf("the message shows PowerShell's text: %v", err)
+			}
+			if len(h.asked) != 1 || !h.asked[0].BlockNTLM {
+				t.Fatalf("mappings asked %+v, want one with BlockNTLM", h.asked)
+			}
+			if m := fake.Mappings(); len(m) != 0 {
+				t.Fatalf("mappings left after the failed stage: %+v", m)
+			}
+
+			err = stageClass(ctx, d, fake, "vol-n", "n", "smb://"+tc.host+"/share?auth=negotiate", "", winKrbSecret())
+			wantCode(t, "negotiate stage", err, codes.Internal, "FullyQualifiedErrorId")
+		})
 	}
 }

@@ -17,3 +17,10 @@ var ErrCredentialConflict = winhost.ErrCredentialConflict
 // -BlockNTLM (before Windows Server 2025); the driver maps it to
 // FailedPrecondition, as ErrUnsupported: another node or class is needed.
 var ErrNoBlockNTLM = winhost.ErrNoBlockNTLM
+
+// ErrNoKerberos says a mapping that must never use NTLM (auth krb5) failed
+// because Windows could not log on to the server with Kerberos (no ticket
+// for the server's name, no domain controller, no cifs/ service
+// principal); the driver maps it to FailedPrecondition: the node, the realm
+// or the class must change, and the message says which.
+var ErrNoKerberos = winhost.ErrNoKerberos

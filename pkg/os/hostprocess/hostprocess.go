@@ -73,15 +73,37 @@ func (h *Host) NewSMBGlobalMapping(ctx context.Context, remotePath, localPath, u
 
 func (h *Host) newMapping(ctx context.Context, root, username, password string, opts winhost.MapOptions) error {
 	if _, err := h.ps.Run(ctx, newMappingCommand(root, username, password, opts)); err != nil {
-		if ctx.Err() == nil && winhost.IsCredentialConflict(err.Error()) {
-			return winhost.CredentialConflict(root)
-		}
-		if ctx.Err() == nil && opts.BlockNTLM && winhost.IsNoBlockNTLM(err.Error()) {
-			return winhost.NoBlockNTLM(root)
-		}
-		return fmt.Errorf("New-SmbGlobalMapping %s as %s: %w", root, username, err)
+		return MappingError(ctx, root, username, opts, err)
 	}
 	return nil
+}
+
+// MappingError is the error NewSMBGlobalMapping returns when the mapping
+// script for root as username failed with err (the runner's error, with
+// what PowerShell wrote to stderr). It is exported so that the driver's
+// contract tests give their fake node the errors this Host gives for
+// Windows' own error texts.
+//
+// Failures the driver can explain become its own words and error kinds:
+// system error 1219, no -BlockNTLM on old Windows, and, for a -BlockNTLM
+// mapping (auth krb5) only, a Kerberos logon that failed. A mapping that
+// may use NTLM keeps PowerShell's text: there a failed logon is not the
+// class's doing, and its errors stay as they were.
+func MappingError(ctx context.Context, root, username string, opts winhost.MapOptions, err error) error {
+	if ctx.Err() == nil {
+		if winhost.IsCredentialConflict(err.Error()) {
+			return winhost.CredentialConflict(root)
+		}
+		if opts.BlockNTLM && winhost.IsNoBlockNTLM(err.Error()) {
+			return winhost.NoBlockNTLM(root)
+		}
+		if opts.BlockNTLM {
+			if kerr := winhost.KerberosFailure(root, username, err.Error()); kerr != nil {
+				return kerr
+			}
+		}
+	}
+	return fmt.Errorf("New-SmbGlobalMapping %s as %s: %w", root, username, err)
 }
 
 // PassesMapOptions is true: the script passes each of them to

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -22,7 +23,10 @@ type fakePowerShell struct {
 	status     string
 	fail       error
 	oldWindows bool
-	ran        []powershell.Command
+	// mapFails is what New-SmbGlobalMapping writes to stderr when it
+	// fails, as the runner reports it (see windowsError).
+	mapFails string
+	ran      []powershell.Command
 }
 
 // oldWindowsError is what Windows PowerShell 5.1 on Windows Server 2022
@@ -52,6 +56,9 @@ func (f *fakePowerShell) Run(_ context.Context, c powershell.Command) (string, e
 		}
 		if f.oldWindows && c.Env[envBlockNTLM] == "true" {
 			return "", errors.New(oldWindowsError)
+		}
+		if f.mapFails != "" {
+			return "", errors.New(f.mapFails)
 		}
 	}
 	return "", nil
@@ -330,5 +337,100 @@ func TestOldWindowsWithoutBlockNTLM(t *testing.T) {
 	// Another failure that names the parameter is not taken for it.
 	if winhost.IsNoBlockNTLM("PowerShell failed: exit status 1: Access is denied") || !winhost.IsNoBlockNTLM("... FullyQualifiedErrorId : NamedParameterNotFound,New-SmbGlobalMapping ... 'BlockNTLM'") {
 		t.Error("IsNoBlockNTLM misreads PowerShell's errors")
+	}
+}
+
+// windowsError is what Windows PowerShell 5.1 writes to stderr when
+// New-SmbGlobalMapping fails with a Windows error, as the runner reports
+// it: the message (translated on Windows in another language) and the
+// FullyQualifiedErrorId with the code (never translated). id is the code
+// as the cmdlet names it: "Windows System Error 1311" for a Win32 error;
+// an HRESULT is written in hexadecimal or, by .NET, in signed decimal.
+func windowsError(message, id string) string {
+	return "PowerShell failed: exit status 1: New-SmbGlobalMapping : " + message + `
+At line:8 char:1
++ New-SmbGlobalMapping -RemotePath $env:FILESHARE_CSI_SMB_REMOTE_PATH -Credential ...
++ ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+    + CategoryInfo          : NotSpecified: (MSFT_SmbGlobalMapping:ROOT/Microsoft/...mbGlobalMapping) [New-SmbGlobalMapping], CimException
+    + FullyQualifiedErrorId : ` + id + `,New-SmbGlobalMapping`
+}
+
+// A -BlockNTLM mapping (auth krb5) that Windows refuses because it cannot
+// log on with Kerberos fails with the driver's own words, by the Windows
+// error's code whatever the language: winhost.ErrNoKerberos saying what to
+// fix (the server's name, a domain controller, the SPN, or auth
+// negotiate), or fs.ErrPermission for a refused password. Neither shows
+// the password nor PowerShell's text. A mapping that may use NTLM keeps
+// PowerShell's text for the same errors, as before.
+func TestKrb5MappingFailuresSayWhatToFix(t *testing.T) {
+	for _, tc := range []struct {
+		name, share, stderr string
+		kind                error
+		want                []string
+	}{
+		{"NTLM blocked", `\\fs.corp.example\share`, windowsError("Authentication failed because NTLM authentication has been disabled.", "Windows System Error 1937"),
+			winhost.ErrNoKerberos, []string{"no Kerberos ticket", "cifs/", "DNS name", "domain controller of the realm CORP.EXAMPLE", "auth negotiate", "Windows error 1937"}},
+		{"NTLM blocked, server named by address", `\\192.0.2.10\share`, windowsError("Authentication failed because NTLM authentication has been disabled.", "Windows System Error 1937"),
+			winhost.ErrNoKerberos, []string{"by the address 192.0.2.10", "DNS name", "auth negotiate"}},
+		{"no logon session", `\\fs.corp.example\share`, windowsError("A specified logon session does not exist. It may already have been terminated.", "Windows System Error 1312"),
+			winhost.ErrNoKerberos, []string{"no Kerberos ticket", "cifs/", "Windows error 1312"}},
+		{"no domain controller", `\\fs.corp.example\share`, windowsError("There are currently no logon servers available to service the logon request.", "Windows System Error 1311"),
+			winhost.ErrNoKerberos, []string{"no domain controller (KDC) of the realm CORP.EXAMPLE", "port 88", "auth negotiate", "Windows error 1311"}},
+		{"no domain controller, in German", `\\fs.corp.example\share`, windowsError("Zurzeit sind keine Anmeldeserver zum Verarbeiten der Anmeldeanforderung verfügbar.", "Windows System Error 1311"),
+			winhost.ErrNoKerberos, []string{"no domain controller (KDC)"}},
+		{"no authenticating authority, signed HRESULT", `\\fs.corp.example\share`, windowsError("No authority could be contacted for authentication.", "Windows System Error -2146893039"),
+			winhost.ErrNoKerberos, []string{"no domain controller (KDC)", "Windows error 0x80090311"}},
+		{"target unknown", `\\fs.corp.example\share`, windowsError("The specified target is unknown or unreachable.", "HRESULT 0x80090303"),
+			winhost.ErrNoKerberos, []string{"no service principal cifs/fs.corp.example", "setspn -S", "auth negotiate"}},
+		{"target unknown, server named by address", `\\192.0.2.10\share`, windowsError("The specified target is unknown or unreachable.", "HRESULT 0x80090303"),
+			winhost.ErrNoKerberos, []string{"cifs/192.0.2.10", "by the address 192.0.2.10, use its DNS name"}},
+		{"wrong password", `\\fs.corp.example\share`, windowsError("The user name or password is incorrect.", "Windows System Error 1326"),
+			fs.ErrPermission, []string{"refused the logon of alice@CORP.EXAMPLE", "node-stage Secret", "Windows error 1326"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			share := tc.share
+			ps := &fakePowerShell{mapFails: tc.stderr}
+			h := &Host{ps: ps}
+			link := filepath.Join(t.TempDir(), "globalmount")
+			err := h.NewSMBGlobalMapping(context.Background(), share+`ol`, link, "alice@CORP.EXAMPLE", "s3cret", winhost.MapOptions{RequirePrivacy: true, BlockNTLM: true})
+			if !errors.Is(err, tc.kind) {
+				t.Fatalf("err = %v, want %v", err, tc.kind)
+			}
+			for _, w := range append(tc.want, share) {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("%q does not say %q", err, w)
+				}
+			}
+			for _, leak := range []string{"s3cret", "CimException", "FILESHARE_CSI"} {
+				if strings.Contains(err.Error(), leak) {
+					t.Errorf("the error shows %q: %v", leak, err)
+				}
+			}
+			if _, err := os.Lstat(link); !errors.Is(err, os.ErrNotExist) {
+				t.Fatalf("link made although the mapping failed: %v", err)
+			}
+
+			// Without -BlockNTLM the same failure is PowerShell's, as before.
+			err = h.NewSMBGlobalMapping(context.Background(), share+`ol`, "", "alice@CORP.EXAMPLE", "s3cret", winhost.MapOptions{RequirePrivacy: true})
+			if errors.Is(err, winhost.ErrNoKerberos) || errors.Is(err, fs.ErrPermission) || !strings.Contains(err.Error(), tc.stderr) {
+				t.Fatalf("a mapping that may use NTLM: %v, want PowerShell's error as it is", err)
+			}
+		})
+	}
+}
+
+// Other failures of a -BlockNTLM mapping, and codes that merely contain a
+// Kerberos one, keep PowerShell's text.
+func TestKrb5MappingKeepsOtherFailures(t *testing.T) {
+	for _, stderr := range []string{
+		windowsError("The network path was not found.", "Windows System Error 53"),
+		windowsError("Some future error.", "Windows System Error 13110"),
+		windowsError("Access is denied.", "HRESULT 0x8009031100"),
+	} {
+		h := &Host{ps: &fakePowerShell{mapFails: stderr}}
+		err := h.NewSMBGlobalMapping(context.Background(), `\\fs\share\vol`, "", "alice@CORP.EXAMPLE", "s3cret", winhost.MapOptions{BlockNTLM: true})
+		if errors.Is(err, winhost.ErrNoKerberos) || errors.Is(err, fs.ErrPermission) || !strings.Contains(err.Error(), stderr) {
+			t.Errorf("%v: want PowerShell's error as it is", err)
+		}
 	}
 }

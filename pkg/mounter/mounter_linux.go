@@ -304,16 +304,23 @@ func (l *Linux) Stage(ctx context.Context, req StageRequest) error {
 	return l.applyMountGroup(req)
 }
 
-// noTicketFor explains a Kerberos mount with a ticket cache of its own that
-// failed because cifs.upcall had no ticket to give (ENOKEY, mount.cifs's
-// error 126): the node wrote the uid's cache just before, so what is
-// missing is on the host.
+// noTicketFor explains a Kerberos mount that failed because the kernel got
+// no ticket for it (ENOKEY, mount.cifs's error 126): request-key runs the
+// host's cifs.upcall, whose answer is all the kernel has, so what is
+// missing is on the host: the programs themselves (keyutils, cifs-utils),
+// and for a mount with a ticket cache of its own (the node wrote the uid's
+// cache just before) a cifs.upcall that reads upcall_target=mount and the
+// uid's passwd entry; for root's tickets, a valid ticket in root's cache.
 func noTicketFor(req StageRequest, err error) error {
 	msg := strings.ToLower(err.Error())
-	if req.CredUID == nil || !strings.Contains(msg, "error(126)") && !strings.Contains(msg, "required key not available") {
+	if !KerberosMount(req.Source, req.Credentials) || !strings.Contains(msg, "error(126)") && !strings.Contains(msg, "required key not available") {
 		return err
 	}
-	return fmt.Errorf("%w: the host's cifs.upcall found no ticket for uid %d, whose cache the node wrote: the host needs cifs-utils 7.2 or later (older ones ignore upcall_target=mount and look in the plugin's container), a passwd entry for uid %d, and its default ticket cache for the uid where --krb5-cache-path writes it (docs/kerberos.md): %w",
+	if req.CredUID == nil {
+		return fmt.Errorf("%w: the kernel got no Kerberos ticket for root (cruid=0, --krb5-host-tickets) from the host: the host needs keyutils (request-key) and cifs-utils (cifs.upcall), and root's default ticket cache on the host must hold a valid ticket-granting ticket of the realm, renewed before it ends (docs/kerberos.md): %w",
+			ErrUnsupported, err)
+	}
+	return fmt.Errorf("%w: the kernel got no Kerberos ticket for uid %d from the host, though the node wrote the uid's cache: the host needs keyutils (request-key) and cifs-utils 7.2 or later (cifs.upcall; older ones ignore upcall_target=mount and look in the plugin's container), a passwd entry for uid %d, and its default ticket cache for the uid where --krb5-cache-path writes it (docs/kerberos.md): %w",
 		ErrUnsupported, *req.CredUID, *req.CredUID, err)
 }
 

@@ -78,6 +78,53 @@ func TestKerberosRetrans(t *testing.T) {
 	}
 }
 
+// A Kerberos mount the kernel got no ticket for (mount error 126) says
+// what the host needs, in either mode; other failures, and NTLM mounts,
+// keep their own error.
+func TestNoTicketSaysWhatTheHostNeeds(t *testing.T) {
+	krb, err := source.Parse("smb://fs.example.test/share?auth=krb5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ntlm, err := source.Parse("smb://fs.example.test/share")
+	if err != nil {
+		t.Fatal(err)
+	}
+	principal := source.Credentials{Principal: "csi@EXAMPLE.TEST", Keytab: "k"}
+	uid := uint32(20007)
+	enokey := errors.New("mount error(126): Required key not available")
+	for _, c := range []struct {
+		name string
+		req  StageRequest
+		err  error
+		want []string // in the message; nil: the error unchanged
+	}{
+		{"a ticket cache of its own", StageRequest{Source: krb, Credentials: principal, CredUID: &uid}, enokey, []string{"uid 20007", "keyutils", "cifs-utils 7.2", "passwd entry"}},
+		{"root's tickets", StageRequest{Source: krb, Credentials: principal}, enokey, []string{"cruid=0", "keyutils", "cifs-utils", "root's default ticket cache"}},
+		{"another failure", StageRequest{Source: krb, Credentials: principal, CredUID: &uid}, errors.New("mount error(13): Permission denied"), nil},
+		{"NTLM", StageRequest{Source: ntlm, Credentials: source.Credentials{Username: "u", Password: "p"}}, enokey, nil},
+	} {
+		got := noTicketFor(c.req, c.err)
+		if !errors.Is(got, c.err) {
+			t.Errorf("%s: %v does not wrap the mount's error", c.name, got)
+		}
+		if c.want == nil {
+			if got != c.err {
+				t.Errorf("%s: %v, want the mount's error as it is", c.name, got)
+			}
+			continue
+		}
+		if !errors.Is(got, ErrUnsupported) {
+			t.Errorf("%s: %v is not ErrUnsupported (FailedPrecondition)", c.name, got)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(got.Error(), w) {
+				t.Errorf("%s: %q does not say %q", c.name, got, w)
+			}
+		}
+	}
+}
+
 func TestStageOptionsForAuthAndEncryption(t *testing.T) {
 	src := func(q string) source.Source {
 		s, err := source.Parse("smb://fs.example.test/share" + q)

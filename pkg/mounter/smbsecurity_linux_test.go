@@ -37,19 +37,25 @@ func TestStageOptionsForATicketCacheOfItsOwn(t *testing.T) {
 	}
 }
 
+// krb5AndNTLM are a Kerberos source, an NTLM one, and a principal's
+// credentials.
+func krb5AndNTLM(t *testing.T) (krb, ntlm source.Source, principal source.Credentials) {
+	t.Helper()
+	var err error
+	if krb, err = source.Parse("smb://fs.example.test/share?auth=krb5"); err != nil {
+		t.Fatal(err)
+	}
+	if ntlm, err = source.Parse("smb://fs.example.test/share"); err != nil {
+		t.Fatal(err)
+	}
+	return krb, ntlm, source.Credentials{Principal: "csi@EXAMPLE.TEST", Keytab: "k"}
+}
+
 // Kerberos sessions end with their tickets: retrans= lets the kernel replay
 // the request that meets the end (kerberosRetrans), unless the class says
 // how to retry, and only where the kernel has the option.
 func TestKerberosRetrans(t *testing.T) {
-	krb, err := source.Parse("smb://fs.example.test/share?auth=krb5")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ntlm, err := source.Parse("smb://fs.example.test/share")
-	if err != nil {
-		t.Fatal(err)
-	}
-	principal := source.Credentials{Principal: "csi@EXAMPLE.TEST", Keytab: "k"}
+	krb, ntlm, principal := krb5AndNTLM(t)
 	uid := uint32(20007)
 	has, lacks := func() error { return nil }, func() error { return errors.New("unknown parameter") }
 	cases := []struct {
@@ -82,15 +88,7 @@ func TestKerberosRetrans(t *testing.T) {
 // what the host needs, in either mode; other failures, and NTLM mounts,
 // keep their own error.
 func TestNoTicketSaysWhatTheHostNeeds(t *testing.T) {
-	krb, err := source.Parse("smb://fs.example.test/share?auth=krb5")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ntlm, err := source.Parse("smb://fs.example.test/share")
-	if err != nil {
-		t.Fatal(err)
-	}
-	principal := source.Credentials{Principal: "csi@EXAMPLE.TEST", Keytab: "k"}
+	krb, ntlm, principal := krb5AndNTLM(t)
 	uid := uint32(20007)
 	enokey := errors.New("mount error(126): Required key not available")
 	for _, c := range []struct {

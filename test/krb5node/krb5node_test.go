@@ -330,7 +330,7 @@ func cachePodWriter(t *testing.T, ctrl csi.ControllerClient) {
 			switch e.what {
 			case "kill":
 				kills++
-				report = append(report, forcePodReconnect(t, kills, first.end, pod))
+				report = append(report, forceReconnect(t, kills, first.end, func() int { ok, _ := pod.results(t); return ok }, cache))
 			case "rotate":
 				rotatedAt = time.Now()
 				rotateUnderWriter(t, cached, sv, target)
@@ -436,47 +436,6 @@ func rotateUnderWriter(t *testing.T, d *harness.Driver, sv stagedVol, target str
 	}); err != nil {
 		t.Errorf("the republish with the rotated keytab: %v", err)
 	}
-}
-
-// forcePodReconnect has the DC end the kernel's session while the pod
-// writes, and waits for a new session set up with a new upcall.
-func forcePodReconnect(t *testing.T, n int, firstEnd time.Time, pod *podProc) string {
-	t.Helper()
-	at := time.Now()
-	if !at.After(firstEnd) {
-		t.Errorf("forced reconnect %d at %s, before the first ticket expired (%s)", n, at.Format(time.TimeOnly), firstEnd.Format(time.TimeOnly))
-	}
-	up0 := upcalls(t)
-	rc0 := reconnects(t)
-	ok0, _ := pod.results(t)
-	out, err := ask("kill-sessions")
-	if err != nil {
-		t.Errorf("forced reconnect %d: %v", n, err)
-		return fmt.Sprintf("forced reconnect %d: failed: %v", n, err)
-	}
-	killed := strings.Fields(out)
-	var pids []int
-	deadline := time.Now().Add(2 * time.Minute)
-	for time.Now().Before(deadline) {
-		time.Sleep(2 * time.Second)
-		pids = sessionPIDsNoFail()
-		if ok, _ := pod.results(t); len(pids) > 0 && !overlap(pids, killed) && upcalls(t).ok > up0.ok && ok > ok0+2 {
-			break
-		}
-	}
-	up := upcalls(t)
-	rc := reconnects(t)
-	ok, _ := pod.results(t)
-	r := fmt.Sprintf("forced reconnect %d at %s (%v after the first ticket's end): DC terminated smbd %v; new session smbd %v; %d new upcall(s), the last for %s; kernel session reconnects +%d; the pod's writes +%d, within %v",
-		n, at.Format(time.TimeOnly), at.Sub(firstEnd).Round(time.Second), killed, pids, up.ok-up0.ok, up.last, rc[0]-rc0[0], ok-ok0, time.Since(at).Round(time.Second))
-	t.Logf("%s", r)
-	if len(pids) == 0 || overlap(pids, killed) {
-		t.Errorf("forced reconnect %d: the DC shows no new session (smbd %v, terminated %v)", n, pids, killed)
-	}
-	if up.ok <= up0.ok {
-		t.Errorf("forced reconnect %d: no successful upcall after it", n)
-	}
-	return r
 }
 
 // checkCacheFile: the cache is a regular file of uid's, readable by it
@@ -727,7 +686,7 @@ func writerAcrossLifetimes(t *testing.T, ctrl csi.ControllerClient, hosted *harn
 				continue
 			}
 			k.done = true
-			r := forceReconnect(t, i+1, first.end, w)
+			r := forceReconnect(t, i+1, first.end, func() int { return w.stats().appends }, rootCache)
 			reconnectReport = append(reconnectReport, r)
 		}
 	}
@@ -766,8 +725,9 @@ func writerAcrossLifetimes(t *testing.T, ctrl csi.ControllerClient, hosted *harn
 // forceReconnect has the DC terminate the smbd serving the kernel's
 // session (after firstEnd, when the first ticket has expired), then waits
 // for the kernel to have a new session, made with a new upcall, while the
-// writer goes on. It returns a line for the report.
-func forceReconnect(t *testing.T, n int, firstEnd time.Time, w *writer) string {
+// writer goes on (writes: its successful writes so far). It returns a line
+// for the report, with the tickets in the mount's cache.
+func forceReconnect(t *testing.T, n int, firstEnd time.Time, writes func() int, cache string) string {
 	t.Helper()
 	at := time.Now()
 	if !at.After(firstEnd) {
@@ -775,7 +735,7 @@ func forceReconnect(t *testing.T, n int, firstEnd time.Time, w *writer) string {
 	}
 	up0 := upcalls(t)
 	rc0 := reconnects(t)
-	appends0 := w.stats().appends
+	writes0 := writes()
 	out, err := ask("kill-sessions")
 	if err != nil {
 		t.Errorf("forced reconnect %d: %v", n, err)
@@ -787,16 +747,15 @@ func forceReconnect(t *testing.T, n int, firstEnd time.Time, w *writer) string {
 	for time.Now().Before(deadline) {
 		time.Sleep(2 * time.Second)
 		pids = sessionPIDsNoFail()
-		if len(pids) > 0 && !overlap(pids, killed) && upcalls(t).ok > up0.ok && w.stats().appends > appends0+2 {
+		if len(pids) > 0 && !overlap(pids, killed) && upcalls(t).ok > up0.ok && writes() > writes0+2 {
 			break
 		}
 	}
 	up := upcalls(t)
 	rc := reconnects(t)
 	took := time.Since(at).Round(time.Second)
-	cache := cacheSummary(t)
-	r := fmt.Sprintf("forced reconnect %d at %s (%v after the first ticket's end): DC terminated smbd %v; new session smbd %v; %d new upcall(s), the last for %s; kernel session reconnects +%d, appends +%d, within %v; root's cache: %s",
-		n, at.Format(time.TimeOnly), at.Sub(firstEnd).Round(time.Second), killed, pids, up.ok-up0.ok, up.last, rc[0]-rc0[0], w.stats().appends-appends0, took, cache)
+	r := fmt.Sprintf("forced reconnect %d at %s (%v after the first ticket's end): DC terminated smbd %v; new session smbd %v; %d new upcall(s), the last for %s; kernel session reconnects +%d, writes +%d, within %v; %s: %s",
+		n, at.Format(time.TimeOnly), at.Sub(firstEnd).Round(time.Second), killed, pids, up.ok-up0.ok, up.last, rc[0]-rc0[0], writes()-writes0, took, cache, cacheSummary(t, cache))
 	t.Logf("%s", r)
 	if len(pids) == 0 || overlap(pids, killed) {
 		t.Errorf("forced reconnect %d: the DC shows no new session (smbd %v, terminated %v)", n, pids, killed)
@@ -1129,10 +1088,15 @@ func tgt(t *testing.T) ticket {
 	return ticket{}
 }
 
-func cacheSummary(t *testing.T) string {
+// cacheSummary lists the tickets in the cache at path.
+func cacheSummary(t *testing.T, path string) string {
 	t.Helper()
+	ks, err := cacheTicketsAt(path)
+	if err != nil {
+		return err.Error()
+	}
 	var s []string
-	for _, k := range cacheTickets(t) {
+	for _, k := range ks {
 		s = append(s, k.String())
 	}
 	return strings.Join(s, ", ")

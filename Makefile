@@ -91,7 +91,7 @@ test-krb5-expiry: deps build
 # a pod's writer in a mount namespace of its own across two lifetimes, three
 # forced reconnects and a keytab rotation. Boots Debian trixie's kernel with
 # trixie's cifs.upcall 7.4 (test/vm/fetch-kernel.sh, fetch-cifs-utils.sh,
-# pinned). About 17 minutes (FILESHARE_KRB5_LIFETIME=3m; each writer runs
+# pinned). About 16 minutes (FILESHARE_KRB5_LIFETIME=3m; each writer runs
 # 2.5 of them).
 .PHONY: test-krb5-node
 deps-krb5-node:

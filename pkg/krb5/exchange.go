@@ -1,36 +1,11 @@
 package krb5
 
 import (
-	"context"
-	"fmt"
-
 	"github.com/jcmturner/gokrb5/v8/client"
 	"github.com/jcmturner/gokrb5/v8/iana/nametype"
 	"github.com/jcmturner/gokrb5/v8/messages"
 	"github.com/jcmturner/gokrb5/v8/types"
 )
-
-// Aside runs fn, gokrb5's KDC exchanges, which take no context, aside: each
-// exchange is bounded by gokrb5's own 5 s per KDC, and Aside returns at
-// ctx's end with what naming the step.
-func Aside[T any](ctx context.Context, what string, fn func() (T, error)) (T, error) {
-	type result struct {
-		v   T
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		v, err := fn()
-		done <- result{v, err}
-	}()
-	select {
-	case r := <-done:
-		return r.v, r.err
-	case <-ctx.Done():
-		var zero T
-		return zero, fmt.Errorf("%s: %w", what, ctx.Err())
-	}
-}
 
 // LogIn is an AS exchange for cl's principal in realm: a new ticket-granting
 // ticket, never one kept from before.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/jcmturner/gokrb5/v8/messages"
 
+	"github.com/fileshare-csi/fileshare-csi/pkg/aside"
 	"github.com/fileshare-csi/fileshare-csi/pkg/source"
 )
 
@@ -13,9 +14,9 @@ import (
 // kept from before, so a success proves the Secret holds the principal's
 // key now) and gets a service ticket for each of spns ("cifs/<host>").
 // defaultConf is the krb5.conf for a Secret without one. The exchanges run
-// Aside: Tickets returns at ctx's end.
+// aside: Tickets returns at ctx's end.
 func Tickets(ctx context.Context, creds source.Credentials, defaultConf string, spns []string) (*Cache, error) {
-	return Aside(ctx, "Kerberos login as "+creds.Principal, func() (*Cache, error) { return ticketsNow(creds, defaultConf, spns) })
+	return aside.Run(ctx, "Kerberos login as "+creds.Principal, func() (*Cache, error) { return ticketsNow(creds, defaultConf, spns) })
 }
 
 func ticketsNow(creds source.Credentials, defaultConf string, spns []string) (*Cache, error) {

@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/fileshare-csi/fileshare-csi/pkg/aside"
 	"github.com/fileshare-csi/fileshare-csi/pkg/os/winhost"
 )
 
@@ -21,22 +22,7 @@ type FS struct{}
 // share whose server is gone blocks in the kernel for a long time, and must
 // not block the CSI call with it. f finishes in the background.
 func withContext[T any](ctx context.Context, what string, f func() (T, error)) (T, error) {
-	type result struct {
-		v   T
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		v, err := f()
-		done <- result{v, err}
-	}()
-	select {
-	case r := <-done:
-		return r.v, r.err
-	case <-ctx.Done():
-		var zero T
-		return zero, fmt.Errorf("%s does not answer: %w", what, ctx.Err())
-	}
+	return aside.Run(ctx, what+" does not answer", f)
 }
 
 func (FS) PathExists(ctx context.Context, path string) (bool, error) {

@@ -9,6 +9,7 @@ import (
 	"github.com/jcmturner/gokrb5/v8/messages"
 	"github.com/jcmturner/gokrb5/v8/types"
 
+	"github.com/fileshare-csi/fileshare-csi/pkg/aside"
 	"github.com/fileshare-csi/fileshare-csi/pkg/krb5"
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 )
@@ -91,7 +92,7 @@ func ticketMargin(start, end time.Time) time.Duration { return end.Sub(start) / 
 // they run aside, each KDC exchange bounded by gokrb5's own 5 s per KDC, and
 // the caller returns at its deadline.
 func (l *krbLogin) serviceTicket(ctx context.Context, spn string) (time.Time, error) {
-	return krb5.Aside(ctx, "Kerberos ticket for "+spn, func() (time.Time, error) { return l.serviceTicketNow(spn) })
+	return aside.Run(ctx, "Kerberos ticket for "+spn, func() (time.Time, error) { return l.serviceTicketNow(spn) })
 }
 
 func (l *krbLogin) serviceTicketNow(spn string) (time.Time, error) {

@@ -25,42 +25,22 @@ import (
 // staged on a mapping made without the encryption, signing or -BlockNTLM
 // its class demands, after a restart of the plugin too.
 
-// hostProcessNode is the fake csi-proxy as a node that passes mapping
-// options, as the HostProcess host does (its PowerShell script, and the
-// refusal of -BlockNTLM on old Windows, are tested in pkg/os/hostprocess):
-// it records the options of every mapping asked for, and, as Windows
-// before Server 2025, refuses -BlockNTLM with the HostProcess host's error.
-//
-// With mapFails set, New-SmbGlobalMapping fails as PowerShell reports it
-// (psError), and the node returns what the HostProcess host makes of that
+// psFails makes a mapping of the fake HostProcess node fail as PowerShell
+// reports it (psError), returning what the HostProcess host makes of that
 // (hostprocess.MappingError).
-type hostProcessNode struct {
-	winhost.Host
-	oldWindows bool
-	mapFails   string
-	asked      []winhost.MapOptions
-}
-
-func (h *hostProcessNode) PassesMapOptions() bool { return true }
-
-func (h *hostProcessNode) NewSMBGlobalMapping(ctx context.Context, remote, local, user, password string, opts winhost.MapOptions) error {
-	h.asked = append(h.asked, opts)
-	if h.oldWindows && opts.BlockNTLM {
-		return winhost.NoBlockNTLM(remote)
-	}
-	if h.mapFails != "" {
+func psFails(stderr string) func(ctx context.Context, remote, user string, opts winhost.MapOptions) error {
+	return func(ctx context.Context, remote, user string, opts winhost.MapOptions) error {
 		root, err := winpath.ShareRoot(remote)
 		if err != nil {
 			return err
 		}
-		return hostprocess.MappingError(ctx, root, user, opts, errors.New(h.mapFails))
+		return hostprocess.MappingError(ctx, root, user, opts, errors.New(stderr))
 	}
-	return h.Host.NewSMBGlobalMapping(ctx, remote, local, user, password, opts)
 }
 
-func newHostProcessNode(t *testing.T, fake *csiproxytest.Server, stateDir string, old bool) (*Driver, *hostProcessNode) {
+func newHostProcessNode(t *testing.T, fake *csiproxytest.Server, stateDir string, old bool) (*Driver, *csiproxytest.OptionsHost) {
 	t.Helper()
-	h := &hostProcessNode{Host: fake.NewClient(t), oldWindows: old}
+	h := &csiproxytest.OptionsHost{Host: fake.NewClient(t), OldWindows: old}
 	d, err := New(Config{
 		Name: "fileshare.csi.dev", NodeID: "win-1", Node: true,
 		Mounter:  mounter.NewWindows(h),
@@ -97,8 +77,8 @@ func TestWindowsNodeStagesKrb5WithBlockNTLM(t *testing.T) {
 		t.Fatal(err)
 	}
 	// -BlockNTLM exactly for the krb5 class.
-	if len(h.asked) != 2 || !h.asked[0].BlockNTLM || h.asked[1].BlockNTLM {
-		t.Fatalf("mappings asked %+v, want BlockNTLM for the krb5 volume only", h.asked)
+	if len(h.Asked) != 2 || !h.Asked[0].BlockNTLM || h.Asked[1].BlockNTLM {
+		t.Fatalf("mappings asked %+v, want BlockNTLM for the krb5 volume only", h.Asked)
 	}
 	if m := fake.Mappings(); len(m) != 2 || m[0].Username != "alice@CORP.EXAMPLE" {
 		t.Fatalf("mappings %+v", m)
@@ -106,12 +86,12 @@ func TestWindowsNodeStagesKrb5WithBlockNTLM(t *testing.T) {
 
 	// A Secret with a keytab and no password: InvalidArgument naming what
 	// to put in it, before anything is mapped.
-	h.asked = nil
+	h.Asked = nil
 	err := stageClass(ctx, d, fake, "vol-kt", "kt", "smb://fs3/share?auth=krb5", "",
 		map[string]string{"principal": "alice@CORP.EXAMPLE", "krb5.keytab": "BQIAAABHAAEKQ09SUC5FWEFNUExF"})
 	wantCode(t, "keytab-only Secret", err, codes.InvalidArgument, "put password in the Secret")
-	if strings.Contains(err.Error(), "BQIAAABH") || len(h.asked) != 0 {
-		t.Fatalf("keytab shown (%v) or mapped anyway (%+v)", err, h.asked)
+	if strings.Contains(err.Error(), "BQIAAABH") || len(h.Asked) != 0 {
+		t.Fatalf("keytab shown (%v) or mapped anyway (%+v)", err, h.Asked)
 	}
 }
 
@@ -123,8 +103,8 @@ func TestWindowsNodeKrb5NeedsWindowsServer2025(t *testing.T) {
 	d, h := newHostProcessNode(t, fake, filepath.Join(t.TempDir(), "state"), true)
 	err := stageClass(ctx, d, fake, "vol-k", "k", "smb://fs/share?auth=krb5", "", winKrbSecret())
 	wantCode(t, "krb5 on old Windows", err, codes.FailedPrecondition, "Windows Server 2025")
-	if !strings.Contains(err.Error(), "auth negotiate") || len(h.asked) != 1 {
-		t.Fatalf("%v (asked %+v): want auth negotiate named, after one try", err, h.asked)
+	if !strings.Contains(err.Error(), "auth negotiate") || len(h.Asked) != 1 {
+		t.Fatalf("%v (asked %+v): want auth negotiate named, after one try", err, h.Asked)
 	}
 	if m := fake.Mappings(); len(m) != 0 {
 		t.Fatalf("mappings left %+v", m)
@@ -174,14 +154,14 @@ func TestWindowsNodeRefusesAWeakerMapping(t *testing.T) {
 		{"sign", "smb://fs/share?auth=negotiate&encryption=preferred", "sign", "-RequireIntegrity"},
 		{"krb5", "smb://fs/share?auth=krb5&encryption=preferred", "", "-BlockNTLM"},
 	} {
-		h.asked = nil
+		h.Asked = nil
 		err := stageClass(ctx, d, fake, "vol-"+tc.name, "s", tc.src, tc.opts, winKrbSecret())
 		wantCode(t, tc.name, err, codes.FailedPrecondition, weak)
 		if !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), `\\fs\share`) {
 			t.Errorf("%s: %q does not say %q and the share", tc.name, err, tc.want)
 		}
-		if len(h.asked) != 0 {
-			t.Errorf("%s: mapped although refused: %+v", tc.name, h.asked)
+		if len(h.Asked) != 0 {
+			t.Errorf("%s: mapped although refused: %+v", tc.name, h.Asked)
 		}
 	}
 	// Another share of the server has a mapping of its own.
@@ -229,7 +209,7 @@ func TestWindowsNodeRefusesAWeakerMapping(t *testing.T) {
 	if err := stageClass(ctx, d3, fake, weak, "w", "smb://fs/share?auth=negotiate&encryption=preferred", "", winKrbSecret()); err != nil {
 		t.Fatalf("stage again after the mapping was lost: %v", err)
 	}
-	asked := h3.asked
+	asked := h3.Asked
 	want := winhost.MapOptions{RequirePrivacy: true, RequireIntegrity: true, BlockNTLM: true}
 	if len(asked) != 1 || asked[0] != want {
 		t.Fatalf("the weaker volume mapped the share again with %+v, want %+v", asked, want)
@@ -323,7 +303,7 @@ func TestWindowsNodeKrb5MappingFailuresSayWhatToFix(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			fake := csiproxytest.Start(t, winDriverDir)
 			d, h := newHostProcessNode(t, fake, filepath.Join(t.TempDir(), "state"), false)
-			h.mapFails = tc.stderr
+			h.MapFails = psFails(tc.stderr)
 			err := stageClass(ctx, d, fake, "vol-k", "k", "smb://"+tc.host+"/share?auth=krb5", "", winKrbSecret())
 			for _, w := range tc.want {
 				wantCode(t, "krb5 stage", err, tc.code, w)
@@ -331,8 +311,8 @@ func TestWindowsNodeKrb5MappingFailuresSayWhatToFix(t *testing.T) {
 			if strings.Contains(err.Error(), "CimException") {
 				t.Errorf("the message shows PowerShell's text: %v", err)
 			}
-			if len(h.asked) != 1 || !h.asked[0].BlockNTLM {
-				t.Fatalf("mappings asked %+v, want one with BlockNTLM", h.asked)
+			if len(h.Asked) != 1 || !h.Asked[0].BlockNTLM {
+				t.Fatalf("mappings asked %+v, want one with BlockNTLM", h.Asked)
 			}
 			if m := fake.Mappings(); len(m) != 0 {
 				t.Fatalf("mappings left after the failed stage: %+v", m)

@@ -675,40 +675,18 @@ func TestWindowsKerberosSecretWithoutPassword(t *testing.T) {
 	}
 }
 
-// passingHost is the fake csi-proxy as a node that passes mapping
-// options (what the HostProcess host does with PowerShell, whose script
-// and old-Windows refusal are tested in pkg/os/hostprocess): it records
-// the options of every mapping it is asked for, and, as Windows before
-// Server 2025, refuses -BlockNTLM with the error the HostProcess host
-// gives.
-type passingHost struct {
-	winhost.Host
-	oldWindows bool
-	asked      []winhost.MapOptions
-}
-
-func (h *passingHost) PassesMapOptions() bool { return true }
-
-func (h *passingHost) NewSMBGlobalMapping(ctx context.Context, remote, local, user, password string, opts winhost.MapOptions) error {
-	h.asked = append(h.asked, opts)
-	if h.oldWindows && opts.BlockNTLM {
-		return winhost.NoBlockNTLM(remote)
-	}
-	return h.Host.NewSMBGlobalMapping(ctx, remote, local, user, password, opts)
-}
-
 func TestWindowsKrb5StageOnAHostProcessNode(t *testing.T) {
 	for _, old := range []bool{false, true} {
 		fake := csiproxytest.Start(t, driverDir, podsDir)
-		h := &passingHost{Host: fake.NewClient(t), oldWindows: old}
+		h := &csiproxytest.OptionsHost{Host: fake.NewClient(t), OldWindows: old}
 		w := NewWindows(h)
 		staging := stagingPath("k")
 		kubeletPrepares(fake, staging)
 		req := smbRequest(t, "smb://fs/share?auth=krb5", "vol", staging)
 		req.Credentials = source.Credentials{Principal: "alice@CORP.EXAMPLE", Password: "s3cret"}
 		err := w.Stage(context.Background(), req)
-		if len(h.asked) != 1 || !h.asked[0].BlockNTLM || !h.asked[0].RequirePrivacy {
-			t.Fatalf("old Windows %v: mappings asked %+v, want one with BlockNTLM (and the default encryption)", old, h.asked)
+		if len(h.Asked) != 1 || !h.Asked[0].BlockNTLM || !h.Asked[0].RequirePrivacy {
+			t.Fatalf("old Windows %v: mappings asked %+v, want one with BlockNTLM (and the default encryption)", old, h.Asked)
 		}
 		if !old {
 			if err != nil {
@@ -736,7 +714,7 @@ func TestWindowsKrb5StageOnAHostProcessNode(t *testing.T) {
 // through csi-proxy, which can ask for none.
 func TestWindowsMappingDemands(t *testing.T) {
 	fake := csiproxytest.Start(t, driverDir, podsDir)
-	hp, proxy := NewWindows(&passingHost{Host: fake.NewClient(t)}), NewWindows(fake.NewClient(t))
+	hp, proxy := NewWindows(&csiproxytest.OptionsHost{Host: fake.NewClient(t)}), NewWindows(fake.NewClient(t))
 	req := smbRequest(t, "smb://fs/share?encryption=preferred", "v", stagingPath("v"))
 	req.MountOptions = []string{"sign,compress"}
 	req.Credentials = source.Credentials{} // a record after a restart keeps none

@@ -30,6 +30,34 @@ import (
 	"github.com/fileshare-csi/fileshare-csi/pkg/os/winpath"
 )
 
+// OptionsHost is the fake as a node that passes a mapping's options, as
+// the HostProcess host does with PowerShell (csi-proxy v1 cannot): the
+// Windows mounter then asks for -BlockNTLM, -RequirePrivacy and the rest,
+// and OptionsHost records them in Asked. With OldWindows it refuses
+// -BlockNTLM with the HostProcess host's error for Windows before Server
+// 2025 (winhost.NoBlockNTLM); with MapFails set, a mapping fails with what
+// MapFails returns. (The PowerShell script itself, and how the HostProcess
+// host reads PowerShell's errors, are tested in pkg/os/hostprocess.)
+type OptionsHost struct {
+	winhost.Host
+	OldWindows bool
+	MapFails   func(ctx context.Context, remote, user string, opts winhost.MapOptions) error
+	Asked      []winhost.MapOptions
+}
+
+func (h *OptionsHost) PassesMapOptions() bool { return true }
+
+func (h *OptionsHost) NewSMBGlobalMapping(ctx context.Context, remote, local, user, password string, opts winhost.MapOptions) error {
+	h.Asked = append(h.Asked, opts)
+	if h.OldWindows && opts.BlockNTLM {
+		return winhost.NoBlockNTLM(remote)
+	}
+	if h.MapFails != nil {
+		return h.MapFails(ctx, remote, user, opts)
+	}
+	return h.Host.NewSMBGlobalMapping(ctx, remote, local, user, password, opts)
+}
+
 // Call is one request the fake received.
 type Call struct {
 	Method  string // "NewSmbGlobalMapping", "Rmdir", ...

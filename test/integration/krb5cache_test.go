@@ -27,8 +27,8 @@ import (
 // is, opens the Kerberos-only share with it twice: with the realm's KDC, and with no KDC reachable at all, which
 // works only with the cache's own service ticket (what cifs.upcall 7.2
 // and later take without a KDC). A wrong key gets no cache. The kernel's
-// side (a mount with cruid and upcall_target=mount) needs the test VM and
-// cifs-utils 7.2 there: docs/kerberos.md.
+// side (a mount with cruid and upcall_target=mount, reconnects from a
+// pod's namespace) is make test-krb5-node's, in the test VM.
 func TestKerberosNodeCache(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()

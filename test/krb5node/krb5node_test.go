@@ -341,24 +341,17 @@ func cachePodWriter(t *testing.T, ctrl csi.ControllerClient) {
 	// tasks still run), and with what.
 	up := upcalls(t)
 	inPod := 0
-	myNS, _ := os.Readlink("/proc/self/ns/mnt")
 	var who []string
 	for _, l := range syslogLines(t)[from:] {
 		// The key description names the task that set the session up
 		// (pid=0x..., in hex), whichever cifs.upcall reads it.
 		if m := keyPIDRE.FindStringSubmatch(l); m != nil {
 			pid, _ := strconv.ParseInt(m[1], 16, 64)
-			ns, _ := os.Readlink(fmt.Sprintf("/proc/%d/ns/mnt", pid))
-			comm, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid))
-			where := "gone"
-			switch {
-			case ns != "" && ns == podNS:
+			desc, ofPod := asker(pid, podNS)
+			if ofPod {
 				inPod++
-				where = "the pod's"
-			case ns == myNS:
-				where = "the node's"
 			}
-			who = append(who, fmt.Sprintf("%s pid %d (%s, %s mount namespace)", strings.Fields(l)[2], pid, strings.TrimSpace(string(comm)), where))
+			who = append(who, strings.Fields(l)[2]+" "+desc)
 		}
 		if strings.Contains(l, "key description:") && !strings.Contains(l, fmt.Sprintf("creduid=0x%x;", uid)) {
 			t.Errorf("an upcall during the run was not for uid %d: %s", uid, l)
@@ -367,14 +360,7 @@ func cachePodWriter(t *testing.T, ctrl csi.ControllerClient) {
 			t.Errorf("an upcall during the run was not made with upcall_target=mount: %s", l)
 		}
 	}
-	_ = pod.cmd.Process.Kill()
-	_ = pod.cmd.Wait()
-	ok, failed := pod.results(t)
-	t.Logf("the pod's writer: %d writes, %d failed", ok, len(failed))
-	for _, f := range failed {
-		t.Errorf("the pod's write failed: %s", f)
-	}
-	if ok == 0 {
+	if pod.stop(t) == 0 {
 		t.Errorf("the pod's writer made no write")
 	}
 	for _, r := range report {
@@ -464,7 +450,6 @@ func podWriter(t *testing.T, ctrl csi.ControllerClient, hosted *harness.Driver) 
 	target := filepath.Join(env.work, "pod", "pod", "mount")
 	publish(t, hosted, sv, target)
 	pod, podNS := startPod(t, target, "pod-writer.log", 500*time.Millisecond)
-	myNS, _ := os.Readlink("/proc/self/ns/mnt")
 	for i := 1; i <= 5; i++ {
 		from := len(syslogLines(t))
 		killed, err := ask("kill-sessions")
@@ -475,17 +460,9 @@ func podWriter(t *testing.T, ctrl csi.ControllerClient, hosted *harness.Driver) 
 		var who []string
 		for _, l := range syslogLines(t)[from:] {
 			if _, v, ok := strings.Cut(l, "cifs.upcall: pid="); ok {
-				pid := strings.TrimSpace(v)
-				ns, _ := os.Readlink("/proc/" + pid + "/ns/mnt")
-				comm, _ := os.ReadFile("/proc/" + pid + "/comm")
-				where := "gone"
-				switch {
-				case ns == myNS:
-					where = "the node's"
-				case ns == podNS:
-					where = "the pod's"
-				}
-				who = append(who, fmt.Sprintf("pid %s (%s, %s mount namespace)", pid, strings.TrimSpace(string(comm)), where))
+				pid, _ := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+				desc, _ := asker(pid, podNS)
+				who = append(who, desc)
 			}
 			if strings.Contains(l, "Exit status") || strings.Contains(l, "unable") || strings.Contains(l, "rror") || strings.Contains(l, "ailed") {
 				who = append(who, strings.TrimSpace(l[strings.Index(l, "cifs.upcall:")+len("cifs.upcall:"):]))
@@ -493,13 +470,7 @@ func podWriter(t *testing.T, ctrl csi.ControllerClient, hosted *harness.Driver) 
 		}
 		t.Logf("kill %d (smbd %s): upcalls: %s", i, strings.TrimSpace(killed), strings.Join(who, "; "))
 	}
-	_ = pod.cmd.Process.Kill()
-	_ = pod.cmd.Wait()
-	ok, failed := pod.results(t)
-	t.Logf("the pod's writer: %d writes, %d failed", ok, len(failed))
-	for _, f := range failed {
-		t.Errorf("the pod's write failed: %s", f)
-	}
+	pod.stop(t)
 	unpublish(t, hosted, sv, target)
 	unstage(t, hosted, sv)
 	deleteVol(t, ctrl, vol.GetVolumeId())
@@ -547,6 +518,37 @@ func startPod(t *testing.T, target, logName string, pause time.Duration) (*podPr
 	}
 	t.Logf("the pod's writer: pid %d, mount namespace %s (the test's %s)", p.cmd.Process.Pid, podNS, myNS)
 	return p, podNS
+}
+
+// stop ends the pod's writer and fails t for each of its writes that
+// failed; it returns how many succeeded.
+func (p *podProc) stop(t *testing.T) int {
+	t.Helper()
+	_ = p.cmd.Process.Kill()
+	_ = p.cmd.Wait()
+	ok, failed := p.results(t)
+	t.Logf("the pod's writer: %d writes, %d failed", ok, len(failed))
+	for _, f := range failed {
+		t.Errorf("the pod's write failed: %s", f)
+	}
+	return ok
+}
+
+// asker describes the task the kernel named for an upcall (its pid): its
+// name and whose mount namespace it is in, the pod's (ofPod), the node's,
+// or none (gone).
+func asker(pid int64, podNS string) (desc string, ofPod bool) {
+	myNS, _ := os.Readlink("/proc/self/ns/mnt")
+	ns, _ := os.Readlink(fmt.Sprintf("/proc/%d/ns/mnt", pid))
+	comm, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid))
+	where := "gone"
+	switch {
+	case ns != "" && ns == podNS:
+		where, ofPod = "the pod's", true
+	case ns == myNS:
+		where = "the node's"
+	}
+	return fmt.Sprintf("pid %d (%s, %s mount namespace)", pid, strings.TrimSpace(string(comm)), where), ofPod
 }
 
 // results are the pod's successful writes so far, and its failures.

@@ -24,6 +24,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/fileshare-csi/fileshare-csi/test/freeport"
 )
 
 // Harness is one test run's processes and tools. Work is the scratch
@@ -182,15 +184,15 @@ func isExec(p string) bool {
 	return err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0
 }
 
-// FreePort is a TCP port on 127.0.0.1 that nothing listens on now.
+// FreePort is a TCP port on 127.0.0.1 that nothing listens on now (see
+// package freeport for why not port 0).
 func FreePort(t *testing.T) int {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	p, err := freeport.Get()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	return p
 }
 
 // Listening reports whether something accepts connections at addr.

@@ -18,6 +18,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/source"
+	"github.com/fileshare-csi/fileshare-csi/test/freeport"
 	"github.com/fileshare-csi/fileshare-csi/test/localservers"
 )
 
@@ -134,7 +135,7 @@ func TestSourceAliases(t *testing.T) {
 // the test's own.
 func aliasedShareOf(t *testing.T, proto string) aliasedShare {
 	t.Helper()
-	dead, err := freePort() // nothing listens there: refused
+	dead, err := freeport.Get() // nothing listens there: refused
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fileshare-csi/fileshare-csi/test/freeport"
 	"github.com/fileshare-csi/fileshare-csi/test/harness"
 	"github.com/fileshare-csi/fileshare-csi/test/localservers"
 )
@@ -113,7 +114,7 @@ func run(m *testing.M) int {
 func startNFS4Only(dir string) (stop func(), err error) {
 	ctx := context.Background()
 	if !kernelNFS() {
-		port, err := freePort()
+		port, err := freeport.Get()
 		if err != nil {
 			return nil, err
 		}
@@ -165,17 +166,6 @@ func writeSecretDir(dir string, secrets map[string]string) error {
 		}
 	}
 	return nil
-}
-
-// freePort is a loopback TCP port nothing listens on now, for a server
-// that must be told its port.
-func freePort() (int, error) {
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer lis.Close()
-	return lis.Addr().(*net.TCPAddr).Port, nil
 }
 
 // nfs41OnlySource is a ?vers=4.1 source on the NFSv4-only server.

@@ -18,6 +18,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/fileshare-csi/fileshare-csi/test/freeport"
 	"github.com/fileshare-csi/fileshare-csi/test/localservers"
 )
 
@@ -42,7 +43,7 @@ var retryable = map[codes.Code]bool{codes.Unavailable: true, codes.DeadlineExcee
 func TestNFS41ServerFaults(t *testing.T) {
 	var fs faultServer
 	if env.nfs.Name == "ganesha" {
-		port, err := freePort()
+		port, err := freeport.Get()
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/vmware/go-nfs-client/nfs/rpc"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/share/oncrpc"
+	"github.com/fileshare-csi/fileshare-csi/test/freeport"
 	"github.com/fileshare-csi/fileshare-csi/test/localservers"
 )
 
@@ -30,7 +31,7 @@ func TestNFS41OnlyServer(t *testing.T) {
 		// v3-less nfsd there is the next step.
 		t.Skip("the NFSv4-only server is a second NFS-Ganesha, run beside the suite's on the host")
 	}
-	port, err := freePort()
+	port, err := freeport.Get()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -21,6 +22,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/fileshare-csi/fileshare-csi/test/freeport"
 	"github.com/fileshare-csi/fileshare-csi/test/harness"
 	"github.com/fileshare-csi/fileshare-csi/test/localservers"
 )
@@ -51,12 +53,11 @@ func ownDriver(t *testing.T, nodeID string, args ...string) *harness.Driver {
 // the counts it shows come from this test's calls alone.
 func metricsDriver(t *testing.T, args ...string) (*harness.Driver, string) {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	port, err := freeport.Get()
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := l.Addr().String()
-	l.Close()
+	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
 	d := ownDriver(t, "metrics-node", append([]string{"--metrics-address", addr}, args...)...)
 	return d, "http://" + addr + "/metrics"
 }

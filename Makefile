@@ -58,7 +58,7 @@ test-unit:
 
 # Needs root and the servers from `make deps`.
 test-integration: deps
-	$(GO) test -count=1 -v ./test/integration/ -ginkgo.no-color 2>&1 | tee /tmp/fileshare-integration.log | grep -E '^(=== RUN|--- |PASS|FAIL|ok|panic)|Ran [0-9]+ of|Passed|\[FAIL\]'; exit $${PIPESTATUS[0]}
+	$(GO) test -count=1 -v -timeout 30m ./test/integration/ -ginkgo.no-color 2>&1 | tee /tmp/fileshare-integration.log | grep -E '^(=== RUN|--- |PASS|FAIL|ok|panic)|Ran [0-9]+ of|Passed|\[FAIL\]'; exit $${PIPESTATUS[0]}
 
 # DeleteVolume of one NFS directory with a million entries, within the
 # controller's manifest memory limit (test-integration runs 50,000). Slow:
@@ -134,7 +134,7 @@ ARCHES ?= amd64,arm64,arm/v7
 TAG ?= v0.1.0
 .PHONY: images images-lock
 images:
-	$(GO) run ./hack/images build -arches $(ARCHES) -tag $(TAG) $(if $(PUSH),-push $(PUSH))
+	$(GO) run ./hack/images build -arches $(ARCHES) -tag $(TAG) $(if $(PUSH),-push $(PUSH)) $(IMAGES_FLAGS)
 
 images-lock:
 	$(GO) run ./hack/images lock

@@ -57,7 +57,10 @@ fi
 if [ ${#need[@]} -gt 0 ] || [ ${#norec[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then echo "need root to install: ${need[*]} ${norec[*]}" >&2; exit 1; fi
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  [ ${#need[@]} -eq 0 ] || apt-get install -y -qq "${need[@]}" >/dev/null
-  [ ${#norec[@]} -eq 0 ] || apt-get install -y -qq --no-install-recommends "${norec[@]}" >/dev/null
+  # A fresh machine's apt-daily may hold dpkg's lock at boot, and a mirror
+  # in the middle of a sync fails an update: wait for the one, retry the other.
+  lock=(-o DPkg::Lock::Timeout=600)
+  for i in 1 2 3; do apt-get "${lock[@]}" update -qq && break; [ $i = 3 ] && exit 1; sleep $((i * 10)); done
+  [ ${#need[@]} -eq 0 ] || apt-get "${lock[@]}" install -y -qq "${need[@]}" >/dev/null
+  [ ${#norec[@]} -eq 0 ] || apt-get "${lock[@]}" install -y -qq --no-install-recommends "${norec[@]}" >/dev/null
 fi

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -151,35 +152,21 @@ func TestNodeRootHasTheHelpersAndTheirFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var helpers []string // files of the packages that ship the helpers
-	for _, pkg := range locks["amd64"] {
-		if pkg.Name != "nfs-common" && pkg.Name != "cifs-utils" && pkg.Name != "mount" {
-			continue
-		}
-		deb, err := ap.download(ctx, pkg)
-		if err != nil {
-			if uerr := ap.update(ctx); uerr != nil {
-				t.Fatal(uerr)
-			}
-			if deb, err = ap.download(ctx, pkg); err != nil {
-				t.Fatal(err)
-			}
-		}
-		out, err := exec.Command("dpkg-deb", "--fsys-tarfile", deb).Output()
-		if err != nil {
+	// The check holds for any version of the packages: when the archive
+	// has moved past the pins, it is made with its current ones (what
+	// `make images` does for the test suites with -repin-missing).
+	pins := locks["amd64"]
+	helpers, err := helperFiles(ctx, ap, pins)
+	if errors.Is(err, errNotServed) {
+		if pins, err = repinned(ctx, "../..", cache, "amd64", err); err != nil {
 			t.Fatal(err)
 		}
-		names, err := tarNames(out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, n := range names {
-			if regexp.MustCompile(`^(s?bin|usr/s?bin)/`).MatchString(n) {
-				helpers = append(helpers, n)
-			}
-		}
+		helpers, err = helperFiles(ctx, ap, pins)
 	}
-	layer, err := nodeRoot(ctx, cache, platforms["amd64"], locks["amd64"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	layer, err := nodeRoot(ctx, cache, platforms["amd64"], pins)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,6 +196,43 @@ func TestNodeRootHasTheHelpersAndTheirFiles(t *testing.T) {
 	if len(helpers) < 4 {
 		t.Errorf("found only %v in the helper packages", helpers)
 	}
+}
+
+// helperFiles lists the programs the packages that ship the mount helpers
+// install, from the pinned packages.
+func helperFiles(ctx context.Context, ap *apt, pins []lockedPackage) ([]string, error) {
+	var helpers []string
+	updated := false
+	for _, pkg := range pins {
+		if pkg.Name != "nfs-common" && pkg.Name != "cifs-utils" && pkg.Name != "mount" {
+			continue
+		}
+		deb, err := ap.download(ctx, pkg)
+		if err != nil && !updated {
+			if uerr := ap.update(ctx); uerr != nil {
+				return nil, uerr
+			}
+			updated = true
+			deb, err = ap.download(ctx, pkg)
+		}
+		if err != nil {
+			return nil, err
+		}
+		out, err := exec.Command("dpkg-deb", "--fsys-tarfile", deb).Output()
+		if err != nil {
+			return nil, err
+		}
+		names, err := tarNames(out)
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range names {
+			if regexp.MustCompile(`^(s?bin|usr/s?bin)/`).MatchString(n) {
+				helpers = append(helpers, n)
+			}
+		}
+	}
+	return helpers, nil
 }
 
 // Two builds from the same inputs give the same bytes.
@@ -261,4 +285,37 @@ func TestImagesAreReproducible(t *testing.T) {
 	if !bytes.Equal(a.Bytes(), b.Bytes()) {
 		t.Error("the same files in another order give another layer")
 	}
+}
+
+// A pin the archive no longer serves is errNotServed, which a test build
+// (-repin-missing) answers with the archive's current versions. Needs
+// Debian's archive.
+func TestAPinNoLongerServedIsRepinned(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads Debian's archive")
+	}
+	ctx := context.Background()
+	cache := defaultCache()
+	ap, err := newApt(cache, "amd64")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gone := lockedPackage{Arch: "amd64", Name: "mount", Version: "2.0-gone", SHA256: strings.Repeat("0", 64)}
+	_, err = ap.download(ctx, gone)
+	if !errors.Is(err, errNotServed) || !strings.Contains(err.Error(), "make images-lock") {
+		t.Fatalf("download of a version the archive lacks: %v, want errNotServed naming make images-lock", err)
+	}
+	pins, err := repinned(ctx, "../..", cache, "amd64", err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pins {
+		if p.Name == "mount" {
+			if p.Version == gone.Version || len(p.SHA256) != 64 {
+				t.Fatalf("repinned mount as %+v", p)
+			}
+			return
+		}
+	}
+	t.Fatalf("the current pins have no mount: %v", pins)
 }

@@ -18,6 +18,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"flag"
 	"fmt"
 	"log"
@@ -60,6 +61,7 @@ func main() {
 	out := fs.String("out", "bin/images", "output directory")
 	cache := fs.String("cache", defaultCache(), "download and root file system cache")
 	push := fs.String("push", "", "registry prefix to push the multi-platform images to, e.g. ghcr.io/fileshare-csi")
+	repin := fs.Bool("repin-missing", false, "for tests: when the archive no longer serves a pinned package, build from the archive's current versions (with a warning) instead of failing; releases leave it off")
 	_ = fs.Parse(os.Args[2:])
 	repo, err := os.Getwd()
 	if err != nil {
@@ -74,7 +76,7 @@ func main() {
 	}
 	switch os.Args[1] {
 	case "build":
-		err = build(ctx, repo, *cache, *out, *tag, *push, list)
+		err = build(ctx, repo, *cache, *out, *tag, *push, list, *repin)
 	case "lock":
 		err = lock(ctx, repo, *cache, list)
 	default:
@@ -107,33 +109,60 @@ func lock(ctx context.Context, repo, cache string, arches []string) error {
 	pins := map[string][]lockedPackage{}
 	for _, a := range arches {
 		p := platforms[a]
-		ap, err := newApt(cache, p.debian)
-		if err != nil {
+		if pins[p.debian], err = currentPins(ctx, cache, p.debian, spec); err != nil {
 			return err
-		}
-		if err := ap.update(ctx); err != nil {
-			return err
-		}
-		pkgs, err := ap.resolve(ctx, spec.want)
-		if err != nil {
-			return err
-		}
-		for _, pkg := range pkgs {
-			if spec.excluded(pkg[0]) {
-				continue
-			}
-			sum, err := ap.sha256Of(ctx, pkg[0], pkg[1])
-			if err != nil {
-				return err
-			}
-			pins[p.debian] = append(pins[p.debian], lockedPackage{Arch: p.debian, Name: pkg[0], Version: pkg[1], SHA256: sum})
 		}
 		log.Printf("%s: %d packages", p.debian, len(pins[p.debian]))
 	}
 	return writeLock(filepath.Join(repo, lockFile), pins)
 }
 
-func build(ctx context.Context, repo, cache, out, tag, push string, arches []string) error {
+// currentPins resolves spec for one Debian architecture from the
+// archive's package lists of today.
+func currentPins(ctx context.Context, cache, arch string, spec packageSpec) ([]lockedPackage, error) {
+	ap, err := newApt(cache, arch)
+	if err != nil {
+		return nil, err
+	}
+	if err := ap.update(ctx); err != nil {
+		return nil, err
+	}
+	pkgs, err := ap.resolve(ctx, spec.want)
+	if err != nil {
+		return nil, err
+	}
+	var kept [][2]string
+	for _, pkg := range pkgs {
+		if !spec.excluded(pkg[0]) {
+			kept = append(kept, pkg)
+		}
+	}
+	sums, err := ap.sha256s(ctx, kept)
+	if err != nil {
+		return nil, err
+	}
+	var pins []lockedPackage
+	for i, pkg := range kept {
+		pins = append(pins, lockedPackage{Arch: arch, Name: pkg[0], Version: pkg[1], SHA256: sums[i]})
+	}
+	return pins, nil
+}
+
+// repinned answers what a test build uses when the archive no longer
+// serves a pin (Debian's pool keeps one version of a package: a point
+// release or a security update removes the one before). The release build
+// fails instead, so that new pins are a commit someone reviewed; a test
+// run would otherwise fail on a day's archive change, not on our code.
+func repinned(ctx context.Context, repo, cache, arch string, missing error) ([]lockedPackage, error) {
+	spec, err := readPackageSpec(filepath.Join(repo, specFile))
+	if err != nil {
+		return nil, err
+	}
+	log.Printf("WARNING: %v\nWARNING: this test build uses the archive's current %s packages instead; run `make images-lock` and commit the lock", missing, arch)
+	return currentPins(ctx, cache, arch, spec)
+}
+
+func build(ctx context.Context, repo, cache, out, tag, push string, arches []string, repin bool) error {
 	locks, err := readLock(filepath.Join(repo, lockFile))
 	if err != nil {
 		return err
@@ -146,6 +175,12 @@ func build(ctx context.Context, repo, cache, out, tag, push string, arches []str
 		start := time.Now()
 		p := platforms[a]
 		root, err := nodeRoot(ctx, cache, p, locks[p.debian])
+		if errors.Is(err, errNotServed) && repin {
+			var pins []lockedPackage
+			if pins, err = repinned(ctx, repo, cache, p.debian, err); err == nil {
+				root, err = nodeRoot(ctx, cache, p, pins)
+			}
+		}
 		if err != nil {
 			return err
 		}

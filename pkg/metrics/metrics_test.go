@@ -5,12 +5,15 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+
+	"github.com/fileshare-csi/fileshare-csi/test/freeport"
 )
 
 // With metrics off the driver holds a nil *Metrics and calls it anyway.
@@ -38,12 +41,11 @@ func TestCallsAreCountedByMethodAndCode(t *testing.T) {
 	for _, err := range []error{nil, nil, status.Error(codes.InvalidArgument, "no name")} {
 		_, _ = call(context.Background(), nil, info, func(context.Context, any) (any, error) { return nil, err })
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	port, err := freeport.Get()
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := l.Addr().String()
-	l.Close()
+	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	if err := m.Serve(ctx, addr); err != nil {

@@ -119,11 +119,25 @@ func TestGetNeverWaitsAndAHungMountHoldsOneCheck(t *testing.T) {
 			t.Fatal("Get waited for a walk")
 		}
 	}
+	// The check starts in a goroutine of its own: wait for it, then give
+	// any second one time to show up.
+	eventually(t, func() bool { return checks.Load() >= 1 }, "the first check to start")
 	time.Sleep(50 * time.Millisecond)
 	if checks.Load() != 1 {
 		t.Fatalf("%d checks started on one hung mount, want 1", checks.Load())
 	}
 	close(release)
+}
+
+// eventually waits up to 10 s for cond, which goroutines of the code under
+// test make true: a loaded machine may not run them for a while.
+func eventually(t *testing.T, cond func() bool, what string) {
+	t.Helper()
+	for end := time.Now().Add(10 * time.Second); !cond(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("waited 10 s for %s", what)
+		}
+	}
 }
 
 // At most MaxWalks walks run at once, however many volumes there are.
@@ -146,7 +160,8 @@ func TestWalksAreBoundedPerNode(t *testing.T) {
 	for _, r := range roots {
 		c.Get(r)
 	}
-	time.Sleep(100 * time.Millisecond)
+	eventually(t, func() bool { return maxIn.Load() >= 3 }, "MaxWalks walks to start")
+	time.Sleep(50 * time.Millisecond) // a fourth would show up now
 	if got := maxIn.Load(); got != 3 {
 		t.Errorf("%d walks at once, want MaxWalks = 3", got)
 	}

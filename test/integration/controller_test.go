@@ -355,7 +355,9 @@ func TestSilentServerFailsAtDeadline(t *testing.T) {
 		Name: "pvc-silent-41", Parameters: map[string]string{"source": fmt.Sprintf("nfs://127.0.0.2:%d/export?vers=4.1", port)},
 		VolumeCapabilities: []*csi.VolumeCapability{mountCap},
 	})
-	if code := status.Code(err); code != codes.DeadlineExceeded || time.Since(began) > 4*time.Second {
+	// The bound shows the call does not hang past its deadline; its slack
+	// is for a loaded machine or the test VM's emulation.
+	if code := status.Code(err); code != codes.DeadlineExceeded || time.Since(began) > 10*time.Second {
 		t.Fatalf("silent NFSv4.1 server: %v after %v, want DeadlineExceeded at the 2s deadline", err, time.Since(began))
 	}
 	// Nothing listens on this port: a refused connection is Unavailable.

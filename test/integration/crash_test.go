@@ -41,14 +41,16 @@ func TestCreateVolumeCutByItsDeadlineConverges(t *testing.T) {
 			cancel()
 			var resp *csi.CreateVolumeResponse
 			var err error
-			for try := 0; try < 20; try++ {
+			// The cut call may still hold the volume's lock for a while on
+			// a loaded machine: retried for up to 30 s, as the CO would.
+			for end := time.Now().Add(30 * time.Second); ; {
 				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 				resp, err = c.CreateVolume(ctx, req)
 				cancel()
-				if code := status.Code(err); code != codes.Aborted && code != codes.Unavailable {
+				if code := status.Code(err); (code != codes.Aborted && code != codes.Unavailable) || time.Now().After(end) {
 					break
 				}
-				time.Sleep(100 * time.Millisecond) // the cut call may still hold the volume's lock
+				time.Sleep(100 * time.Millisecond)
 			}
 			if err != nil {
 				t.Errorf("%s (first deadline %v): the retry answered %v", name, deadline, err)

@@ -22,6 +22,9 @@ func InNetNS(ns string) Option {
 // NewNetNS makes the network namespace name with its loopback up, and
 // returns what removes it.
 func NewNetNS(name string) (func(), error) {
+	// A run killed by its time limit skips its cleanup: its namespace of
+	// the same name goes first (the names are the suites' own).
+	_ = exec.Command("ip", "netns", "del", name).Run()
 	if out, err := exec.Command("ip", "netns", "add", name).CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("ip netns add %s: %w: %s", name, err, out)
 	}
@@ -84,6 +87,7 @@ func LinkNetNS(ns, hostCIDR, nsCIDR string) (func(), error) {
 		{"ip", "netns", "exec", ns, "ip", "link", "set", peer, "up"},
 	}
 	remove := func() { _ = exec.Command("ip", "link", "del", host).Run() }
+	remove() // one a killed run left
 	for _, s := range steps {
 		if out, err := exec.Command(s[0], s[1:]...).CombinedOutput(); err != nil {
 			remove()

@@ -28,7 +28,7 @@ bins=$(NODE=1 ./test/k8s/build.sh | sed -n 's/^BIN //p' | paste -sd: -)
 [ -n "$bins" ] || { echo "test/k8s/build.sh produced no binaries" >&2; exit 1; }
 runtime_root=$(./test/node/fetch-debs.sh | tail -1)
 [ -x "$runtime_root/usr/bin/containerd" ] || { echo "test/node/fetch-debs.sh gave no containerd ($runtime_root)" >&2; exit 1; }
-make --no-print-directory images ARCHES=amd64 >&2
+make --no-print-directory images ARCHES=amd64 IMAGES_FLAGS=-repin-missing >&2
 echo "test-node: binaries, runtime and images ready in $((SECONDS - start)) s"
 
 # Not under /tmp: the guest sees the host's files but has its own /tmp.

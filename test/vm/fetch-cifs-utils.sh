@@ -22,9 +22,15 @@ mkdir -p "$cache"
 debs=()
 while read -r pkg version path sha256; do
   deb="$cache/$(basename "$path")"
+  if ! echo "$sha256  $deb" | sha256sum -c --quiet >/dev/null 2>&1 && ! curl -fsSI --retry 3 -o /dev/null "$mirror/$path"; then
+    # A point release dropped the pin: the newest, SHA-256 from the index.
+    read -r pkg version path sha256 < <("$here/debian-current.sh" "$pkg")
+    echo "fetch-cifs-utils: WARNING: trixie no longer serves the pin of test/vm/cifs-utils.lock; using $pkg $version (update the lock)" >&2
+    deb="$cache/$(basename "$path")"
+  fi
   if ! echo "$sha256  $deb" | sha256sum -c --quiet >/dev/null 2>&1; then
     curl -fsSL --retry 3 -o "$deb.part" "$mirror/$path" ||
-      { echo "cannot download $mirror/$path: if trixie moved on, update test/vm/cifs-utils.lock from $mirror/dists/trixie/main/binary-amd64/Packages.xz" >&2; exit 2; }
+      { echo "cannot download $mirror/$path" >&2; exit 2; }
     echo "$sha256  $deb.part" | sha256sum -c --quiet ||
       { echo "$pkg $version: SHA-256 mismatch, refusing it" >&2; rm -f "$deb.part"; exit 2; }
     mv "$deb.part" "$deb"

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/vmware/go-nfs-client/nfs/rpc"
+
+	"github.com/fileshare-csi/fileshare-csi/test/freeport"
 )
 
 // fakeServer accepts one connection on loopback, reads one call and answers
@@ -282,12 +284,11 @@ func TestDialReusesALocalPortInTimeWait(t *testing.T) {
 			c.Close()
 		}
 	}()
-	probe, err := net.Listen("tcp", "127.0.0.1:0")
+	port, err := freeport.Get()
 	if err != nil {
 		t.Fatal(err)
 	}
-	local := probe.Addr().(*net.TCPAddr)
-	probe.Close()
+	local := &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: port}
 	ctx := context.Background()
 	for i := range 3 {
 		c, err := Dial(ctx, local, l.Addr().String())

@@ -243,6 +243,30 @@ func disposeScenario(name string, onDelete volume.OnDelete, extra func(t *testin
 	}
 }
 
+// legacyScenario is DeleteVolume of a v1 volume (a record under its base's
+// key, no UID, no root mark) with data in its directory.
+func legacyScenario(onDelete volume.OnDelete) scenario {
+	return scenario{
+		name: fmt.Sprintf("DeleteVolume of a v1 volume (%s)", onDelete),
+		setup: func(t *testing.T, st *Store, sh *memshare.Share) {
+			baseDir(t, st, sh)
+			if err := sh.WriteFileDirect(volPath+"/a.txt", []byte("data")); err != nil {
+				t.Fatal(err)
+			}
+			if err := st.writeJSON(context.Background(), LegacyRecordPath("base", "pvc-a"), Record{Name: "pvc-a", CapacityBytes: 1}); err != nil {
+				t.Fatal(err)
+			}
+		},
+		call: func(ctx context.Context, st *Store) error {
+			_, _, err := st.DisposeLegacy(ctx, "base", "pvc-a", onDelete)
+			if errors.Is(err, ErrNotFound) {
+				return nil
+			}
+			return err
+		},
+	}
+}
+
 func scenarios() []scenario {
 	return []scenario{
 		{
@@ -288,6 +312,9 @@ func scenarios() []scenario {
 			create: true,
 		},
 		disposeScenario("DeleteVolume", volume.Delete, nil),
+		legacyScenario(volume.Delete),
+		legacyScenario(volume.Retain),
+		legacyScenario(volume.Archive),
 		disposeScenario("DeleteVolume (retain)", volume.Retain, nil),
 		disposeScenario("DeleteVolume (archive)", volume.Archive, nil),
 		disposeScenario("DeleteVolume (archive, first name taken)", volume.Archive, func(t *testing.T, st *Store, sh *memshare.Share) {

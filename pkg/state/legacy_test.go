@@ -51,6 +51,11 @@ func TestDisposeLegacy(t *testing.T) {
 			if _, err := c.Stat(ctx, LegacyRecordPath("base", "pvc-1")); !errors.Is(err, fs.ErrNotExist) {
 				t.Errorf("the v1 record is still there: %v", err)
 			}
+			// Nor a record of the new layout: one would claim the path for
+			// a volume that is gone, and refuse the next claim there.
+			if _, err := c.Stat(ctx, recordPath("base/pvc-1")); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("a new-layout record was left: %v", err)
+			}
 			if _, done, err := st.DisposeLegacy(ctx, "base", "pvc-1", onDelete); !errors.Is(err, ErrNotFound) || done {
 				t.Errorf("second DisposeLegacy = %v, %v; want ErrNotFound, not done", done, err)
 			}

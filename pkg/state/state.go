@@ -1062,7 +1062,8 @@ func (s *Store) ArchiveVolume(ctx context.Context, rec Record) (string, error) {
 	case exists && !own:
 		s.logf("volume path no longer leads to the volume's own directory (replaced by a link or another directory); not archiving it", "path", rec.Path)
 	case exists:
-		if to, err = s.archive(ctx, rec); err != nil {
+		save := func(ctx context.Context, r Record) error { return s.writeJSON(ctx, recordPath(r.Path), r) }
+		if to, err = s.archive(ctx, rec, save); err != nil {
 			return "", err
 		}
 	case rec.ArchivingTo != "":
@@ -1084,7 +1085,11 @@ func (s *Store) ArchiveVolume(ctx context.Context, rec Record) (string, error) {
 	return to, s.dropRecord(ctx, done)
 }
 
-func (s *Store) archive(ctx context.Context, rec Record) (string, error) {
+// archive moves rec's directory to an archive. The archive's name is
+// chosen once and saved in the volume's record (save writes it where the
+// volume's kind of record lives) before anything moves, so a retry after a
+// cut renames to the same name.
+func (s *Store) archive(ctx context.Context, rec Record, save func(context.Context, Record) error) (string, error) {
 	for i := range 10 {
 		to := rec.ArchivingTo
 		if to == "" || i > 0 {
@@ -1097,7 +1102,7 @@ func (s *Store) archive(ctx context.Context, rec Record) (string, error) {
 		}
 		if rec.ArchivingTo != to {
 			rec.ArchivingTo = to
-			if err := s.writeJSON(ctx, recordPath(rec.Path), rec); err != nil {
+			if err := save(ctx, rec); err != nil {
 				return "", err
 			}
 		}
@@ -1331,7 +1336,13 @@ func (s *Store) DeleteLegacy(ctx context.Context, base, subDir string, rec Recor
 func (s *Store) ArchiveLegacy(ctx context.Context, base, subDir string, rec Record) (string, error) {
 	to := ""
 	if _, err := s.c.Stat(ctx, rec.Path); err == nil {
-		if to, err = s.archive(ctx, rec); err != nil {
+		// The v1 record, in its own form (no path), not one of the new
+		// layout: that would outlive this call and claim the directory.
+		save := func(ctx context.Context, r Record) error {
+			r.Path = ""
+			return s.writeJSON(ctx, LegacyRecordPath(base, subDir), r)
+		}
+		if to, err = s.archive(ctx, rec, save); err != nil {
 			return "", err
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {

@@ -42,6 +42,12 @@ type SmallOp struct {
 	// (MS-FSCC 2.4.7, wire format) set on the handle after the write and
 	// before its CLOSE: a copied file's time and attributes.
 	Info []byte
+	// WriteThrough, for SmallCreate and SmallWrite, asks the server to have
+	// Data on stable storage before it answers (the WRITE's
+	// SMB2_WRITEFLAG_WRITE_THROUGH and the CREATE's FILE_WRITE_THROUGH), as
+	// NFS's FILE_SYNC: for a record a commit rests on, which a server's
+	// power cut must not take back once acknowledged.
+	WriteThrough bool
 }
 
 // SmallResult is what one SmallOp did.
@@ -65,7 +71,7 @@ func (fs *Share) Batch(ops []SmallOp) []SmallResult {
 			res[i].Err = err
 			continue
 		}
-		sp, ok := fs.smallSpec(op.Kind, name, op.Data, op.Info)
+		sp, ok := fs.smallSpec(op, name)
 		if !ok {
 			res[i] = fs.smallAlone(op)
 			continue
@@ -95,7 +101,8 @@ func (fs *Share) Batch(ops []SmallOp) []SmallResult {
 
 // smallSpec is the chain of one SmallOp; false when it takes its method's
 // own path (a payload larger than one request carries).
-func (fs *Share) smallSpec(kind SmallOpKind, name string, data, info []byte) (chainSpec, bool) {
+func (fs *Share) smallSpec(op SmallOp, name string) (chainSpec, bool) {
+	kind, data, info := op.Kind, op.Data, op.Info
 	switch kind {
 	case SmallStat:
 		return fs.lstatSpec(name), true
@@ -105,7 +112,7 @@ func (fs *Share) smallSpec(kind SmallOpKind, name string, data, info []byte) (ch
 		if len(data) > compoundPayloadMax || len(data) > int(fs.maxWriteSize) {
 			return chainSpec{}, false
 		}
-		sp := fs.writeSpec(name, data, 0o644, kind == SmallCreate)
+		sp := fs.writeSpec(name, data, 0o644, kind == SmallCreate, op.WriteThrough)
 		if info != nil {
 			sp.steps = append(sp.steps, chainStep{smb2.SMB2_SET_INFO, &smb2.SetInfoRequest{
 				InfoType:      smb2.SMB2_0_INFO_FILE,
@@ -134,13 +141,13 @@ func (fs *Share) smallAlone(op SmallOp) SmallResult {
 	case SmallRead:
 		r.Data, r.Err = fs.ReadSmallFile(op.Name)
 	case SmallCreate:
-		r.Err = fs.writeAlone(op, os.O_WRONLY|os.O_CREATE|os.O_EXCL)
+		r.Err = fs.writeAlone(op, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	case SmallWrite:
 		if op.Info != nil {
-			r.Err = fs.writeAlone(op, os.O_RDWR|os.O_CREATE|os.O_TRUNC) // as Create opens
+			r.Err = fs.writeAlone(op, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644) // as Create opens
 			break
 		}
-		r.Err = fs.WriteSmallFile(op.Name, op.Data, 0o644)
+		r.Err = fs.WriteSmallFile(op.Name, op.Data, 0o644, op.WriteThrough)
 	case SmallRemove:
 		r.Err = fs.RemoveOne(op.Name)
 	case SmallRmdir:
@@ -159,14 +166,17 @@ func (fs *Share) smallAlone(op SmallOp) SmallResult {
 
 // writeAlone is a write SmallOp larger than one request: the library's
 // open (flag) and writes, then the information, if any, on the same handle.
-func (fs *Share) writeAlone(op SmallOp, flag int) error {
-	f, err := fs.OpenFile(op.Name, flag, 0o644)
+func (fs *Share) writeAlone(op SmallOp, flag int, perm os.FileMode) error {
+	f, err := fs.OpenFile(op.Name, flag, perm)
 	if err != nil {
 		return err
 	}
 	_, err = f.Write(op.Data)
 	if err == nil && op.Info != nil {
 		err = f.SetInfo(fileBasicInformation, op.Info)
+	}
+	if err == nil && op.WriteThrough {
+		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
@@ -268,8 +278,9 @@ func (fs *Share) readSpec(name string) chainSpec {
 
 // writeSpec creates name (only where none is, when exclusive) or
 // truncates it, and writes data, which fits one request; no WRITE for an
-// empty file.
-func (fs *Share) writeSpec(name string, data []byte, perm os.FileMode, exclusive bool) chainSpec {
+// empty file. through: written through to stable storage (SmallOp's
+// WriteThrough).
+func (fs *Share) writeSpec(name string, data []byte, perm os.FileMode, exclusive, through bool) chainSpec {
 	var attrs uint32 = smb2.FILE_ATTRIBUTE_NORMAL
 	if perm&0o200 == 0 {
 		attrs = smb2.FILE_ATTRIBUTE_READONLY
@@ -288,8 +299,13 @@ func (fs *Share) writeSpec(name string, data []byte, perm os.FileMode, exclusive
 		CreateOptions:        smb2.FILE_SYNCHRONOUS_IO_NONALERT | smb2.FILE_NON_DIRECTORY_FILE,
 		Mapping:              fs.mapping,
 	}}
+	var flags uint32
+	if through {
+		sp.create.CreateOptions |= smb2.FILE_WRITE_THROUGH
+		flags = smb2.SMB2_WRITEFLAG_WRITE_THROUGH
+	}
 	if len(data) > 0 {
-		sp.steps = []chainStep{{smb2.SMB2_WRITE, &smb2.WriteRequest{FileId: sentinelFileId, Data: data}}}
+		sp.steps = []chainStep{{smb2.SMB2_WRITE, &smb2.WriteRequest{FileId: sentinelFileId, Flags: flags, Data: data}}}
 	}
 	return sp
 }

@@ -333,19 +333,21 @@ func (fs *Share) renameChain(oldpath, newpath string, replace bool) error {
 
 // WriteSmallFile creates name, or truncates it, and writes data, in one
 // round trip when data fits one request (compoundPayloadMax): CREATE,
-// WRITE, CLOSE. Larger data takes WriteFile's path.
-func (fs *Share) WriteSmallFile(name string, data []byte, perm os.FileMode) error {
+// WRITE, CLOSE. Larger data takes WriteFile's path. writeThrough: the
+// server has the data on stable storage before it answers (SmallOp's
+// WriteThrough; the larger path sends a FLUSH before its CLOSE).
+func (fs *Share) WriteSmallFile(name string, data []byte, perm os.FileMode, writeThrough bool) error {
 	if len(data) > compoundPayloadMax || len(data) > int(fs.maxWriteSize) {
-		return fs.WriteFile(name, data, perm)
+		return fs.writeAlone(SmallOp{Name: name, Data: data, WriteThrough: writeThrough}, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
 	}
 	name = normPath(name)
 	if err := validatePath("open", name, false); err != nil {
 		return err
 	}
-	sp := fs.writeSpec(name, data, perm, false)
+	sp := fs.writeSpec(name, data, perm, false, writeThrough)
 	_, res, err := fs.chain(name, sp.create, sp.steps...)
 	if errors.Is(err, errNoCompoundCredits) {
-		return fs.WriteFile(name, data, perm)
+		return fs.writeAlone(SmallOp{Name: name, Data: data, WriteThrough: writeThrough}, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
 	}
 	if err == nil && len(res) > 0 {
 		err = writeResult(res[0], len(data))

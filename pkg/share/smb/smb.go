@@ -359,7 +359,10 @@ func (c *smbClient) Batch(ctx context.Context, ops []share.Op, ordered bool) []s
 	sh := c.on(ctx)
 	small := make([]smb2.SmallOp, len(ops))
 	for i, op := range ops {
-		small[i] = smb2.SmallOp{Kind: smbKinds[op.Kind], Name: c.full(op.Path), Data: op.Data}
+		// The store's records, intents and marks: written through, as
+		// NFS writes them FILE_SYNC (a commit must survive the server's
+		// power cut once acknowledged).
+		small[i] = smb2.SmallOp{Kind: smbKinds[op.Kind], Name: c.full(op.Path), Data: op.Data, WriteThrough: true}
 	}
 	res := make([]share.Result, len(ops))
 	for i, o := range sh.Batch(small) {
@@ -514,7 +517,7 @@ func evenReadOnly(sh *smb2.Share, p string, op func() error) error {
 func (c *smbClient) WriteFile(ctx context.Context, rel string, data []byte) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.wrap(ctx, "write", rel, c.on(ctx).WriteSmallFile(c.full(rel), data, 0o644))
+	return c.wrap(ctx, "write", rel, c.on(ctx).WriteSmallFile(c.full(rel), data, 0o644, true))
 }
 
 func (c *smbClient) ReadFile(ctx context.Context, rel string) ([]byte, error) {

@@ -40,17 +40,22 @@ func IdentityKey(creds source.Credentials) string {
 // the KDC. realm is the principal's realm (krb5.conf's default_realm when
 // the principal names none).
 func NewClient(creds source.Credentials, defaultConf string) (cl *client.Client, realm string, err error) {
-	text := creds.Krb5Conf
+	text, fromSecret := creds.Krb5Conf, true
 	if text == "" {
 		b, err := os.ReadFile(defaultConf)
 		if err != nil {
 			return nil, "", fmt.Errorf("no krb5.conf: put one in the Secret's krb5.conf key, or mount one at %s: %w: %w", defaultConf, share.ErrPrecondition, err)
 		}
-		text = string(b)
+		text, fromSecret = string(b), false
 	}
 	cfg, err := config.NewFromString(text)
+	if err != nil && fromSecret {
+		// The parser's message quotes the line it stopped at, and a
+		// Secret's contents never reach an error.
+		return nil, "", fmt.Errorf("the Secret's krb5.conf does not parse (the parser's message is left out, as it quotes the Secret; try the file with kinit): %w", share.ErrPrecondition)
+	}
 	if err != nil {
-		return nil, "", fmt.Errorf("the krb5.conf does not parse (%v): %w", err, share.ErrPrecondition)
+		return nil, "", fmt.Errorf("%s does not parse (%v): %w", defaultConf, err, share.ErrPrecondition)
 	}
 	user, realm, ok := strings.Cut(creds.Principal, "@")
 	if !ok || realm == "" {

@@ -153,6 +153,9 @@ func stageOptions(req StageRequest) (fstype string, opts []string, credentials s
 			return "", nil, "", fmt.Errorf("%w: %w", ErrInvalid, err)
 		}
 		c := req.Credentials
+		if err := checkCredentialFields(c); err != nil {
+			return "", nil, "", fmt.Errorf("%w: %w", ErrInvalid, err)
+		}
 		if KerberosMount(req.Source, c) {
 			// No password: cifs.upcall gets the ticket, from the cache of
 			// the mount's cruid (root's, or the uid the node gave the
@@ -181,6 +184,33 @@ func stageOptions(req StageRequest) (fstype string, opts []string, credentials s
 		return "cifs", opts, credentials, nil
 	}
 	return "", nil, "", fmt.Errorf("unknown protocol %q", req.Source.Protocol)
+}
+
+// checkCredentialFields refuses Secret values that would become more than
+// their own field: mount.cifs appends the credentials file's username and
+// domain to the kernel's option string unescaped (",user=<value>"), so a
+// comma in them adds options no check saw (u,ip=10.9.9.9 or
+// u,sec=krb5,cruid=0); a line break in any of them starts another line of
+// the credentials file. A password may hold commas (mount.cifs escapes
+// them). The error names the field, never the value.
+func checkCredentialFields(c source.Credentials) error {
+	for _, f := range []struct {
+		name, value, bad string
+	}{
+		{"username", c.Username, ",\r\n\x00"},
+		{"domain", c.Domain, ",\r\n\x00"},
+		{"principal", c.Principal, ",\r\n\x00"},
+		{"password", c.Password, "\r\n\x00"},
+	} {
+		if strings.ContainsAny(f.value, f.bad) {
+			what := "a line break or NUL"
+			if strings.Contains(f.bad, ",") {
+				what = "a comma, a line break or NUL"
+			}
+			return fmt.Errorf("the node-stage secret's %s holds %s, which mount.cifs would read as further options: fix the secret", f.name, what)
+		}
+	}
+	return nil
 }
 
 // smbSecurityOptions adds what the class's auth and encryption ask of

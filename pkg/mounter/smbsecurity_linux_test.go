@@ -195,3 +195,41 @@ func TestStageOptionsForAuthAndEncryption(t *testing.T) {
 		}
 	}
 }
+
+// mount.cifs appends the credentials file's username and domain to the
+// kernel's options unescaped: a comma there would add options no check saw
+// (a server address, sec=krb5 with root's tickets), and a line break any
+// field another line of the file. Refused as InvalidArgument naming the
+// field, never the value; a comma in a password is mount.cifs's to escape.
+func TestSecretValuesCannotAddMountOptions(t *testing.T) {
+	krb, ntlm, _ := krb5AndNTLM(t)
+	for _, c := range []struct {
+		src   source.Source
+		creds source.Credentials
+		field string
+	}{
+		{ntlm, source.Credentials{Username: "u,ip=10.9.9.9", Password: "p"}, "username"},
+		{ntlm, source.Credentials{Username: "u,sec=krb5,cruid=0", Password: "p"}, "username"},
+		{ntlm, source.Credentials{Username: "u", Password: "p", Domain: "D,unc=\\\\evil\\share"}, "domain"},
+		{ntlm, source.Credentials{Username: "u\ndomain=EVIL", Password: "p"}, "username"},
+		{ntlm, source.Credentials{Username: "u", Password: "p\nusername=root"}, "password"},
+		{ntlm, source.Credentials{Username: "u\x00", Password: "p"}, "username"},
+		{krb, source.Credentials{Principal: "csi,cruid=0@EXAMPLE.TEST", Keytab: "k"}, "principal"},
+		{krb, source.Credentials{Principal: "csi@EXAMPLE.TEST\r", Keytab: "k"}, "principal"},
+	} {
+		_, opts, creds, err := stageOptions(StageRequest{Source: c.src, Credentials: c.creds})
+		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "secret's "+c.field) {
+			t.Errorf("%+v: %v (options %v, file %q), want ErrInvalid naming %s", c.creds, err, opts, creds, c.field)
+			continue
+		}
+		for _, v := range []string{"10.9.9.9", "cruid=0", "evil", "EVIL", "root"} {
+			if strings.Contains(err.Error(), v) {
+				t.Errorf("the error repeats a value: %v", err)
+			}
+		}
+	}
+	_, _, creds, err := stageOptions(StageRequest{Source: ntlm, Credentials: source.Credentials{Username: "u", Password: "p,a,ss", Domain: "D"}})
+	if err != nil || creds != "username=u\npassword=p,a,ss\ndomain=D\n" {
+		t.Errorf("a password with commas: %q, %v", creds, err)
+	}
+}

@@ -16,6 +16,7 @@ const (
 	refuseIdentity   refusal = "the node logs in as the secret's user, never with another identity of the node (its Kerberos tickets, its NetBIOS names)"
 	refuseDowngrade  refusal = "the driver always logs in with the secret's credentials, never as a guest, anonymously or with a weak hash"
 	refuseParser     refusal = "sep changes how the kernel splits the options that follow, so they could not be checked"
+	refuseMountTool  refusal = "options of mount(8) itself (bind, move, remount, propagation, loop, helpers, x-* and X-mount.*) change what it does with the source and the node's paths: the driver makes the mount, and only the file system's options reach it"
 )
 
 // refusedKeys are option keys that are refused whatever their value, from
@@ -59,6 +60,17 @@ const (
 //     bypassing the node-stage secret, a downgrade like sec=none.
 //   - sep (CIFS) sets another separator for the rest of the option string:
 //     options it hides from this check would reach the kernel unchecked.
+//   - mount(8)'s own options are not the file system's, and libmount acts
+//     on them before any helper runs: bind and rbind make the mount a bind
+//     of the node path the source names (//host/share as /host/share:
+//     libmount then never calls mount.cifs), move and remount act on
+//     another mount, the propagation flags change the staging mount's,
+//     loop, offset and sizelimit set up a loop device, helper and uhelper
+//     pick the umount helper, and the x-* and X-mount.* options
+//     (X-mount.subdir, X-mount.mkdir, X-mount.owner, ...) make mount(8)
+//     walk, create or chown node paths (X-mount.subdir follows links; a
+//     bind with X-mount.subdir=../../.. bound the node's /). None of them
+//     is needed to mount a file share, so all are refused.
 //
 // How keys are compared: mount.cifs and both kernel parsers (fs_parse)
 // match keys exactly, case-sensitively, with no trimming; a key in another
@@ -102,6 +114,23 @@ var refusedKeys = map[string]refusal{
 	"servernetbiosname": refuseIdentity,
 	"guest":             refuseDowngrade,
 	"sep":               refuseParser,
+	"bind":              refuseMountTool,
+	"rbind":             refuseMountTool,
+	"move":              refuseMountTool,
+	"remount":           refuseMountTool,
+	"shared":            refuseMountTool,
+	"rshared":           refuseMountTool,
+	"slave":             refuseMountTool,
+	"rslave":            refuseMountTool,
+	"private":           refuseMountTool,
+	"rprivate":          refuseMountTool,
+	"unbindable":        refuseMountTool,
+	"runbindable":       refuseMountTool,
+	"loop":              refuseMountTool,
+	"offset":            refuseMountTool,
+	"sizelimit":         refuseMountTool,
+	"helper":            refuseMountTool,
+	"uhelper":           refuseMountTool,
 }
 
 // refusedSec are sec= flavours that are refused: none logs in anonymously
@@ -236,6 +265,9 @@ func refused(o string) (string, refusal, bool) {
 	}
 	if r, ok := refusedKeys[strings.TrimPrefix(key, "no")]; ok && strings.HasPrefix(key, "no") {
 		return key, r, true
+	}
+	if strings.HasPrefix(key, "x-") {
+		return key, refuseMountTool, true
 	}
 	if looksSecret(key) {
 		// No option of mount.cifs or mount.nfs is named like this but the

@@ -57,6 +57,22 @@ func TestCheckMountOptionsRefusesEachKey(t *testing.T) {
 	}
 }
 
+// mount(8)'s own options: a bind of a node path, X-mount.subdir walking
+// the node's tree, a remount of another mount.
+func TestCheckMountOptionsRefusesMountToolOptions(t *testing.T) {
+	for _, opt := range []string{
+		"bind", "rbind", "move", "remount", "shared", "rshared", "slave", "rslave", "private", "rprivate",
+		"unbindable", "runbindable", "loop", "offset=0", "sizelimit=1", "helper=evil", "uhelper=evil",
+		"X-mount.subdir=../../..", "x-mount.mkdir", "X-mount.owner=0", "x-systemd.automount", "X-Mount.idmap=u:0:0:1", "Bind",
+	} {
+		err := CheckMountOptions([]string{"vers=3.0," + opt})
+		key := strings.ToLower(strings.SplitN(opt, "=", 2)[0])
+		if err == nil || !strings.Contains(err.Error(), `"`+key+`"`) || !strings.Contains(err.Error(), "mount(8)") {
+			t.Errorf("CheckMountOptions(%q) = %v, want a refusal naming %q and mount(8)", opt, err, key)
+		}
+	}
+}
+
 func TestCheckMountOptionsNamesEveryRefusedKey(t *testing.T) {
 	err := CheckMountOptions([]string{"vers=3.0", "username=bob,password=" + leak, "addr=10.0.0.9"})
 	if err == nil {

@@ -51,12 +51,21 @@ func (l InlineSources) Allows(src source.Source, subDir string) bool {
 // it, which the pod's volumeAttributes wrote and the node resolves itself,
 // refusing links (see mounter/beneath_linux.go). A text check alone is not
 // enough: a pod may link esc -> /export inside the allowed directory.
+//
+// The allowed source's settings (?vers=, ?auth=, ?encryption=) are the
+// administrator's and hold for every volume below it: the root carries them,
+// and a pod's source may not weaken them (encryption off below an entry
+// that requires it) or name another version or auth. A pod may ask for more
+// encryption than the entry does.
 func (l InlineSources) Root(src source.Source, subDir string) (source.Source, string, bool) {
 	for _, a := range l {
 		if a.Protocol != src.Protocol || !strings.EqualFold(a.Host, src.Host) || a.Port != src.Port {
 			continue
 		}
-		root := src
+		root, ok := withSettingsOf(a, src)
+		if !ok {
+			continue
+		}
 		if src.Protocol == source.NFS {
 			if rel, ok := below(path.Join(src.Export, subDir), a.Export, false); ok {
 				root.Export = path.Clean("/" + a.Export)
@@ -73,6 +82,31 @@ func (l InlineSources) Root(src source.Source, subDir string) (source.Source, st
 		}
 	}
 	return source.Source{}, "", false
+}
+
+// encryptionRank orders encryption settings from weakest to strongest; the
+// empty setting is the default, preferred.
+var encryptionRank = map[source.Encryption]int{source.EncryptionOff: 0, "": 1, source.EncryptionPreferred: 1, source.EncryptionRequired: 2}
+
+// withSettingsOf is src with the allowed source a's settings, or false when
+// src asks for a version or auth a does not have, or less encryption.
+func withSettingsOf(a, src source.Source) (source.Source, bool) {
+	if a.Version != "" && src.Version != "" && src.Version != a.Version ||
+		a.Auth != "" && src.Auth != "" && src.EffectiveAuth() != a.EffectiveAuth() ||
+		src.Encryption != "" && encryptionRank[src.Encryption] < encryptionRank[a.Encryption] {
+		return source.Source{}, false
+	}
+	root := src
+	if a.Version != "" {
+		root.Version = a.Version
+	}
+	if a.Auth != "" {
+		root.Auth = a.Auth
+	}
+	if src.Encryption == "" || encryptionRank[a.Encryption] > encryptionRank[src.Encryption] {
+		root.Encryption = a.Encryption
+	}
+	return root, true
 }
 
 // below reports whether the clean absolute path p is dir or below it, by

@@ -84,3 +84,39 @@ func TestInlineRootSplitsWhatTheServerResolvesFromWhatTheNodeOpens(t *testing.T)
 		}
 	}
 }
+
+// The allowed source's settings hold below it: a pod's source takes them,
+// may ask for more encryption, and may not weaken them or name another
+// auth or version than the entry sets.
+func TestInlineRootKeepsTheAllowedSourcesSettings(t *testing.T) {
+	l, err := ParseInlineSources("smb://fs/team?encryption=required,smb://fs/open,nfs://nas/v4?vers=4.1,nfs://nas/any,smb://fs/k?auth=negotiate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		src, root string // root "" when refused
+	}{
+		{"smb://fs/team/x", "smb://fs/team?encryption=required"},
+		{"smb://fs/team/x?encryption=required", "smb://fs/team?encryption=required"},
+		{"smb://fs/team/x?encryption=off", ""},
+		{"smb://fs/team/x?encryption=preferred", ""},
+		{"smb://fs/team/x?auth=negotiate", "smb://fs/team?auth=negotiate&encryption=required"},
+		{"smb://fs/open/x?encryption=required", "smb://fs/open?encryption=required"},
+		{"smb://fs/open/x?auth=ntlm", "smb://fs/open?auth=ntlm"},
+		{"smb://fs/open/x?auth=krb5", "smb://fs/open?auth=krb5"}, // refused later, as Kerberos
+		{"smb://fs/k/x", "smb://fs/k?auth=negotiate"},
+		{"smb://fs/k/x?auth=ntlm", ""},
+		{"nfs://nas/v4/x", "nfs://nas/v4?vers=4.1"},
+		{"nfs://nas/v4/x?vers=3", ""},
+		{"nfs://nas/any/x?vers=4.1", "nfs://nas/any?vers=4.1"},
+	} {
+		src, err := source.Parse(tc.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		root, _, ok := l.Root(src, "")
+		if ok != (tc.root != "") || ok && root.String() != tc.root {
+			t.Errorf("Root(%s) = %s, %v; want %q", tc.src, root.String(), ok, tc.root)
+		}
+	}
+}

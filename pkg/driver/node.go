@@ -465,6 +465,11 @@ func (n *node) NodeGetVolumeHealth(ctx context.Context, req *csi.NodeGetVolumeHe
 // a pod, never mounts with Kerberos. added is true when the volume was
 // not using its uid before, for the caller to undo on a failed stage.
 func (n *node) kerberosMount(ctx context.Context, sr *mounter.StageRequest, inline bool) (added bool, err error) {
+	if inline && sr.Source.Protocol == source.SMB && mounter.OptionsAskForKerberos(sr.MountOptions) {
+		// sec=krb5 in the options, without auth: krb5, is mounted with
+		// the mounting uid's tickets: root's, the node's.
+		return false, fail(share.ErrPrecondition, "inline volume: mount option sec=krb5 asks for Kerberos, which a Linux node would log in with using the node's own tickets, not the pod's Secret: inline volumes use auth ntlm (or negotiate with a username)")
+	}
 	if sr.Source.Protocol != source.SMB || n.cfg.Mounter.OS() != "linux" || !mounter.KerberosMount(sr.Source, sr.Credentials) {
 		return false, nil
 	}

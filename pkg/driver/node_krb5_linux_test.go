@@ -87,6 +87,19 @@ func TestInlineVolumeNeverMountsWithKerberos(t *testing.T) {
 	if len(*calls) != 0 {
 		t.Fatalf("mounted: %+v", *calls)
 	}
+	// Nor through the mount options, the form classes used before auth:
+	// it would log in with root's tickets (no cruid).
+	for _, opt := range []string{"sec=krb5", "vers=3.0,sec=krb5i", "sec=Krb5"} {
+		req := inlineRequest(target, "smb://fs/team", "x", map[string]string{"username": "u", "password": "p"})
+		req.VolumeContext[ContextMountOptions] = opt
+		_, err = d.NodePublishVolume(context.Background(), req)
+		if status.Code(err) != codes.FailedPrecondition || !strings.Contains(err.Error(), "node's own tickets") {
+			t.Errorf("inline with mount option %q: %v, want FailedPrecondition", opt, err)
+		}
+	}
+	if len(*calls) != 0 {
+		t.Fatalf("mounted: %+v", *calls)
+	}
 }
 
 // cachedNode is a node that writes Kerberos ticket caches (--krb5-cache-uids

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/os/winhost"
 	"github.com/fileshare-csi/fileshare-csi/pkg/source"
@@ -130,6 +131,20 @@ type MappingRotator interface {
 	// works again. An error wraps ErrNotMounted when nothing is staged
 	// there.
 	RotateMapping(ctx context.Context, req StageRequest) (replaced bool, err error)
+}
+
+// OptionsAskForKerberos reports whether mount options pick a Kerberos
+// sec= flavour themselves (sec=krb5 or krb5i: the form classes used before
+// auth: krb5, which a CIFS mount serves with the mounting uid's tickets,
+// root's, when no cruid is given).
+func OptionsAskForKerberos(opts []string) bool {
+	for _, o := range strings.Split(strings.Join(opts, ","), ",") {
+		if k, v, _ := strings.Cut(o, "="); strings.TrimSpace(strings.ToLower(k)) == "sec" &&
+			strings.HasPrefix(strings.ToLower(strings.TrimSpace(v)), "krb5") {
+			return true
+		}
+	}
+	return false
 }
 
 // KerberosMount reports whether an SMB mount of src logs in with Kerberos

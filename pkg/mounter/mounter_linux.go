@@ -296,6 +296,13 @@ func (l *Linux) Stage(ctx context.Context, req StageRequest) error {
 	if err != nil {
 		return err
 	}
+	if mounted && req.Replace {
+		logger.Info("replacing a mount a stage cut short left at the staging path: its Kerberos uid may not be this stage's", "path", req.StagingPath)
+		if err := l.unmount(ctx, req.StagingPath, true); err != nil {
+			return fmt.Errorf("unmount the mount a cut stage left at %s: %w", req.StagingPath, err)
+		}
+		mounted = false
+	}
 	if mounted {
 		logger.V(4).Info("already staged", "path", req.StagingPath)
 		return l.applyMountGroup(req)

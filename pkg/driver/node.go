@@ -154,14 +154,11 @@ func (n *node) NodeStageVolume(ctx context.Context, req *csi.NodeStageVolumeRequ
 	// On Windows, one server's volumes are checked and staged one at a
 	// time, so two volumes with other credentials cannot both pass the
 	// check before either is recorded.
-	unlockServer, err := n.lockServer(ctx, sr)
+	releaseServer, err := n.claimServer(ctx, req.GetVolumeId(), &sr, stageSecret)
 	if err != nil {
 		return nil, err
 	}
-	defer unlockServer()
-	if err := n.mappingConflict(ctx, req.GetVolumeId(), &sr); err != nil {
-		return nil, err
-	}
+	defer releaseServer()
 	// Last before the mount: a uid taken here is given back only when the
 	// mount fails.
 	added, err := n.kerberosMount(ctx, &sr, false)
@@ -180,15 +177,8 @@ func (n *node) NodeStageVolume(ctx context.Context, req *csi.NodeStageVolumeRequ
 	if old, err := n.nodeState().Staged(sr.StagingPath); err == nil {
 		capacity = max(capacity, old.CapacityBytes)
 	}
-	rec := nodestate.Staged{Request: sr, CapacityBytes: capacity, VolumeID: req.GetVolumeId()}
-	if n.cfg.Mounter.OS() == "windows" && src.Protocol == source.SMB {
-		// What this stage asked of the share's mapping, for the volumes
-		// staged after it on the share (mappingConflict), after a
-		// restart of the plugin too.
-		if m, err := n.mappingDemands(sr); err == nil {
-			rec.Mapping = &m
-		}
-	}
+	rec := n.stagedRecord(req.GetVolumeId(), sr)
+	rec.CapacityBytes = capacity
 	if err := n.nodeState().SaveStaged(sr.StagingPath, rec); err != nil {
 		klog.FromContext(ctx).Error(err, "cannot save staging state; a broken mount will need a new stage to recover")
 	}

@@ -79,13 +79,23 @@ func (n *node) publishInline(ctx context.Context, req *csi.NodePublishVolumeRequ
 	if _, err := n.kerberosMount(ctx, &sr, true); err != nil {
 		return nil, err
 	}
+	// On Windows an inline volume maps its server as a stage does, for the
+	// whole node: it is held to the same rule (one set of credentials per
+	// server, never another volume's mapping), against staged and inline
+	// volumes alike, until its records are saved.
+	releaseServer, err := n.claimServer(ctx, req.GetVolumeId(), &sr, inlineSecret)
+	if err != nil {
+		return nil, err
+	}
+	defer releaseServer()
 	if err := n.stage(ctx, sr); err != nil {
 		return nil, toStatus(fmt.Errorf("inline volume: %w", err))
 	}
 	// The staging record lets a broken inline mount be remounted, as a
-	// staged one is; the publish record says how to take it down.
+	// staged one is, and on Windows tells the server's other volumes who
+	// its mapping logs on as; the publish record says how to take it down.
 	logger := klog.FromContext(ctx)
-	if err := n.nodeState().SaveStaged(target, nodestate.Staged{Request: sr}); err != nil {
+	if err := n.nodeState().SaveStaged(target, n.stagedRecord(req.GetVolumeId(), sr)); err != nil {
 		logger.Error(err, "cannot save the inline volume's mount record; a broken mount will need a new pod to recover")
 	}
 	if err := n.nodeState().SavePublished(nodestate.Published{VolumeID: req.GetVolumeId(), StagingPath: target, TargetPath: target, ReadOnly: sr.ReadOnly, Ephemeral: true}); err != nil {

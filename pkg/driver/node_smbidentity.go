@@ -21,6 +21,48 @@ import (
 	"github.com/fileshare-csi/fileshare-csi/pkg/source"
 )
 
+// Where a volume's credentials come from, for mappingConflict's messages.
+const (
+	stageSecret  = "node-stage Secret"
+	inlineSecret = "Secret (the inline volume's nodePublishSecretRef)"
+)
+
+// claimServer is what every mount of an SMB volume on a Windows node
+// passes before it maps the share or links into a mapping: a stage, and
+// an inline volume's publish, which is a stage at the pod's path. It takes
+// the server's lock (lockServer) and checks sr against the mapping of
+// every other volume recorded on the server (mappingConflict), the
+// volume at sr.StagingPath being the one that maps. The caller keeps the
+// lock, by calling release, until the volume's record (stagedRecord) is
+// saved: the next volume of the server is checked against it. secret says
+// where the volume's credentials come from (stageSecret, inlineSecret).
+// Elsewhere it checks and locks nothing.
+func (n *node) claimServer(ctx context.Context, volumeID string, sr *mounter.StageRequest, secret string) (release func(), err error) {
+	unlock, err := n.lockServer(ctx, *sr)
+	if err != nil {
+		return nil, err
+	}
+	if err := n.mappingConflict(ctx, volumeID, sr, secret); err != nil {
+		unlock()
+		return nil, err
+	}
+	return unlock, nil
+}
+
+// stagedRecord is the record of a volume mounted (staged, or published
+// inline) with sr: on a Windows node, with what its mount asked of its
+// share's mapping, for the volumes of the server checked after it
+// (mappingConflict), after a restart of the plugin too.
+func (n *node) stagedRecord(volumeID string, sr mounter.StageRequest) nodestate.Staged {
+	rec := nodestate.Staged{Request: sr, VolumeID: volumeID}
+	if n.cfg.Mounter.OS() == "windows" && sr.Source.Protocol == source.SMB {
+		if m, err := n.mappingDemands(sr); err == nil {
+			rec.Mapping = &m
+		}
+	}
+	return rec
+}
+
 // lockServer serializes the stages of one SMB server's volumes on a
 // Windows node; elsewhere it locks nothing.
 func (n *node) lockServer(ctx context.Context, sr mounter.StageRequest) (func(), error) {
@@ -36,6 +78,9 @@ func (n *node) lockServer(ctx context.Context, sr mounter.StageRequest) (func(),
 
 // mappingConflict refuses to stage an SMB volume on a Windows node when a
 // volume staged here already maps the same server with other credentials.
+// Inline volumes count as staged volumes, both ways: their publish is a
+// stage at the pod's path, checked here (claimServer), and their record is
+// among the ones compared.
 //
 // A Windows node has one set of credentials per SMB server: a second
 // mapping to the server, of the same share or another, with another user
@@ -60,7 +105,7 @@ func (n *node) lockServer(ctx context.Context, sr mounter.StageRequest) (func(),
 // of it (see weakerMapping); what it demands less than the share's other
 // volumes goes into sr.MapFloor, so a mapping this volume makes again
 // keeps what they asked for.
-func (n *node) mappingConflict(ctx context.Context, volumeID string, sr *mounter.StageRequest) error {
+func (n *node) mappingConflict(ctx context.Context, volumeID string, sr *mounter.StageRequest, secret string) error {
 	if n.cfg.Mounter.OS() != "windows" || sr.Source.Protocol != source.SMB {
 		return nil
 	}
@@ -81,10 +126,7 @@ func (n *node) mappingConflict(ctx context.Context, volumeID string, sr *mounter
 			winpath.Equal(winpath.Clean(other.StagingPath), winpath.Clean(sr.StagingPath)) || rec.VolumeID == volumeID && volumeID != "" {
 			continue
 		}
-		name := rec.VolumeID
-		if name == "" {
-			name = "staged at " + other.StagingPath
-		}
+		name := n.recordName(rec)
 		// With the credentials it has in memory, when the plugin has not
 		// restarted since; else the identity its record keeps.
 		full, err := n.nodeState().Staged(other.StagingPath)
@@ -108,8 +150,8 @@ func (n *node) mappingConflict(ctx context.Context, volumeID string, sr *mounter
 		otherUser, err := mounter.WindowsUser(full.Request.Source, otherCreds)
 		if err != nil || !strings.EqualFold(otherUser, user) {
 			return fail(share.ErrPrecondition,
-				"volume %s maps the SMB server %s on this node with other credentials than this volume's node-stage Secret; Windows allows one set of credentials per server and node (system error 1219), and a volume never uses another volume's credentials: give the volumes of one server on a node the same node-stage Secret, or run them on different nodes (node affinity, pod anti-affinity, a taint)",
-				name, sr.Source.Host)
+				"volume %s maps the SMB server %s on this node with other credentials than this volume's %s; Windows allows one set of credentials per server and node (system error 1219), and a volume never uses another volume's credentials: give the volumes of one server on a node the same node-stage Secret (inline volumes: a Secret with the same credentials), or run them on different nodes (node affinity, pod anti-affinity, a taint)",
+				name, sr.Source.Host, secret)
 		}
 		if !samePassword() {
 			check = true
@@ -142,10 +184,30 @@ func (n *node) mappingConflict(ctx context.Context, volumeID string, sr *mounter
 		return nil
 	case errors.Is(err, fs.ErrPermission):
 		return fail(fs.ErrPermission,
-			"another volume maps the SMB server %s on this node as the same user with another password, and the server refuses this volume's (%v): the volume would reach the share through the other volume's mapping without a password the server takes; correct the node-stage Secret", sr.Source.Host, err)
+			"another volume maps the SMB server %s on this node as the same user with another password, and the server refuses this volume's (%v): the volume would reach the share through the other volume's mapping without a password the server takes; correct the %s", sr.Source.Host, err, secret)
 	}
 	return fail(share.ErrUnavailable,
 		"another volume maps the SMB server %s on this node as the same user with another password, and checking this volume's password with the server failed: %v; the next try checks again", sr.Source.Host, err)
+}
+
+// recordName names a recorded volume in mappingConflict's messages (after
+// "volume "): its volume ID, said to be inline for an inline volume's; its
+// path for a record of an earlier version, which has no ID.
+func (n *node) recordName(rec nodestate.Staged) string {
+	path := rec.Request.StagingPath
+	inline := false
+	if pub, err := n.nodeState().Published(path); err == nil && pub.Ephemeral {
+		inline = true
+	}
+	switch {
+	case rec.VolumeID != "" && inline:
+		return rec.VolumeID + " (an inline volume of a pod)"
+	case rec.VolumeID != "":
+		return rec.VolumeID
+	case inline:
+		return "published inline at " + path
+	}
+	return "staged at " + path
 }
 
 // mappingDemander is the Windows mounter: what a stage demands of its

@@ -13,6 +13,8 @@ import (
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/mounter"
 	"github.com/fileshare-csi/fileshare-csi/pkg/os/csiproxy/csiproxytest"
+	"github.com/fileshare-csi/fileshare-csi/pkg/os/winhost"
+	"github.com/fileshare-csi/fileshare-csi/pkg/os/winpath"
 	"github.com/fileshare-csi/fileshare-csi/pkg/source"
 )
 
@@ -36,9 +38,17 @@ func winTargetOf(pod string) string {
 // password asks the fake's servers.
 func newWindowsCredsNode(t *testing.T, fake *csiproxytest.Server, stateDir string) *Driver {
 	t.Helper()
+	return newWindowsCredsNodeOn(t, fake, fake.NewClient(t), stateDir)
+}
+
+// newWindowsCredsNodeOn is newWindowsCredsNode reaching the fake through
+// host: csi-proxy's clients, or a csiproxytest.OptionsHost (the node in
+// HostProcess mode).
+func newWindowsCredsNodeOn(t *testing.T, fake *csiproxytest.Server, host winhost.Host, stateDir string) *Driver {
+	t.Helper()
 	d, err := New(Config{
 		Name: "fileshare.csi.dev", NodeID: "win-1", Node: true,
-		Mounter:  mounter.NewWindows(fake.NewClient(t)),
+		Mounter:  mounter.NewWindows(host),
 		StateDir: stateDir,
 		VerifyCredentials: func(_ context.Context, src source.Source, c source.Credentials) error {
 			user, err := mounter.WindowsUser(src, c)
@@ -135,6 +145,169 @@ func TestWindowsNodeRefusesASecondUserOnOneServer(t *testing.T) {
 	}
 	if err := stageOn(ctx, d, fake, bob, "b", secretOf("bob", "bob-pw")); err != nil {
 		t.Fatalf("bob after alice's volumes left the server: %v", err)
+	}
+}
+
+// inlineOn publishes an inline volume of src for pod with secrets, as the
+// kubelet does: the target's parent exists, the target does not.
+func inlineOn(ctx context.Context, d *Driver, fake *csiproxytest.Server, id, pod, src, subDir string, secrets map[string]string) error {
+	fake.Mkdir(winpath.Dir(winTargetOf(pod)))
+	vctx := map[string]string{ContextEphemeral: "true", ContextSource: src, "csi.storage.k8s.io/pod.name": pod}
+	if subDir != "" {
+		vctx[ContextSubDir] = subDir
+	}
+	_, err := d.NodePublishVolume(ctx, &csi.NodePublishVolumeRequest{
+		VolumeId: id, TargetPath: winTargetOf(pod), VolumeContext: vctx,
+		VolumeCapability: windowsCapability(), Secrets: secrets,
+	})
+	return err
+}
+
+// wantNothingMounted fails unless the refused inline volume of pod left no
+// link, no record and no mapping beyond want's.
+func wantNothingMounted(t *testing.T, d *Driver, fake *csiproxytest.Server, pod string, mappedAs ...string) {
+	t.Helper()
+	wantNoMappingCall(t, fake)
+	if _, ok := fake.Link(winTargetOf(pod)); ok {
+		t.Fatal("the refused inline volume was linked to the share")
+	}
+	if _, err := d.nodeState().Published(winTargetOf(pod)); err == nil {
+		t.Fatal("the refused inline volume has a publish record")
+	}
+	if _, err := d.nodeState().Staged(winTargetOf(pod)); err == nil {
+		t.Fatal("the refused inline volume has a mount record")
+	}
+	m := fake.Mappings()
+	var users []string
+	for _, x := range m {
+		users = append(users, x.Username)
+	}
+	if strings.Join(users, ",") != strings.Join(mappedAs, ",") {
+		t.Fatalf("mappings %+v, want as %v", m, mappedAs)
+	}
+}
+
+// newInlineCredsNode is newWindowsCredsNodeOn, through csi-proxy or in
+// HostProcess mode (a csiproxytest.OptionsHost), with inline volumes of
+// \\fs\share and \\fs\other allowed.
+func newInlineCredsNode(t *testing.T, mode string) (*Driver, *csiproxytest.Server) {
+	t.Helper()
+	fake := csiproxytest.Start(t, winDriverDir)
+	var host winhost.Host = fake.NewClient(t)
+	if mode == "HostProcess" {
+		host = &csiproxytest.OptionsHost{Host: host}
+	}
+	d := newWindowsCredsNodeOn(t, fake, host, filepath.Join(t.TempDir(), "state"))
+	var err error
+	if d.cfg.InlineSources, err = ParseInlineSources("smb://fs/share,smb://fs/other"); err != nil {
+		t.Fatal(err)
+	}
+	return d, fake
+}
+
+func wantNoMappingCall(t *testing.T, fake *csiproxytest.Server) {
+	t.Helper()
+	for _, c := range fake.Calls() {
+		if c.Method == "NewSmbGlobalMapping" {
+			t.Fatalf("mapped or linked although refused: %v", c.Request)
+		}
+	}
+}
+
+// An inline volume maps its server for the whole node as a stage does, so
+// it is held to the same rule, through csi-proxy and in HostProcess mode:
+// a pod whose inline Secret names another user than a volume mounted on
+// the node uses for the server is refused before anything is mapped or
+// linked, rather than linked into the share through that volume's mapping
+// with its rights; the same credentials share the mapping; a password the
+// server refuses does not.
+func TestWindowsNodeHoldsInlineVolumesToOneUserPerServer(t *testing.T) {
+	for _, mode := range []string{"csi-proxy", "HostProcess"} {
+		t.Run(mode, func(t *testing.T) {
+			d, fake := newInlineCredsNode(t, mode)
+			ctx := context.Background()
+			fake.SetPassword("fs", `CORP\alice`, "alice-pw")
+			const alice = "v1#smb://fs/share#pvc-alice#delete"
+			if err := stageOn(ctx, d, fake, alice, "a", secretOf("alice", "alice-pw")); err != nil {
+				t.Fatal(err)
+			}
+			fake.ResetCalls()
+
+			// The share alice's volume maps (whose working mapping the
+			// node would reuse), another share of the server, and the
+			// server under another case of its name.
+			for i, src := range []string{"smb://fs/share", "smb://fs/other", "smb://FS/share"} {
+				pod := fmt.Sprintf("mallory-%d", i)
+				err := inlineOn(ctx, d, fake, "csi-mallory", pod, src, "", secretOf("mallory", "any-pw"))
+				wantCode(t, "inline volume of "+src+" as another user", err, codes.FailedPrecondition, alice)
+				for _, want := range []string{"1219", "nodePublishSecretRef", "different nodes"} {
+					if !strings.Contains(err.Error(), want) {
+						t.Errorf("%s: %q does not say %q", src, err, want)
+					}
+				}
+				wantNoSecret(t, "conflict", err, "any-pw", "alice-pw")
+				wantNothingMounted(t, d, fake, pod, `CORP\alice`)
+			}
+
+			// alice's user with a password the server refuses is not
+			// enough either.
+			err := inlineOn(ctx, d, fake, "csi-guess", "guess", "smb://fs/share", "", secretOf("alice", "guessed"))
+			wantCode(t, "inline volume as the same user with a wrong password", err, codes.PermissionDenied, "refuses")
+			wantNoSecret(t, "refusal", err, "guessed", "alice-pw")
+			wantNothingMounted(t, d, fake, "guess", `CORP\alice`)
+
+			// alice's own credentials share her mapping.
+			if err := inlineOn(ctx, d, fake, "csi-alice", "alice", "smb://fs/share", "team", secretOf("alice", "alice-pw")); err != nil {
+				t.Fatalf("inline volume with the same credentials: %v", err)
+			}
+			if l, ok := fake.Link(winTargetOf("alice")); !ok || !strings.Contains(strings.ToLower(l), `fs\share\team`) {
+				t.Fatalf("inline volume linked to %q (%v), want into %s", l, ok, `\\fs\share\team`)
+			}
+			if m := fake.Mappings(); len(m) != 1 || m[0].Username != `CORP\alice` {
+				t.Fatalf("mappings %+v, want alice's one", m)
+			}
+		})
+	}
+}
+
+// The other way round: an inline volume's record holds its server as a
+// staged volume's does, so a stage, or another inline volume, as another
+// user is refused naming it, until it is unpublished.
+func TestWindowsNodeChecksStagesAgainstInlineVolumes(t *testing.T) {
+	for _, mode := range []string{"csi-proxy", "HostProcess"} {
+		t.Run(mode, func(t *testing.T) {
+			d, fake := newInlineCredsNode(t, mode)
+			ctx := context.Background()
+			if err := inlineOn(ctx, d, fake, "csi-alice", "alice", "smb://fs/share", "", secretOf("alice", "alice-pw")); err != nil {
+				t.Fatal(err)
+			}
+			fake.ResetCalls()
+			const bob = "v1#smb://fs/other#pvc-bob#delete"
+			err := stageOn(ctx, d, fake, bob, "b", secretOf("bob", "bob-pw"))
+			wantCode(t, "stage as another user after an inline volume", err, codes.FailedPrecondition, "volume csi-alice (an inline volume")
+			if !strings.Contains(err.Error(), "node-stage Secret") {
+				t.Errorf("%q does not name the node-stage Secret", err)
+			}
+			err = stageOn(ctx, d, fake, "v1#smb://fs/share#pvc-bob2#delete", "c", secretOf("bob", "bob-pw"))
+			wantCode(t, "stage of the inline volume's share as another user", err, codes.FailedPrecondition, "volume csi-alice (an inline volume")
+			err = inlineOn(ctx, d, fake, "csi-bob", "bob", "smb://fs/other", "", secretOf("bob", "bob-pw"))
+			wantCode(t, "inline volume as another user after an inline volume", err, codes.FailedPrecondition, "volume csi-alice (an inline volume")
+			wantNoMappingCall(t, fake)
+			wantNothingMounted(t, d, fake, "bob", `CORP\alice`)
+
+			// After a restart of the plugin, from the record alone.
+			d2 := newWindowsCredsNodeOn(t, fake, fake.NewClient(t), d.cfg.StateDir)
+			err = stageOn(ctx, d2, fake, bob, "b", secretOf("bob", "bob-pw"))
+			wantCode(t, "stage as another user after a restart", err, codes.FailedPrecondition, "volume csi-alice (an inline volume")
+
+			// Once the inline volume is unpublished, bob may map the server.
+			if _, err := d.NodeUnpublishVolume(ctx, &csi.NodeUnpublishVolumeRequest{VolumeId: "csi-alice", TargetPath: winTargetOf("alice")}); err != nil {
+				t.Fatal(err)
+			}
+			if err := stageOn(ctx, d, fake, bob, "b", secretOf("bob", "bob-pw")); err != nil {
+				t.Fatalf("bob after alice's inline volume left the server: %v", err)
+			}
+		})
 	}
 }
 

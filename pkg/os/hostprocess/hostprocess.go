@@ -50,6 +50,19 @@ func (h *Host) NewSMBGlobalMapping(ctx context.Context, remotePath, localPath, u
 	}
 	switch status {
 	case "OK":
+		// Reused whoever it logs on as, as csi-proxy does, without
+		// comparing its user with username: the driver's node service
+		// makes that safe, not this host. Every mapping the driver makes
+		// or links into, for a stage or an inline volume's publish, first
+		// passes the driver's check (driver.claimServer: the server's lock,
+		// then mappingConflict) against the record of every volume mounted
+		// on the server, which keeps who its mapping logs on as for as
+		// long as the volume is mounted; so a working mapping the driver
+		// made is found here only by a request with the same user (and a
+		// password the server takes). Nor could the host compare:
+		// Get-SmbGlobalMapping does not say who a mapping logs on as, nor
+		// with which password. A mapping made outside the driver is not
+		// inspected (docs/windows.md).
 	case "":
 		if err := h.newMapping(ctx, root, username, password, opts); err != nil {
 			return err

@@ -17,8 +17,8 @@
 // Nothing secret is written by this package but the caches themselves
 // (mode 0600, owned by their uid, which the host's cifs.upcall reads as
 // that uid). The Secret's keytab or password, which renewal needs, stays
-// where the node keeps a staged volume's credentials (nodestate: root's
-// kernel keyring), and is asked for again after a restart.
+// where the node keeps a staged volume's credentials (nodestate: sealed in
+// root's kernel keyring), and is asked for again after a restart.
 package krb5cache
 
 import (

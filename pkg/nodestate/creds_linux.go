@@ -5,14 +5,15 @@ package nodestate
 import (
 	"encoding/json"
 	"errors"
+	"io/fs"
 
 	"golang.org/x/sys/unix"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 )
 
-// creds is root's user keyring, or memory where keyctl is refused (see
-// creds.go).
+// creds is root's user keyring, sealed with the key in the state directory,
+// or memory where keyctl is refused (see creds.go).
 var creds credStore = &keyringCreds{fallback: &memoryCreds{}}
 
 // keyPerm lets the owner (root) and a possessor do everything with a key,
@@ -26,27 +27,36 @@ type keyringCreds struct {
 	fallback *memoryCreds
 }
 
-func (k *keyringCreds) put(key string, c share.Credentials) error {
+func (k *keyringCreds) put(keyFile, key string, c share.Credentials) error {
 	b, err := json.Marshal(c)
 	if err != nil {
 		return err
 	}
-	id, err := unix.AddKey("user", key, b, unix.KEY_SPEC_USER_KEYRING)
-	clear(b)
+	defer clear(b)
+	sk, err := sealKey(keyFile)
+	if err != nil {
+		return err
+	}
+	sealed, err := seal(sk, key, b)
+	clear(sk)
+	if err != nil {
+		return err
+	}
+	id, err := unix.AddKey("user", key, sealed, unix.KEY_SPEC_USER_KEYRING)
 	if err != nil {
 		// No keyring (seccomp, an old kernel): memory it is.
-		return k.fallback.put(key, c)
+		return k.fallback.put(keyFile, key, c)
 	}
 	k.fallback.drop(key)
 	if _, err := unix.KeyctlInt(unix.KEYCTL_SETPERM, id, keyPerm, 0, 0); err != nil {
 		k.invalidate(id)
-		return k.fallback.put(key, c)
+		return k.fallback.put(keyFile, key, c)
 	}
 	return nil
 }
 
-func (k *keyringCreds) get(key string) (share.Credentials, bool) {
-	if c, ok := k.fallback.get(key); ok {
+func (k *keyringCreds) get(keyFile, key string) (share.Credentials, bool) {
+	if c, ok := k.fallback.get(keyFile, key); ok {
 		return c, true
 	}
 	id, err := unix.KeyctlSearch(unix.KEY_SPEC_USER_KEYRING, "user", key, 0)
@@ -56,7 +66,7 @@ func (k *keyringCreds) get(key string) (share.Credentials, bool) {
 	// A password fits the first buffer; a Kerberos keytab and krb5.conf
 	// (kept with --krb5-cache-uids) may not: KEYCTL_READ says how long the
 	// key is, and a second read takes it whole (a user key is at most
-	// 32767 bytes).
+	// 32767 bytes; sealing adds 28).
 	buf := make([]byte, 4096)
 	n, err := unix.KeyctlBuffer(unix.KEYCTL_READ, id, buf, 0)
 	if err == nil && n > len(buf) {
@@ -68,8 +78,27 @@ func (k *keyringCreds) get(key string) (share.Credentials, bool) {
 	if err != nil || n > len(buf) {
 		return share.Credentials{}, false
 	}
+	sk, err := loadSealKey(keyFile)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			k.invalidate(id) // the key that sealed it is gone: it never opens
+		}
+		// A key file that is refused is left for an administrator, with
+		// the payload: the next put fails and names it.
+		return share.Credentials{}, false
+	}
+	b, err := unseal(sk, key, buf[:n])
+	clear(sk)
+	if err != nil {
+		// An earlier version's plaintext, or sealed with a key file since
+		// replaced: it will never open. Gone now, so no root pod reads it;
+		// the stage asks for the Secret again, as after a reboot.
+		k.invalidate(id)
+		return share.Credentials{}, false
+	}
+	defer clear(b)
 	var c share.Credentials
-	if json.Unmarshal(buf[:n], &c) != nil {
+	if json.Unmarshal(b, &c) != nil {
 		return share.Credentials{}, false
 	}
 	return c, true

@@ -52,7 +52,7 @@ func TestStagedCredentialsAreInNoFileAndGoAtUnstage(t *testing.T) {
 	}
 	noFileHolds(t, n.Dir, "after a rotation")
 	n.DropStaged("/stage/a")
-	if _, ok := creds.get(credKey(n.Dir, "/stage/a")); ok {
+	if _, ok := creds.get(sealKeyFile(n.Dir), credKey(n.Dir, "/stage/a")); ok {
 		t.Fatal("the credentials outlived the unstage")
 	}
 	// Another node store (another state dir) never sees them.

@@ -25,7 +25,8 @@ import (
 // at publish or stats time even after a plugin restart, and how each target
 // was published, to bind it again and to know who else has the volume.
 // Files are 0600 in a 0700 directory. Staged records hold no credentials:
-// those are kept in the kernel's keyring (see creds.go), never in a file.
+// those are kept in the kernel's keyring, sealed with a key kept in the
+// directory (see creds.go), never in a file.
 //
 // Error contract: the getters return an error wrapping fs.ErrNotExist when
 // there is no record, or when the store is disabled (Dir ""); any other
@@ -130,7 +131,7 @@ func (n NodeStore) SaveStaged(stagingPath string, s Staged) error {
 	key := credKey(n.Dir, stagingPath)
 	if s.Request.Credentials == (share.Credentials{}) {
 		creds.drop(key)
-	} else if err := creds.put(key, s.Request.Credentials); err != nil {
+	} else if err := creds.put(sealKeyFile(n.Dir), key, s.Request.Credentials); err != nil {
 		return fmt.Errorf("keep the mount's credentials: %w", err)
 	}
 	if c := s.Request.Credentials; n.Identities && c != (share.Credentials{}) {
@@ -154,7 +155,7 @@ func (n NodeStore) Staged(stagingPath string) (Staged, error) {
 	if err := n.load(kindStaged, stagingPath, &s); err != nil {
 		return s, err
 	}
-	if c, ok := creds.get(credKey(n.Dir, stagingPath)); ok {
+	if c, ok := creds.get(sealKeyFile(n.Dir), credKey(n.Dir, stagingPath)); ok {
 		s.Request.Credentials = c
 	}
 	return s, nil
@@ -164,12 +165,15 @@ func (n NodeStore) Staged(stagingPath string) (Staged, error) {
 // version left with credentials in them: the credentials go where
 // SaveStaged keeps them, and the file is replaced by one without. It
 // returns how many records it rewrote; a record it cannot rewrite keeps
-// its file, and is named in the error.
+// its file, and is named in the error. The credentials an earlier version
+// kept in the keyring unsealed go too, now rather than at their volume's
+// next use (see creds.go).
 func (n NodeStore) MoveCredentialsOutOfRecords() (int, error) {
 	moved := 0
 	var errs []error
 	for _, s := range n.AllStaged() {
 		if s.Request.Credentials == (share.Credentials{}) {
+			_, _ = n.Staged(s.Request.StagingPath)
 			continue
 		}
 		if err := n.SaveStaged(s.Request.StagingPath, s); err != nil {

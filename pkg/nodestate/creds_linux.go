@@ -90,9 +90,17 @@ func (k *keyringCreds) get(keyFile, key string) (share.Credentials, bool) {
 	b, err := unseal(sk, key, buf[:n])
 	clear(sk)
 	if err != nil {
-		// An earlier version's plaintext, or sealed with a key file since
-		// replaced: it will never open. Gone now, so no root pod reads it;
-		// the stage asks for the Secret again, as after a reboot.
+		// An earlier version's plaintext: sealed now, in place (the plugin
+		// does this for every staged volume at start), so the mounts keep
+		// what a repair or a rotation needs across the upgrade.
+		var old share.Credentials
+		if json.Unmarshal(buf[:n], &old) == nil && old != (share.Credentials{}) {
+			if k.put(keyFile, key, old) == nil {
+				return old, true
+			}
+		}
+		// Sealed with a key file since replaced: it will never open. Gone
+		// now; the stage asks for the Secret again, as after a reboot.
 		k.invalidate(id)
 		return share.Credentials{}, false
 	}

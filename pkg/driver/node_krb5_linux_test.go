@@ -227,3 +227,47 @@ func TestNodeStageKerberosCacheRefusals(t *testing.T) {
 		t.Errorf("a failed mount left its uid's cache: %v", err)
 	}
 }
+
+// A stage cut short after its mount (the plugin killed before its record,
+// or the deadline) leaves a mount whose cruid the node may since have given
+// back or to another principal. The retry, whose principal has another uid
+// now, mounts again with its own instead of reusing that mount; a mount of
+// the right uid is reused.
+func TestNodeStageKerberosReplacesAMountOfAnotherUID(t *testing.T) {
+	dir, stateDir := t.TempDir(), filepath.Join(t.TempDir(), "state")
+	desk := krb5test.New(map[string]string{"svc@CORP.EXAMPLE": "key-1-SECRET"}, time.Hour)
+	d, fake, calls := cachedNode(t, dir, stateDir, desk, nil, nil)
+	shown := map[string]uint32{}
+	d.cfg.Mounter.(*mounter.Linux).CredUIDOf = func(p string) (uint32, bool) { u, ok := shown[p]; return u, ok }
+	staging := filepath.Join(t.TempDir(), "staging")
+	req := &csi.NodeStageVolumeRequest{
+		VolumeId:          "v1#smb://fs.corp.example/share?auth=krb5#claim#delete",
+		StagingTargetPath: staging,
+		VolumeCapability:  capability(csi.VolumeCapability_AccessMode_MULTI_NODE_MULTI_WRITER, nil, ""),
+		Secrets:           krbSecret("key-1-SECRET"),
+	}
+	stage := func() {
+		t.Helper()
+		if _, err := d.NodeStageVolume(context.Background(), req); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stage()
+	shown[staging] = 40000
+	stage()
+	if len(*calls) != 1 {
+		t.Fatalf("a mount of the stage's own uid was not reused: %d mounts", len(*calls))
+	}
+	shown[staging] = 40007 // what the cut stage's mount logs in as
+	stage()
+	if len(*calls) != 2 || !slices.Contains((*calls)[1].options, "cruid=40000") {
+		t.Fatalf("mounts after a mount of another uid: %+v", *calls)
+	}
+	unmounted := false
+	for _, a := range fake.GetLog() {
+		unmounted = unmounted || a.Action == mount.FakeActionUnmount && a.Target == staging
+	}
+	if !unmounted {
+		t.Errorf("the mount of the other uid was not taken down first: %+v", fake.GetLog())
+	}
+}

@@ -41,12 +41,6 @@ type StageRequest struct {
 	// remap would be made with this volume's weaker switches under the
 	// others. nil elsewhere; set by the node service.
 	MapFloor *winhost.MapOptions `json:",omitempty"`
-	// Replace has a Linux stage mount again over a working mount at the
-	// staging path instead of reusing it: the node sets it for a Kerberos
-	// mount with a CredUID whose stage has no record yet, a stage cut short
-	// after its mount, whose cruid may be a uid the node has since given
-	// back (or to another principal). Not kept in records.
-	Replace bool `json:"-"`
 }
 
 // UpcallTargeter is a mounter that can tell whether the kernel's CIFS

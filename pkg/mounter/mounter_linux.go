@@ -47,6 +47,9 @@ type Linux struct {
 	// Retrans asks the kernel whether CIFS takes retrans= (Linux 6.8),
 	// for kerberosRetrans; a test sets what its kernel would answer.
 	Retrans func() error
+	// CredUIDOf answers the cruid= of the CIFS Kerberos mount at a path
+	// (mountedCredUID); a test sets what its mount table would show.
+	CredUIDOf func(path string) (uint32, bool)
 }
 
 // New returns the mounter of this OS.
@@ -186,6 +189,33 @@ func stageOptions(req StageRequest) (fstype string, opts []string, credentials s
 	return "", nil, "", fmt.Errorf("unknown protocol %q", req.Source.Protocol)
 }
 
+// mountedCredUID answers the cruid= of the CIFS Kerberos mount at path, as
+// the kernel shows it among the mount's super options (sec=krb5,cruid=N);
+// false when path is no such mount.
+func (l *Linux) mountedCredUID(path string) (uint32, bool) {
+	if l.CredUIDOf != nil {
+		return l.CredUIDOf(path)
+	}
+	infos, err := mount.ParseMountInfo("/proc/self/mountinfo")
+	if err != nil {
+		return 0, false
+	}
+	var opts []string
+	for _, mi := range infos {
+		if mi.MountPoint == path && mi.FsType == "cifs" {
+			opts = mi.SuperOptions // the last one is on top
+		}
+	}
+	for _, o := range opts {
+		if v, ok := strings.CutPrefix(o, "cruid="); ok {
+			if uid, err := strconv.ParseUint(v, 10, 32); err == nil {
+				return uint32(uid), true
+			}
+		}
+	}
+	return 0, false
+}
+
 // checkCredentialFields refuses Secret values that would become more than
 // their own field: mount.cifs appends the credentials file's username and
 // domain to the kernel's option string unescaped (",user=<value>"), so a
@@ -296,12 +326,20 @@ func (l *Linux) Stage(ctx context.Context, req StageRequest) error {
 	if err != nil {
 		return err
 	}
-	if mounted && req.Replace {
-		logger.Info("replacing a mount a stage cut short left at the staging path: its Kerberos uid may not be this stage's", "path", req.StagingPath)
-		if err := l.unmount(ctx, req.StagingPath, true); err != nil {
-			return fmt.Errorf("unmount the mount a cut stage left at %s: %w", req.StagingPath, err)
+	if mounted && req.CredUID != nil {
+		// A stage cut short after its mount (the plugin killed before its
+		// record, or the deadline) leaves a mount whose cruid is a uid the
+		// node may have given back since, or to another principal: its
+		// reconnects would log in with that uid's tickets. Mounted again
+		// with this stage's uid; nothing is published from a stage that
+		// never answered.
+		if uid, ok := l.mountedCredUID(req.StagingPath); ok && uid != *req.CredUID {
+			logger.Info("the mount at the staging path logs in with another uid's Kerberos tickets than its principal's now; mounting it again", "path", req.StagingPath, "cruid", uid, "want", *req.CredUID)
+			if err := l.unmount(ctx, req.StagingPath, true); err != nil {
+				return fmt.Errorf("unmount %s, which logs in as uid %d: %w", req.StagingPath, uid, err)
+			}
+			mounted = false
 		}
-		mounted = false
 	}
 	if mounted {
 		logger.V(4).Info("already staged", "path", req.StagingPath)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/mounter"
 	"github.com/fileshare-csi/fileshare-csi/pkg/nodestate"
+	"github.com/fileshare-csi/fileshare-csi/pkg/source"
 	"github.com/fileshare-csi/fileshare-csi/pkg/volume"
 )
 
@@ -73,7 +74,7 @@ func (n *node) publishInline(ctx context.Context, req *csi.NodePublishVolumeRequ
 		StagingPath:  target,
 		MountOptions: append(options, req.GetVolumeCapability().GetMount().GetMountFlags()...),
 		Credentials:  n.nodeCredentials(req.GetSecrets()),
-		MountGroup:   req.GetVolumeCapability().GetMount().GetVolumeMountGroup(),
+		MountGroup:   inlineMountGroup(ctx, src, req.GetVolumeCapability().GetMount().GetVolumeMountGroup()),
 		ReadOnly:     req.GetReadonly() || isReadOnlyMode(req.GetVolumeCapability()),
 	}
 	if _, err := n.kerberosMount(ctx, &sr, true); err != nil {
@@ -115,4 +116,18 @@ func (n *node) unpublishInline(ctx context.Context, target string) (*csi.NodeUnp
 	n.nodeState().DropPublished(target)
 	n.mounts.unstaged(target)
 	return &csi.NodeUnpublishVolumeResponse{}, nil
+}
+
+// inlineMountGroup is the fsGroup an inline volume's mount gets. On NFS the
+// node gives a volume's root to the group on the server (chgrp, g+rwxs): a
+// directory the driver made for a claim. An inline volume's directory is
+// whatever an allowed share holds, another team's perhaps, and the pod that
+// names it must not take it over, so it is left as it is there; on SMB the
+// group is the mount's gid=, which changes nothing on the server.
+func inlineMountGroup(ctx context.Context, src source.Source, group string) string {
+	if group != "" && src.Protocol == source.NFS {
+		klog.FromContext(ctx).Info("inline NFS volume: the pod's fsGroup is not given the directory on the server, which is not the driver's to change; grant the group access there", "gid", group, "source", src.String())
+		return ""
+	}
+	return group
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/container-storage-interface/spec/lib/go/csi"
@@ -103,5 +104,40 @@ func TestInlineSMBVolumeTakesTheSecretAndTheAttributesMountOptions(t *testing.T)
 	wantBound(t, fake, c, "//fs/team", req.TargetPath, "reports")
 	if !strings.Contains(c.credentials, "Secret-Pw") || slices.ContainsFunc(c.options, func(o string) bool { return strings.Contains(o, "Secret-Pw") }) {
 		t.Fatalf("the password must go in the credentials file only: %+v", c)
+	}
+}
+
+// An inline NFS volume names a directory the driver did not make (another
+// team's, perhaps): the pod's fsGroup does not take it over on the server
+// (no chgrp, no g+rwxs), as a claim's volume root gets. An SMB inline
+// volume still gets it as the mount's gid=, which changes nothing there.
+func TestInlineNFSVolumeLeavesTheDirectorysGroupAlone(t *testing.T) {
+	d, _, calls := newNodeUnderTest(t)
+	var err error
+	if d.cfg.InlineSources, err = ParseInlineSources("nfs://nas/exports/scratch,smb://fs/team"); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	target := filepath.Join(t.TempDir(), "mount")
+	req := inlineRequest(target, "nfs://nas/exports/scratch", "other-team", nil)
+	req.VolumeCapability = capability(csi.VolumeCapability_AccessMode_SINGLE_NODE_WRITER, nil, "4321")
+	if _, err := d.NodePublishVolume(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	st, err := d.nodeState().Staged(target)
+	if err != nil || st.Request.MountGroup != "" {
+		t.Fatalf("the inline NFS volume's record asks for group %q (%v), want none", st.Request.MountGroup, err)
+	}
+	if fi, err := os.Stat(target); err != nil || fi.Sys().(*syscall.Stat_t).Gid == 4321 || fi.Mode()&os.ModeSetgid != 0 {
+		t.Fatalf("the directory was given to the pod's group: %v, %v", fi.Mode(), err)
+	}
+	smbTarget := filepath.Join(t.TempDir(), "smb")
+	req = inlineRequest(smbTarget, "smb://fs/team", "x", map[string]string{"username": "u", "password": "p"})
+	req.VolumeCapability = capability(csi.VolumeCapability_AccessMode_SINGLE_NODE_WRITER, nil, "4321")
+	if _, err := d.NodePublishVolume(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	if last := (*calls)[len(*calls)-1]; !slices.Contains(last.options, "gid=4321") {
+		t.Errorf("the SMB inline volume's options %v lack gid=4321", last.options)
 	}
 }

@@ -18,7 +18,7 @@ set +e
 cp -r manifests "$results/manifests"
 # The suite takes about 12 minutes under emulation on an idle machine
 # (snapshots and clones copy trees through the VM's slow network stack),
-# and passed 22 minutes once when builds and tests ran beside it on the
+# and ran out of 22 minutes once when builds and tests ran beside it on the
 # host's two cores: the bounds leave room for that.
 FILESHARE_DRIVER_BINARY=/results/bin/fileshare-csi FILESHARE_MANIFESTS=/results/manifests VM_TIMEOUT="${VM_TIMEOUT:-2100}" \
   "$repo/test/vm/run.sh" "$results" sh -c \

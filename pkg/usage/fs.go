@@ -27,6 +27,12 @@ type Dir interface {
 	Close() error
 }
 
+// keyed is a Dir that can say which file it opened (the os view can; a
+// Windows host's cannot), so the walk can check it is the one listed.
+type keyed interface {
+	Key() (FileKey, bool)
+}
+
 // Entry is one name in a volume's tree, as the walk counts it.
 type Entry struct {
 	Name string
@@ -75,6 +81,7 @@ func (osFS) OpenDir(dir string) (Dir, error) {
 	d := &osDir{f: f}
 	if fi, err := f.Stat(); err == nil {
 		d.dev, d.hasDev = devOf(fi)
+		d.key, _, d.hasKey = keyOf(fi)
 	}
 	return d, nil
 }
@@ -83,7 +90,12 @@ type osDir struct {
 	f      *os.File
 	dev    uint64
 	hasDev bool
+	key    FileKey
+	hasKey bool
 }
+
+// Key is the opened directory's device and inode.
+func (d *osDir) Key() (FileKey, bool) { return d.key, d.hasKey }
 
 func (d *osDir) Close() error { return d.f.Close() }
 

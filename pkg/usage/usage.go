@@ -248,7 +248,7 @@ func (c *Counter) count(ctx context.Context, path string, tick func()) (Usage, e
 	}
 	w := &walker{c: c, ctx: ctx, fs: fsys, tick: tick, seen: map[FileKey]bool{}, began: time.Now(), batch: max(1, c.EntriesPerSecond/10)}
 	w.add(root)
-	if err := w.dir(dir, 0); err != nil {
+	if err := w.dir(dir, 0, nil); err != nil {
 		return Usage{}, err
 	}
 	return w.u, nil
@@ -290,7 +290,13 @@ func (w *walker) add(e Entry) {
 	w.u.Bytes += e.Bytes
 }
 
-func (w *walker) dir(p string, depth int) error {
+// dir counts what is below p. want, for a directory below the root, is the
+// file its listing named: a pod may swap that directory (or one above it)
+// for a link between the listing and the open, and the open would follow
+// it out of the volume (into the node's own directories, whose sizes the
+// stats would then show). A directory that is not the one listed is left
+// out, as one removed while walked is.
+func (w *walker) dir(p string, depth int, want *Entry) error {
 	f, err := w.fs.OpenDir(p)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) && depth > 0 {
@@ -299,6 +305,11 @@ func (w *walker) dir(p string, depth int) error {
 		return err
 	}
 	defer f.Close()
+	if k, ok := f.(keyed); ok && want != nil && want.HasKey {
+		if got, ok := k.Key(); !ok || got != want.Key {
+			return nil
+		}
+	}
 	for {
 		entries, err := f.Read(readBatch)
 		if w.held+len(entries) > maxHeld {
@@ -327,7 +338,7 @@ func (w *walker) entries(p string, depth int, entries []Entry) error {
 		}
 		w.add(e)
 		if e.Dir {
-			if err := w.dir(w.fs.Join(p, e.Name), depth+1); err != nil {
+			if err := w.dir(w.fs.Join(p, e.Name), depth+1, &e); err != nil {
 				return err
 			}
 		}

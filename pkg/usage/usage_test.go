@@ -321,3 +321,42 @@ func TestForgetEndsTheWalkUnderWay(t *testing.T) {
 		t.Fatal("a forgotten volume has a count")
 	}
 }
+
+// swapping is the os view with a pod's race won: the directory named victim
+// becomes a link to outside between the listing that found it and its open.
+type swapping struct {
+	FS
+	victim, outside string
+}
+
+func (s swapping) OpenDir(dir string) (Dir, error) {
+	if dir == s.victim {
+		if err := os.Rename(dir, dir+".moved"); err == nil {
+			_ = os.Symlink(s.outside, dir)
+		}
+	}
+	return s.FS.OpenDir(dir)
+}
+
+// A directory swapped for a link after it was listed is not walked through
+// the link: what lies outside the volume (the node's own directories) is
+// never counted.
+func TestADirectorySwappedForALinkIsNotFollowed(t *testing.T) {
+	root := t.TempDir()
+	victim := filepath.Join(root, "d")
+	if err := os.Mkdir(victim, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	outside := t.TempDir()
+	for i := range 200 {
+		if err := os.WriteFile(filepath.Join(outside, strconv.Itoa(i)), make([]byte, 8192), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := New(answers)
+	c.FS = swapping{FS: osFS{}, victim: victim, outside: outside}
+	u := waitFor(t, c, root)
+	if u.Inodes > 3 {
+		t.Fatalf("counted %d inodes and %d bytes: the walk went through the link into %s", u.Inodes, u.Bytes, outside)
+	}
+}

@@ -53,7 +53,7 @@ cross:
 # ./test/chart renders the chart's optional values against their kustomize
 # components (skipped until test/k8s/build.sh has built helm).
 test-unit:
-	$(GO) test -count=1 ./pkg/... ./hack/... ./test/docs/ ./test/chart/ ./test/freeport/
+	$(GO) test -count=1 ./pkg/... ./hack/... ./test/docs/ ./test/chart/ ./test/freeport/ ./test/localservers/
 	cd third_party/go-smb2 && $(GO) test -count=1 ./...
 
 # Needs root and the servers from `make deps`.

@@ -21,6 +21,10 @@ type RPCCounter struct {
 	lis    net.Listener
 	calls  atomic.Int64
 	conns  atomic.Int64
+	// retried counts replies by which the server asked for the call again
+	// later (NFS4ERR_DELAY, NFS3ERR_JUKEBOX, NFS4ERR_GRACE): the client's
+	// resend is the same step, not one more of its protocol.
+	retried atomic.Int64
 
 	mu   sync.Mutex
 	open []net.Conn
@@ -39,6 +43,10 @@ func StartRPCCounter(target string) (*RPCCounter, error) {
 
 // Calls is the number of RPC calls forwarded so far.
 func (p *RPCCounter) Calls() int64 { return p.calls.Load() }
+
+// Retried is the number of replies so far by which the server asked the
+// client to send its call again later.
+func (p *RPCCounter) Retried() int64 { return p.retried.Load() }
 
 // Connections is the number of client connections accepted so far.
 func (p *RPCCounter) Connections() int64 { return p.conns.Load() }
@@ -74,7 +82,7 @@ func (p *RPCCounter) accept() {
 			c.Close()
 		}()
 		go func() {
-			_, _ = io.Copy(c, s)
+			p.readReplies(c, s)
 			c.Close()
 			s.Close()
 		}()
@@ -100,6 +108,74 @@ func (p *RPCCounter) countCalls(dst io.Writer, src io.Reader) {
 			p.calls.Add(1)
 		}
 	}
+}
+
+// Status codes by which a server asks for a call again later: NFSv3's
+// JUKEBOX and NFSv4's DELAY share 10008; NFSv4's GRACE is 10013.
+const statusDelay, statusGrace = 10008, 10013
+
+// readReplies copies the server's records to the client, counting the
+// replies whose result begins with a status asking for the call again: an
+// accepted reply (RFC 5531) is xid, REPLY, MSG_ACCEPTED, the verifier
+// (flavor, length, body), SUCCESS, then the procedure's result, whose
+// first word is its status for NFSv3 and for an NFSv4 COMPOUND.
+func (p *RPCCounter) readReplies(dst io.Writer, src io.Reader) {
+	var mark [4]byte
+	var head []byte // the first bytes of the record being read
+	for {
+		if _, err := io.ReadFull(src, mark[:]); err != nil {
+			return
+		}
+		m := binary.BigEndian.Uint32(mark[:])
+		n := int64(m &^ (1 << 31))
+		if _, err := dst.Write(mark[:]); err != nil {
+			return
+		}
+		if want := 64 - len(head); want > 0 {
+			b := make([]byte, min(int64(want), n))
+			if _, err := io.ReadFull(src, b); err != nil {
+				return
+			}
+			if _, err := dst.Write(b); err != nil {
+				return
+			}
+			head, n = append(head, b...), n-int64(len(b))
+		}
+		if _, err := io.CopyN(dst, src, n); err != nil {
+			return
+		}
+		if m&(1<<31) != 0 {
+			if st, ok := replyStatus(head); ok && (st == statusDelay || st == statusGrace) {
+				p.retried.Add(1)
+			}
+			head = head[:0]
+		}
+	}
+}
+
+// replyStatus is the first word of an accepted reply's result.
+func replyStatus(b []byte) (uint32, bool) {
+	word := func(off int) (uint32, bool) {
+		if off+4 > len(b) {
+			return 0, false
+		}
+		return binary.BigEndian.Uint32(b[off:]), true
+	}
+	if t, ok := word(4); !ok || t != 1 { // REPLY
+		return 0, false
+	}
+	if st, ok := word(8); !ok || st != 0 { // MSG_ACCEPTED
+		return 0, false
+	}
+	vlen, ok := word(16)
+	if !ok || vlen > 400 {
+		return 0, false
+	}
+	off := 20 + int(vlen+3)&^3
+	if acc, ok := word(off); !ok || acc != 0 { // SUCCESS
+		return 0, false
+	}
+	return word(off + 4)
 }
 
 // Port is the port of Addr.

@@ -30,8 +30,9 @@ var debianSources = []string{
 // or changed). Foreign architectures need nothing more: packages are only
 // downloaded and unpacked, never configured.
 type apt struct {
-	dir  string // cache directory for this architecture
-	arch string // Debian's name: amd64, arm64, armhf
+	dir     string // cache directory for this architecture
+	arch    string // Debian's name: amd64, arm64, armhf
+	updated bool   // the package lists were fetched by this apt
 }
 
 func newApt(cache, arch string) (*apt, error) {
@@ -98,6 +99,7 @@ func (a *apt) update(ctx context.Context) error {
 	var err error
 	for i := range 4 {
 		if _, err = a.run(ctx, a.dir, "apt-get", "-qq", "update"); err == nil {
+			a.updated = true
 			return nil
 		}
 		if i == 3 && strings.Contains(err.Error(), "Some index files failed to download") && a.haveMainIndex() {
@@ -105,6 +107,7 @@ func (a *apt) update(ctx context.Context) error {
 			// for armhf): go on with what was read, and say plainly that those
 			// pins may lack the latest fixes.
 			log.Printf("WARNING: %s: %v\nGoing on with the indexes that were read; pins made now may lack that index's updates: run `make images-lock` again later.", a.arch, err)
+			a.updated = true
 			return nil
 		}
 		select {
@@ -176,6 +179,19 @@ func (a *apt) sha256s(ctx context.Context, pkgs [][2]string) ([]string, error) {
 		res = append(res, sum)
 	}
 	return res, nil
+}
+
+// fetch is download, with the package lists fetched once (per apt) when a
+// pin is not found: they may be missing or old.
+func (a *apt) fetch(ctx context.Context, p lockedPackage) (string, error) {
+	deb, err := a.download(ctx, p)
+	if err != nil && !a.updated {
+		if uerr := a.update(ctx); uerr != nil {
+			return "", uerr
+		}
+		deb, err = a.download(ctx, p)
+	}
+	return deb, err
 }
 
 // errNotServed is download's error for a pin apt cannot fetch.

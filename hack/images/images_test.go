@@ -202,19 +202,11 @@ func TestNodeRootHasTheHelpersAndTheirFiles(t *testing.T) {
 // install, from the pinned packages.
 func helperFiles(ctx context.Context, ap *apt, pins []lockedPackage) ([]string, error) {
 	var helpers []string
-	updated := false
 	for _, pkg := range pins {
 		if pkg.Name != "nfs-common" && pkg.Name != "cifs-utils" && pkg.Name != "mount" {
 			continue
 		}
-		deb, err := ap.download(ctx, pkg)
-		if err != nil && !updated {
-			if uerr := ap.update(ctx); uerr != nil {
-				return nil, uerr
-			}
-			updated = true
-			deb, err = ap.download(ctx, pkg)
-		}
+		deb, err := ap.fetch(ctx, pkg)
 		if err != nil {
 			return nil, err
 		}

@@ -260,20 +260,11 @@ func nodeRoot(ctx context.Context, cache string, p platform, pkgs []lockedPackag
 	if err != nil {
 		return nil, err
 	}
-	updated := false
 	root := rootfs{}
 	sorted := append([]lockedPackage(nil), pkgs...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
 	for _, pkg := range sorted {
-		deb, err := ap.download(ctx, pkg)
-		if err != nil && !updated {
-			// The package lists may be missing or old: fetch them once.
-			if uerr := ap.update(ctx); uerr != nil {
-				return nil, uerr
-			}
-			updated = true
-			deb, err = ap.download(ctx, pkg)
-		}
+		deb, err := ap.fetch(ctx, pkg)
 		if err != nil {
 			return nil, err
 		}

@@ -119,6 +119,16 @@ func cachedNode(t *testing.T, dir, stateDir string, desk *krb5test.KDC, upcall e
 	}, fails)
 }
 
+// krbStage is the stage of a krb5 volume at staging with a Secret of key.
+func krbStage(staging, key string) *csi.NodeStageVolumeRequest {
+	return &csi.NodeStageVolumeRequest{
+		VolumeId:          "v1#smb://fs.corp.example/share?auth=krb5#claim#delete",
+		StagingTargetPath: staging,
+		VolumeCapability:  capability(csi.VolumeCapability_AccessMode_MULTI_NODE_MULTI_WRITER, nil, ""),
+		Secrets:           krbSecret(key),
+	}
+}
+
 func krbSecret(key string) map[string]string {
 	return map[string]string{"principal": "svc@CORP.EXAMPLE", "krb5.keytab": key, "krb5.conf": "[libdefaults]\n default_realm = CORP.EXAMPLE\n"}
 }
@@ -132,12 +142,7 @@ func TestNodeStageKerberosWithATicketCacheOfTheSecretsPrincipal(t *testing.T) {
 	desk := krb5test.New(map[string]string{"svc@CORP.EXAMPLE": "key-1-SECRET"}, time.Hour)
 	d, _, calls := cachedNode(t, dir, stateDir, desk, nil, nil)
 	staging := filepath.Join(t.TempDir(), "staging")
-	req := &csi.NodeStageVolumeRequest{
-		VolumeId:          "v1#smb://fs.corp.example/share?auth=krb5#claim#delete",
-		StagingTargetPath: staging,
-		VolumeCapability:  capability(csi.VolumeCapability_AccessMode_MULTI_NODE_MULTI_WRITER, nil, ""),
-		Secrets:           krbSecret("key-1-SECRET"),
-	}
+	req := krbStage(staging, "key-1-SECRET")
 	if _, err := d.NodeStageVolume(context.Background(), req); err != nil {
 		t.Fatal(err)
 	}
@@ -198,12 +203,7 @@ func TestNodeStageKerberosWithATicketCacheOfTheSecretsPrincipal(t *testing.T) {
 func TestNodeStageKerberosCacheRefusals(t *testing.T) {
 	desk := krb5test.New(map[string]string{"svc@CORP.EXAMPLE": "key-1-SECRET"}, time.Hour)
 	stage := func(d *Driver, key string) error {
-		_, err := d.NodeStageVolume(context.Background(), &csi.NodeStageVolumeRequest{
-			VolumeId:          "v1#smb://fs.corp.example/share?auth=krb5#claim#delete",
-			StagingTargetPath: filepath.Join(t.TempDir(), "staging"),
-			VolumeCapability:  capability(csi.VolumeCapability_AccessMode_MULTI_NODE_MULTI_WRITER, nil, ""),
-			Secrets:           krbSecret(key),
-		})
+		_, err := d.NodeStageVolume(context.Background(), krbStage(filepath.Join(t.TempDir(), "staging"), key))
 		return err
 	}
 	dir := t.TempDir()
@@ -240,12 +240,7 @@ func TestNodeStageKerberosReplacesAMountOfAnotherUID(t *testing.T) {
 	shown := map[string]uint32{}
 	d.cfg.Mounter.(*mounter.Linux).CredUIDOf = func(p string) (uint32, bool) { u, ok := shown[p]; return u, ok }
 	staging := filepath.Join(t.TempDir(), "staging")
-	req := &csi.NodeStageVolumeRequest{
-		VolumeId:          "v1#smb://fs.corp.example/share?auth=krb5#claim#delete",
-		StagingTargetPath: staging,
-		VolumeCapability:  capability(csi.VolumeCapability_AccessMode_MULTI_NODE_MULTI_WRITER, nil, ""),
-		Secrets:           krbSecret("key-1-SECRET"),
-	}
+	req := krbStage(staging, "key-1-SECRET")
 	stage := func() {
 		t.Helper()
 		if _, err := d.NodeStageVolume(context.Background(), req); err != nil {

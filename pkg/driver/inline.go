@@ -55,8 +55,10 @@ func (l InlineSources) Allows(src source.Source, subDir string) bool {
 // The allowed source's settings (?vers=, ?auth=, ?encryption=) are the
 // administrator's and hold for every volume below it: the root carries them,
 // and a pod's source may not weaken them (encryption off below an entry
-// that requires it) or name another version or auth. A pod may ask for more
-// encryption than the entry does.
+// that requires it) or name another auth or version than one the entry
+// sets. A pod may ask for more encryption than the entry does, and pick the
+// version and auth where the entry sets none (Kerberos is then refused for
+// inline volumes on its own, with its own message).
 func (l InlineSources) Root(src source.Source, subDir string) (source.Source, string, bool) {
 	for _, a := range l {
 		if a.Protocol != src.Protocol || !strings.EqualFold(a.Host, src.Host) || a.Port != src.Port {

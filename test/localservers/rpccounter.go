@@ -28,6 +28,50 @@ type RPCCounter struct {
 
 	mu   sync.Mutex
 	open []net.Conn
+	// fail is the status the next call of procedure failProc is answered
+	// with instead of the server's (0: none armed); failing holds the XIDs
+	// of calls so chosen whose replies have not come back yet.
+	fail, failProc uint32
+	failing        map[uint32]uint32
+}
+
+// FailNext answers the next call of NFS procedure proc with status instead
+// of the server's result: the server did the call, the client hears the
+// status (a broken server, or a handle the server no longer knows). Only
+// the status word of the reply changes; a client reads nothing of a
+// failed result after it.
+func (p *RPCCounter) FailNext(proc, status uint32) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.fail, p.failProc = status, proc
+}
+
+// armed notes the call a record starts (xid, CALL, RPC version, program,
+// version, procedure) if it is the one FailNext chose.
+func (p *RPCCounter) armed(call []byte) {
+	if len(call) < 24 || binary.BigEndian.Uint32(call[4:]) != 0 {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	const nfsProgram = 100003
+	if p.fail == 0 || binary.BigEndian.Uint32(call[12:]) != nfsProgram || binary.BigEndian.Uint32(call[20:]) != p.failProc {
+		return
+	}
+	if p.failing == nil {
+		p.failing = map[uint32]uint32{}
+	}
+	p.failing[binary.BigEndian.Uint32(call)] = p.fail
+	p.fail = 0
+}
+
+// failed is the status the reply to xid must carry, if FailNext chose it.
+func (p *RPCCounter) failed(xid uint32) (uint32, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	st, ok := p.failing[xid]
+	delete(p.failing, xid)
+	return st, ok
 }
 
 // StartRPCCounter listens on a free loopback port and forwards to target.
@@ -93,15 +137,29 @@ func (p *RPCCounter) accept() {
 // that end a call (the last-fragment bit).
 func (p *RPCCounter) countCalls(dst io.Writer, src io.Reader) {
 	var mark [4]byte
+	first := true // the next fragment starts a call
 	for {
 		if _, err := io.ReadFull(src, mark[:]); err != nil {
 			return
 		}
 		m := binary.BigEndian.Uint32(mark[:])
+		n := int64(m &^ (1 << 31))
 		if _, err := dst.Write(mark[:]); err != nil {
 			return
 		}
-		if _, err := io.CopyN(dst, src, int64(m&^(1<<31))); err != nil {
+		if first && n >= 24 {
+			head := make([]byte, 24)
+			if _, err := io.ReadFull(src, head); err != nil {
+				return
+			}
+			p.armed(head)
+			if _, err := dst.Write(head); err != nil {
+				return
+			}
+			n -= 24
+		}
+		first = m&(1<<31) != 0
+		if _, err := io.CopyN(dst, src, n); err != nil {
 			return
 		}
 		if m&(1<<31) != 0 {
@@ -136,6 +194,11 @@ func (p *RPCCounter) readReplies(dst io.Writer, src io.Reader) {
 			if _, err := io.ReadFull(src, b); err != nil {
 				return
 			}
+			if len(head) == 0 && len(b) >= 4 {
+				if st, ok := p.failed(binary.BigEndian.Uint32(b)); ok {
+					setReplyStatus(b, st)
+				}
+			}
 			if _, err := dst.Write(b); err != nil {
 				return
 			}
@@ -155,6 +218,22 @@ func (p *RPCCounter) readReplies(dst io.Writer, src io.Reader) {
 
 // replyStatus is the first word of an accepted reply's result.
 func replyStatus(b []byte) (uint32, bool) {
+	off, ok := resultOffset(b)
+	if !ok || off+4 > len(b) {
+		return 0, false
+	}
+	return binary.BigEndian.Uint32(b[off:]), true
+}
+
+// setReplyStatus makes st the first word of an accepted reply's result.
+func setReplyStatus(b []byte, st uint32) {
+	if off, ok := resultOffset(b); ok && off+4 <= len(b) {
+		binary.BigEndian.PutUint32(b[off:], st)
+	}
+}
+
+// resultOffset is where an accepted, successful reply's result begins.
+func resultOffset(b []byte) (int, bool) {
 	word := func(off int) (uint32, bool) {
 		if off+4 > len(b) {
 			return 0, false
@@ -175,7 +254,7 @@ func replyStatus(b []byte) (uint32, bool) {
 	if acc, ok := word(off); !ok || acc != 0 { // SUCCESS
 		return 0, false
 	}
-	return word(off + 4)
+	return off + 4, true
 }
 
 // Port is the port of Addr.

@@ -329,23 +329,28 @@ func (c *nfsClient) call(ctx context.Context, args any) (*oncrpc.Reader, error) 
 	}
 	if status != 0 {
 		if status == nfs.NFS3ErrStale {
-			// A kept handle may be the stale one: look them up again.
-			c.scoped.Reset()
-			c.kept = nil
+			// The handle may be the export's own (its directory was
+			// replaced on the server), which only a new MNT finds
+			// again: the session is done, and the call is answered
+			// from a fresh one (statusError: ErrUnavailable).
+			c.broken = true
 		}
 		return nil, statusError(status)
 	}
 	return res, nil
 }
 
-// errStale marks a stale handle among the errors that wrap fs.ErrNotExist:
-// the thing may well be there, under a handle the session no longer knows.
+// errStale marks a stale handle: the thing may well be there, under a
+// handle the session no longer knows. It never wraps fs.ErrNotExist, which
+// the state store takes for the server's word that a path is not there (a
+// record read so would make a DeleteVolume answer OK and leave the
+// volume); it is ErrUnavailable, which a caller retries on a new session.
 var errStale = errors.New("stale file handle")
 
 func statusError(status uint32) error {
 	switch status {
 	case nfs.NFS3ErrStale:
-		return fmt.Errorf("NFS status %d: %w: %w", status, errStale, fs.ErrNotExist)
+		return fmt.Errorf("NFS status %d: %w: %w", status, errStale, share.ErrUnavailable)
 	case nfs.NFS3ErrNoEnt:
 		return fmt.Errorf("NFS status %d: %w", status, fs.ErrNotExist)
 	case nfs.NFS3ErrExist:

@@ -163,11 +163,8 @@ func (r nfsRemover) Marked(ctx context.Context, dir string, id uint64) (bool, er
 	return err == nil, err
 }
 
-// missing says err is the server's answer that a name does not exist. A
-// stale handle wraps fs.ErrNotExist too, but says nothing about the name.
-func missing(err error) bool {
-	return errors.Is(err, fs.ErrNotExist) && !errors.Is(err, errStale)
-}
+// missing says err is the server's answer that a name does not exist.
+func missing(err error) bool { return errors.Is(err, fs.ErrNotExist) }
 
 // removeWorkers is how many extra sessions a large RemoveAll spreads its
 // RPCs over. One NFS call at a time is bound by the round trip; the server

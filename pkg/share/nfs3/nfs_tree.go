@@ -144,12 +144,13 @@ func (c *nfsClient) ReadDir(ctx context.Context, rel string, fn func([]share.Dir
 				if !e.Attr.IsSet {
 					// The server left the attributes out: ask for them.
 					if _, attr, err = c.lookupAttr(ctx, fh, e.FileName); err != nil {
-						if errors.Is(err, fs.ErrNotExist) && !errors.Is(err, errStale) {
+						if errors.Is(err, fs.ErrNotExist) {
 							err = nil
 							continue // removed since the listing
 						}
-						// A stale handle is the directory's, not a
-						// sign the entry is gone: never skip it.
+						// A stale handle (the directory's, not a
+						// sign the entry is gone) is ErrUnavailable:
+						// never skipped.
 						break
 					}
 				}

@@ -221,18 +221,11 @@ func (c *nfs4Client) parentOps(ctx context.Context, rel string, extra int) ([]nf
 	return ops, parts[len(parts)-1], err
 }
 
-// run sends ops after SEQUENCE and turns the answer into the client's
-// errors. The root's filehandle gone stale (the export was replaced on the
-// server) breaks the session, so the pool dials a fresh one.
+// run sends ops after SEQUENCE. A stale filehandle (the export, or a kept
+// directory, replaced on the server) breaks the session in compound, so
+// the pool dials a fresh one.
 func (c *nfs4Client) run(ctx context.Context, ops []nfs4Op) error {
-	err := c.s.compound(ctx, ops)
-	var ne *NFS4Error
-	if errors.As(err, &ne) && ne.Index == 0 && ops[0].code == op4Putfh && (ne.Status == nfs4ErrStale || ne.Status == nfs4ErrFhexpired || ne.Status == nfs4ErrBadhandle) {
-		c.s.broken = true
-		// %v: the status must not read as "this path is missing".
-		return fmt.Errorf("%s: the export's filehandle is no longer valid (%v): %w", c.desc, err, share.ErrUnavailable)
-	}
-	return err
+	return c.s.compound(ctx, ops)
 }
 
 var statMask = attrMask(attrType, attrMode, attrFileID)

@@ -161,7 +161,7 @@ func (e *NFS4Error) Error() string {
 
 func (e *NFS4Error) Unwrap() error {
 	switch e.Status {
-	case nfs4ErrNoent, nfs4ErrStale, nfs4ErrFhexpired:
+	case nfs4ErrNoent:
 		return fs.ErrNotExist
 	case nfs4ErrExist:
 		return fs.ErrExist
@@ -172,6 +172,12 @@ func (e *NFS4Error) Unwrap() error {
 	case nfs4ErrDelay, nfs4ErrGrace:
 		// Still so at the call's deadline: worth a retry later, on any
 		// session.
+		return share.ErrUnavailable
+	case nfs4ErrStale, nfs4ErrFhexpired, nfs4ErrBadhandle:
+		// A filehandle the server no longer knows says nothing about
+		// whether the path is there (the store would read "no such
+		// file" as a volume gone); the session is dropped (compound)
+		// and the call answered from a fresh one.
 		return share.ErrUnavailable
 	case nfs4ErrStaleStateid, nfs4ErrBadStateid, nfs4ErrExpired, nfs4ErrAdminRevoked:
 		// An open file's state is gone: the server restarted (the session

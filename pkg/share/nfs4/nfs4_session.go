@@ -214,8 +214,21 @@ func (s *nfs4Session) compound(ctx context.Context, ops []nfs4Op) error {
 			s.broken = true
 			return fmt.Errorf("%s: %s: %w: %w", s.desc, opNames(ops), share.ErrUnavailable, ne)
 		}
+		if staleHandle(ne.Status) {
+			// The handle may be the export's or a kept directory's, which
+			// this session would send again: it is done, and the call is
+			// answered from a fresh one (ne unwraps to ErrUnavailable).
+			s.broken = true
+		}
 		return ne
 	}
+}
+
+// staleHandle says status is about a filehandle the server no longer
+// knows (it restarted without keeping them, or the directory was replaced):
+// nothing about whether a path exists.
+func staleHandle(status uint32) bool {
+	return status == nfs4ErrStale || status == nfs4ErrFhexpired || status == nfs4ErrBadhandle
 }
 
 func mutatesBefore(ops []nfs4Op, i int) bool {

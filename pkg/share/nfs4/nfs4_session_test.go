@@ -107,6 +107,8 @@ func (srv *scriptedServer) serve(c net.Conn) {
 				d.boolean()
 			case op4Remove, op4Lookup:
 				d.opaque(maxName)
+			case op4Putfh:
+				d.opaque(128)
 			case op4DestroySession:
 				d.fixed(16)
 			case op4DestroyClientID:
@@ -312,5 +314,25 @@ func TestSessionBreaksOnAMisorderedSlot(t *testing.T) {
 	err := s.compound(context.Background(), []nfs4Op{opPutrootfh()})
 	if !errors.Is(err, share.ErrUnavailable) || !s.broken || !share.BreaksSession(err) {
 		t.Fatalf("SEQ_MISORDERED: %v, broken %v", err, s.broken)
+	}
+}
+
+// A stale filehandle at any operation of a COMPOUND (a kept directory's or
+// the export's, replaced on the server) is no answer about a path: the
+// error is ErrUnavailable and never fs.ErrNotExist (the store reads that as
+// "not there": a DeleteVolume would answer OK and leave the volume), and
+// the session, which would send the same handle again, is broken so the
+// pool dials a fresh one.
+func TestSessionBreaksOnAStaleHandle(t *testing.T) {
+	for _, status := range []uint32{nfs4ErrStale, nfs4ErrFhexpired, nfs4ErrBadhandle} {
+		srv := &scriptedServer{t: t, answer: func(int, []uint32) []uint32 { return []uint32{nfs4OK, nfs4OK, status} }}
+		s := startScripted(t, srv)
+		err := s.compound(context.Background(), []nfs4Op{opPutrootfh(), opPutfh([]byte("kept")), opLookup("b")})
+		if !errors.Is(err, share.ErrUnavailable) || errors.Is(err, fs.ErrNotExist) || share.IsAnswer(err) {
+			t.Errorf("status %d at the second operation: %v; want Unavailable, not an answer about a path", status, err)
+		}
+		if !s.broken {
+			t.Errorf("status %d: the session is still taken for usable", status)
+		}
 	}
 }

@@ -246,10 +246,12 @@ func TestDecodeReaddir(t *testing.T) {
 }
 
 // The statuses map to the errors the v3 client gives for the same answers.
+// A stale handle is no answer about a path: ErrUnavailable, never
+// fs.ErrNotExist (which the store reads as "not there").
 func TestNFS4ErrorsUnwrapLikeV3(t *testing.T) {
 	for status, want := range map[uint32]error{
 		nfs4ErrNoent:    fs.ErrNotExist,
-		nfs4ErrStale:    fs.ErrNotExist,
+		nfs4ErrStale:    share.ErrUnavailable, // v3's STALE too: no answer about a path
 		nfs4ErrExist:    fs.ErrExist,
 		nfs4ErrNotempty: share.ErrNotEmpty,
 		nfs4ErrAccess:   fs.ErrPermission,

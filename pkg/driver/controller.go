@@ -278,7 +278,7 @@ func (d *controller) DeleteVolume(ctx context.Context, req *csi.DeleteVolumeRequ
 		return err
 	})
 	d.provisionedOn(vol.Source)
-	if err := goneIsDeleted(ctx, err); err != nil {
+	if err := goneIsDeleted(err); err != nil {
 		return nil, err
 	}
 	if disposed {
@@ -287,12 +287,17 @@ func (d *controller) DeleteVolume(ctx context.Context, req *csi.DeleteVolumeRequ
 	return &csi.DeleteVolumeResponse{}, nil
 }
 
-// goneIsDeleted maps a DeleteVolume's error: a share or base that no longer
-// exists holds no volume, so its volume is deleted, as the spec asks.
-func goneIsDeleted(ctx context.Context, err error) error {
+// goneIsDeleted maps a DeleteVolume's or DeleteSnapshot's error. The
+// store answers a volume whose record, directory or base is gone as
+// deleted by itself, from what its reads show; a "no such file" that still
+// reaches here is the server's answer to a step that makes or moves
+// something (the archive's rename, a record's replacement) after the reads
+// showed the volume there: a race or a broken server, never a volume that
+// is gone. Taking it for one would have the CO forget a volume the share
+// still holds, so the call fails retryably and the retry reads again.
+func goneIsDeleted(err error) error {
 	if errors.Is(err, fs.ErrNotExist) && !errors.Is(err, share.ErrUnavailable) {
-		klog.FromContext(ctx).Info("share or base directory no longer exists; treating the volume as deleted", "error", err.Error())
-		return nil
+		return status.Errorf(codes.Unavailable, "the server answered that a path does not exist in the middle of the delete, after it showed the volume there; nothing is forgotten, a retry reads the share again: %v", err)
 	}
 	return toStatus(err)
 }

@@ -166,9 +166,7 @@ func (n *node) NodeStageVolume(ctx context.Context, req *csi.NodeStageVolumeRequ
 		return nil, err
 	}
 	if err := n.stage(ctx, sr); err != nil {
-		if added {
-			n.releaseKerberos(ctx, sr.StagingPath)
-		}
+		n.stageFailed(ctx, sr.StagingPath, added)
 		return nil, toStatus(err)
 	}
 	// A stage again of a staged volume (the kubelet's retry, or after its
@@ -484,6 +482,28 @@ func (n *node) kerberosMount(ctx context.Context, sr *mounter.StageRequest, inli
 	}
 	sr.CredUID = &uid
 	return added, nil
+}
+
+// stageFailed gives back what a failed stage holds: the Kerberos uid it
+// took (added), and, when nothing is mounted at the staging path, the
+// record and uid of an earlier stage of the volume. Those outlive the mount
+// when the node reboots (the state directory is on the host's disk), and a
+// kubelet that meets a stage failing for good may never unstage the volume:
+// kept, the uid's tickets would be renewed, and the record's credentials
+// kept, for a mount that is not there, forever. A mount that is there
+// (still serving pods while a new stage fails) keeps both.
+func (n *node) stageFailed(ctx context.Context, staging string, added bool) {
+	if !added {
+		if err := n.cfg.Mounter.Check(ctx, staging); !errors.Is(err, mounter.ErrNotMounted) {
+			return
+		}
+		if _, err := n.nodeState().Staged(staging); err == nil {
+			klog.FromContext(ctx).Info("the stage failed and nothing is mounted at the staging path: forgetting the earlier stage's record and Kerberos identity", "path", staging)
+		}
+		n.nodeState().DropStaged(staging)
+		n.mounts.unstaged(staging)
+	}
+	n.releaseKerberos(ctx, staging)
 }
 
 // releaseKerberos ends the volume's use of its Kerberos uid, if it has one.

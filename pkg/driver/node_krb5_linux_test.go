@@ -266,3 +266,60 @@ func TestNodeStageKerberosReplacesAMountOfAnotherUID(t *testing.T) {
 		t.Errorf("the mount of the other uid was not taken down first: %+v", fake.GetLog())
 	}
 }
+
+// The node reboots: the staged record and the Kerberos uid outlive the
+// mount (the state directory is on the host's disk). The kubelet stages
+// again and the mount fails for good (the Secret's key was replaced by a
+// wrong one); the kubelet may never unstage a volume whose stage failed.
+// So the failed stage gives back the uid (its cache goes, no renewals) and
+// the record (its credentials go), and the next start has nothing to
+// renew. A stage that fails while the earlier mount is still there keeps
+// both: the mount serves its pods.
+func TestFailedStageOverNoMountForgetsTheEarlierStage(t *testing.T) {
+	dir, stateDir := t.TempDir(), filepath.Join(t.TempDir(), "state")
+	desk := krb5test.New(map[string]string{"svc@CORP.EXAMPLE": "key-1-SECRET"}, time.Hour)
+	d, _, _ := cachedNode(t, dir, stateDir, desk, nil, nil)
+	staging := filepath.Join(t.TempDir(), "staging")
+	if _, err := d.NodeStageVolume(context.Background(), krbStage(staging, "key-1-SECRET")); err != nil {
+		t.Fatal(err)
+	}
+	cache := filepath.Join(dir, "krb5cc_40000")
+
+	// A stage that fails while the mount is there gives nothing back.
+	failing, fake2, _ := cachedNode(t, dir, stateDir, desk, nil, nil)
+	if err := fake2.Mount("//fs.corp.example/share", staging, "cifs", nil); err != nil {
+		t.Fatal(err)
+	}
+	failing.node.stageFailed(context.Background(), staging, false)
+	if _, ok := failing.cfg.Krb5Caches.Uses(staging); !ok {
+		t.Error("a failed stage over a live mount gave its uid back")
+	}
+	if _, err := failing.nodeState().Staged(staging); err != nil {
+		t.Errorf("a failed stage over a live mount dropped its record: %v", err)
+	}
+
+	// The node reboots: no mount. The stage fails again.
+	rebooted, _, _ := cachedNode(t, dir, stateDir, desk, nil, func(string) error { return errors.New("mount error(13): Permission denied") })
+	if _, ok := rebooted.cfg.Krb5Caches.Uses(staging); !ok {
+		t.Fatal("after the reboot the uid is not on record: the case under test did not arise")
+	}
+	if _, err := rebooted.NodeStageVolume(context.Background(), krbStage(staging, "key-1-SECRET")); err == nil {
+		t.Fatal("the stage with a failing mount succeeded")
+	}
+	if uid, ok := rebooted.cfg.Krb5Caches.Uses(staging); ok {
+		t.Errorf("the failed stage over no mount kept uid %d", uid)
+	}
+	if _, err := os.Stat(cache); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the uid's cache after the failed stage: %v", err)
+	}
+	if st, err := rebooted.nodeState().Staged(staging); err == nil {
+		t.Errorf("the failed stage over no mount kept the record %+v", st.Request.Source)
+	}
+	// The next start renews nothing.
+	before := desk.Count()
+	again, _, _ := cachedNode(t, dir, stateDir, desk, nil, nil)
+	time.Sleep(200 * time.Millisecond)
+	if _, ok := again.cfg.Krb5Caches.Uses(staging); ok || desk.Count() != before {
+		t.Errorf("the next start took the uid over (%v) or logged in (%d logins)", ok, desk.Count()-before)
+	}
+}

@@ -179,6 +179,12 @@ func New(cfg Config) (*Driver, error) {
 // start readies the node service: its use counter, and its records as an
 // earlier run left them.
 func (n *node) start() {
+	// A Windows unstage keeps a share's mapping while another volume links
+	// into it: staged volumes beside it, and inline volumes, which only the
+	// node's records say where to find.
+	if w, ok := n.cfg.Mounter.(*mounter.Windows); ok {
+		w.Mounted = n.mountedPaths
+	}
 	n.usage = usage.New(n.cfg.Mounter.Check)
 	// A Windows node walks its volumes through its host (the SMB mapping,
 	// listed with allocation sizes); a Linux node through the os package.
@@ -215,6 +221,16 @@ func (n *node) start() {
 			klog.Background().Error(err, "cannot take over the Kerberos ticket caches of an earlier run; their volumes get them again at their next stage")
 		}
 	}
+}
+
+// mountedPaths are where the node's records say it has mounted volumes:
+// staging paths, and inline volumes' targets.
+func (n *node) mountedPaths() []string {
+	var out []string
+	for _, st := range n.nodeState().AllStaged() {
+		out = append(out, st.Request.StagingPath)
+	}
+	return out
 }
 
 // Register adds the enabled services to a gRPC server.

@@ -46,7 +46,7 @@ func newWindowsCredsNode(t *testing.T, fake *csiproxytest.Server, stateDir strin
 // HostProcess mode).
 func newWindowsCredsNodeOn(t *testing.T, fake *csiproxytest.Server, host winhost.Host, stateDir string) *Driver {
 	t.Helper()
-	d, err := New(Config{
+	d, err := newTestDriver(t, Config{
 		Name: "fileshare.csi.dev", NodeID: "win-1", Node: true,
 		Mounter:  mounter.NewWindows(host),
 		StateDir: stateDir,
@@ -359,6 +359,53 @@ func TestWindowsNodeMapsSystemError1219(t *testing.T) {
 	if fake.Exists(winStagingOf("a")) {
 		if _, ok := fake.Link(winStagingOf("a")); ok {
 			t.Fatal("a link was left behind")
+		}
+	}
+}
+
+// A node's SMB global mapping of a share serves its staged volumes and its
+// inline volumes alike: taking one kind down keeps the mapping while a
+// volume of the other kind still links into the share (without it, the
+// other volume's link leads nowhere its pod can read), and the last volume
+// of either kind removes it. Both orders, through csi-proxy and in
+// HostProcess mode.
+func TestWindowsNodeKeepsAMappingInlineAndStagedVolumesShare(t *testing.T) {
+	for _, mode := range []string{"csi-proxy", "HostProcess"} {
+		for _, stagedFirst := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s/staged volume taken down first: %v", mode, stagedFirst), func(t *testing.T) {
+				d, fake := newInlineCredsNode(t, mode)
+				ctx := context.Background()
+				fake.SetPassword("fs", `CORP\alice`, "alice-pw")
+				const staged = "v1#smb://fs/share#pvc-alice#delete"
+				if err := stageOn(ctx, d, fake, staged, "a", secretOf("alice", "alice-pw")); err != nil {
+					t.Fatal(err)
+				}
+				if err := inlineOn(ctx, d, fake, "csi-alice", "alice", "smb://fs/share", "team", secretOf("alice", "alice-pw")); err != nil {
+					t.Fatal(err)
+				}
+				unstage := func() {
+					if _, err := d.NodeUnstageVolume(ctx, &csi.NodeUnstageVolumeRequest{VolumeId: staged, StagingTargetPath: winStagingOf("a")}); err != nil {
+						t.Fatal(err)
+					}
+				}
+				unpublish := func() {
+					if _, err := d.NodeUnpublishVolume(ctx, &csi.NodeUnpublishVolumeRequest{VolumeId: "csi-alice", TargetPath: winTargetOf("alice")}); err != nil {
+						t.Fatal(err)
+					}
+				}
+				first, second, left := unstage, unpublish, "the inline volume"
+				if !stagedFirst {
+					first, second, left = unpublish, unstage, "the staged volume"
+				}
+				first()
+				if m := fake.Mappings(); len(m) != 1 {
+					t.Fatalf("mappings %+v while %s still links into the share, want the one it uses", m, left)
+				}
+				second()
+				if m := fake.Mappings(); len(m) != 0 {
+					t.Fatalf("mappings %+v after the last volume on the share, want none", m)
+				}
+			})
 		}
 	}
 }

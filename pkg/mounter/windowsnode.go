@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"strings"
 
 	"k8s.io/klog/v2"
@@ -38,6 +39,12 @@ type Windows struct {
 	// that finds no other user of a share cannot remove its mapping while a
 	// stage is linking a new volume to it.
 	shareLocks keylock.Keyed
+	// Mounted lists where the node has mounted its volumes, staged and
+	// inline (the node's records): an unstage reads those links too, not
+	// only the staging paths beside its own, since an inline volume links
+	// into a share from its pod's directory and uses the same mapping.
+	// nil: the staging paths only.
+	Mounted func() []string
 }
 
 // NewWindows returns the Windows mounter over host.
@@ -395,24 +402,29 @@ func (w *Windows) Unstage(ctx context.Context, stagingPath string) error {
 	return nil
 }
 
-// shareUsers lists the other staged volumes that link into the share root.
-// The kubelet stages each volume at <dir>\<volume hash>\globalmount, so the
-// siblings of the staging path's parent hold the staging paths of all
-// volumes of this driver on the node.
+// shareUsers lists the other volumes that link into the share root: the
+// staging paths beside staging (the kubelet stages each volume at
+// <dir>\<volume hash>\globalmount, so the siblings of the staging path's
+// parent hold the staging paths of all volumes of this driver on the
+// node), and every path w.Mounted names (inline volumes, in their pods'
+// directories). The links themselves say which share they use.
 func (w *Windows) shareUsers(ctx context.Context, root, staging string) ([]string, error) {
 	parent := winpath.Dir(staging)
 	dir, leaf := winpath.Dir(parent), winpath.Base(staging)
 	names, err := w.host.ReadDir(ctx, dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("list staged volumes in %s: %w", dir, err)
 	}
-	var users []string
+	var candidates []string
 	for _, name := range names {
-		p := winpath.Join(dir, name, leaf)
-		if winpath.Equal(p, staging) {
+		candidates = append(candidates, winpath.Join(dir, name, leaf))
+	}
+	if w.Mounted != nil {
+		candidates = append(candidates, w.Mounted()...)
+	}
+	var users []string
+	for _, p := range candidates {
+		if winpath.Equal(p, staging) || slices.ContainsFunc(users, func(u string) bool { return winpath.Equal(u, p) }) {
 			continue
 		}
 		target, err := w.host.Readlink(ctx, p)
@@ -420,7 +432,7 @@ func (w *Windows) shareUsers(ctx context.Context, root, staging string) ([]strin
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("read staged volume link %s: %w", p, err)
+			return nil, fmt.Errorf("read volume link %s: %w", p, err)
 		}
 		if winpath.IsUNC(target) && winpath.Within(target, root) {
 			users = append(users, p)

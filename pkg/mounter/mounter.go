@@ -138,13 +138,20 @@ type MappingRotator interface {
 // auth: krb5, which a CIFS mount serves with the mounting uid's tickets,
 // root's, when no cruid is given).
 func OptionsAskForKerberos(opts []string) bool {
+	return strings.HasPrefix(secOption(opts), "krb5")
+}
+
+// secOption is the sec= flavour mount options ask for, lower case ("" when
+// none does; the last one when several do, as mount.cifs takes it). The
+// one reading of sec= for every check: a key in any case counts.
+func secOption(opts []string) string {
+	sec := ""
 	for _, o := range strings.Split(strings.Join(opts, ","), ",") {
-		if k, v, _ := strings.Cut(o, "="); strings.TrimSpace(strings.ToLower(k)) == "sec" &&
-			strings.HasPrefix(strings.ToLower(strings.TrimSpace(v)), "krb5") {
-			return true
+		if k, v, _ := strings.Cut(o, "="); strings.EqualFold(strings.TrimSpace(k), "sec") {
+			sec = strings.ToLower(strings.TrimSpace(v))
 		}
 	}
-	return false
+	return sec
 }
 
 // KerberosMount reports whether an SMB mount of src logs in with Kerberos

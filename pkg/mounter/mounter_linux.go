@@ -282,13 +282,9 @@ func kerberosRetrans(req StageRequest, opts []string, takes func() error) []stri
 }
 
 func smbSecurityOptions(src source.Source, creds source.Credentials, credUID *uint32, opts []string) ([]string, error) {
-	sec, seal := "", false
+	sec, seal := secOption(opts), false
 	for _, o := range strings.Split(strings.Join(opts, ","), ",") {
-		k, v, _ := strings.Cut(o, "=")
-		switch strings.TrimSpace(k) {
-		case "sec":
-			sec = strings.ToLower(strings.TrimSpace(v))
-		case "seal":
+		if k, _, _ := strings.Cut(o, "="); strings.TrimSpace(k) == "seal" {
 			seal = true
 		}
 	}

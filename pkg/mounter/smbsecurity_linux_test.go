@@ -233,3 +233,36 @@ func TestSecretValuesCannotAddMountOptions(t *testing.T) {
 		t.Errorf("a password with commas: %q, %v", creds, err)
 	}
 }
+
+// sec= is read once (secOption), the same way by the stage's check and by
+// the inline refusal: a key in any case counts, the last one wins, and a
+// flavour that contradicts the class's auth is refused rather than mounted
+// beside the sec=krb5 the stage would add.
+func TestSecOptionIsReadOneWay(t *testing.T) {
+	krb, ntlm, principal := krb5AndNTLM(t)
+	for _, c := range []struct {
+		opts []string
+		sec  string
+	}{
+		{nil, ""},
+		{[]string{"vers=3.1.1"}, ""},
+		{[]string{"sec=krb5i"}, "krb5i"},
+		{[]string{"SEC=KRB5"}, "krb5"},
+		{[]string{" sec = ntlmssp "}, "ntlmssp"},
+		{[]string{"sec=ntlmssp,sec=krb5"}, "krb5"},
+		{[]string{"secure=krb5"}, ""},
+	} {
+		if got := secOption(c.opts); got != c.sec {
+			t.Errorf("secOption(%q) = %q, want %q", c.opts, got, c.sec)
+		}
+		if got, want := OptionsAskForKerberos(c.opts), strings.HasPrefix(c.sec, "krb5"); got != want {
+			t.Errorf("OptionsAskForKerberos(%q) = %v, want %v", c.opts, got, want)
+		}
+	}
+	if _, err := smbSecurityOptions(krb, principal, nil, []string{"SEC=ntlmssp"}); err == nil {
+		t.Error("SEC=ntlmssp on a Kerberos class was taken")
+	}
+	if _, err := smbSecurityOptions(ntlm, source.Credentials{Username: "u", Password: "p"}, nil, []string{"Sec=krb5"}); err != nil {
+		t.Errorf("a class without auth keeps its sec=krb5 (as before classes could choose): %v", err)
+	}
+}

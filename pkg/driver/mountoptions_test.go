@@ -44,7 +44,7 @@ func (m untouchedMounter) Check(context.Context, string) error {
 
 func newDriverRefusingMounts(t *testing.T) *Driver {
 	t.Helper()
-	d, err := New(Config{Name: "test.csi", NodeID: "n1", Controller: true, Node: true, Mounter: untouchedMounter{t}, StateDir: t.TempDir()})
+	d, err := newTestDriver(t, Config{Name: "test.csi", NodeID: "n1", Controller: true, Node: true, Mounter: untouchedMounter{t}, StateDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

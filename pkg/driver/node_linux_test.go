@@ -75,7 +75,7 @@ func newNodeWith(t *testing.T, set func(*Config), fails func(device string) erro
 	if set != nil {
 		set(&cfg)
 	}
-	d, err := New(cfg)
+	d, err := newTestDriver(t, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -309,7 +309,7 @@ func TestNodeStatsOfAHungMountAnswerUnavailableWithoutRemounting(t *testing.T) {
 	var remounts int
 	run := func(context.Context, string, string, string, []string) error { remounts++; return nil }
 	m := mounter.NewLinuxForTest(hangingMounter{FakeMounter: fake, release: release}, run, t.TempDir())
-	d, err := New(Config{Name: "test.csi", NodeID: "n1", Node: true, Mounter: m, Metrics: metrics.New("test.csi"), StateDir: t.TempDir()})
+	d, err := newTestDriver(t, Config{Name: "test.csi", NodeID: "n1", Node: true, Mounter: m, Metrics: metrics.New("test.csi"), StateDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -356,7 +356,7 @@ func newHungNodeUnderTest(t *testing.T) (d *Driver, fake *mount.FakeMounter, sta
 		return nil
 	}
 	m := mounter.NewLinuxForTest(hangingMounter{FakeMounter: fake, release: release, probes: probes}, run, t.TempDir())
-	d, err := New(Config{Name: "test.csi", NodeID: "n1", Node: true, Mounter: m, Metrics: metrics.New("test.csi"), StateDir: t.TempDir()})
+	d, err := newTestDriver(t, Config{Name: "test.csi", NodeID: "n1", Node: true, Mounter: m, Metrics: metrics.New("test.csi"), StateDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -91,7 +91,7 @@ func TestSMBCredentialsAreInNoFileAndGoAtUnstage(t *testing.T) {
 
 	// A restarted plugin (same state dir) still remounts a broken mount
 	// with the password.
-	restarted, err := New(Config{Name: "test.csi", NodeID: "n1", Node: true, Mounter: d.cfg.Mounter, Metrics: metrics.New("test.csi"), StateDir: d.cfg.StateDir})
+	restarted, err := newTestDriver(t, Config{Name: "test.csi", NodeID: "n1", Node: true, Mounter: d.cfg.Mounter, Metrics: metrics.New("test.csi"), StateDir: d.cfg.StateDir})
 	if err != nil {
 		t.Fatal(err)
 	}

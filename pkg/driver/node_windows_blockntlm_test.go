@@ -41,7 +41,7 @@ func psFails(stderr string) func(ctx context.Context, remote, user string, opts 
 func newHostProcessNode(t *testing.T, fake *csiproxytest.Server, stateDir string, old bool) (*Driver, *csiproxytest.OptionsHost) {
 	t.Helper()
 	h := &csiproxytest.OptionsHost{Host: fake.NewClient(t), OldWindows: old}
-	d, err := New(Config{
+	d, err := newTestDriver(t, Config{
 		Name: "fileshare.csi.dev", NodeID: "win-1", Node: true,
 		Mounter:  mounter.NewWindows(h),
 		StateDir: stateDir,

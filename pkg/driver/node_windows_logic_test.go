@@ -27,7 +27,7 @@ const (
 func newWindowsNodeUnderTest(t *testing.T) (*Driver, *csiproxytest.Server) {
 	t.Helper()
 	fake := csiproxytest.Start(t, winStaging, winTarget)
-	d, err := New(Config{
+	d, err := newTestDriver(t, Config{
 		Name: "fileshare.csi.dev", NodeID: "win-1", Node: true,
 		Mounter:  mounter.NewWindows(fake.NewClient(t)),
 		StateDir: filepath.Join(t.TempDir(), "state"),

@@ -32,7 +32,7 @@ const winVolume = `\\fs\share\base\pvc-1`
 func newWindowsUsageNode(t *testing.T) (*Driver, *csiproxytest.Server) {
 	t.Helper()
 	fake := csiproxytest.Start(t, winStaging, winTarget)
-	d, err := New(Config{
+	d, err := newTestDriver(t, Config{
 		Name: "fileshare.csi.dev", NodeID: "win-1", Node: true,
 		Mounter:  mounter.NewWindows(fake.NewClient(t)),
 		Metrics:  metrics.New("fileshare.csi.dev"),

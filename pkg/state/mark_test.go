@@ -3,6 +3,7 @@ package state
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
@@ -151,5 +152,44 @@ func TestReclaimerDeletesAbandonedSnapshots(t *testing.T) {
 	}
 	if snaps, err := st.ListSnapshots(ctx); err != nil || len(snaps) != 1 || snaps[0].UID != done.UID {
 		t.Fatalf("snapshots left: %+v %v, want only the finished one", snaps, err)
+	}
+}
+
+// A root mark that could not be looked for is never taken for no mark:
+// CreateVolume at a second name (a link the server follows) of another
+// volume's directory must not adopt it when the server answers the mark's
+// lookup with an I/O error (or JUKEBOX, or a refusal) instead of "no such
+// file". The call fails, and a retry once the server answers refuses it.
+func TestAMarkNotLookedForIsNeverNoMark(t *testing.T) {
+	sh := memshare.New()
+	st := storeOn(sh, &clock{t0})
+	ctx := context.Background()
+	other, err := st.Create(ctx, CreateRequest{Path: "base/other", Name: "other", Perm: 0o777})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sh.WriteFileDirect("base/other/data.txt", []byte("other's")); err != nil {
+		t.Fatal(err)
+	}
+	sh.FollowLinks = true
+	if err := sh.Symlink("other", volPath); err != nil {
+		t.Fatal(err)
+	}
+	mark := rootMarker(other.RootID)
+	sh.SetHook(func(op memshare.Op, w memshare.When) error {
+		if op.Path == mark && w == memshare.Before {
+			return fmt.Errorf("stat %s: input/output error", op.Path)
+		}
+		return nil
+	})
+	if rec, err := st.Create(ctx, createReq()); err == nil {
+		t.Fatalf("the mark's lookup failed, and the create took the other volume's directory: %+v", rec)
+	}
+	sh.SetHook(nil)
+	if _, err := st.Create(ctx, createReq()); !errors.Is(err, ErrConflict) {
+		t.Fatalf("the retry: %v, want the conflict", err)
+	}
+	if _, err := st.Get(ctx, volPath, ""); err == nil {
+		t.Error("a record claims the link to the other volume's directory")
 	}
 }

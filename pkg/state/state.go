@@ -425,7 +425,7 @@ func (s *Store) abandon(ctx context.Context, req CreateRequest, owner Record, er
 		}
 		return err
 	}
-	if fi, serr := s.c.Stat(ctx, req.Path); serr == nil && fi.IsDir && !fi.IsLink && fi.ID != 0 && fi.ID != owner.RootID && !s.marked(ctx, fi.ID) {
+	if fi, serr := s.c.Stat(ctx, req.Path); serr == nil && fi.IsDir && !fi.IsLink && fi.ID != 0 && fi.ID != owner.RootID && !s.isMarked(ctx, fi.ID) {
 		if names, lerr := s.c.List(ctx, req.Path, 1); lerr == nil && len(names) == 0 {
 			if rerr := s.c.Remove(ctx, req.Path); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
 				return fmt.Errorf("%w (and removing the directory an earlier try made: %v)", err, rerr)
@@ -736,7 +736,12 @@ func (s *Store) ensureDir(ctx context.Context, rec Record, perm fs.FileMode) (Re
 		if err != nil {
 			return Record{}, err
 		}
-		if len(names) > 0 || s.marked(ctx, fi.ID) {
+		if len(names) > 0 {
+			return rec, s.afterCommit(ctx, rec, 0)
+		}
+		if m, err := s.marked(ctx, fi.ID); err != nil {
+			return Record{}, err
+		} else if m {
 			return rec, s.afterCommit(ctx, rec, 0)
 		}
 	} else {
@@ -754,10 +759,25 @@ func (s *Store) ensureDir(ctx context.Context, rec Record, perm fs.FileMode) (Re
 	return rec, s.commit(ctx, rec, old)
 }
 
-// marked reports whether a root mark names this file ID.
-func (s *Store) marked(ctx context.Context, id uint64) bool {
+// marked reports whether a root mark names this file ID. Only the server's
+// "no such file" says there is none: any other failure to look is an error,
+// never a directory free to adopt, repoint a record at, or remove.
+func (s *Store) marked(ctx context.Context, id uint64) (bool, error) {
 	_, err := s.c.Stat(ctx, rootMarker(id))
-	return err == nil
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return false, nil
+	}
+	return false, fmt.Errorf("look for the root mark of file ID %d: %w", id, err)
+}
+
+// isMarked is marked for a cleanup that may skip its step: a mark it could
+// not look for counts as one (the directory is left).
+func (s *Store) isMarked(ctx context.Context, id uint64) bool {
+	m, err := s.marked(ctx, id)
+	return m || err != nil
 }
 
 // writeMarker makes an empty file: its name is all it says, and an empty
@@ -879,7 +899,9 @@ func (s *Store) checkAdoptable(ctx context.Context, p string) (share.FileInfo, e
 		return fi, err
 	}
 	if fi.ID != 0 {
-		if s.marked(ctx, fi.ID) {
+		if m, err := s.marked(ctx, fi.ID); err != nil {
+			return fi, err
+		} else if m {
 			return fi, fmt.Errorf("%s is another volume's directory (a link to it, or a second name): %w", p, ErrConflict)
 		}
 	}
@@ -1320,7 +1342,9 @@ func (s *Store) DeleteLegacy(ctx context.Context, base, subDir string, rec Recor
 			}
 		default:
 			if fi.ID != 0 {
-				if s.marked(ctx, fi.ID) {
+				if m, err := s.marked(ctx, fi.ID); err != nil {
+					return err
+				} else if m {
 					return fmt.Errorf("%s now leads to another volume's directory; not deleting it: %w", rec.Path, ErrConflict)
 				}
 			}

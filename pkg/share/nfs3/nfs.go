@@ -137,7 +137,7 @@ func dialNFS(ctx context.Context, src source.Source) (share.Client, error) {
 	export := src.Export
 	if exports, err := exportList(ctx, mnt); err == nil {
 		export = exportOf(src.Export, exports)
-	} else if !share.IsAnswer(err) && !errors.Is(err, share.ErrUnavailable) {
+	} else if !exportsWithheld(err) {
 		mnt.Close()
 		return nil, fmt.Errorf("%s: EXPORT: %w", c.desc, err)
 	}
@@ -277,6 +277,15 @@ func exportList(ctx context.Context, mnt *oncrpc.Conn) ([]string, error) {
 	}
 }
 
+// exportsWithheld says the server will never tell its exports (it does not
+// run EXPORT, or not for us): the session is then rooted at the source's
+// own path, as it is when the list is empty. Any other failure (a dropped
+// connection, SYSTEM_ERR, a garbled list) fails the dial: rooted at the
+// source's path by chance, the session would look for records where they
+// are not (a DeleteVolume would find none and answer OK, the volume left)
+// and write new ones there, for as long as the pool keeps it.
+func exportsWithheld(err error) bool { return errors.Is(err, oncrpc.ErrRefused) }
+
 // exportOf returns the longest exported directory that p lies in, or p
 // itself when none does. The longest, so a nested export (another file
 // system, often) keeps its own metadata. The choice follows the server's
@@ -359,9 +368,18 @@ func statusError(status uint32) error {
 		return fmt.Errorf("NFS status %d: %w", status, share.ErrNotEmpty)
 	case nfs.NFS3ErrPerm, nfs.NFS3ErrAcces, nfs.NFS3ErrROFS:
 		return fmt.Errorf("NFS status %d: %w", status, fs.ErrPermission)
+	case nfs3ErrJukebox:
+		// The server cannot answer yet (a file being recalled from
+		// offline storage, a delegation being returned): ask again later,
+		// the call has not failed for good.
+		return fmt.Errorf("NFS status %d (JUKEBOX, try again later): %w", status, share.ErrUnavailable)
 	}
 	return nfs.NFS3Error(status)
 }
+
+// nfs3ErrJukebox is NFS3ERR_JUKEBOX (RFC 1813), which go-nfs-client does not
+// name.
+const nfs3ErrJukebox = 10008
 
 func (c *nfsClient) lookup(ctx context.Context, dir []byte, name string) ([]byte, nfs.Fattr, error) {
 	res, err := c.call(ctx, &struct {

@@ -37,6 +37,12 @@ const maxAuthBody = 400
 // DefaultTimeout bounds a call whose context has no deadline.
 const DefaultTimeout = 30 * time.Second
 
+// ErrRefused marks a reply by which the server says it will not run the
+// call at all, now or later: it does not run the program, version or
+// procedure, or it refuses the caller's credentials. SYSTEM_ERR and
+// GARBAGE_ARGS are not refusals: the next call may well be run.
+var ErrRefused = errors.New("the server refuses the call")
+
 // ErrMalformed marks a reply that breaks the protocol (bad lengths, a
 // truncated header, a record too large, an XID that is not ours). The
 // connection is out of step after one and must be closed.
@@ -247,15 +253,15 @@ func ParseReply(rec []byte, xid uint32) (*Reader, error) {
 		case acceptOK:
 			return r, nil
 		case progUnavail:
-			return nil, errors.New("RPC: the server does not run this program (PROG_UNAVAIL)")
+			return nil, fmt.Errorf("%w: RPC: the server does not run this program (PROG_UNAVAIL)", ErrRefused)
 		case progMismatch:
 			lo, hi, err := r.pair()
 			if err != nil {
 				return nil, err
 			}
-			return nil, fmt.Errorf("RPC: the server runs versions %d to %d of this program, not ours (PROG_MISMATCH)", lo, hi)
+			return nil, fmt.Errorf("%w: RPC: the server runs versions %d to %d of this program, not ours (PROG_MISMATCH)", ErrRefused, lo, hi)
 		case procUnavail:
-			return nil, errors.New("RPC: the server does not implement this procedure (PROC_UNAVAIL)")
+			return nil, fmt.Errorf("%w: RPC: the server does not implement this procedure (PROC_UNAVAIL)", ErrRefused)
 		case garbageArgs:
 			return nil, errors.New("RPC: the server could not decode the arguments (GARBAGE_ARGS)")
 		case systemErr:
@@ -273,13 +279,13 @@ func ParseReply(rec []byte, xid uint32) (*Reader, error) {
 			if err != nil {
 				return nil, err
 			}
-			return nil, fmt.Errorf("RPC: call denied, the server speaks RPC versions %d to %d (RPC_MISMATCH)", lo, hi)
+			return nil, fmt.Errorf("%w: RPC: call denied, the server speaks RPC versions %d to %d (RPC_MISMATCH)", ErrRefused, lo, hi)
 		case authError:
 			why, err := r.Uint32()
 			if err != nil {
 				return nil, fmt.Errorf("RPC auth status: %w", err)
 			}
-			return nil, fmt.Errorf("RPC: call denied, the server refuses our AUTH_SYS credentials (auth_stat %d)", why)
+			return nil, fmt.Errorf("%w: RPC: call denied, the server refuses our AUTH_SYS credentials (auth_stat %d)", ErrRefused, why)
 		}
 		return nil, fmt.Errorf("%w: unknown reject status %d", ErrMalformed, stat)
 	}

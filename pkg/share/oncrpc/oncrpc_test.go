@@ -216,21 +216,30 @@ func TestOpaqueLongerThanTheRecordIsRefusedWithoutAllocating(t *testing.T) {
 	}
 }
 
+// A reply that does not run the call names why, and says whether the
+// server refuses the call for good (ErrRefused: a caller may take another
+// way) or failed this once (SYSTEM_ERR, GARBAGE_ARGS: try again).
 func TestDeniedAndFailedCallsSayWhy(t *testing.T) {
-	for want, body := range map[string][]uint32{
-		"PROG_UNAVAIL":  {msgAccepted, 0, 0, progUnavail},
-		"PROG_MISMATCH": {msgAccepted, 0, 0, progMismatch, 2, 2},
-		"PROC_UNAVAIL":  {msgAccepted, 0, 0, procUnavail},
-		"GARBAGE_ARGS":  {msgAccepted, 0, 0, garbageArgs},
-		"SYSTEM_ERR":    {msgAccepted, 0, 0, systemErr},
-		"RPC_MISMATCH":  {msgDenied, rpcMismatch, 2, 2},
-		"AUTH_SYS":      {msgDenied, authError, 1},
+	for want, c := range map[string]struct {
+		body    []uint32
+		refused bool
+	}{
+		"PROG_UNAVAIL":  {[]uint32{msgAccepted, 0, 0, progUnavail}, true},
+		"PROG_MISMATCH": {[]uint32{msgAccepted, 0, 0, progMismatch, 2, 2}, true},
+		"PROC_UNAVAIL":  {[]uint32{msgAccepted, 0, 0, procUnavail}, true},
+		"GARBAGE_ARGS":  {[]uint32{msgAccepted, 0, 0, garbageArgs}, false},
+		"SYSTEM_ERR":    {[]uint32{msgAccepted, 0, 0, systemErr}, false},
+		"RPC_MISMATCH":  {[]uint32{msgDenied, rpcMismatch, 2, 2}, true},
+		"AUTH_SYS":      {[]uint32{msgDenied, authError, 1}, true},
 	} {
 		t.Run(want, func(t *testing.T) {
-			rec := append(u32s(7, msgReply), u32s(body...)...)
+			rec := append(u32s(7, msgReply), u32s(c.body...)...)
 			_, err := ParseReply(rec, 7)
 			if err == nil || !strings.Contains(err.Error(), want) {
 				t.Fatalf("got %v, want an error naming %s", err, want)
+			}
+			if errors.Is(err, ErrRefused) != c.refused {
+				t.Fatalf("%v: refused for good %v, want %v", err, errors.Is(err, ErrRefused), c.refused)
 			}
 		})
 	}

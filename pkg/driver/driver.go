@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"net/url"
 	"os"
@@ -213,14 +214,30 @@ func (n *node) start() {
 	// credentials, which the node kept; those of volumes unstaged while
 	// the plugin was down go.
 	if c := n.cfg.Krb5Caches; c != nil {
-		err := c.Resume(context.Background(), func(staging string) (share.Credentials, bool) {
-			st, err := n.nodeState().Staged(staging)
-			return st.Request.Credentials, err == nil
-		})
+		err := c.Resume(context.Background(), n.stillStaged)
 		if err != nil {
 			klog.Background().Error(err, "cannot take over the Kerberos ticket caches of an earlier run; their volumes get them again at their next stage")
 		}
 	}
+}
+
+// stillStaged answers the Kerberos caches' Resume: whether the volume at
+// staging still holds its uid, and the credentials to renew its tickets
+// with. Only a volume with neither a record nor a mount has let it go: a
+// record that cannot be read, or a mount whose record was never saved
+// (SaveStaged failed; the stage still succeeded), keeps its uid, so the
+// uid is never given to another principal under a live mount, whose
+// reconnects would log in as that principal.
+func (n *node) stillStaged(staging string) (share.Credentials, bool) {
+	st, err := n.nodeState().Staged(staging)
+	switch {
+	case err == nil:
+		return st.Request.Credentials, true
+	case !errors.Is(err, fs.ErrNotExist):
+		return share.Credentials{}, true
+	}
+	err = n.cfg.Mounter.Check(context.Background(), staging)
+	return share.Credentials{}, !errors.Is(err, mounter.ErrNotMounted)
 }
 
 // mountedPaths are where the node's records say it has mounted volumes:

@@ -156,6 +156,7 @@ func (n *node) NodeStageVolume(ctx context.Context, req *csi.NodeStageVolumeRequ
 	// check before either is recorded.
 	releaseServer, err := n.claimServer(ctx, req.GetVolumeId(), &sr, stageSecret)
 	if err != nil {
+		n.stageFailed(ctx, sr.StagingPath, false)
 		return nil, err
 	}
 	defer releaseServer()
@@ -163,6 +164,7 @@ func (n *node) NodeStageVolume(ctx context.Context, req *csi.NodeStageVolumeRequ
 	// mount fails.
 	added, err := n.kerberosMount(ctx, &sr, false)
 	if err != nil {
+		n.stageFailed(ctx, sr.StagingPath, false)
 		return nil, err
 	}
 	if err := n.stage(ctx, sr); err != nil {

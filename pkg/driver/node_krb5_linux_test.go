@@ -106,7 +106,18 @@ func TestInlineVolumeNeverMountsWithKerberos(t *testing.T) {
 // 40000-40009) into dir, whose kernel takes upcall_target as upcall says.
 func cachedNode(t *testing.T, dir, stateDir string, desk *krb5test.KDC, upcall error, fails func(string) error) (*Driver, *mount.FakeMounter, *[]networkMount) {
 	t.Helper()
+	return cachedNodeOver(t, dir, stateDir, desk, upcall, fails, nil)
+}
+
+// cachedNodeOver is cachedNode on a node whose mount table shows mounts
+// from its start (nil: newNodeWith's empty one), as after a restart of the
+// plugin with its mounts in place.
+func cachedNodeOver(t *testing.T, dir, stateDir string, desk *krb5test.KDC, upcall error, fails func(string) error, mounts []mount.MountPoint) (*Driver, *mount.FakeMounter, *[]networkMount) {
+	t.Helper()
 	return newNodeWith(t, func(c *Config) {
+		if mounts != nil {
+			c.Mounter = mounter.NewLinuxForTest(mount.NewFakeMounter(mounts), nil, t.TempDir())
+		}
 		m, err := krb5cache.New(krb5cache.Config{First: 40000, Last: 40009, Path: filepath.Join(dir, "krb5cc_%{uid}"),
 			StateFile: filepath.Join(stateDir, "krb5-uids.json"), Login: desk.Login,
 			Chown: func(*os.File, int) error { return nil }})
@@ -321,5 +332,86 @@ func TestFailedStageOverNoMountForgetsTheEarlierStage(t *testing.T) {
 	time.Sleep(200 * time.Millisecond)
 	if _, ok := again.cfg.Krb5Caches.Uses(staging); ok || desk.Count() != before {
 		t.Errorf("the next start took the uid over (%v) or logged in (%d logins)", ok, desk.Count()-before)
+	}
+}
+
+// At a restart the node keeps a Kerberos uid for every volume that may
+// still be mounted: one whose record cannot be read, and one whose record
+// was never saved (SaveStaged failed and the stage still succeeded) while
+// its mount is there. Given to another principal, the uid's cache would
+// hold that principal's tickets, and the live mount's next reconnect would
+// log in as them. Only a volume with neither record nor mount lets it go.
+func TestRestartKeepsTheUIDOfAVolumeThatMayBeMounted(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		record  func(file string) error // what happened to the record
+		mounted bool
+		keep    bool
+	}{
+		{"record unreadable, no mount", func(f string) error { return os.WriteFile(f, []byte("{torn"), 0o600) }, false, true},
+		{"record never saved, mounted", os.Remove, true, true},
+		{"record never saved, no mount", os.Remove, false, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir, stateDir := t.TempDir(), filepath.Join(t.TempDir(), "state")
+			desk := krb5test.New(map[string]string{"svc@CORP.EXAMPLE": "key-1-SECRET"}, time.Hour)
+			d, _, _ := cachedNode(t, dir, stateDir, desk, nil, nil)
+			staging := filepath.Join(t.TempDir(), "staging")
+			if _, err := d.NodeStageVolume(context.Background(), krbStage(staging, "key-1-SECRET")); err != nil {
+				t.Fatal(err)
+			}
+			files, _ := filepath.Glob(filepath.Join(stateDir, "staged-*.json"))
+			if len(files) != 1 {
+				t.Fatalf("staged records: %v", files)
+			}
+			if err := c.record(files[0]); err != nil {
+				t.Fatal(err)
+			}
+			var mounts []mount.MountPoint
+			if c.mounted {
+				mounts = []mount.MountPoint{{Device: "//fs.corp.example/share", Path: staging, Type: "cifs"}}
+			}
+			restarted, _, _ := cachedNodeOver(t, dir, stateDir, desk, nil, nil, mounts)
+			if _, ok := restarted.cfg.Krb5Caches.Uses(staging); ok != c.keep {
+				t.Errorf("after the restart the volume holds its uid: %v, want %v", ok, c.keep)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "krb5cc_40000")); (err == nil) != c.keep {
+				t.Errorf("the uid's cache after the restart: %v, want kept %v", err, c.keep)
+			}
+		})
+	}
+}
+
+// The node reboots (the records and the uids outlive the mounts) and the
+// volume's Secret now names another principal. The stage is refused (a
+// live mount would keep its identity), and since nothing is mounted the
+// refusal gives back the old principal's uid and record, so the kubelet's
+// next stage mounts as the new principal instead of being refused forever.
+func TestAnEarlyStageFailureOverNoMountForgetsTheEarlierStage(t *testing.T) {
+	dir, stateDir := t.TempDir(), filepath.Join(t.TempDir(), "state")
+	desk := krb5test.New(map[string]string{"svc@CORP.EXAMPLE": "key-1-SECRET", "new@CORP.EXAMPLE": "key-2-SECRET"}, time.Hour)
+	d, _, _ := cachedNode(t, dir, stateDir, desk, nil, nil)
+	staging := filepath.Join(t.TempDir(), "staging")
+	if _, err := d.NodeStageVolume(context.Background(), krbStage(staging, "key-1-SECRET")); err != nil {
+		t.Fatal(err)
+	}
+	rebooted, _, calls := cachedNode(t, dir, stateDir, desk, nil, nil)
+	req := krbStage(staging, "key-2-SECRET")
+	req.Secrets["principal"] = "new@CORP.EXAMPLE"
+	_, err := rebooted.NodeStageVolume(context.Background(), req)
+	if status.Code(err) != codes.FailedPrecondition {
+		t.Fatalf("the stage as another principal over the old one's uid: %v, want FailedPrecondition", err)
+	}
+	if _, err := rebooted.nodeState().Staged(staging); err == nil {
+		t.Error("the refused stage over no mount kept the earlier stage's record")
+	}
+	if _, err := rebooted.NodeStageVolume(context.Background(), req); err != nil {
+		t.Fatalf("the kubelet's next stage: %v", err)
+	}
+	if len(*calls) != 1 || !slices.Contains((*calls)[0].options, "cruid=40000") {
+		t.Fatalf("mounts %+v, want one with the freed uid 40000 for the new principal", *calls)
+	}
+	if st, err := rebooted.nodeState().Staged(staging); err != nil || st.Request.Credentials.Principal != "new@CORP.EXAMPLE" {
+		t.Errorf("the record after the stage: %+v, %v", st.Request.Credentials.Principal, err)
 	}
 }

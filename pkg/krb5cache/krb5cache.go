@@ -174,6 +174,18 @@ func (m *Manager) Acquire(ctx context.Context, volume string, creds source.Crede
 		return 0, false, err
 	}
 	if err := m.write(id, c); err != nil {
+		// Not on record for this volume either: its stage fails, and a
+		// kept entry would hold the uid (and make the retry's added
+		// false, so nothing gives it back).
+		if added {
+			id.Volumes = slices.DeleteFunc(id.Volumes, func(v string) bool { return v == volume })
+			if len(id.Volumes) == 0 {
+				m.drop(id)
+			}
+			if serr := m.save(); serr != nil {
+				return 0, false, fmt.Errorf("%w (and recording that the volume does not use uid %d: %v)", err, id.UID, serr)
+			}
+		}
 		return 0, false, err
 	}
 	return id.UID, added, nil

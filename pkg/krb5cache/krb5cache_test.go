@@ -350,3 +350,31 @@ func TestNewRefusesAPoolWithRootOrACacheFileForAll(t *testing.T) {
 		}
 	}
 }
+
+// A cache that cannot be written fails the Acquire, and leaves the volume
+// off the uid's record: kept there, it would hold the uid for a volume
+// whose stage failed, and the retry would see the volume as using it
+// already (added false), so nothing would give it back.
+func TestACacheNotWrittenLeavesNoUseOnRecord(t *testing.T) {
+	f := newFixture(t, 20000, 20009, time.Hour)
+	tmp := filepath.Join(f.dir, "tmp")
+	if err := os.RemoveAll(tmp); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := f.m.Acquire(context.Background(), "/staging/a", creds("alice@BARS.TEST", "alice-key"), "fs1.bars.test"); err == nil {
+		t.Fatal("the cache's directory is gone, and Acquire succeeded")
+	}
+	if uid, ok := f.m.Uses("/staging/a"); ok {
+		t.Fatalf("the failed Acquire left the volume on uid %d", uid)
+	}
+	if b, err := os.ReadFile(filepath.Join(f.dir, "state", "krb5-uids.json")); err == nil && strings.Contains(string(b), "/staging/a") {
+		t.Fatalf("the state file still names the volume: %s", b)
+	}
+	if err := os.MkdirAll(tmp, 0o1777); err != nil {
+		t.Fatal(err)
+	}
+	uid, added, err := f.m.Acquire(context.Background(), "/staging/a", creds("alice@BARS.TEST", "alice-key"), "fs1.bars.test")
+	if err != nil || !added || uid != 20000 {
+		t.Fatalf("the retry: uid %d, added %v, %v; want 20000, added, so a failed stage gives it back", uid, added, err)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 	"github.com/fileshare-csi/fileshare-csi/pkg/share/memshare"
@@ -191,5 +192,52 @@ func TestAMarkNotLookedForIsNeverNoMark(t *testing.T) {
 	}
 	if _, err := st.Get(ctx, volPath, ""); err == nil {
 		t.Error("a record claims the link to the other volume's directory")
+	}
+}
+
+// A volume being restored keeps its intent until it is filled, for hours
+// perhaps. After a controller restart the new process knows of no call or
+// copy for it (VolumeBusy is false) until the CO's retry comes: its first
+// passes must not take it for abandoned, however old its intent, and
+// delete the copy the retry would resume. It goes only once passes of this
+// process have seen it idle for IntentTTL.
+func TestReclaimerAfterARestartSparesARestoreInProgress(t *testing.T) {
+	sh := memshare.New()
+	c := &clock{t0}
+	st := storeOn(sh, c)
+	ctx := context.Background()
+	req := createReq()
+	req.ContentSource = "snapshot-id"
+	rec, err := st.Create(ctx, req)
+	if err != nil || !rec.Populating {
+		t.Fatalf("restore: %+v, %v", rec, err)
+	}
+	if err := sh.WriteFileDirect(volPath+"/restored.txt", []byte("two hours of copying")); err != nil {
+		t.Fatal(err)
+	}
+	idle := func(string) bool { return false }
+	r := Reclaimer{SnapshotBusy: idle, VolumeBusy: idle} // a new process
+	lock := func(context.Context, string) (func(), error) { return func() {}, nil }
+	c.t = c.t.Add(2 * time.Hour) // the copy ran this long before the restart
+	pass := func() {
+		t.Helper()
+		if _, err := r.Pass(ctx, storeOn(sh, c), "share", lock); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exists := func() bool {
+		_, err := sh.Client().Stat(ctx, volPath+"/restored.txt")
+		return err == nil
+	}
+	pass()
+	c.t = c.t.Add(IntentTTL / 2)
+	pass()
+	if !exists() {
+		t.Fatal("the restarted controller's first passes deleted a restore in progress")
+	}
+	c.t = c.t.Add(IntentTTL)
+	pass()
+	if exists() {
+		t.Error("a restore nobody asked for during IntentTTL of this process's passes is still there")
 	}
 }

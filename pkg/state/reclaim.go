@@ -28,8 +28,10 @@ import (
 //
 // A volume being filled from a snapshot or a volume keeps its intent until
 // it is filled, and is answered only then: one whose claim went away (no
-// call and no copy for IntentTTL, VolumeBusy) is deleted whole, as a
-// DeleteVolume would, since nothing but its copy wrote into it.
+// call and no copy for IntentTTL, VolumeBusy, and passes of this process
+// that saw it so for IntentTTL: a restarted controller knows of no call
+// yet) is deleted whole, as a DeleteVolume would, since nothing but its
+// copy wrote into it.
 //
 // Temporary files and torn intents carry no time of their own: they are
 // removed once a pass finds them again IntentTTL after the pass that first
@@ -117,7 +119,11 @@ func (r *Reclaimer) Pass(ctx context.Context, s *Store, shareName string, lock L
 			return rep, err
 		case in.Path == "" || intentPath(in.Path) != p || now.Sub(in.Created) < IntentTTL:
 			continue
-		case in.Populating && (r.VolumeBusy == nil || r.VolumeBusy(in.UID)):
+		case in.Populating && (r.VolumeBusy == nil || r.VolumeBusy(in.UID) || !old(p)):
+			// Its copy may run for hours, and VolumeBusy knows only this
+			// process's calls and copies: after a restart it knows none,
+			// and a copy the retry would resume is not yet asked for. So
+			// the pass must also have seen it idle for IntentTTL itself.
 			continue
 		}
 		kept, done, err := r.undo(ctx, s, in, lock)

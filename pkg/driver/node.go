@@ -319,7 +319,7 @@ func (n *node) NodeUnpublishVolume(ctx context.Context, req *csi.NodeUnpublishVo
 		return nil, err
 	}
 	defer unlock()
-	if pub, err := n.nodeState().Published(req.GetTargetPath()); err == nil && pub.Ephemeral {
+	if n.isInline(req.GetTargetPath()) {
 		return n.unpublishInline(ctx, req.GetTargetPath())
 	}
 	if err := n.cfg.Mounter.Unpublish(ctx, req.GetTargetPath()); err != nil {
@@ -327,6 +327,21 @@ func (n *node) NodeUnpublishVolume(ctx context.Context, req *csi.NodeUnpublishVo
 	}
 	n.nodeState().DropPublished(req.GetTargetPath())
 	return &csi.NodeUnpublishVolumeResponse{}, nil
+}
+
+// isInline says the volume published at target is an inline volume: its
+// publish record says so, or, where that record was never saved (the
+// plugin died between the mount and the record), a mount record at the
+// target itself, where only an inline volume is mounted (a staged volume's
+// mount is at its staging path). Taken down as an inline volume, its mount
+// record and credentials go, and on Windows its share's mapping with its
+// last volume.
+func (n *node) isInline(target string) bool {
+	if pub, err := n.nodeState().Published(target); err == nil {
+		return pub.Ephemeral
+	}
+	st, err := n.nodeState().Staged(target)
+	return err == nil && st.Request.StagingPath == target
 }
 
 // repairPath brings a broken volume path back: the staging mount is

@@ -12,6 +12,7 @@ import (
 	"github.com/container-storage-interface/spec/lib/go/csi"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"k8s.io/mount-utils"
 )
 
 func inlineRequest(target, src, subDir string, secrets map[string]string) *csi.NodePublishVolumeRequest {
@@ -139,5 +140,31 @@ func TestInlineNFSVolumeLeavesTheDirectorysGroupAlone(t *testing.T) {
 	}
 	if last := (*calls)[len(*calls)-1]; !slices.Contains(last.options, "gid=4321") {
 		t.Errorf("the SMB inline volume's options %v lack gid=4321", last.options)
+	}
+}
+
+// An inline volume whose publish record was never saved (the plugin died
+// between its mount and that record) is still taken down as an inline
+// volume, found by its mount record at the target: the mount and that
+// record, with the credentials it keeps, go with it.
+func TestInlineVolumeWithoutItsPublishRecordIsTakenDownWhole(t *testing.T) {
+	d, fake, _ := newNodeUnderTest(t)
+	var err error
+	if d.cfg.InlineSources, err = ParseInlineSources("smb://fs/team"); err != nil {
+		t.Fatal(err)
+	}
+	req := inlineRequest(filepath.Join(t.TempDir(), "mount"), "smb://fs/team", "reports", map[string]string{"username": "u", "password": "Secret-Pw"})
+	if _, err := d.NodePublishVolume(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	d.nodeState().DropPublished(req.TargetPath)
+	if _, err := d.NodeUnpublishVolume(context.Background(), &csi.NodeUnpublishVolumeRequest{VolumeId: req.VolumeId, TargetPath: req.TargetPath}); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := d.nodeState().Staged(req.TargetPath); err == nil {
+		t.Errorf("the inline volume's mount record (and its credentials) stayed: %+v", st.Request.Source)
+	}
+	if mps, _ := fake.List(); slices.ContainsFunc(mps, func(m mount.MountPoint) bool { return m.Path == req.TargetPath }) {
+		t.Errorf("the target is still mounted: %+v", mps)
 	}
 }

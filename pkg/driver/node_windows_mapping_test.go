@@ -409,3 +409,32 @@ func TestWindowsNodeKeepsAMappingInlineAndStagedVolumesShare(t *testing.T) {
 		}
 	}
 }
+
+// An inline volume whose records were never saved (the plugin died between
+// its mount and its records) is still taken down as an inline volume: its
+// link leads straight into the share, and the share's mapping, which logs
+// on with the pod's Secret, goes with its last volume instead of staying
+// on the node for good.
+func TestWindowsInlineVolumeWithoutRecordsTakesItsMappingDown(t *testing.T) {
+	for _, mode := range []string{"csi-proxy", "HostProcess"} {
+		t.Run(mode, func(t *testing.T) {
+			d, fake := newInlineCredsNode(t, mode)
+			ctx := context.Background()
+			fake.SetPassword("fs", `CORP\alice`, "alice-pw")
+			if err := inlineOn(ctx, d, fake, "csi-alice", "alice", "smb://fs/share", "team", secretOf("alice", "alice-pw")); err != nil {
+				t.Fatal(err)
+			}
+			d.nodeState().DropPublished(winTargetOf("alice"))
+			d.nodeState().DropStaged(winTargetOf("alice"))
+			if _, err := d.NodeUnpublishVolume(ctx, &csi.NodeUnpublishVolumeRequest{VolumeId: "csi-alice", TargetPath: winTargetOf("alice")}); err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := fake.Link(winTargetOf("alice")); ok {
+				t.Error("the inline volume's link is still there")
+			}
+			if m := fake.Mappings(); len(m) != 0 {
+				t.Errorf("mappings %+v after the share's last volume went, want none", m)
+			}
+		})
+	}
+}

@@ -484,6 +484,13 @@ func (w *Windows) Unpublish(ctx context.Context, targetPath string) error {
 	if l.kind == linkMissing {
 		return nil
 	}
+	if l.kind != notALink && winpath.IsUNC(l.target) {
+		// A link straight into a share is an inline volume's (a publish
+		// links to its staging path): taken down as an unstage, so the
+		// share's mapping goes with its last volume even when the node
+		// lost the inline volume's records.
+		return w.Unstage(ctx, target)
+	}
 	return w.rmdir(ctx, target)
 }
 

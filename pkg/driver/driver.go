@@ -241,13 +241,15 @@ func (n *node) stillStaged(staging string) (share.Credentials, bool) {
 }
 
 // mountedPaths are where the node's records say it has mounted volumes:
-// staging paths, and inline volumes' targets.
-func (n *node) mountedPaths() []string {
+// staging paths, and inline volumes' targets; an error when a record
+// cannot be read (its volume may use any share).
+func (n *node) mountedPaths() ([]string, error) {
+	recs, err := n.nodeState().AllStagedOrError()
 	var out []string
-	for _, st := range n.nodeState().AllStaged() {
+	for _, st := range recs {
 		out = append(out, st.Request.StagingPath)
 	}
-	return out
+	return out, err
 }
 
 // Register adds the enabled services to a gRPC server.

@@ -120,7 +120,13 @@ func (n *node) mappingConflict(ctx context.Context, volumeID string, sr *mounter
 	root := mounter.WindowsShareRoot(sr.Source)
 	var floor winhost.MapOptions
 	check := false
-	for _, rec := range n.nodeState().AllStaged() {
+	recs, err := n.nodeState().AllStagedOrError()
+	if err != nil {
+		// A record it cannot read may be another volume's mapping of
+		// this server, with other credentials: never taken for none.
+		return fail(share.ErrPrecondition, "the node cannot tell which credentials map the SMB server %s (Windows allows one set per server and node): %v; restore or remove that file under --state-dir", sr.Source.Host, err)
+	}
+	for _, rec := range recs {
 		other := rec.Request
 		if other.Source.Protocol != source.SMB || !strings.EqualFold(other.Source.Host, sr.Source.Host) ||
 			winpath.Equal(winpath.Clean(other.StagingPath), winpath.Clean(sr.StagingPath)) || rec.VolumeID == volumeID && volumeID != "" {
@@ -130,8 +136,10 @@ func (n *node) mappingConflict(ctx context.Context, volumeID string, sr *mounter
 		// With the credentials it has in memory, when the plugin has not
 		// restarted since; else the identity its record keeps.
 		full, err := n.nodeState().Staged(other.StagingPath)
-		if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
 			continue // unstaged meanwhile
+		} else if err != nil {
+			return fail(share.ErrPrecondition, "the node cannot tell which credentials volume %s maps the SMB server %s with: %v; restore or remove its record under --state-dir", name, sr.Source.Host, err)
 		}
 		var otherCreds share.Credentials
 		var samePassword func() bool

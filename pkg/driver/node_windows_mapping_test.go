@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -437,4 +438,44 @@ func TestWindowsInlineVolumeWithoutRecordsTakesItsMappingDown(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A node record that cannot be read (a torn write, a disk error) is never
+// taken for no volume: a stage that must know who maps its server is
+// refused naming the file, and an unstage keeps its share's mapping, which
+// the unreadable record's volume (an inline volume here, linked from its
+// pod's directory) may use.
+func TestWindowsNodeNeverTakesAnUnreadableRecordForNoVolume(t *testing.T) {
+	d, fake := newInlineCredsNode(t, "csi-proxy")
+	ctx := context.Background()
+	fake.SetPassword("fs", `CORP\alice`, "alice-pw")
+	const staged = "v1#smb://fs/share#pvc-alice#delete"
+	if err := stageOn(ctx, d, fake, staged, "a", secretOf("alice", "alice-pw")); err != nil {
+		t.Fatal(err)
+	}
+	if err := inlineOn(ctx, d, fake, "csi-alice", "alice", "smb://fs/share", "team", secretOf("alice", "alice-pw")); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(d.cfg.StateDir, "staged-*.json"))
+	torn := ""
+	for _, f := range files {
+		if b, _ := os.ReadFile(f); strings.Contains(string(b), "pods") { // the inline volume's
+			torn = f
+		}
+	}
+	if torn == "" {
+		t.Fatalf("no record of the inline volume among %v", files)
+	}
+	if err := os.WriteFile(torn, []byte(`{"volumeID":"csi-al`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.NodeUnstageVolume(ctx, &csi.NodeUnstageVolumeRequest{VolumeId: staged, StagingTargetPath: winStagingOf("a")}); err != nil {
+		t.Fatal(err)
+	}
+	if m := fake.Mappings(); len(m) != 1 {
+		t.Errorf("mappings %+v after an unstage that could not read every record, want the share's kept", m)
+	}
+	// Only the unreadable record's volume maps the server now.
+	err := stageOn(ctx, d, fake, "v1#smb://fs/other#pvc-bob#delete", "b", secretOf("bob", "bob-pw"))
+	wantCode(t, "a stage while a record cannot be read", err, codes.FailedPrecondition, "cannot be read")
 }

@@ -43,8 +43,11 @@ type Windows struct {
 	// inline (the node's records): an unstage reads those links too, not
 	// only the staging paths beside its own, since an inline volume links
 	// into a share from its pod's directory and uses the same mapping.
-	// nil: the staging paths only.
-	Mounted func() []string
+	// An error (a record it cannot read) keeps the mapping: one left
+	// behind is removed with the share's next volume once the records
+	// read, one removed under a live volume breaks it. nil: the staging
+	// paths only.
+	Mounted func() ([]string, error)
 }
 
 // NewWindows returns the Windows mounter over host.
@@ -419,8 +422,11 @@ func (w *Windows) shareUsers(ctx context.Context, root, staging string) ([]strin
 	for _, name := range names {
 		candidates = append(candidates, winpath.Join(dir, name, leaf))
 	}
+	var unknown error
 	if w.Mounted != nil {
-		candidates = append(candidates, w.Mounted()...)
+		var more []string
+		more, unknown = w.Mounted()
+		candidates = append(candidates, more...)
 	}
 	var users []string
 	for _, p := range candidates {
@@ -437,6 +443,13 @@ func (w *Windows) shareUsers(ctx context.Context, root, staging string) ([]strin
 		if winpath.IsUNC(target) && winpath.Within(target, root) {
 			users = append(users, p)
 		}
+	}
+	if unknown != nil {
+		// A record the node cannot read may be a volume on this share: it
+		// counts as one, so the mapping stays (the link still goes; the
+		// share's next unstage removes the mapping once the records read).
+		klog.FromContext(ctx).Error(unknown, "keeping the SMB global mapping: a node record cannot be read", "share", root)
+		users = append(users, "(a node record that cannot be read)")
 	}
 	return users, nil
 }

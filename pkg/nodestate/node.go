@@ -209,26 +209,52 @@ func (n NodeStore) SetCapacity(stagingPath string, size int64) (int64, error) {
 // AllStaged returns every staging record. Unreadable records are skipped:
 // they cannot be remounted from either.
 func (n NodeStore) AllStaged() []Staged {
-	return all[Staged](n, kindStaged, func(Staged) bool { return true })
+	out, _ := allOf[Staged](n, kindStaged, func(Staged) bool { return true })
+	return out
+}
+
+// AllStagedOrError is AllStaged for the checks that must not take a record
+// they cannot read for no volume (who maps a Windows server, which volumes
+// use a share's mapping): the records it could read, and an error naming
+// each file it could not.
+func (n NodeStore) AllStagedOrError() ([]Staged, error) {
+	return allOf[Staged](n, kindStaged, func(Staged) bool { return true })
 }
 
 // all reads every record of a kind that keep accepts; unreadable ones are
 // skipped.
 func all[T any](n NodeStore, kind string, keep func(T) bool) []T {
+	out, _ := allOf[T](n, kind, keep)
+	return out
+}
+
+// allOf is all, with an error naming the records it could not read.
+func allOf[T any](n NodeStore, kind string, keep func(T) bool) ([]T, error) {
 	if n.Dir == "" {
-		return nil
+		return nil, nil
 	}
-	files, _ := filepath.Glob(filepath.Join(n.Dir, kind+"-*.json"))
+	files, err := filepath.Glob(filepath.Join(n.Dir, kind+"-*.json"))
+	if err != nil {
+		return nil, err
+	}
 	var out []T
+	var errs []error
 	for _, f := range files {
 		var v T
 		b, err := os.ReadFile(f)
-		if err != nil || json.Unmarshal(b, &v) != nil || !keep(v) {
-			continue
+		if err == nil {
+			err = json.Unmarshal(b, &v)
 		}
-		out = append(out, v)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			// Dropped since the listing.
+		case err != nil:
+			errs = append(errs, fmt.Errorf("node record %s cannot be read: %w", f, err))
+		case keep(v):
+			out = append(out, v)
+		}
 	}
-	return out
+	return out, errors.Join(errs...)
 }
 
 // DropStaged forgets the staging at stagingPath, and its credentials.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/container-storage-interface/spec/lib/go/csi"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/mounter"
 	"github.com/fileshare-csi/fileshare-csi/pkg/os/csiproxy/csiproxytest"
@@ -478,4 +479,45 @@ func TestWindowsNodeNeverTakesAnUnreadableRecordForNoVolume(t *testing.T) {
 	// Only the unreadable record's volume maps the server now.
 	err := stageOn(ctx, d, fake, "v1#smb://fs/other#pvc-bob#delete", "b", secretOf("bob", "bob-pw"))
 	wantCode(t, "a stage while a record cannot be read", err, codes.FailedPrecondition, "cannot be read")
+}
+
+// A mapping no volume of the driver links into (an unstage whose removal
+// of it failed, then was retried and found no link; a stage killed after
+// its mapping and before its link) is vouched for by no record: the next
+// stage of the share, another user's here, replaces it with its own
+// credentials instead of linking through it with the first user's rights.
+func TestWindowsNodeReplacesAMappingNoVolumeUses(t *testing.T) {
+	for _, mode := range []string{"csi-proxy", "HostProcess"} {
+		t.Run(mode, func(t *testing.T) {
+			d, fake := newInlineCredsNode(t, mode)
+			ctx := context.Background()
+			fake.SetPassword("fs", `CORP\alice`, "alice-pw")
+			fake.SetPassword("fs", `CORP\bob`, "bob-pw")
+			const alice = "v1#smb://fs/share#pvc-alice#delete"
+			if err := stageOn(ctx, d, fake, alice, "a", secretOf("alice", "alice-pw")); err != nil {
+				t.Fatal(err)
+			}
+			// The unstage's removal of the mapping fails; its retry finds
+			// no link and succeeds: alice's mapping stays, with no record.
+			fake.Fail("RemoveSmbGlobalMapping", status.Error(codes.Unavailable, "csi-proxy restarting"))
+			unstage := &csi.NodeUnstageVolumeRequest{VolumeId: alice, StagingTargetPath: winStagingOf("a")}
+			if _, err := d.NodeUnstageVolume(ctx, unstage); err == nil {
+				t.Fatal("the unstage whose mapping removal failed succeeded")
+			}
+			fake.Fail("RemoveSmbGlobalMapping", nil)
+			if _, err := d.NodeUnstageVolume(ctx, unstage); err != nil {
+				t.Fatal(err)
+			}
+			if m := fake.Mappings(); len(m) != 1 || m[0].Username != `CORP\alice` {
+				t.Fatalf("mappings %+v: the case under test did not arise", m)
+			}
+			const bob = "v1#smb://fs/share#pvc-bob#delete"
+			if err := stageOn(ctx, d, fake, bob, "b", secretOf("bob", "bob-pw")); err != nil {
+				t.Fatal(err)
+			}
+			if m := fake.Mappings(); len(m) != 1 || m[0].Username != `CORP\bob` {
+				t.Fatalf("mappings %+v after bob's stage, want bob's own", m)
+			}
+		})
+	}
 }

@@ -189,6 +189,9 @@ func (w *Windows) Stage(ctx context.Context, req StageRequest) error {
 		return w.restage(ctx, staging, l.target, m, req.Credentials.Password)
 	}
 
+	if err := w.dropUnvouchedMapping(ctx, m.root, staging); err != nil {
+		return err
+	}
 	logger.V(2).Info("mapping SMB share", "remote", m.remote, "user", m.username)
 	if err := w.host.NewSMBGlobalMapping(ctx, m.remote, staging, m.username, req.Credentials.Password, m.opts); err != nil {
 		w.undoFailedStage(ctx, staging, m.root, err)
@@ -322,6 +325,30 @@ func (w *Windows) restage(ctx context.Context, staging, current string, m smbMap
 	}
 	if works, err := w.host.IsSymlink(ctx, staging); err != nil || !works {
 		return fmt.Errorf("%s is not reachable through the new link: %s", m.remote, errText(err))
+	}
+	return nil
+}
+
+// dropUnvouchedMapping removes the node's mapping of root, if there is one,
+// when no volume of the driver links into the share. The host reuses a
+// working mapping whoever it logs on as, which is safe only for a mapping
+// the node's records vouch for (the driver checks every stage against the
+// records of the volumes on the server). One no volume uses was left by an
+// unstage whose removal of it failed, or a stage cut after its mapping and
+// before its link, or made outside the driver: linked through, it would
+// give this volume another user's rights. Called under root's lock.
+func (w *Windows) dropUnvouchedMapping(ctx context.Context, root, staging string) error {
+	users, err := w.shareUsers(ctx, root, staging)
+	if err != nil || len(users) > 0 {
+		return err
+	}
+	if err := w.host.RemoveSMBGlobalMapping(ctx, root); err != nil {
+		if ctx.Err() != nil || errors.Is(err, winhost.ErrUnavailable) {
+			return fmt.Errorf("remove the SMB global mapping of %s, which no volume uses, before mapping it: %w", root, err)
+		}
+		// Usually there is none: the hosts answer a missing mapping with
+		// an error of no kind of its own.
+		klog.FromContext(ctx).V(4).Info("no SMB global mapping of the share to replace", "share", root, "reason", err.Error())
 	}
 	return nil
 }

@@ -101,8 +101,11 @@ func TestWindowsStagePublishUnpublishUnstageMakeTheseCalls(t *testing.T) {
 	if err := w.Stage(ctx, smbRequest(t, "smb://fs.example.com/share/base", "ns/claim", staging)); err != nil {
 		t.Fatal(err)
 	}
+	// No volume links into the share yet: a mapping of it would be one no
+	// record vouches for, and goes before the new one (dropUnvouchedMapping).
 	wantCalls(t, fake, "stage",
 		call("Rmdir", &fsv1.RmdirRequest{Path: staging}),
+		call("RemoveSmbGlobalMapping", &smbv1.RemoveSmbGlobalMappingRequest{RemotePath: `\\fs.example.com\share`}),
 		call("NewSmbGlobalMapping", &smbv1.NewSmbGlobalMappingRequest{
 			RemotePath: `\\fs.example.com\share\base\ns\claim`,
 			LocalPath:  staging,

@@ -151,6 +151,16 @@ func (n *node) NodeStageVolume(ctx context.Context, req *csi.NodeStageVolumeRequ
 		MountGroup:   mnt.GetVolumeMountGroup(),
 		ReadOnly:     isReadOnlyMode(req.GetVolumeCapability()),
 	}
+	// A stage again over a live mount (the kubelet's retry, or after its
+	// restart) reuses the mount, which keeps the credentials it was made
+	// with: a Secret changed since is the change a republish hands over
+	// (a new password to the live mount, a new user refused), never
+	// recorded as the mount's while the mount keeps the old ones.
+	if _, err := n.nodeState().Staged(sr.StagingPath); err == nil && n.cfg.Mounter.Check(ctx, sr.StagingPath) == nil {
+		if err := n.rotateCredentials(ctx, sr.StagingPath, req.GetSecrets()); err != nil {
+			return nil, err
+		}
+	}
 	// On Windows, one server's volumes are checked and staged one at a
 	// time, so two volumes with other credentials cannot both pass the
 	// check before either is recorded.

@@ -521,3 +521,28 @@ func TestWindowsNodeReplacesAMappingNoVolumeUses(t *testing.T) {
 		})
 	}
 }
+
+// A stage again of a staged volume (the kubelet's retry) whose Secret now
+// names another user reuses a mapping that logs on as the first: it is
+// refused, and the record keeps the user the mapping has, so the other
+// user's volumes on the server are still held off it. (It was recorded as
+// the new user's while the mapping kept the old one, and the other user's
+// volume was then linked through that mapping.)
+func TestWindowsRestageAsAnotherUserIsRefused(t *testing.T) {
+	d, fake := newInlineCredsNode(t, "csi-proxy")
+	ctx := context.Background()
+	fake.SetPassword("fs", `CORP\alice`, "alice-pw")
+	fake.SetPassword("fs", `CORP\bob`, "bob-pw")
+	const alice = "v1#smb://fs/share#pvc-alice#delete"
+	if err := stageOn(ctx, d, fake, alice, "a", secretOf("alice", "alice-pw")); err != nil {
+		t.Fatal(err)
+	}
+	err := stageOn(ctx, d, fake, alice, "a", secretOf("bob", "made-up"))
+	wantCode(t, "a stage again as another user", err, codes.FailedPrecondition, "another SMB user")
+	wantNoSecret(t, "restage", err, "made-up", "alice-pw")
+	err = stageOn(ctx, d, fake, "v1#smb://fs/share#pvc-bob#delete", "b", secretOf("bob", "bob-pw"))
+	wantCode(t, "bob's own volume on alice's mapping", err, codes.FailedPrecondition, alice)
+	if m := fake.Mappings(); len(m) != 1 || m[0].Username != `CORP\alice` {
+		t.Fatalf("mappings %+v, want alice's alone", m)
+	}
+}

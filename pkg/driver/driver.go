@@ -224,8 +224,9 @@ func (n *node) start() {
 // stillStaged answers the Kerberos caches' Resume: whether the volume at
 // staging still holds its uid, and the credentials to renew its tickets
 // with. Only a volume with neither a record nor a mount has let it go: a
-// record that cannot be read, or a mount whose record was never saved
-// (SaveStaged failed; the stage still succeeded), keeps its uid, so the
+// record that cannot be read, or a mount (the staging mount, or a pod's
+// bind of it) whose record was never saved (SaveStaged failed; the stage
+// still succeeded), keeps its uid, so the
 // uid is never given to another principal under a live mount, whose
 // reconnects would log in as that principal.
 func (n *node) stillStaged(staging string) (share.Credentials, bool) {
@@ -236,8 +237,7 @@ func (n *node) stillStaged(staging string) (share.Credentials, bool) {
 	case !errors.Is(err, fs.ErrNotExist):
 		return share.Credentials{}, true
 	}
-	err = n.cfg.Mounter.Check(context.Background(), staging)
-	return share.Credentials{}, !errors.Is(err, mounter.ErrNotMounted)
+	return share.Credentials{}, n.mountedFrom(context.Background(), staging)
 }
 
 // mountedPaths are where the node's records say it has mounted volumes:

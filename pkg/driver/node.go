@@ -521,7 +521,7 @@ func (n *node) kerberosMount(ctx context.Context, sr *mounter.StageRequest, inli
 // (still serving pods while a new stage fails) keeps both.
 func (n *node) stageFailed(ctx context.Context, staging string, added bool) {
 	if !added {
-		if err := n.cfg.Mounter.Check(ctx, staging); !errors.Is(err, mounter.ErrNotMounted) {
+		if n.mountedFrom(ctx, staging) {
 			return
 		}
 		if _, err := n.nodeState().Staged(staging); err == nil {
@@ -531,6 +531,23 @@ func (n *node) stageFailed(ctx context.Context, staging string, added bool) {
 		n.mounts.unstaged(staging)
 	}
 	n.releaseKerberos(ctx, staging)
+}
+
+// mountedFrom says a mount may still serve pods from the volume staged at
+// staging: the staging mount, or a pod's bind of it, which outlives the
+// staging mount's unmount (a failed repair unmounts a broken staging mount
+// and mounts again) and reconnects as the same CIFS session, with the same
+// Kerberos uid's tickets.
+func (n *node) mountedFrom(ctx context.Context, staging string) bool {
+	if err := n.cfg.Mounter.Check(ctx, staging); !errors.Is(err, mounter.ErrNotMounted) {
+		return true
+	}
+	for _, p := range n.nodeState().PublishedFrom(staging) {
+		if err := n.cfg.Mounter.Check(ctx, p.TargetPath); !errors.Is(err, mounter.ErrNotMounted) {
+			return true
+		}
+	}
+	return false
 }
 
 // releaseKerberos ends the volume's use of its Kerberos uid, if it has one.

@@ -415,3 +415,45 @@ func TestAnEarlyStageFailureOverNoMountForgetsTheEarlierStage(t *testing.T) {
 		t.Errorf("the record after the stage: %+v, %v", st.Request.Credentials.Principal, err)
 	}
 }
+
+// A stage again finds the staging mount gone (a repair unmounted a broken
+// one) and its mount fails, while a pod's bind of the volume is still
+// mounted: the bind is the same CIFS session, which reconnects with the
+// uid's tickets. So the volume keeps its record and its uid (given to
+// another principal, the pod's reconnects would log in as them), and a
+// restart keeps them too.
+func TestAFailedStageKeepsTheUIDWhileAPodStillHasTheVolume(t *testing.T) {
+	dir, stateDir := t.TempDir(), filepath.Join(t.TempDir(), "state")
+	desk := krb5test.New(map[string]string{"svc@CORP.EXAMPLE": "key-1-SECRET"}, time.Hour)
+	failing := false
+	d, fake, _ := cachedNode(t, dir, stateDir, desk, nil, func(string) error {
+		if failing {
+			return errors.New("mount error(112): Host is down")
+		}
+		return nil
+	})
+	ctx := context.Background()
+	staging, target := filepath.Join(t.TempDir(), "staging"), filepath.Join(t.TempDir(), "target")
+	req := krbStage(staging, "key-1-SECRET")
+	if _, err := d.NodeStageVolume(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.NodePublishVolume(ctx, &csi.NodePublishVolumeRequest{
+		VolumeId: req.VolumeId, StagingTargetPath: staging, TargetPath: target, VolumeCapability: req.VolumeCapability,
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := fake.Unmount(staging); err != nil {
+		t.Fatal(err)
+	}
+	failing = true
+	if _, err := d.NodeStageVolume(ctx, req); err == nil {
+		t.Fatal("the stage with a failing mount succeeded")
+	}
+	if _, ok := d.cfg.Krb5Caches.Uses(staging); !ok {
+		t.Error("the failed stage gave the uid back while a pod's bind of the volume is mounted")
+	}
+	if _, err := d.nodeState().Staged(staging); err != nil {
+		t.Errorf("the failed stage dropped the record while a pod's bind is mounted: %v", err)
+	}
+}

@@ -279,6 +279,15 @@ func (n NodeStore) Published(target string) (Published, error) {
 // DropPublished forgets the publication at target.
 func (n NodeStore) DropPublished(target string) { n.drop(kindPublished, target) }
 
+// PublishedFrom lists the recorded publications bound from the volume
+// staged at stagingPath (an inline volume's own record, whose target is
+// its staging path, is not one). Unreadable records are skipped.
+func (n NodeStore) PublishedFrom(stagingPath string) []Published {
+	return all[Published](n, kindPublished, func(p Published) bool {
+		return p.StagingPath == stagingPath && p.TargetPath != stagingPath
+	})
+}
+
 // PublishedOf lists the recorded publications of a volume. Unreadable
 // records are skipped: they name no target this call could check.
 func (n NodeStore) PublishedOf(volumeID string) []Published {

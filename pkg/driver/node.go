@@ -336,6 +336,9 @@ func (n *node) NodeUnpublishVolume(ctx context.Context, req *csi.NodeUnpublishVo
 		return nil, toStatus(err)
 	}
 	n.nodeState().DropPublished(req.GetTargetPath())
+	// An inline volume whose plugin died after keeping its credentials and
+	// before writing any record looks like this: its credentials go too.
+	n.nodeState().DropStaged(req.GetTargetPath())
 	return &csi.NodeUnpublishVolumeResponse{}, nil
 }
 

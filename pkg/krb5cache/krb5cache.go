@@ -228,6 +228,7 @@ func (m *Manager) Uses(volume string) (uint32, bool) {
 // mounts then fail to reconnect until a stage or republish brings the
 // Secret again.
 func (m *Manager) Resume(ctx context.Context, staged func(volume string) (creds source.Credentials, ok bool)) error {
+	m.removeTemporaries()
 	b, err := os.ReadFile(m.cfg.StateFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -401,6 +402,28 @@ func (m *Manager) writeFile(uid uint32, b []byte) error {
 		return fmt.Errorf("Kerberos ticket cache %s: %w", path, err)
 	}
 	return nil
+}
+
+// removeTemporaries removes the temporary caches (tickets) of the pool's
+// uids that a plugin killed between writing one and renaming it into
+// place left beside the caches (writeFile). Called at start, before any
+// write: none is in flight. Links are removed as links.
+func (m *Manager) removeTemporaries() {
+	dir := filepath.Dir(m.CachePath(m.cfg.First))
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		var uid uint32
+		var nanos int64
+		if n, err := fmt.Sscanf(e.Name(), ".fileshare-csi-krb5cc-%d-%d", &uid, &nanos); err != nil || n != 2 || uid < m.cfg.First || uid > m.cfg.Last {
+			continue
+		}
+		if err := os.Remove(filepath.Join(dir, e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			klog.Background().Error(err, "cannot remove a temporary Kerberos ticket cache an earlier run left", "file", e.Name())
+		}
+	}
 }
 
 // save writes the uids' records (no secrets) by a rename. Called with

@@ -378,3 +378,30 @@ func TestACacheNotWrittenLeavesNoUseOnRecord(t *testing.T) {
 		t.Fatalf("the retry: uid %d, added %v, %v; want 20000, added, so a failed stage gives it back", uid, added, err)
 	}
 }
+
+// A plugin killed between writing a uid's new cache and renaming it into
+// place leaves the temporary (tickets) beside the caches; the next start
+// removes those of its pool's uids, and nothing else.
+func TestResumeRemovesTemporaryCachesAnEarlierRunLeft(t *testing.T) {
+	f := newFixture(t, 20000, 20009, time.Hour)
+	tmp := filepath.Join(f.dir, "tmp")
+	left := filepath.Join(tmp, ".fileshare-csi-krb5cc-20003-1795735762069869079")
+	foreign := filepath.Join(tmp, ".fileshare-csi-krb5cc-30000-1795735762069869079")
+	other := filepath.Join(tmp, "krb5cc_1000")
+	for _, p := range []string{left, foreign, other} {
+		if err := os.WriteFile(p, []byte("tickets"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := f.manager(t, 20000, 20009).Resume(context.Background(), func(string) (source.Credentials, bool) { return source.Credentials{}, false }); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(left); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the temporary cache an earlier run left: %v", err)
+	}
+	for _, p := range []string{foreign, other} {
+		if _, err := os.Lstat(p); err != nil {
+			t.Errorf("%s is not the pool's: %v", p, err)
+		}
+	}
+}

@@ -54,7 +54,9 @@ type Linux struct {
 
 // New returns the mounter of this OS.
 func New() Mounter {
-	return &Linux{m: mount.New(""), run: runMount, CredentialsDir: filepath.Join(os.TempDir(), "fileshare-csi-credentials"), umount2: unix.Unmount,
+	credDir := filepath.Join(os.TempDir(), "fileshare-csi-credentials")
+	removeStaleCredentials(credDir, staleCredentials)
+	return &Linux{m: mount.New(""), run: runMount, CredentialsDir: credDir, umount2: unix.Unmount,
 		RootsDir: filepath.Join(os.TempDir(), "fileshare-csi-roots"), bind: bindBeneath,
 		UpcallTarget: upcallTargetSupported, Retrans: func() error { return cifsTakes("retrans", strconv.Itoa(krb5Retrans)) }}
 }
@@ -407,6 +409,30 @@ func withoutCredentials(opts []string) []string {
 
 // writeCredentials writes a mount.cifs credentials file readable by root only,
 // and returns its path and a function that deletes it.
+// staleCredentials is the age past which a CIFS credentials file is a
+// leftover: a mount reads its file at once, and no call lasts this long.
+const staleCredentials = 10 * time.Minute
+
+// removeStaleCredentials removes the credentials files (a password in
+// plain text) that a plugin killed during a mount left in dir: its /tmp is
+// an emptyDir that outlives a restart of the container. Only files older
+// than age go: another plugin process on the node (the tests run several)
+// may be mounting with a new one.
+func removeStaleCredentials(dir string, age time.Duration) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), "cifs-") {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && fi.Mode().IsRegular() && time.Since(fi.ModTime()) > age {
+			_ = os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
+}
+
 func (l *Linux) writeCredentials(content string) (string, func(), error) {
 	if err := os.MkdirAll(l.CredentialsDir, 0o700); err != nil {
 		return "", nil, fmt.Errorf("create credentials dir: %w", err)

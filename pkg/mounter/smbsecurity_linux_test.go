@@ -4,9 +4,13 @@ package mounter
 
 import (
 	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/source"
 )
@@ -264,5 +268,35 @@ func TestSecOptionIsReadOneWay(t *testing.T) {
 	}
 	if _, err := smbSecurityOptions(ntlm, source.Credentials{Username: "u", Password: "p"}, nil, []string{"Sec=krb5"}); err != nil {
 		t.Errorf("a class without auth keeps its sec=krb5 (as before classes could choose): %v", err)
+	}
+}
+
+// A plugin killed during a mount leaves its CIFS credentials file (a
+// password in plain text) in its /tmp, which outlives the container's
+// restart: the next start removes such files once they are older than any
+// mount takes, and leaves newer ones (another plugin process may be
+// mounting with them) and anything not its own.
+func TestStaleCredentialsFilesAreRemovedAtStart(t *testing.T) {
+	dir := t.TempDir()
+	old, fresh, other := filepath.Join(dir, "cifs-123"), filepath.Join(dir, "cifs-456"), filepath.Join(dir, "notes")
+	for _, f := range []string{old, fresh, other} {
+		if err := os.WriteFile(f, []byte("password=SECRET\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	long := time.Now().Add(-time.Hour)
+	for _, f := range []string{old, other} {
+		if err := os.Chtimes(f, long, long); err != nil {
+			t.Fatal(err)
+		}
+	}
+	removeStaleCredentials(dir, staleCredentials)
+	if _, err := os.Stat(old); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the leftover credentials file: %v", err)
+	}
+	for _, f := range []string{fresh, other} {
+		if _, err := os.Stat(f); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
 	}
 }

@@ -569,3 +569,23 @@ func TestNodeMountMetricsShowAHungMount(t *testing.T) {
 	wantMetric(t, d, "fileshare_csi_node_probe_timeouts_total", map[string]string{"protocol": "nfs"}, 1)
 	wantMetric(t, d, "fileshare_csi_node_mount_repairs_total", map[string]string{"protocol": "nfs", "result": "ok"}, 0)
 }
+
+// A stage whose mount succeeded and whose fsGroup delegation then failed
+// for good (a root-squashed export refuses the chgrp; here a group that is
+// no number) takes its own mount down: the kubelet calls no NodeUnstage
+// after a stage that failed for good, so the mount would stay on the node.
+func TestAStageThatFailsAfterItsMountTakesItDown(t *testing.T) {
+	d, fake, calls := newNodeUnderTest(t)
+	staging := filepath.Join(t.TempDir(), "staging")
+	_, err := d.NodeStageVolume(context.Background(), &csi.NodeStageVolumeRequest{
+		VolumeId:          "v1#nfs://10.0.0.5/export#pvc-1#delete",
+		StagingTargetPath: staging,
+		VolumeCapability:  capability(csi.VolumeCapability_AccessMode_MULTI_NODE_MULTI_WRITER, nil, "staff"),
+	})
+	if err == nil || len(*calls) != 1 {
+		t.Fatalf("stage: %v after %d mounts, want the mount made and the stage failed", err, len(*calls))
+	}
+	if mps, _ := fake.List(); len(mps) != 0 {
+		t.Fatalf("the failed stage left its mounts: %+v", mps)
+	}
+}

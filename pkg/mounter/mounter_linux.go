@@ -374,7 +374,18 @@ func (l *Linux) Stage(ctx context.Context, req StageRequest) error {
 	if err != nil {
 		return noTicketFor(req, err)
 	}
-	return l.applyMountGroup(req)
+	if err := l.applyMountGroup(req); err != nil {
+		// This call made the mount, and the kubelet calls no NodeUnstage
+		// after a stage that failed for good (a root-squashed export's
+		// chgrp is refused for good): taken down now, or it stays.
+		if ctx.Err() == nil {
+			if uerr := l.unmount(ctx, req.StagingPath, true); uerr != nil {
+				logger.Error(uerr, "cannot take down the mount of a stage that failed", "path", req.StagingPath)
+			}
+		}
+		return err
+	}
+	return nil
 }
 
 // noTicketFor explains a Kerberos mount that failed because the kernel got

@@ -589,3 +589,47 @@ func TestAStageThatFailsAfterItsMountTakesItDown(t *testing.T) {
 		t.Fatalf("the failed stage left its mounts: %+v", mps)
 	}
 }
+
+// A read-only publish that finds the target bound read-write (a publish cut
+// between the bind and its read-only remount) remounts it read-only in
+// place, and never unmounts it: a pod may be running on it. (Real mounts:
+// TestNodeReadOnlyPublishMendsABindThatWrites in the VM.)
+func TestReadOnlyPublishRemountsABindThatWrites(t *testing.T) {
+	d, fake, _ := newNodeUnderTest(t)
+	ctx := context.Background()
+	staging, target := filepath.Join(t.TempDir(), "staging"), filepath.Join(t.TempDir(), "target")
+	req := &csi.NodeStageVolumeRequest{
+		VolumeId: "v1#nfs://10.0.0.5/export#pvc-1#delete", StagingTargetPath: staging,
+		VolumeCapability: capability(csi.VolumeCapability_AccessMode_MULTI_NODE_MULTI_WRITER, nil, ""),
+	}
+	if _, err := d.NodeStageVolume(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(target, 0o750); err != nil {
+		t.Fatal(err)
+	}
+	if err := fake.Mount(staging, target, "", []string{"bind"}); err != nil {
+		t.Fatal(err)
+	}
+	fake.ResetLog()
+	if _, err := d.NodePublishVolume(ctx, &csi.NodePublishVolumeRequest{
+		VolumeId: req.VolumeId, StagingTargetPath: staging, TargetPath: target, VolumeCapability: req.VolumeCapability, Readonly: true,
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range fake.GetLog() {
+		if a.Action == mount.FakeActionUnmount {
+			t.Fatalf("the publish unmounted the target: %+v", fake.GetLog())
+		}
+	}
+	mps, _ := fake.List()
+	ro := false
+	for _, mp := range mps {
+		if mp.Path == target {
+			ro = slices.Contains(mp.Opts, "ro") && slices.Contains(mp.Opts, "remount")
+		}
+	}
+	if !ro {
+		t.Fatalf("the target was not remounted read-only: %+v", mps)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -50,13 +51,18 @@ type Linux struct {
 	// CredUIDOf answers the cruid= of the CIFS Kerberos mount at a path
 	// (mountedCredUID); a test sets what its mount table would show.
 	CredUIDOf func(path string) (uint32, bool)
+	// remountReadOnly makes the bind mount at a path read-only in place
+	// (mount(2) MS_REMOUNT|MS_BIND|MS_RDONLY: the mount's own flag, not
+	// the file system's); replaced in unit tests. mount-utils' Mount would
+	// bind again first, stacking a second mount.
+	remountReadOnly func(path string) error
 }
 
 // New returns the mounter of this OS.
 func New() Mounter {
 	credDir := filepath.Join(os.TempDir(), "fileshare-csi-credentials")
 	removeStaleCredentials(credDir, staleCredentials)
-	return &Linux{m: mount.New(""), run: runMount, CredentialsDir: credDir, umount2: unix.Unmount,
+	return &Linux{m: mount.New(""), run: runMount, CredentialsDir: credDir, umount2: unix.Unmount, remountReadOnly: remountBindReadOnly,
 		RootsDir: filepath.Join(os.TempDir(), "fileshare-csi-roots"), bind: bindBeneath,
 		UpcallTarget: upcallTargetSupported, Retrans: func() error { return cifsTakes("retrans", strconv.Itoa(krb5Retrans)) }}
 }
@@ -68,6 +74,7 @@ func New() Mounter {
 func NewLinuxForTest(m mount.Interface, run func(ctx context.Context, fstype, device, target string, options []string) error, credDir string) *Linux {
 	unmount := func(path string, _ int) error { return m.Unmount(path) }
 	return &Linux{m: m, run: run, CredentialsDir: credDir, umount2: unmount, RootsDir: credDir + "-roots",
+		remountReadOnly: func(path string) error { return m.Mount(path, path, "", []string{"remount", "ro"}) },
 		bind: func(root, sub, target string, readOnly bool) error {
 			opts := []string{"bind"}
 			if readOnly {
@@ -508,6 +515,26 @@ func (l *Linux) applyMountGroup(req StageRequest) error {
 	return nil
 }
 
+func remountBindReadOnly(path string) error {
+	return unix.Mount("", path, "", unix.MS_REMOUNT|unix.MS_BIND|unix.MS_RDONLY, "")
+}
+
+// mountedReadOnly says the mount table shows the mount at path read-only
+// (its last entry there: the one on top).
+func (l *Linux) mountedReadOnly(path string) bool {
+	mps, err := l.m.List()
+	if err != nil {
+		return false
+	}
+	ro := false
+	for _, mp := range mps {
+		if filepath.Clean(mp.Path) == filepath.Clean(path) {
+			ro = slices.Contains(mp.Opts, "ro")
+		}
+	}
+	return ro
+}
+
 func (l *Linux) Unstage(ctx context.Context, stagingPath string) error {
 	return l.unmount(ctx, stagingPath, true)
 }
@@ -516,8 +543,24 @@ func (l *Linux) Publish(ctx context.Context, stagingPath, targetPath string, rea
 	if err := l.Check(ctx, stagingPath); err != nil {
 		return fmt.Errorf("staging path %s: %w", stagingPath, err)
 	}
-	if mounted, err := l.reuseOrClear(ctx, targetPath, false); err != nil || mounted {
+	mounted, err := l.reuseOrClear(ctx, targetPath, false)
+	if err != nil {
 		return err
+	}
+	if mounted && readOnly && !l.mountedReadOnly(targetPath) {
+		// mount-utils binds, then remounts read-only: a publish cut
+		// between the two (the plugin killed, a failed remount) left a
+		// bind that writes, which a retry would reuse as it is. Made
+		// read-only in place, never taken down: a pod may run on it (the
+		// retry that reused it answered OK, and republishes come every
+		// minute).
+		klog.FromContext(ctx).Info("the target is bound read-write for a read-only publish; remounting it read-only", "path", targetPath)
+		if err := l.remountReadOnly(targetPath); err != nil {
+			return fmt.Errorf("remount %s read-only: %w", targetPath, err)
+		}
+	}
+	if mounted {
+		return nil
 	}
 	if err := os.MkdirAll(targetPath, 0o750); err != nil {
 		return fmt.Errorf("create target path: %w", err)

@@ -215,6 +215,43 @@ func TestNodeReadOnlyPublishRefusesWrites(t *testing.T) {
 	}
 }
 
+// A read-only publish cut between mount-utils' bind and its read-only
+// remount leaves a bind that writes, which the retry (or a republish,
+// every minute, while the pod runs) finds mounted: it is remounted
+// read-only in place, never taken down under the pod.
+func TestNodeReadOnlyPublishMendsABindThatWrites(t *testing.T) {
+	requireMounts(t)
+	for _, c := range classes(t) {
+		t.Run(c.name, func(t *testing.T) {
+			sv, capab := stage(t, c, "rw-left-"+c.name, csi.VolumeCapability_AccessMode_MULTI_NODE_MULTI_WRITER, "")
+			target := filepath.Join(env.dir, "rw-left-"+c.name, "mount")
+			if err := os.MkdirAll(target, 0o750); err != nil {
+				t.Fatal(err)
+			}
+			if out, err := exec.Command("mount", "--bind", sv.staging, target).CombinedOutput(); err != nil {
+				t.Fatalf("the cut publish's bind: %v: %s", err, out)
+			}
+			defer unpublish(t, sv, target)
+			// A pod's open directory on the mount: it must stay usable.
+			dir, err := os.Open(target)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer dir.Close()
+			publish(t, sv, capab, target, true)
+			if err := os.WriteFile(filepath.Join(target, "nope"), []byte("x"), 0o644); !errors.Is(err, syscall.EROFS) {
+				t.Fatalf("write after the read-only publish: %v, want EROFS", err)
+			}
+			if _, err := dir.Readdirnames(-1); err != nil {
+				t.Fatalf("the open directory on the mount: %v", err)
+			}
+			if err := os.WriteFile(filepath.Join(sv.staging, "rw"), []byte("x"), 0o644); err != nil {
+				t.Fatalf("staging became read-only: %v", err)
+			}
+		})
+	}
+}
+
 // runAs writes a file as uid:gid with the supplementary group, the way a pod
 // with runAsUser and fsGroup would.
 func runAs(uid, gid, group uint32, path string) error {

@@ -90,6 +90,11 @@ type Options struct {
 	// files the copy makes in the destination, besides the source tree's
 	// entries: a restore from a snapshot with a pack.
 	UnpackFrom string
+	// TopExists says the destination's top was made before the copy (a
+	// restore's or a clone's volume): a top that is not there (the volume
+	// was deleted meanwhile) stops the copy with fs.ErrNotExist instead of
+	// being made again, with a copy in it that no record owns.
+	TopExists bool
 }
 
 // Stats count what one copy did.
@@ -175,6 +180,15 @@ func Copy(ctx context.Context, s Sessions, from, to string, opts Options) (Stats
 	}
 	c.guard = share.Guard{Top: from, Protect: opts.Protect, FSID: top.FSID}
 	dst := s.Workers[0].Dst
+	if opts.TopExists {
+		d, err := dst.Lstat(ctx, to)
+		if err != nil {
+			return c.stats(), fmt.Errorf("destination %s: %w", to, err)
+		}
+		if d.Type != share.TypeDir {
+			return c.stats(), fmt.Errorf("destination %s is a %s, not the directory it was made as: %w", to, d.Type, fs.ErrInvalid)
+		}
+	}
 	if c.topFresh, err = c.makeDir(ctx, dst, to, top); err != nil {
 		return c.stats(), err
 	}

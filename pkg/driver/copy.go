@@ -206,6 +206,9 @@ func (d *controller) copyBetween(ctx context.Context, kind string, from, to copy
 		Foreign: state.ForeignRoot, Protect: state.MetadataDirs(), TopID: from.rootID,
 		Log:    func(msg string, kv ...any) { logger.Info(msg, kv...) },
 		PackTo: to.pack, UnpackFrom: from.pack,
+		// A restore's or a clone's volume was made by its CreateVolume:
+		// gone, it was deleted meanwhile, and is not made again.
+		TopExists: kind != "snapshot",
 	})
 	if err != nil {
 		return err

@@ -278,6 +278,20 @@ func TestNodeStageKerberosReplacesAMountOfAnotherUID(t *testing.T) {
 	}
 }
 
+// stagedKerberosVolume stages a krb5 volume (uid 40000, its cache in dir)
+// on a node keeping its records in stateDir, as before a restart.
+func stagedKerberosVolume(t *testing.T) (dir, stateDir string, desk *krb5test.KDC, staging string) {
+	t.Helper()
+	dir, stateDir = t.TempDir(), filepath.Join(t.TempDir(), "state")
+	desk = krb5test.New(map[string]string{"svc@CORP.EXAMPLE": "key-1-SECRET"}, time.Hour)
+	d, _, _ := cachedNode(t, dir, stateDir, desk, nil, nil)
+	staging = filepath.Join(t.TempDir(), "staging")
+	if _, err := d.NodeStageVolume(context.Background(), krbStage(staging, "key-1-SECRET")); err != nil {
+		t.Fatal(err)
+	}
+	return dir, stateDir, desk, staging
+}
+
 // The node reboots: the staged record and the Kerberos uid outlive the
 // mount (the state directory is on the host's disk). The kubelet stages
 // again and the mount fails for good (the Secret's key was replaced by a
@@ -287,13 +301,7 @@ func TestNodeStageKerberosReplacesAMountOfAnotherUID(t *testing.T) {
 // renew. A stage that fails while the earlier mount is still there keeps
 // both: the mount serves its pods.
 func TestFailedStageOverNoMountForgetsTheEarlierStage(t *testing.T) {
-	dir, stateDir := t.TempDir(), filepath.Join(t.TempDir(), "state")
-	desk := krb5test.New(map[string]string{"svc@CORP.EXAMPLE": "key-1-SECRET"}, time.Hour)
-	d, _, _ := cachedNode(t, dir, stateDir, desk, nil, nil)
-	staging := filepath.Join(t.TempDir(), "staging")
-	if _, err := d.NodeStageVolume(context.Background(), krbStage(staging, "key-1-SECRET")); err != nil {
-		t.Fatal(err)
-	}
+	dir, stateDir, desk, staging := stagedKerberosVolume(t)
 	cache := filepath.Join(dir, "krb5cc_40000")
 
 	// A stage that fails while the mount is there gives nothing back.
@@ -353,13 +361,7 @@ func TestRestartKeepsTheUIDOfAVolumeThatMayBeMounted(t *testing.T) {
 		{"record never saved, no mount", os.Remove, false, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			dir, stateDir := t.TempDir(), filepath.Join(t.TempDir(), "state")
-			desk := krb5test.New(map[string]string{"svc@CORP.EXAMPLE": "key-1-SECRET"}, time.Hour)
-			d, _, _ := cachedNode(t, dir, stateDir, desk, nil, nil)
-			staging := filepath.Join(t.TempDir(), "staging")
-			if _, err := d.NodeStageVolume(context.Background(), krbStage(staging, "key-1-SECRET")); err != nil {
-				t.Fatal(err)
-			}
+			dir, stateDir, desk, staging := stagedKerberosVolume(t)
 			files, _ := filepath.Glob(filepath.Join(stateDir, "staged-*.json"))
 			if len(files) != 1 {
 				t.Fatalf("staged records: %v", files)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strings"
 
 	"k8s.io/klog/v2"
 
@@ -58,6 +59,15 @@ func (n *node) rotateCredentials(ctx context.Context, mountPath string, secrets 
 	}
 	if creds == req.Credentials {
 		return nil
+	}
+	if req.Credentials == (share.Credentials{}) && st.Identity != nil {
+		// No credentials after a restart (Windows keeps them in memory
+		// only), but the record says who the mapping logs on as: a Secret
+		// naming another user is refused, never recorded as the mount's.
+		if u := st.Identity.User(); !strings.EqualFold(u.Username, creds.Username) || !strings.EqualFold(u.Domain, creds.Domain) {
+			return fail(errKeepsMount,
+				"the Secret now names another SMB user than the one %s was mounted with; a live mount keeps its user: restart the pods that use the volume so it is mounted again with the new user", req.Source)
+		}
 	}
 	if req.Credentials == (share.Credentials{}) && creds.Username != "" {
 		// The node no longer has the credentials the mount was made with

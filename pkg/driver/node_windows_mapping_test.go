@@ -17,6 +17,7 @@ import (
 	"github.com/fileshare-csi/fileshare-csi/pkg/os/csiproxy/csiproxytest"
 	"github.com/fileshare-csi/fileshare-csi/pkg/os/winhost"
 	"github.com/fileshare-csi/fileshare-csi/pkg/os/winpath"
+	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 	"github.com/fileshare-csi/fileshare-csi/pkg/source"
 )
 
@@ -540,6 +541,21 @@ func TestWindowsRestageAsAnotherUserIsRefused(t *testing.T) {
 	err := stageOn(ctx, d, fake, alice, "a", secretOf("bob", "made-up"))
 	wantCode(t, "a stage again as another user", err, codes.FailedPrecondition, "another SMB user")
 	wantNoSecret(t, "restage", err, "made-up", "alice-pw")
+	// After a restart of the plugin a Windows node has no credentials (it
+	// keeps them in memory only), just the record's identity: refused all
+	// the same. (On Linux the test's node would find them in the keyring:
+	// they are dropped from the record by hand.)
+	st, err := d.nodeState().Staged(winStagingOf("a"))
+	if err != nil || st.Identity == nil {
+		t.Fatalf("alice's record: %+v, %v", st, err)
+	}
+	st.Request.Credentials = share.Credentials{}
+	if err := d.nodeState().SaveStaged(winStagingOf("a"), st); err != nil {
+		t.Fatal(err)
+	}
+	d = newWindowsCredsNodeOn(t, fake, fake.NewClient(t), d.cfg.StateDir)
+	err = stageOn(ctx, d, fake, alice, "a", secretOf("bob", "made-up"))
+	wantCode(t, "a stage again as another user after a restart", err, codes.FailedPrecondition, "another SMB user")
 	err = stageOn(ctx, d, fake, "v1#smb://fs/share#pvc-bob#delete", "b", secretOf("bob", "bob-pw"))
 	wantCode(t, "bob's own volume on alice's mapping", err, codes.FailedPrecondition, alice)
 	if m := fake.Mappings(); len(m) != 1 || m[0].Username != `CORP\alice` {

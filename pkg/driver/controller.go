@@ -278,7 +278,7 @@ func (d *controller) DeleteVolume(ctx context.Context, req *csi.DeleteVolumeRequ
 		return err
 	})
 	d.provisionedOn(vol.Source)
-	if err := goneIsDeleted(err); err != nil {
+	if err := deleteStatus(err); err != nil {
 		return nil, err
 	}
 	if disposed {
@@ -287,7 +287,7 @@ func (d *controller) DeleteVolume(ctx context.Context, req *csi.DeleteVolumeRequ
 	return &csi.DeleteVolumeResponse{}, nil
 }
 
-// goneIsDeleted maps a DeleteVolume's or DeleteSnapshot's error. The
+// deleteStatus maps a DeleteVolume's or DeleteSnapshot's error. The
 // store answers a volume whose record, directory or base is gone as
 // deleted by itself, from what its reads show; a "no such file" that still
 // reaches here is the server's answer to a step that makes or moves
@@ -295,9 +295,9 @@ func (d *controller) DeleteVolume(ctx context.Context, req *csi.DeleteVolumeRequ
 // showed the volume there: a race or a broken server, never a volume that
 // is gone. Taking it for one would have the CO forget a volume the share
 // still holds, so the call fails retryably and the retry reads again.
-func goneIsDeleted(err error) error {
+func deleteStatus(err error) error {
 	if errors.Is(err, fs.ErrNotExist) && !errors.Is(err, share.ErrUnavailable) {
-		return status.Errorf(codes.Unavailable, "the server answered that a path does not exist in the middle of the delete, after it showed the volume there; nothing is forgotten, a retry reads the share again: %v", err)
+		return fail(share.ErrUnavailable, "the server answered that a path does not exist in the middle of the delete, after it showed the volume there; nothing is forgotten, a retry reads the share again: %v", err)
 	}
 	return toStatus(err)
 }

@@ -65,8 +65,7 @@ func (n *node) rotateCredentials(ctx context.Context, mountPath string, secrets 
 		// only), but the record says who the mapping logs on as: a Secret
 		// naming another user is refused, never recorded as the mount's.
 		if u := st.Identity.User(); !strings.EqualFold(u.Username, creds.Username) || !strings.EqualFold(u.Domain, creds.Domain) {
-			return fail(errKeepsMount,
-				"the Secret now names another SMB user than the one %s was mounted with; a live mount keeps its user: restart the pods that use the volume so it is mounted again with the new user", req.Source)
+			return errOtherUser(req.Source)
 		}
 	}
 	if req.Credentials == (share.Credentials{}) && creds.Username != "" {
@@ -87,8 +86,7 @@ func (n *node) rotateCredentials(ctx context.Context, mountPath string, secrets 
 		req.Credentials = share.Credentials{Username: creds.Username, Domain: creds.Domain}
 	}
 	if creds.Username != req.Credentials.Username || creds.Domain != req.Credentials.Domain {
-		return fail(errKeepsMount,
-			"the Secret now names another SMB user than the one %s was mounted with; a live mount keeps its user: restart the pods that use the volume so it is mounted again with the new user", req.Source)
+		return errOtherUser(req.Source)
 	}
 	if mr, ok := n.cfg.Mounter.(mounter.MappingRotator); ok {
 		return n.rotateMapping(ctx, mr, mountPath, st, creds)
@@ -227,4 +225,11 @@ func (n *node) checkNewPassword(ctx context.Context, req mounter.StageRequest, c
 			"the SMB password in the Secret changed, but %s refuses it (%v); the volume keeps %s and the password it has: correct the Secret, or change the password on the server to match it", req.Source, err, kept)
 	}
 	return fail(share.ErrUnavailable, "the SMB password in the Secret changed, and checking it with %s failed: %v; the volume keeps %s, and the next publish tries again", req.Source, err, kept)
+}
+
+// errOtherUser refuses a Secret that names another SMB user than the live
+// mount of src logs on as.
+func errOtherUser(src source.Source) error {
+	return fail(errKeepsMount,
+		"the Secret now names another SMB user than the one %s was mounted with; a live mount keeps its user: restart the pods that use the volume so it is mounted again with the new user", src)
 }

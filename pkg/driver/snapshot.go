@@ -316,7 +316,7 @@ func (d *controller) deleteSnapshot(ctx context.Context, sid volume.Snapshot, cr
 		}
 		return st.DeleteSnapshot(ctx, snap)
 	})
-	return goneIsDeleted(err)
+	return deleteStatus(err)
 }
 
 // ListSnapshots reads the snapshot records of the share a filter names, or

@@ -379,7 +379,7 @@ func (m *Manager) renew(id *identity, gen int) {
 // what a link leads to.
 func (m *Manager) writeFile(uid uint32, b []byte) error {
 	path := m.CachePath(uid)
-	tmp := filepath.Join(filepath.Dir(path), fmt.Sprintf(".fileshare-csi-krb5cc-%d-%d", uid, time.Now().UnixNano()))
+	tmp := filepath.Join(filepath.Dir(path), fmt.Sprintf(tempCacheName, uid, time.Now().UnixNano()))
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|noFollow, 0o600)
 	if err != nil {
 		return fmt.Errorf("Kerberos ticket cache for uid %d: %w", uid, err)
@@ -404,6 +404,10 @@ func (m *Manager) writeFile(uid uint32, b []byte) error {
 	return nil
 }
 
+// tempCacheName names a uid's next cache while writeFile writes it: uid,
+// then the time in nanoseconds.
+const tempCacheName = ".fileshare-csi-krb5cc-%d-%d"
+
 // removeTemporaries removes the temporary caches (tickets) of the pool's
 // uids that a plugin killed between writing one and renaming it into
 // place left beside the caches (writeFile). Called at start, before any
@@ -417,7 +421,7 @@ func (m *Manager) removeTemporaries() {
 	for _, e := range entries {
 		var uid uint32
 		var nanos int64
-		if n, err := fmt.Sscanf(e.Name(), ".fileshare-csi-krb5cc-%d-%d", &uid, &nanos); err != nil || n != 2 || uid < m.cfg.First || uid > m.cfg.Last {
+		if n, err := fmt.Sscanf(e.Name(), tempCacheName, &uid, &nanos); err != nil || n != 2 || uid < m.cfg.First || uid > m.cfg.Last {
 			continue
 		}
 		if err := os.Remove(filepath.Join(dir, e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {

@@ -425,8 +425,6 @@ func withoutCredentials(opts []string) []string {
 	return out
 }
 
-// writeCredentials writes a mount.cifs credentials file readable by root only,
-// and returns its path and a function that deletes it.
 // staleCredentials is the age past which a CIFS credentials file is a
 // leftover: a mount reads its file at once, and no call lasts this long.
 const staleCredentials = 10 * time.Minute
@@ -451,6 +449,8 @@ func removeStaleCredentials(dir string, age time.Duration) {
 	}
 }
 
+// writeCredentials writes a mount.cifs credentials file readable by root only,
+// and returns its path and a function that deletes it.
 func (l *Linux) writeCredentials(content string) (string, func(), error) {
 	if err := os.MkdirAll(l.CredentialsDir, 0o700); err != nil {
 		return "", nil, fmt.Errorf("create credentials dir: %w", err)

@@ -209,8 +209,7 @@ func (n NodeStore) SetCapacity(stagingPath string, size int64) (int64, error) {
 // AllStaged returns every staging record. Unreadable records are skipped:
 // they cannot be remounted from either.
 func (n NodeStore) AllStaged() []Staged {
-	out, _ := allOf[Staged](n, kindStaged, func(Staged) bool { return true })
-	return out
+	return all[Staged](n, kindStaged, func(Staged) bool { return true })
 }
 
 // AllStagedOrError is AllStaged for the checks that must not take a record

@@ -349,17 +349,15 @@ func (c *nfsClient) call(ctx context.Context, args any) (*oncrpc.Reader, error) 
 	return res, nil
 }
 
-// errStale marks a stale handle: the thing may well be there, under a
-// handle the session no longer knows. It never wraps fs.ErrNotExist, which
-// the state store takes for the server's word that a path is not there (a
-// record read so would make a DeleteVolume answer OK and leave the
-// volume); it is ErrUnavailable, which a caller retries on a new session.
-var errStale = errors.New("stale file handle")
-
 func statusError(status uint32) error {
 	switch status {
 	case nfs.NFS3ErrStale:
-		return fmt.Errorf("NFS status %d: %w: %w", status, errStale, share.ErrUnavailable)
+		// The thing may well be there, under a handle the session no
+		// longer knows. Never fs.ErrNotExist, which the state store takes
+		// for the server's word that a path is not there (a record read so
+		// would make a DeleteVolume answer OK and leave the volume): a
+		// caller retries on a new session.
+		return fmt.Errorf("NFS status %d (stale file handle): %w", status, share.ErrUnavailable)
 	case nfs.NFS3ErrNoEnt:
 		return fmt.Errorf("NFS status %d: %w", status, fs.ErrNotExist)
 	case nfs.NFS3ErrExist:

@@ -160,6 +160,13 @@ func (e *NFS4Error) Error() string {
 }
 
 func (e *NFS4Error) Unwrap() error {
+	if staleHandle(e.Status) {
+		// A filehandle the server no longer knows says nothing about
+		// whether the path is there (the store would read "no such
+		// file" as a volume gone); the session is dropped (compound)
+		// and the call answered from a fresh one.
+		return share.ErrUnavailable
+	}
 	switch e.Status {
 	case nfs4ErrNoent:
 		return fs.ErrNotExist
@@ -172,12 +179,6 @@ func (e *NFS4Error) Unwrap() error {
 	case nfs4ErrDelay, nfs4ErrGrace:
 		// Still so at the call's deadline: worth a retry later, on any
 		// session.
-		return share.ErrUnavailable
-	case nfs4ErrStale, nfs4ErrFhexpired, nfs4ErrBadhandle:
-		// A filehandle the server no longer knows says nothing about
-		// whether the path is there (the store would read "no such
-		// file" as a volume gone); the session is dropped (compound)
-		// and the call answered from a fresh one.
 		return share.ErrUnavailable
 	case nfs4ErrStaleStateid, nfs4ErrBadStateid, nfs4ErrExpired, nfs4ErrAdminRevoked:
 		// An open file's state is gone: the server restarted (the session

@@ -190,6 +190,21 @@ func wantNothingMounted(t *testing.T, d *Driver, fake *csiproxytest.Server, pod 
 	}
 }
 
+// aliceVolume is the volume aliceStaged stages, at "a".
+const aliceVolume = "v1#smb://fs/share#pvc-alice#delete"
+
+// aliceStaged is newInlineCredsNode whose server fs takes alice's
+// password, with her volume aliceVolume staged at "a".
+func aliceStaged(t *testing.T, mode string) (*Driver, *csiproxytest.Server) {
+	t.Helper()
+	d, fake := newInlineCredsNode(t, mode)
+	fake.SetPassword("fs", `CORP\alice`, "alice-pw")
+	if err := stageOn(context.Background(), d, fake, aliceVolume, "a", secretOf("alice", "alice-pw")); err != nil {
+		t.Fatal(err)
+	}
+	return d, fake
+}
+
 // newInlineCredsNode is newWindowsCredsNodeOn, through csi-proxy or in
 // HostProcess mode (a csiproxytest.OptionsHost), with inline volumes of
 // \\fs\share and \\fs\other allowed.
@@ -227,13 +242,9 @@ func wantNoMappingCall(t *testing.T, fake *csiproxytest.Server) {
 func TestWindowsNodeHoldsInlineVolumesToOneUserPerServer(t *testing.T) {
 	for _, mode := range []string{"csi-proxy", "HostProcess"} {
 		t.Run(mode, func(t *testing.T) {
-			d, fake := newInlineCredsNode(t, mode)
+			d, fake := aliceStaged(t, mode)
 			ctx := context.Background()
-			fake.SetPassword("fs", `CORP\alice`, "alice-pw")
-			const alice = "v1#smb://fs/share#pvc-alice#delete"
-			if err := stageOn(ctx, d, fake, alice, "a", secretOf("alice", "alice-pw")); err != nil {
-				t.Fatal(err)
-			}
+			alice := aliceVolume
 			fake.ResetCalls()
 
 			// The share alice's volume maps (whose working mapping the
@@ -376,13 +387,9 @@ func TestWindowsNodeKeepsAMappingInlineAndStagedVolumesShare(t *testing.T) {
 	for _, mode := range []string{"csi-proxy", "HostProcess"} {
 		for _, stagedFirst := range []bool{true, false} {
 			t.Run(fmt.Sprintf("%s/staged volume taken down first: %v", mode, stagedFirst), func(t *testing.T) {
-				d, fake := newInlineCredsNode(t, mode)
+				d, fake := aliceStaged(t, mode)
 				ctx := context.Background()
-				fake.SetPassword("fs", `CORP\alice`, "alice-pw")
-				const staged = "v1#smb://fs/share#pvc-alice#delete"
-				if err := stageOn(ctx, d, fake, staged, "a", secretOf("alice", "alice-pw")); err != nil {
-					t.Fatal(err)
-				}
+				staged := aliceVolume
 				if err := inlineOn(ctx, d, fake, "csi-alice", "alice", "smb://fs/share", "team", secretOf("alice", "alice-pw")); err != nil {
 					t.Fatal(err)
 				}
@@ -448,13 +455,9 @@ func TestWindowsInlineVolumeWithoutRecordsTakesItsMappingDown(t *testing.T) {
 // the unreadable record's volume (an inline volume here, linked from its
 // pod's directory) may use.
 func TestWindowsNodeNeverTakesAnUnreadableRecordForNoVolume(t *testing.T) {
-	d, fake := newInlineCredsNode(t, "csi-proxy")
+	d, fake := aliceStaged(t, "csi-proxy")
 	ctx := context.Background()
-	fake.SetPassword("fs", `CORP\alice`, "alice-pw")
-	const staged = "v1#smb://fs/share#pvc-alice#delete"
-	if err := stageOn(ctx, d, fake, staged, "a", secretOf("alice", "alice-pw")); err != nil {
-		t.Fatal(err)
-	}
+	staged := aliceVolume
 	if err := inlineOn(ctx, d, fake, "csi-alice", "alice", "smb://fs/share", "team", secretOf("alice", "alice-pw")); err != nil {
 		t.Fatal(err)
 	}
@@ -490,14 +493,10 @@ func TestWindowsNodeNeverTakesAnUnreadableRecordForNoVolume(t *testing.T) {
 func TestWindowsNodeReplacesAMappingNoVolumeUses(t *testing.T) {
 	for _, mode := range []string{"csi-proxy", "HostProcess"} {
 		t.Run(mode, func(t *testing.T) {
-			d, fake := newInlineCredsNode(t, mode)
+			d, fake := aliceStaged(t, mode)
 			ctx := context.Background()
-			fake.SetPassword("fs", `CORP\alice`, "alice-pw")
 			fake.SetPassword("fs", `CORP\bob`, "bob-pw")
-			const alice = "v1#smb://fs/share#pvc-alice#delete"
-			if err := stageOn(ctx, d, fake, alice, "a", secretOf("alice", "alice-pw")); err != nil {
-				t.Fatal(err)
-			}
+			alice := aliceVolume
 			// The unstage's removal of the mapping fails; its retry finds
 			// no link and succeeds: alice's mapping stays, with no record.
 			fake.Fail("RemoveSmbGlobalMapping", status.Error(codes.Unavailable, "csi-proxy restarting"))
@@ -530,14 +529,10 @@ func TestWindowsNodeReplacesAMappingNoVolumeUses(t *testing.T) {
 // the new user's while the mapping kept the old one, and the other user's
 // volume was then linked through that mapping.)
 func TestWindowsRestageAsAnotherUserIsRefused(t *testing.T) {
-	d, fake := newInlineCredsNode(t, "csi-proxy")
+	d, fake := aliceStaged(t, "csi-proxy")
 	ctx := context.Background()
-	fake.SetPassword("fs", `CORP\alice`, "alice-pw")
 	fake.SetPassword("fs", `CORP\bob`, "bob-pw")
-	const alice = "v1#smb://fs/share#pvc-alice#delete"
-	if err := stageOn(ctx, d, fake, alice, "a", secretOf("alice", "alice-pw")); err != nil {
-		t.Fatal(err)
-	}
+	alice := aliceVolume
 	err := stageOn(ctx, d, fake, alice, "a", secretOf("bob", "made-up"))
 	wantCode(t, "a stage again as another user", err, codes.FailedPrecondition, "another SMB user")
 	wantNoSecret(t, "restage", err, "made-up", "alice-pw")

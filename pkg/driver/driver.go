@@ -225,8 +225,8 @@ func (n *node) start() {
 // staging still holds its uid, and the credentials to renew its tickets
 // with. Only a volume with neither a record nor a mount has let it go: a
 // record that cannot be read, or a mount (the staging mount, or a pod's
-// bind of it) whose record was never saved (SaveStaged failed; the stage
-// still succeeded), keeps its uid, so the
+// bind of it) whose record was never saved (the plugin died before it, or
+// SaveStaged failed and no call again came), keeps its uid, so the
 // uid is never given to another principal under a live mount, whose
 // reconnects would log in as that principal.
 func (n *node) stillStaged(staging string) (share.Credentials, bool) {

@@ -190,7 +190,7 @@ func (n *node) NodeStageVolume(ctx context.Context, req *csi.NodeStageVolumeRequ
 	rec := n.stagedRecord(req.GetVolumeId(), sr)
 	rec.CapacityBytes = capacity
 	if err := n.nodeState().SaveStaged(sr.StagingPath, rec); err != nil {
-		klog.FromContext(ctx).Error(err, "cannot save staging state; a broken mount will need a new stage to recover")
+		return nil, recordFailed(sr.StagingPath, err)
 	}
 	n.mounts.staged(sr.StagingPath, string(src.Protocol))
 	return &csi.NodeStageVolumeResponse{}, nil
@@ -217,6 +217,17 @@ func (n *node) NodeUnstageVolume(ctx context.Context, req *csi.NodeUnstageVolume
 	n.mounts.unstaged(req.GetStagingTargetPath())
 	n.releaseKerberos(ctx, req.GetStagingTargetPath())
 	return &csi.NodeUnstageVolumeResponse{}, nil
+}
+
+// recordFailed answers a stage (or an inline publish) whose mount is made
+// but whose node record could not be written. Unavailable is what the
+// kubelet takes for "maybe mounted": it calls again, which reuses the
+// mount and writes the record, or, when the pod goes first, unstages.
+// Answering OK would leave a mount the node cannot repair after a server
+// restart, whose credentials and Kerberos uid nothing records, and, on
+// Windows, a mapping whose user the server's other volumes cannot check.
+func recordFailed(path string, err error) error {
+	return status.Errorf(codes.Unavailable, "%s is mounted, but the node's record of it could not be written (%v): the mount stays, and the call again records it; check the node plugin's state directory (disk full, read-only)", path, err)
 }
 
 // repairStaging remounts a staged volume whose mount broke (the server

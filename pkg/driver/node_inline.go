@@ -95,12 +95,11 @@ func (n *node) publishInline(ctx context.Context, req *csi.NodePublishVolumeRequ
 	// The staging record lets a broken inline mount be remounted, as a
 	// staged one is, and on Windows tells the server's other volumes who
 	// its mapping logs on as; the publish record says how to take it down.
-	logger := klog.FromContext(ctx)
 	if err := n.nodeState().SaveStaged(target, n.stagedRecord(req.GetVolumeId(), sr)); err != nil {
-		logger.Error(err, "cannot save the inline volume's mount record; a broken mount will need a new pod to recover")
+		return nil, recordFailed(target, err)
 	}
 	if err := n.nodeState().SavePublished(nodestate.Published{VolumeID: req.GetVolumeId(), StagingPath: target, TargetPath: target, ReadOnly: sr.ReadOnly, Ephemeral: true}); err != nil {
-		logger.Error(err, "cannot save the inline volume's publish record")
+		return nil, recordFailed(target, err)
 	}
 	n.mounts.staged(target, string(src.Protocol))
 	return &csi.NodePublishVolumeResponse{}, nil

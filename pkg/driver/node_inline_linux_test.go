@@ -168,3 +168,36 @@ func TestInlineVolumeWithoutItsPublishRecordIsTakenDownWhole(t *testing.T) {
 		t.Errorf("the target is still mounted: %+v", mps)
 	}
 }
+
+// An inline volume whose records cannot be written answers Unavailable
+// (the kubelet then unpublishes it when the pod goes, or publishes again),
+// never OK: its records are what takes it down whole and repairs it.
+func TestInlineVolumeWhoseRecordsCannotBeWrittenIsCalledAgain(t *testing.T) {
+	d, fake, calls := newNodeUnderTest(t)
+	var err error
+	if d.cfg.InlineSources, err = ParseInlineSources("nfs://nas/exports/scratch"); err != nil {
+		t.Fatal(err)
+	}
+	req := inlineRequest(filepath.Join(t.TempDir(), "mount"), "nfs://nas/exports/scratch", "x", nil)
+	unblock := blockStateDir(t, d)
+	_, err = d.NodePublishVolume(context.Background(), req)
+	if status.Code(err) != codes.Unavailable {
+		t.Fatalf("inline publish with no record written: %v, want Unavailable", err)
+	}
+	unblock()
+	if _, err := d.NodePublishVolume(context.Background(), req); err != nil {
+		t.Fatalf("publish again: %v", err)
+	}
+	if len(*calls) != 1 {
+		t.Fatalf("the publish again mounted again: %+v", *calls)
+	}
+	if pub, err := d.nodeState().Published(req.TargetPath); err != nil || !pub.Ephemeral {
+		t.Fatalf("no inline publish record after the publish again: %+v, %v", pub, err)
+	}
+	if _, err := d.NodeUnpublishVolume(context.Background(), &csi.NodeUnpublishVolumeRequest{VolumeId: req.VolumeId, TargetPath: req.TargetPath}); err != nil {
+		t.Fatal(err)
+	}
+	if mps, _ := fake.List(); len(mps) != 0 {
+		t.Fatalf("mounts left: %+v", mps)
+	}
+}

@@ -345,8 +345,8 @@ func TestFailedStageOverNoMountForgetsTheEarlierStage(t *testing.T) {
 
 // At a restart the node keeps a Kerberos uid for every volume that may
 // still be mounted: one whose record cannot be read, and one whose record
-// was never saved (SaveStaged failed and the stage still succeeded) while
-// its mount is there. Given to another principal, the uid's cache would
+// was never saved (the plugin died, or SaveStaged failed and the kubelet
+// went away before the call again) while its mount is there. Given to another principal, the uid's cache would
 // hold that principal's tickets, and the live mount's next reconnect would
 // log in as them. Only a volume with neither record nor mount lets it go.
 func TestRestartKeepsTheUIDOfAVolumeThatMayBeMounted(t *testing.T) {

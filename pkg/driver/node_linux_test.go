@@ -633,3 +633,58 @@ func TestReadOnlyPublishRemountsABindThatWrites(t *testing.T) {
 		t.Fatalf("the target was not remounted read-only: %+v", mps)
 	}
 }
+
+// blockStateDir makes the node's records impossible to write (a file where
+// their directory goes) until the returned func puts the directory back.
+func blockStateDir(t *testing.T, d *Driver) (unblock func()) {
+	t.Helper()
+	dir := d.cfg.StateDir
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dir, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return func() {
+		if err := os.Remove(dir); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// A stage whose record cannot be written is not answered OK: the kubelet
+// would take the volume for staged while no record says how to repair its
+// mount. It answers Unavailable, keeps the mount (the kubelet takes the
+// answer for "maybe staged", and calls again or unstages), and the call
+// again reuses the mount and writes the record.
+func TestAStageWhoseRecordCannotBeWrittenIsCalledAgain(t *testing.T) {
+	d, fake, calls := newNodeUnderTest(t)
+	staging := filepath.Join(t.TempDir(), "staging")
+	req := &csi.NodeStageVolumeRequest{
+		VolumeId:          "v1#nfs://10.0.0.5/export#pvc-1#delete",
+		StagingTargetPath: staging,
+		VolumeCapability:  capability(csi.VolumeCapability_AccessMode_MULTI_NODE_MULTI_WRITER, nil, ""),
+	}
+	unblock := blockStateDir(t, d)
+	_, err := d.NodeStageVolume(context.Background(), req)
+	if status.Code(err) != codes.Unavailable || !strings.Contains(err.Error(), "state directory") {
+		t.Fatalf("stage with no record written: %v, want Unavailable naming the state directory", err)
+	}
+	if len(*calls) != 1 {
+		t.Fatalf("%d mounts, want 1", len(*calls))
+	}
+	wantBound(t, fake, (*calls)[0], "10.0.0.5:/export", staging, "pvc-1")
+	unblock()
+	if _, err := d.NodeStageVolume(context.Background(), req); err != nil {
+		t.Fatalf("stage again: %v", err)
+	}
+	if len(*calls) != 1 {
+		t.Fatalf("the stage again mounted again: %+v", *calls)
+	}
+	if mps, _ := fake.List(); len(mps) != 1 {
+		t.Fatalf("mounts after the stage again: %+v, want the staging mount alone", mps)
+	}
+	if st, err := d.nodeState().Staged(staging); err != nil || st.Request.SubDir != "pvc-1" {
+		t.Fatalf("the stage again left no record: %+v, %v", st.Request, err)
+	}
+}

@@ -61,18 +61,23 @@ func openBeneath(root, sub string) (*os.File, error) {
 	return nil, fmt.Errorf("open subdirectory %q on the share: %w", sub, err)
 }
 
-// bindBeneath bind-mounts the directory sub below root at target, through
-// the descriptor openBeneath opened: the path is not looked up again, so
-// nothing can swap a link in between.
-func bindBeneath(root, sub, target string, readOnly bool) error {
+// openSubdir opens the directory sub below root for a bind (openBeneath):
+// src is what to bind, and done closes it. The open goes to the server;
+// the bind does not.
+func openSubdir(root, sub string) (src string, done func(), err error) {
 	f, err := openBeneath(root, sub)
 	if err != nil {
-		return err
+		return "", nil, err
 	}
-	defer f.Close()
-	src := "/proc/self/fd/" + strconv.Itoa(int(f.Fd()))
+	return "/proc/self/fd/" + strconv.Itoa(int(f.Fd())), func() { f.Close() }, nil
+}
+
+// bindOpened bind-mounts src, a directory openSubdir opened, at target:
+// through the descriptor, so the path is not looked up again and nothing
+// can swap a link in between.
+func bindOpened(src, target string, readOnly bool) error {
 	if err := unix.Mount(src, target, "", unix.MS_BIND, ""); err != nil {
-		return fmt.Errorf("bind subdirectory %q to %s: %w", sub, target, err)
+		return fmt.Errorf("bind the subdirectory to %s: %w", target, err)
 	}
 	if readOnly {
 		if err := unix.Mount("", target, "", unix.MS_BIND|unix.MS_REMOUNT|unix.MS_RDONLY, ""); err != nil {
@@ -113,14 +118,33 @@ func (l *Linux) stageBeneath(ctx context.Context, req StageRequest, fstype, devi
 		return err
 	}
 	// The lookups go to the server, which may stop answering now: the call
-	// still ends at its deadline. A bind that lands after it is a working
-	// mount the next Stage finds and keeps.
-	done := make(chan error, 1)
-	go func() { done <- l.bind(root, req.SubDir, req.StagingPath, req.ReadOnly) }()
+	// still ends at its deadline. The bind is this call's to make, never
+	// a goroutine's after the call answered: one landing then would stack
+	// on the bind of the call again, or stay for good after an unstage
+	// that found nothing mounted yet. An open that ends late is closed.
+	type opened struct {
+		src  string
+		done func()
+		err  error
+	}
+	ch := make(chan opened, 1)
+	go func() {
+		src, done, err := l.openSub(root, req.SubDir)
+		ch <- opened{src, done, err}
+	}()
 	select {
-	case err := <-done:
-		return err
+	case o := <-ch:
+		if o.err != nil {
+			return o.err
+		}
+		defer o.done()
+		return l.bindAt(o.src, req.StagingPath, req.ReadOnly)
 	case <-ctx.Done():
+		go func() {
+			if o := <-ch; o.err == nil {
+				o.done()
+			}
+		}()
 		return fmt.Errorf("open subdirectory %q on the share: %w: %w", req.SubDir, ErrNotResponding, ctx.Err())
 	}
 }

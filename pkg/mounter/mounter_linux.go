@@ -39,9 +39,11 @@ type Linux struct {
 	// RootsDir holds the private mount points of sources whose
 	// subdirectory is opened on the node (see beneath_linux.go).
 	RootsDir string
-	// bind binds the subdirectory below a mounted root at a target
-	// (bindBeneath); replaced in unit tests, which mount nothing.
-	bind func(root, sub, target string, readOnly bool) error
+	// openSub opens the subdirectory below a mounted root (openSubdir),
+	// and bindAt binds what it opened at a target (bindOpened); replaced
+	// in unit tests, which mount nothing.
+	openSub func(root, sub string) (src string, done func(), err error)
+	bindAt  func(src, target string, readOnly bool) error
 	// UpcallTarget asks the kernel whether CIFS takes upcall_target=mount
 	// (upcallTargetSupported); a test sets what its kernel would answer.
 	UpcallTarget func() error
@@ -63,7 +65,7 @@ func New() Mounter {
 	credDir := filepath.Join(os.TempDir(), "fileshare-csi-credentials")
 	removeStaleCredentials(credDir, staleCredentials)
 	return &Linux{m: mount.New(""), run: runMount, CredentialsDir: credDir, umount2: unix.Unmount, remountReadOnly: remountBindReadOnly,
-		RootsDir: filepath.Join(os.TempDir(), "fileshare-csi-roots"), bind: bindBeneath,
+		RootsDir: filepath.Join(os.TempDir(), "fileshare-csi-roots"), openSub: openSubdir, bindAt: bindOpened,
 		UpcallTarget: upcallTargetSupported, Retrans: func() error { return cifsTakes("retrans", strconv.Itoa(krb5Retrans)) }}
 }
 
@@ -75,12 +77,13 @@ func NewLinuxForTest(m mount.Interface, run func(ctx context.Context, fstype, de
 	unmount := func(path string, _ int) error { return m.Unmount(path) }
 	return &Linux{m: m, run: run, CredentialsDir: credDir, umount2: unmount, RootsDir: credDir + "-roots",
 		remountReadOnly: func(path string) error { return m.Mount(path, path, "", []string{"remount", "ro"}) },
-		bind: func(root, sub, target string, readOnly bool) error {
+		openSub:         func(root, sub string) (string, func(), error) { return filepath.Join(root, sub), func() {}, nil },
+		bindAt: func(src, target string, readOnly bool) error {
 			opts := []string{"bind"}
 			if readOnly {
 				opts = append(opts, "ro")
 			}
-			return m.Mount(filepath.Join(root, sub), target, "", opts)
+			return m.Mount(src, target, "", opts)
 		}}
 }
 

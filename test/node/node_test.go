@@ -376,6 +376,11 @@ func uninstall(t *testing.T) {
 			// The node plugin's own log is on the node; it goes with the VM.
 			out, _, _ := guestExec("sh", "-c", "tail -c 300000 /var/log/pods/fileshare-csi_fileshare-csi-node-*/fileshare-csi/*.log")
 			keepLog(t, "node-plugin.log", out)
+			// A mount the plugin unmounted that stays on the host is a
+			// question of propagation: the host's table and the plugin's,
+			// with their peer groups, say which copy stayed and why.
+			out, _, _ = guestExec("sh", "-c", `echo "== the host"; cat /proc/self/mountinfo; for d in /proc/[0-9]*; do if grep -q -- --mode=node $d/cmdline 2>/dev/null; then echo "== the node plugin, $d"; cat $d/mountinfo; fi; done`)
+			keepLog(t, "mountinfo.log", out)
 		}
 	})
 	if out, err := env.h.KubectlTimeout(6*time.Minute, "", "delete", "namespace", testNS, "--wait=true", "--timeout=5m"); err != nil {

@@ -379,7 +379,7 @@ func uninstall(t *testing.T) {
 			// A mount the plugin unmounted that stays on the host is a
 			// question of propagation: the host's table and the plugin's,
 			// with their peer groups, say which copy stayed and why.
-			out, _, _ = guestExec("sh", "-c", `echo "== the host"; cat /proc/self/mountinfo; for d in /proc/[0-9]*; do if grep -q -- --mode=node $d/cmdline 2>/dev/null; then echo "== the node plugin, $d"; cat $d/mountinfo; fi; done`)
+			out, _, _ = guestExec("sh", "-c", `echo "== the host"; cat /proc/self/mountinfo; for d in /proc/[0-9]*; do if grep -q -- "--mode=nod[e]" $d/cmdline 2>/dev/null; then echo "== the node plugin, $d"; cat $d/mountinfo; fi; done`)
 			keepLog(t, "mountinfo.log", out)
 		}
 	})

@@ -203,7 +203,7 @@ func (d *controller) copySnapshot(ctx context.Context, sid volume.Snapshot, snap
 	}
 	start := time.Now()
 	var copied copytree.Stats
-	to := copyEnd{root: from.root, path: snap.PartialTree(), pack: snapshotPack(snap)}
+	to := copyEnd{root: from.root, path: snap.PartialTree(), pack: snapshotPack(snap), beat: snap.UID}
 	err = d.copyBetween(ctx, "snapshot", from, to, creds, logger, func(c share.Client, stats copytree.Stats) error {
 		copied = stats
 		return d.lockedSite(ctx, d.locateShare(ctx, sid.Source).on(ctx, c), snapshotLock(sid), func(st site) error {

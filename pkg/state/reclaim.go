@@ -29,9 +29,10 @@ import (
 // A volume being filled from a snapshot or a volume keeps its intent until
 // it is filled, and is answered only then: one whose claim went away (no
 // call and no copy for IntentTTL, VolumeBusy, and passes of this process
-// that saw it so for IntentTTL: a restarted controller knows of no call
-// yet) is deleted whole, as a DeleteVolume would, since nothing but its
-// copy wrote into it.
+// that saw it so for IntentTTL, its beat on the share unchanged: a
+// restarted controller knows of no call yet, and none knows another
+// process's copy; see busy.go) is deleted whole, as a DeleteVolume would,
+// since nothing but its copy wrote into it.
 //
 // Temporary files and torn intents carry no time of their own: they are
 // removed once a pass finds them again IntentTTL after the pass that first
@@ -39,7 +40,7 @@ import (
 //
 // A snapshot whose copy never finished (a partial copy, or a pack beside
 // no finished copy) is abandoned when no call asked for it and no copy of
-// it ran (SnapshotBusy) for IntentTTL: its CreateSnapshot was never
+// it ran (SnapshotBusy, and its beat) for IntentTTL: its CreateSnapshot was never
 // answered with an ID, or the CO gave up on it, so nothing will delete it.
 // It is deleted as DeleteSnapshot deletes, with every guard, under the
 // snapshot's lock. A snapshot record with no copy begun holds no data and
@@ -55,7 +56,14 @@ type Reclaimer struct {
 	VolumeBusy func(uid string) bool
 
 	mu   sync.Mutex
-	seen map[string]time.Time // share/path -> when a pass first saw it
+	seen map[string]sighting // share/path -> what a pass first saw
+}
+
+// sighting is when a pass first saw a leftover, and with which beat (see
+// busy.go; "" for none, and for what no copy beats for).
+type sighting struct {
+	first time.Time
+	beat  string
 }
 
 // ReclaimReport says what one pass did.
@@ -80,21 +88,32 @@ func (r *Reclaimer) Pass(ctx context.Context, s *Store, shareName string, lock L
 	var rep ReclaimReport
 	now := s.now()
 	live := map[string]bool{}
-	// old says whether a time-less leftover has been seen for IntentTTL.
-	old := func(p string) bool {
+	// quiet says whether a time-less leftover has been seen for IntentTTL
+	// with the same beat: a beat that changed starts its time again.
+	quiet := func(p, beat string) bool {
 		k := shareName + "\x00" + p
 		live[k] = true
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		if r.seen == nil {
-			r.seen = map[string]time.Time{}
+			r.seen = map[string]sighting{}
 		}
-		first, ok := r.seen[k]
-		if !ok {
-			r.seen[k] = now
+		was, ok := r.seen[k]
+		if !ok || was.beat != beat {
+			r.seen[k] = sighting{first: now, beat: beat}
 			return false
 		}
-		return now.Sub(first) >= IntentTTL
+		return now.Sub(was.first) >= IntentTTL
+	}
+	old := func(p string) bool { return quiet(p, "") }
+	// idle says the same of a volume or snapshot a copy fills, by its
+	// beat on the share: a copy in another process beats there.
+	idle := func(p, uid string) (bool, error) {
+		b, err := s.beat(ctx, uid)
+		if err != nil {
+			return false, err
+		}
+		return quiet(p, b), nil
 	}
 	names, err := s.list(ctx, intentsDir)
 	if err != nil {
@@ -119,12 +138,20 @@ func (r *Reclaimer) Pass(ctx context.Context, s *Store, shareName string, lock L
 			return rep, err
 		case in.Path == "" || intentPath(in.Path) != p || now.Sub(in.Created) < IntentTTL:
 			continue
-		case in.Populating && (r.VolumeBusy == nil || r.VolumeBusy(in.UID) || !old(p)):
+		case in.Populating && (r.VolumeBusy == nil || r.VolumeBusy(in.UID)):
+			continue
+		case in.Populating:
 			// Its copy may run for hours, and VolumeBusy knows only this
 			// process's calls and copies: after a restart it knows none,
-			// and a copy the retry would resume is not yet asked for. So
-			// the pass must also have seen it idle for IntentTTL itself.
-			continue
+			// and a copy the retry would resume is not yet asked for; a
+			// copy in another process, it never knows. So the pass must
+			// also have seen it idle, its beat unchanged, for IntentTTL.
+			if ok, err := idle(p, in.UID); err != nil || !ok {
+				if err != nil {
+					return rep, err
+				}
+				continue
+			}
 		}
 		kept, done, err := r.undo(ctx, s, in, lock)
 		if err != nil {
@@ -152,11 +179,29 @@ func (r *Reclaimer) Pass(ctx context.Context, s *Store, shareName string, lock L
 			}
 		}
 		if dir == snapshotsDir {
-			n, err := r.abandonedSnapshots(ctx, s, names, old, lock)
+			n, err := r.abandonedSnapshots(ctx, s, names, idle, lock)
 			rep.Snapshots += n
 			if err != nil {
 				return rep, err
 			}
+		}
+	}
+	// Beats no copy writes any more: a live copy rewrites its own within
+	// BeatInterval, so one unchanged for IntentTTL is left by a process
+	// that died, or was removed by none (StopBeat failed).
+	names, err = s.list(ctx, busyDir)
+	if err != nil {
+		return rep, err
+	}
+	for _, n := range names {
+		p := busyDir + "/" + n
+		if ok, err := idle(p, n); err != nil {
+			return rep, err
+		} else if ok {
+			if err := s.removeFile(ctx, p); err != nil {
+				return rep, err
+			}
+			rep.Temps++
 		}
 	}
 	// Forget what is gone from this share.
@@ -173,7 +218,7 @@ func (r *Reclaimer) Pass(ctx context.Context, s *Store, shareName string, lock L
 // abandonedSnapshots deletes the snapshots among the entries of the
 // snapshots directory whose copy never finished and nobody asked for
 // within IntentTTL. The records are read only when one is due.
-func (r *Reclaimer) abandonedSnapshots(ctx context.Context, s *Store, names []string, old func(string) bool, lock LockFunc) (int, error) {
+func (r *Reclaimer) abandonedSnapshots(ctx context.Context, s *Store, names []string, idle func(p, uid string) (bool, error), lock LockFunc) (int, error) {
 	if r.SnapshotBusy == nil {
 		return 0, nil
 	}
@@ -192,7 +237,11 @@ func (r *Reclaimer) abandonedSnapshots(ctx context.Context, s *Store, names []st
 		if r.SnapshotBusy(uid) {
 			continue // not seen: its time starts again (see Pass)
 		}
-		if old(snapshotsDir+"/"+n) && !slices.Contains(due, uid) {
+		ok, err := idle(snapshotsDir+"/"+n, uid)
+		if err != nil {
+			return 0, err
+		}
+		if ok && !slices.Contains(due, uid) {
 			due = append(due, uid)
 		}
 	}

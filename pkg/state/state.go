@@ -130,6 +130,7 @@ const (
 	archivesDir = layout.Archives
 	deletingDir = layout.Deleting
 	intentsDir  = layout.Intents
+	busyDir     = layout.Busy
 	// ArchivePrefix starts the name of every archived volume directory.
 	ArchivePrefix = "archived-"
 	maxName       = 255

@@ -1,0 +1,84 @@
+package state
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"testing"
+	"time"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/share/memshare"
+)
+
+// Two controllers on one share (two replicas, the standby's reclaimer
+// running; or two clusters whose classes use the same NAS export): a
+// restore and a snapshot copy that run for hours in one of them are no
+// call and no copy of the other's, whose reclaimer took them for abandoned
+// after an hour and deleted them under the running copy. The copy beats on
+// the share; the other process's reclaimer spares what beats, and takes
+// it only once the beat stayed the same (the copy's process died) or went
+// (the copy ended without finishing) for IntentTTL. A beat nobody rewrites
+// goes as well.
+func TestAReclaimerSparesACopyAnotherProcessRuns(t *testing.T) {
+	ctx := context.Background()
+	sh := memshare.New()
+	c := &clock{t0}
+	st := storeOn(sh, c)
+	req := createReq()
+	req.ContentSource = "snapshot-id"
+	vol, err := st.Create(ctx, req)
+	if err != nil || !vol.Populating {
+		t.Fatalf("restore: %+v, %v", vol, err)
+	}
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(sh.WriteFileDirect(volPath+"/restored.txt", []byte("hours of copying")))
+	snap, err := st.CreateSnapshot(ctx, SnapshotRequest{Name: "snap", SourceVolumeID: "v-snap", SourcePath: "base/snap"})
+	must(err)
+	must(sh.WriteFileDirect(snap.PartialTree()+"/f", []byte("copied so far")))
+
+	idle := func(string) bool { return false } // the other process: no call, no copy of its own
+	other := Reclaimer{SnapshotBusy: idle, VolumeBusy: idle}
+	lock := func(context.Context, string) (func(), error) { return func() {}, nil }
+	pass := func() ReclaimReport {
+		t.Helper()
+		rep, err := other.Pass(ctx, storeOn(sh, c), "share", lock)
+		must(err)
+		return rep
+	}
+	there := func() (volume, snapshot bool) {
+		_, verr := sh.Client().Stat(ctx, volPath+"/restored.txt")
+		_, serr := sh.Client().Stat(ctx, snap.PartialTree()+"/f")
+		return verr == nil, serr == nil
+	}
+	// Three hours of copying, the copies beating every BeatInterval and
+	// the other reclaimer passing every minute.
+	for end := c.t.Add(3 * time.Hour); c.t.Before(end); {
+		must(st.Beat(ctx, vol.UID))
+		must(st.Beat(ctx, snap.UID))
+		for range int(BeatInterval / time.Minute) {
+			pass()
+			c.t = c.t.Add(time.Minute)
+		}
+	}
+	if v, s := there(); !v || !s {
+		t.Fatalf("the other controller's reclaimer deleted a copy that beats: volume there %v, snapshot there %v", v, s)
+	}
+	// The copies' process dies: the beats stay as they were.
+	for end := c.t.Add(IntentTTL + 2*time.Minute); c.t.Before(end); c.t = c.t.Add(time.Minute) {
+		pass()
+	}
+	if v, s := there(); v || s {
+		t.Fatalf("copies whose beat has not changed for IntentTTL are still there: volume %v, snapshot %v", v, s)
+	}
+	if _, err := st.intent(ctx, volPath); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the abandoned restore's intent: %v", err)
+	}
+	if names, err := sh.Client().List(ctx, busyDir, 0); err != nil || len(names) != 0 {
+		t.Errorf("beats nobody rewrites stayed: %v %v", names, err)
+	}
+}

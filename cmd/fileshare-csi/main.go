@@ -183,6 +183,15 @@ func run(endpoint, nodeID, mode, name, stateDir string, maxSessions int, metrics
 	go func() {
 		<-ctx.Done()
 		klog.InfoS("shutting down")
+		if cfg.Controller {
+			// The copies end first, each removing its beat from the
+			// share, so the next leader resumes them at once.
+			sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			if err := d.StopCopies(sctx); err != nil {
+				klog.ErrorS(err, "copies still running at exit; the next controller takes them over once their beats stop")
+			}
+			cancel()
+		}
 		done := make(chan struct{})
 		go func() {
 			for _, s := range servers {

@@ -2,13 +2,19 @@ package driver
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/container-storage-interface/spec/lib/go/csi"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
 	"github.com/fileshare-csi/fileshare-csi/pkg/share/memshare"
+	"github.com/fileshare-csi/fileshare-csi/pkg/state"
 )
 
 // A snapshot's copy says on the share that it runs while it does (so that
@@ -67,5 +73,237 @@ func TestACopyBeatsOnTheShareWhileItRuns(t *testing.T) {
 		if strings.HasPrefix(e.Path, ".fileshare-csi/busy/") && !e.Dir {
 			t.Errorf("a beat stayed after the copy ended: %s", e.Path)
 		}
+	}
+}
+
+// slowCopies makes every read of a volume's files on ms take a while, so a
+// copy of them runs long enough to be seen running. (The hook holds the
+// in-memory share's lock while it sleeps; the beats and the test's own
+// writes go between two reads.)
+func slowCopies(ms *memshare.Share, prefix string) {
+	ms.SetHook(func(op memshare.Op, when memshare.When) error {
+		if when == memshare.Before && strings.HasPrefix(op.Path, prefix) {
+			time.Sleep(3 * time.Millisecond)
+		}
+		return nil
+	})
+}
+
+// fenced is a controller on ms whose copies beat every 10 ms and take
+// another process's copy over after 100 ms of its beat unchanged.
+func fenced(t *testing.T, ms *memshare.Share) *Driver {
+	d := memshareDriver(t, ms)
+	d.beatTimes = beatTimes{every: 10 * time.Millisecond, takeover: 100 * time.Millisecond}
+	return d
+}
+
+// snapshotRecord is the one snapshot record on ms.
+func snapshotRecord(t *testing.T, ms *memshare.Share) state.Snapshot {
+	t.Helper()
+	snaps, err := state.New(ms.Client()).ListSnapshots(context.Background())
+	if err != nil || len(snaps) != 1 {
+		t.Fatalf("snapshots: %+v, %v", snaps, err)
+	}
+	return snaps[0]
+}
+
+// manyFiles writes n files into the volume pvc-a.
+func manyFiles(t *testing.T, ms *memshare.Share, n int) {
+	t.Helper()
+	for i := range n {
+		if err := ms.WriteFileDirect(fmt.Sprintf("pvc-a/d%d/f%03d", i%10, i), []byte(strings.Repeat("x", 100))); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// copyingSnapshot has first, a controller on ms, copy pvc-a's 300 files
+// into a snapshot slowly, and returns as soon as the copy runs: the
+// snapshot's request and UID.
+func copyingSnapshot(t *testing.T, ms *memshare.Share, first *Driver) (*csi.CreateSnapshotRequest, string) {
+	t.Helper()
+	id := createOn(t, first, "pvc-a", "delete")
+	manyFiles(t, ms, 300)
+	slowCopies(ms, "pvc-a/")
+	req := &csi.CreateSnapshotRequest{Name: "snap-1", SourceVolumeId: id}
+	short, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if resp, err := first.CreateSnapshot(short, req); err != nil || resp.GetSnapshot().GetReadyToUse() {
+		t.Fatalf("the first controller's call: %v, %v, want not ready", resp, err)
+	}
+	return req, snapshotRecord(t, ms).UID
+}
+
+// Two controller processes on one share (a demoted leader still copying,
+// the new leader asked for the same snapshot): the second does not start
+// the copy beside the first while the first beats, answers "not ready",
+// and takes the copy over only once the first one's beat has stayed the
+// same for the takeover time (its process died).
+func TestACopyAnotherProcessBeatsForIsNotStartedBesideIt(t *testing.T) {
+	ms := memshare.New()
+	first, second := fenced(t, ms), fenced(t, ms)
+	ctx := context.Background()
+	req, uid := copyingSnapshot(t, ms, first)
+	resp, err := second.CreateSnapshot(ctx, req)
+	if err != nil || resp.GetSnapshot().GetReadyToUse() {
+		t.Fatalf("the second controller's call while the first copies: %v, %v, want not ready", resp, err)
+	}
+	if j := second.jobs.Get(snapshotJobKey(uid)); j == nil || !errors.Is(j.Err(), errCopiedElsewhere) {
+		t.Fatalf("the second controller's copy job: %v, want it not started (errCopiedElsewhere)", j)
+	}
+	// The first controller dies: its copy stops and its beat stays.
+	beat, err := state.New(ms.Client()).ReadBeat(ctx, uid)
+	if err != nil || beat.Owner != first.instance {
+		t.Fatalf("the first controller's beat: %+v, %v", beat, err)
+	}
+	first.jobs.Cancel(ctx, snapshotJobKey(uid))
+	if err := ms.WriteFileDirect(".fileshare-csi/busy/"+uid, []byte(beat.Raw)); err != nil {
+		t.Fatal(err)
+	}
+	ms.SetHook(nil)
+	if resp, err := second.CreateSnapshot(ctx, req); err != nil || resp.GetSnapshot().GetReadyToUse() {
+		t.Fatalf("the second controller's call just after the first died: %v, %v, want not ready: it cannot tell yet", resp, err)
+	}
+	time.Sleep(150 * time.Millisecond)
+	for end := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		resp, err = second.CreateSnapshot(ctx, req)
+		if err == nil && resp.GetSnapshot().GetReadyToUse() {
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatalf("the second controller never took the dead one's copy over: %v, %v", resp, err)
+		}
+	}
+	if b, err := state.New(ms.Client()).ReadBeat(ctx, uid); err != nil || b.Owner != "" {
+		t.Errorf("a beat stayed after the copy was made: %+v, %v", b, err)
+	}
+}
+
+// A copy that another process took over (it found this one's beat stale,
+// after a pause of this process) stops at its next beat, and one whose
+// volume another process filled meanwhile stops too: neither writes on
+// beside the copy that now owns the destination, or into a volume a pod
+// may use.
+func TestACopyStopsOnceItIsNoLongerItsOwn(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		then func(t *testing.T, ms *memshare.Share, uid string)
+		want error
+	}{
+		{"taken over", func(t *testing.T, ms *memshare.Share, uid string) {
+			// The other process beats as a copy does (a beat that lands
+			// between this copy's look and its own beat is overwritten;
+			// the other process's next look then stops its own copy: one
+			// of the two goes on either way).
+			stop := make(chan struct{})
+			t.Cleanup(func() { close(stop) })
+			go func() {
+				for {
+					_ = state.New(ms.Client()).Beat(context.Background(), uid, "newleader")
+					select {
+					case <-stop:
+						return
+					case <-time.After(2 * time.Millisecond):
+					}
+				}
+			}()
+		}, errTakenOver},
+		{"filled elsewhere", func(t *testing.T, ms *memshare.Share, uid string) {
+			st := state.New(ms.Client())
+			rec, err := st.Get(context.Background(), "pvc-b", uid)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := st.Populated(context.Background(), rec); err != nil {
+				t.Fatal(err)
+			}
+		}, errNoLongerWanted},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ms := memshare.New()
+			d := fenced(t, ms)
+			ctx := context.Background()
+			id := createOn(t, d, "pvc-a", "delete")
+			manyFiles(t, ms, 300)
+			resp, err := d.CreateSnapshot(ctx, &csi.CreateSnapshotRequest{Name: "snap-1", SourceVolumeId: id})
+			if err != nil || !resp.GetSnapshot().GetReadyToUse() {
+				t.Fatalf("snapshot: %v, %v", resp, err)
+			}
+			slowCopies(ms, "pvc-b/")
+			short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+			defer cancel()
+			_, err = d.CreateVolume(short, &csi.CreateVolumeRequest{
+				Name:       "pvc-b",
+				Parameters: map[string]string{"source": "nfs://127.0.0.1/export/base"},
+				VolumeCapabilities: []*csi.VolumeCapability{{
+					AccessType: &csi.VolumeCapability_Mount{Mount: &csi.VolumeCapability_MountVolume{}},
+					AccessMode: &csi.VolumeCapability_AccessMode{Mode: csi.VolumeCapability_AccessMode_MULTI_NODE_MULTI_WRITER},
+				}},
+				VolumeContentSource: &csi.VolumeContentSource{Type: &csi.VolumeContentSource_Snapshot{Snapshot: &csi.VolumeContentSource_SnapshotSource{SnapshotId: resp.GetSnapshot().GetSnapshotId()}}},
+			})
+			if status.Code(err) != codes.Aborted {
+				t.Fatalf("the restore with its copy slowed: %v, want Aborted (still being filled)", err)
+			}
+			// The call answers at once (its deadline is shorter than the
+			// margin it keeps); the copy goes on and beats.
+			var uid string
+			for end := time.Now().Add(10 * time.Second); uid == "" && time.Now().Before(end); time.Sleep(5 * time.Millisecond) {
+				for _, e := range ms.Dump() {
+					if u, ok := strings.CutPrefix(e.Path, ".fileshare-csi/busy/"); ok && !e.Dir {
+						uid = u
+					}
+				}
+			}
+			if uid == "" {
+				t.Fatal("no beat while the restore copies")
+			}
+			c.then(t, ms, uid)
+			then := time.Now()
+			job := d.jobs.Get(populateJobKey(uid))
+			select {
+			case <-job.Done():
+			case <-time.After(10 * time.Second):
+				t.Fatal("the copy did not stop")
+			}
+			if !errors.Is(job.Err(), c.want) {
+				t.Fatalf("the copy ended with %v after %v, want %v", job.Err(), time.Since(then), c.want)
+			}
+			copied := 0
+			for _, e := range ms.Dump() {
+				if strings.HasPrefix(e.Path, "pvc-b/") && !e.Dir {
+					copied++
+				}
+			}
+			if copied == 300 {
+				t.Fatalf("the copy wrote all its files (it ended after %v): it did not stop at its next beat", time.Since(then))
+			}
+			ms.SetHook(nil)
+		})
+	}
+}
+
+// At SIGTERM the controller stops its copies before it exits, and each
+// removes its beat: the next controller resumes them at once, rather than
+// after state.TakeoverAfter.
+func TestStopCopiesRemovesTheirBeats(t *testing.T) {
+	ms := memshare.New()
+	d, next := fenced(t, ms), fenced(t, ms)
+	ctx := context.Background()
+	req, uid := copyingSnapshot(t, ms, d)
+	if b, err := state.New(ms.Client()).ReadBeat(ctx, uid); err != nil || b.Owner != d.instance {
+		t.Fatalf("the copy's beat: %+v, %v", b, err)
+	}
+	stopCtx, cancelStop := context.WithTimeout(ctx, 10*time.Second)
+	defer cancelStop()
+	if err := d.StopCopies(stopCtx); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := state.New(ms.Client()).ReadBeat(ctx, uid); err != nil || b.Owner != "" {
+		t.Fatalf("the stopped copy's beat stayed: %+v, %v", b, err)
+	}
+	ms.SetHook(nil)
+	resp, err := next.CreateSnapshot(ctx, req)
+	if err != nil || !resp.GetSnapshot().GetReadyToUse() {
+		t.Fatalf("the next controller's first call: %v, %v, want the copy resumed and ready at once", resp, err)
 	}
 }

@@ -237,6 +237,12 @@ func (d *controller) CreateVolume(ctx context.Context, req *csi.CreateVolumeRequ
 		if err := d.populate(ctx, rec, w, origin, creds); err != nil {
 			return nil, err
 		}
+	} else if err := d.stopFilling(ctx)(rec); err != nil {
+		// Filled by another process's copy (the leader before this
+		// one): this process's own copy, should one still run, stops
+		// before the volume is handed out, or it would write into it
+		// under the pod.
+		return nil, toStatus(err)
 	}
 	vol.UID = rec.UID
 	klog.FromContext(ctx).V(2).Info("volume ready", "volume", vol.ID(), "path", w.path)

@@ -114,8 +114,13 @@ type copyEnd struct {
 	pack string
 	// beat, of a destination, is the UID of the volume or snapshot the
 	// copy fills: while the copy runs it beats on the share under it
-	// (state.Beat), so that no reclaimer anywhere takes it for abandoned.
+	// (beat.go), so that no reclaimer anywhere takes it for abandoned and
+	// no other process starts it again beside it.
 	beat string
+	// still, of a destination, says whether the copy is still wanted
+	// there (the volume still being filled, the snapshot not ready): an
+	// error stops it. Asked at every beat.
+	still func(ctx context.Context, st *state.Store) error
 }
 
 // copyBetween copies from's directory to to's through sessions leased from
@@ -140,7 +145,13 @@ func (d *controller) copyBetween(ctx context.Context, kind string, from, to copy
 		}
 		defer release()
 	}
-	defer d.beating(ctx, to.root, creds, to.beat, logger)()
+	// Deferred before the leases are: the beat goes once they are given
+	// back, through a session of the pool as any call's.
+	ctx, haltBeat, endBeat, err := d.beating(ctx, to, creds, logger)
+	if err != nil {
+		return err
+	}
+	defer endBeat()
 	ended := d.cfg.Metrics.CopyStarted(kind, string(from.root.Protocol))
 	defer func() { ended(stats.Files, stats.Bytes, stats.ServerSideBytes, err) }()
 	var leases []*share.Lease
@@ -215,6 +226,11 @@ func (d *controller) copyBetween(ctx context.Context, kind string, from, to copy
 		// gone, it was deleted meanwhile, and is not made again.
 		TopExists: kind != "snapshot",
 	})
+	// The beat stops before the copy's last step: a fence that stopped
+	// the copy says why.
+	if berr := haltBeat(); berr != nil {
+		return berr
+	}
 	if err != nil {
 		return err
 	}
@@ -223,57 +239,3 @@ func (d *controller) copyBetween(ctx context.Context, kind string, from, to copy
 	}
 	return finish(workers[0].Dst, stats)
 }
-
-// beating beats for the copy into uid on root's share (state.Beat) before
-// it returns and then every state.BeatInterval, until the returned func is
-// called, which removes the beat: a copy is on the share as running before
-// it writes anything. A beat takes a session as any call does, from the
-// quarter of the pool the copies leave to calls. A beat that fails is
-// logged: the next one may get through, and five more intervals pass
-// before a reclaimer could take the copy for abandoned.
-func (d *controller) beating(ctx context.Context, root source.Source, creds share.Credentials, uid string, logger klog.Logger) (stop func()) {
-	if uid == "" {
-		return func() {}
-	}
-	beat := func(ctx context.Context, timeout time.Duration, stop bool) {
-		ctx, cancel := context.WithTimeout(ctx, timeout)
-		defer cancel()
-		err := d.withShare(ctx, root, creds, func(c share.Client) error {
-			if stop {
-				return storeOf(ctx, c).StopBeat(ctx, uid)
-			}
-			return storeOf(ctx, c).Beat(ctx, uid)
-		})
-		if err != nil && ctx.Err() == nil {
-			logger.Error(err, "cannot say on the share whether the copy runs", "uid", uid, "running", !stop)
-		}
-	}
-	beat(ctx, beatTimeout, false)
-	bctx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		t := time.NewTicker(state.BeatInterval)
-		defer t.Stop()
-		for {
-			select {
-			case <-t.C:
-				beat(bctx, state.BeatInterval, false)
-			case <-bctx.Done():
-				return
-			}
-		}
-	}()
-	return func() {
-		cancel()
-		<-done
-		// The copy's own context may have ended: the beat goes anyway.
-		beat(context.WithoutCancel(ctx), beatTimeout, true)
-	}
-}
-
-// beatTimeout bounds the first beat of a copy, which the copy waits for,
-// and the removal of its beat when it ends: a first beat the server is
-// slow to take is written at the next interval, and a beat left is the
-// reclaimer's to remove.
-const beatTimeout = 30 * time.Second

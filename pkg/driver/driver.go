@@ -121,6 +121,11 @@ type controller struct {
 	reclaimer     state.Reclaimer
 	snapshotCalls activity
 	volumeCalls   activity // volumes being filled
+	// instance names this process in its copies' beats; foreign is what
+	// it saw of other processes' (beat.go).
+	instance  string
+	foreign   foreignBeats
+	beatTimes beatTimes
 }
 
 // node serves the CSI Node service: the node plugin's mounts, its records
@@ -164,7 +169,7 @@ func New(cfg Config) (*Driver, error) {
 	}
 	d := &Driver{cfg: cfg}
 	aliases := newAliasUse(&d.cfg)
-	d.controller = controller{cfg: &d.cfg, aliases: aliases, jobs: jobs.NewRunner(), newShares: make(chan source.Source, 16), dueShares: make(chan source.Source)}
+	d.controller = controller{cfg: &d.cfg, aliases: aliases, jobs: jobs.NewRunner(), instance: instanceID(), newShares: make(chan source.Source, 16), dueShares: make(chan source.Source)}
 	d.node.cfg, d.node.aliases = &d.cfg, aliases
 	d.reclaimer.SnapshotBusy = d.snapshotBusy
 	d.reclaimer.VolumeBusy = d.volumeBusy

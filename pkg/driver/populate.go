@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -120,7 +121,7 @@ func (d *controller) populate(ctx context.Context, rec state.Record, w where, o 
 	key := populateJobKey(rec.UID)
 	job := d.jobs.Start(key, func(jctx context.Context) (any, error) {
 		start := time.Now()
-		err := d.copyBetween(jctx, o.kind, o.from, copyEnd{root: w.root, path: w.path, beat: rec.UID}, creds, logger, func(c share.Client, stats copytree.Stats) error {
+		err := d.copyBetween(jctx, o.kind, o.from, copyEnd{root: w.root, path: w.path, beat: rec.UID, still: stillFilling(w.path, rec.UID)}, creds, logger, func(c share.Client, stats copytree.Stats) error {
 			return d.holding(jctx, w, func() error {
 				st := storeOf(jctx, c)
 				cur, err := st.Get(jctx, w.path, rec.UID)
@@ -156,4 +157,17 @@ func (d *controller) populate(ctx context.Context, rec state.Record, w where, o 
 	case <-ctx.Done():
 	}
 	return fail(errInProgress, "volume %q is still being filled from %s; the copy goes on, and a retry of this call waits for it", rec.Name, o.id)
+}
+
+// stillFilling is a restore's or clone's copyEnd.still: the volume's record
+// is there and still says it is being filled. Only the share's answer
+// stops the copy; a failure to ask does not.
+func stillFilling(path, uid string) func(context.Context, *state.Store) error {
+	return func(ctx context.Context, st *state.Store) error {
+		cur, err := st.Get(ctx, path, uid)
+		if errors.Is(err, state.ErrNotFound) || err == nil && !cur.Populating {
+			return errNoLongerWanted
+		}
+		return nil
+	}
 }

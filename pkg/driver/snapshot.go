@@ -153,6 +153,12 @@ func (d *controller) awaitSnapshots(ctx context.Context, ps []*pendingSnapshot, 
 			return nil
 		}
 		done, err := p.job.Result()
+		if errors.Is(err, errInProgress) {
+			// The copy runs in another process, or ended there: the
+			// snapshot is not ready as far as this call knows, and the
+			// CO asks again.
+			continue
+		}
 		if err != nil {
 			return fmt.Errorf("copying volume %s into snapshot %q: %w", p.vol.SubDir, p.snap.Name, err)
 		}
@@ -203,7 +209,7 @@ func (d *controller) copySnapshot(ctx context.Context, sid volume.Snapshot, snap
 	}
 	start := time.Now()
 	var copied copytree.Stats
-	to := copyEnd{root: from.root, path: snap.PartialTree(), pack: snapshotPack(snap), beat: snap.UID}
+	to := copyEnd{root: from.root, path: snap.PartialTree(), pack: snapshotPack(snap), beat: snap.UID, still: stillCopying(sid)}
 	err = d.copyBetween(ctx, "snapshot", from, to, creds, logger, func(c share.Client, stats copytree.Stats) error {
 		copied = stats
 		return d.lockedSite(ctx, d.locateShare(ctx, sid.Source).on(ctx, c), snapshotLock(sid), func(st site) error {
@@ -223,6 +229,18 @@ func (d *controller) copySnapshot(ctx context.Context, sid volume.Snapshot, snap
 	logger.Info("snapshot ready", "files", copied.Files, "bytes", copied.Bytes, "serverSideBytes", copied.ServerSideBytes,
 		"resumed", copied.Resumed, "skipped", copied.Skipped, "duration", time.Since(start).String())
 	return done, nil
+}
+
+// stillCopying is a snapshot's copyEnd.still: its record is there and not
+// ready. Only the share's answer stops the copy; a failure to ask does not.
+func stillCopying(sid volume.Snapshot) func(context.Context, *state.Store) error {
+	return func(ctx context.Context, st *state.Store) error {
+		cur, err := st.GetSnapshot(ctx, sid.Key, sid.UID)
+		if errors.Is(err, state.ErrNotFound) || err == nil && cur.Ready {
+			return errNoLongerWanted
+		}
+		return nil
+	}
 }
 
 // snapshotPack is where the snapshot keeps its small files, or "" for a

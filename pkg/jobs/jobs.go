@@ -131,3 +131,24 @@ func (r *Runner) Cancel(ctx context.Context, key string) error {
 		return ctx.Err()
 	}
 }
+
+// CancelAll stops every job and waits until they have ended, or until ctx
+// ends: for a process that is about to exit, so that each job's own
+// cleanup runs.
+func (r *Runner) CancelAll(ctx context.Context) error {
+	r.mu.Lock()
+	all := r.jobs
+	r.jobs = map[string]*Job{}
+	r.mu.Unlock()
+	for _, j := range all {
+		j.cancel()
+	}
+	for _, j := range all {
+		select {
+		case <-j.done:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return nil
+}

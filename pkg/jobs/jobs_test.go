@@ -104,3 +104,29 @@ func waitFor(t *testing.T, cond func() bool) {
 		}
 	}
 }
+
+// CancelAll, at a process's exit, stops every running job and waits for
+// each to finish its own cleanup (a copy removes its beat from the share).
+func TestCancelAllWaitsForEveryJobsCleanup(t *testing.T) {
+	r := NewRunner()
+	cleaned := make(chan string, 2)
+	for _, k := range []string{"a", "b"} {
+		r.Start(k, func(ctx context.Context) (any, error) {
+			<-ctx.Done()
+			time.Sleep(10 * time.Millisecond) // the cleanup takes a while
+			cleaned <- k
+			return nil, ctx.Err()
+		})
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := r.CancelAll(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if len(cleaned) != 2 {
+		t.Fatalf("CancelAll returned after %d of 2 cleanups", len(cleaned))
+	}
+	if r.Get("a") != nil || r.Get("b") != nil {
+		t.Error("cancelled jobs are still listed")
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"strings"
 	"time"
 )
 
@@ -17,12 +18,30 @@ import (
 // copy beats on the share it writes to: every BeatInterval it writes a new
 // token to busy/<uid>, and a reclaimer takes a volume or a snapshot for
 // abandoned only once its passes have seen the same beat (or none) for
-// IntentTTL. Tokens are compared, never times: no two clocks are.
+// IntentTTL. Tokens are compared, never times: no two clocks are. The beat
+// names the process whose copy it is, so that a second process does not
+// start the same copy beside it (see the driver's copy fence).
 
-// BeatInterval is how often a running copy beats: a sixth of IntentTTL, so
-// that beats lost to a server slow to answer never let a live copy look
-// idle.
-const BeatInterval = IntentTTL / 6
+// BeatInterval is how often a running copy beats. A reclaimer waits for
+// IntentTTL of the same beat; a controller that finds another process's
+// copy beating waits for TakeoverAfter of the same beat before it takes
+// the copy over (that process died, or lost the share), which it would
+// otherwise run beside, both writing the same files.
+const BeatInterval = 10 * time.Second
+
+// TakeoverAfter is how long another process's beat must stay the same
+// before a controller takes its copy over: three beats missed.
+const TakeoverAfter = 3 * BeatInterval
+
+// A Beat is what a copy wrote in busy/<uid>.
+type Beat struct {
+	// Owner names the process that runs the copy; "" when there is no
+	// beat (or one that names none).
+	Owner string
+	// Raw is the whole content, which a reader compares with what it saw
+	// before: a new one every beat.
+	Raw string
+}
 
 // beatPath is where the copy into the volume or snapshot uid beats.
 func beatPath(uid string) (string, error) {
@@ -32,41 +51,69 @@ func beatPath(uid string) (string, error) {
 	return busyDir + "/" + uid, nil
 }
 
-// Beat says on the share that a copy into the volume or snapshot uid runs
-// now.
-func (s *Store) Beat(ctx context.Context, uid string) error {
+// Beat says on the share that owner's copy into the volume or snapshot
+// uid runs now. owner is one word.
+func (s *Store) Beat(ctx context.Context, uid, owner string) error {
 	p, err := beatPath(uid)
 	if err != nil {
 		return err
+	}
+	if owner == "" || strings.ContainsAny(owner, " \n") {
+		return fmt.Errorf("owner %q is not one word", owner)
 	}
 	token, err := s.uid()
 	if err != nil {
 		return err
 	}
-	// The time is for a person reading the file; a reclaimer compares
-	// the whole content with what it saw before.
-	return s.writeFile(ctx, p, []byte(token+" "+s.now().UTC().Format(time.RFC3339)+"\n"))
+	// The time is for a person reading the file; readers compare the
+	// whole content with what they saw before.
+	return s.writeFile(ctx, p, []byte(owner+" "+token+" "+s.now().UTC().Format(time.RFC3339)+"\n"))
 }
 
-// StopBeat says the copy into uid ended here. Another process's copy of
-// the same volume or snapshot beats again at its next beat.
-func (s *Store) StopBeat(ctx context.Context, uid string) error {
+// StopBeat says owner's copy into uid ended: its beat goes, and another
+// owner's is left alone.
+func (s *Store) StopBeat(ctx context.Context, uid, owner string) error {
+	b, err := s.ReadBeat(ctx, uid)
+	if err != nil || b.Owner != owner {
+		return err
+	}
+	p, _ := beatPath(uid)
+	return s.removeFile(ctx, p)
+}
+
+// ReadBeat reads the beat of uid: the zero Beat when there is none.
+func (s *Store) ReadBeat(ctx context.Context, uid string) (Beat, error) {
+	p, err := beatPath(uid)
+	if err != nil {
+		return Beat{}, err
+	}
+	raw, err := s.c.ReadFile(ctx, p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Beat{}, nil
+	}
+	if err != nil {
+		return Beat{}, err
+	}
+	owner, _, _ := strings.Cut(string(raw), " ")
+	return Beat{Owner: owner, Raw: string(raw)}, nil
+}
+
+// dropBeat removes the beat of a volume filled by a copy (whoever's it is:
+// a killed process's stays otherwise), before the record that owns it goes;
+// a volume made empty never had one, and its delete keeps its round trips.
+func (s *Store) dropBeat(ctx context.Context, rec Record) error {
+	if rec.ContentSource == "" {
+		return nil
+	}
+	return s.dropBeatOf(ctx, rec.UID)
+}
+
+// dropBeatOf removes the beat of uid, whoever's it is: the copy it stood
+// for is finished, or its destination deleted.
+func (s *Store) dropBeatOf(ctx context.Context, uid string) error {
 	p, err := beatPath(uid)
 	if err != nil {
 		return err
 	}
 	return s.removeFile(ctx, p)
-}
-
-// beat reads the beat of uid: "" when there is none.
-func (s *Store) beat(ctx context.Context, uid string) (string, error) {
-	p, err := beatPath(uid)
-	if err != nil {
-		return "", err
-	}
-	b, err := s.c.ReadFile(ctx, p)
-	if errors.Is(err, fs.ErrNotExist) {
-		return "", nil
-	}
-	return string(b), err
 }

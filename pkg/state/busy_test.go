@@ -3,6 +3,7 @@ package state
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"testing"
 	"time"
@@ -56,14 +57,12 @@ func TestAReclaimerSparesACopyAnotherProcessRuns(t *testing.T) {
 		return verr == nil, serr == nil
 	}
 	// Three hours of copying, the copies beating every BeatInterval and
-	// the other reclaimer passing every minute.
+	// the other reclaimer passing as often.
 	for end := c.t.Add(3 * time.Hour); c.t.Before(end); {
-		must(st.Beat(ctx, vol.UID))
-		must(st.Beat(ctx, snap.UID))
-		for range int(BeatInterval / time.Minute) {
-			pass()
-			c.t = c.t.Add(time.Minute)
-		}
+		must(st.Beat(ctx, vol.UID, "other"))
+		must(st.Beat(ctx, snap.UID, "other"))
+		pass()
+		c.t = c.t.Add(BeatInterval)
 	}
 	if v, s := there(); !v || !s {
 		t.Fatalf("the other controller's reclaimer deleted a copy that beats: volume there %v, snapshot there %v", v, s)
@@ -80,5 +79,61 @@ func TestAReclaimerSparesACopyAnotherProcessRuns(t *testing.T) {
 	}
 	if names, err := sh.Client().List(ctx, busyDir, 0); err != nil || len(names) != 0 {
 		t.Errorf("beats nobody rewrites stayed: %v %v", names, err)
+	}
+}
+
+// A beat a killed controller left goes with what it beat for: the copy's
+// commit (Populated, CompleteSnapshot) and the delete of its volume or
+// snapshot remove it, whoever's it is, so nothing is left in busy/ once
+// the volume or snapshot is finished or gone.
+func TestABeatGoesWithWhatItBeatFor(t *testing.T) {
+	ctx := context.Background()
+	sh := memshare.New()
+	st := storeOn(sh, &clock{t0})
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	beats := func() []string {
+		names, err := sh.Client().List(ctx, busyDir, 0)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			t.Fatal(err)
+		}
+		return names
+	}
+	req := createReq()
+	req.ContentSource = "snapshot-id"
+	vol, err := st.Create(ctx, req)
+	must(err)
+	must(st.Beat(ctx, vol.UID, "killed"))
+	vol, err = st.Populated(ctx, vol)
+	must(err)
+	if b := beats(); len(b) != 0 {
+		t.Fatalf("beats after the volume was filled: %v", b)
+	}
+	must(st.Beat(ctx, vol.UID, "killed")) // a late one, of a copy killed after the commit
+	must(st.DeleteVolume(ctx, vol))
+	if b := beats(); len(b) != 0 {
+		t.Fatalf("beats after the restored volume was deleted: %v", b)
+	}
+	for _, complete := range []bool{true, false} {
+		snap, err := st.CreateSnapshot(ctx, SnapshotRequest{Name: fmt.Sprint("snap-", complete), SourceVolumeID: "v", SourcePath: "base/v"})
+		must(err)
+		must(sh.WriteFileDirect(snap.PartialTree()+"/f", []byte("copied")))
+		must(st.Beat(ctx, snap.UID, "killed"))
+		if complete {
+			snap, err = st.CompleteSnapshot(ctx, snap)
+			must(err)
+			if b := beats(); len(b) != 0 {
+				t.Fatalf("beats after the snapshot was made ready: %v", b)
+			}
+			must(st.Beat(ctx, snap.UID, "killed"))
+		}
+		must(st.DeleteSnapshot(ctx, snap))
+		if b := beats(); len(b) != 0 {
+			t.Fatalf("beats after the snapshot was deleted (complete %v): %v", complete, b)
+		}
 	}
 }

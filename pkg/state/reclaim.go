@@ -109,11 +109,11 @@ func (r *Reclaimer) Pass(ctx context.Context, s *Store, shareName string, lock L
 	// idle says the same of a volume or snapshot a copy fills, by its
 	// beat on the share: a copy in another process beats there.
 	idle := func(p, uid string) (bool, error) {
-		b, err := s.beat(ctx, uid)
+		b, err := s.ReadBeat(ctx, uid)
 		if err != nil {
 			return false, err
 		}
-		return quiet(p, b), nil
+		return quiet(p, b.Raw), nil
 	}
 	names, err := s.list(ctx, intentsDir)
 	if err != nil {
@@ -186,7 +186,7 @@ func (r *Reclaimer) Pass(ctx context.Context, s *Store, shareName string, lock L
 			}
 		}
 	}
-	// Beats no copy writes any more: a live copy rewrites its own within
+	// Beats no copy writes any more: a live copy rewrites its own every
 	// BeatInterval, so one unchanged for IntentTTL is left by a process
 	// that died, or was removed by none (StopBeat failed).
 	names, err = s.list(ctx, busyDir)

@@ -129,6 +129,11 @@ func (s *Store) GetSnapshotByName(ctx context.Context, name string) (Snapshot, e
 // copying again. The copy's counts go into the record before the rename,
 // so the roll forward records what the copy counted.
 func (s *Store) CompleteSnapshot(ctx context.Context, snap Snapshot) (Snapshot, error) {
+	// The copy is whole; its beat goes first (a call cut short after it
+	// does this again).
+	if err := s.dropBeatOf(ctx, snap.UID); err != nil {
+		return snap, err
+	}
 	fi, err := s.c.Stat(ctx, snap.Tree())
 	if errors.Is(err, fs.ErrNotExist) {
 		if err := s.writeJSON(ctx, snapshotRecord(snap.Key()), snap); err != nil {
@@ -184,6 +189,9 @@ func (s *Store) DeleteSnapshot(ctx context.Context, snap Snapshot) error {
 	if err := s.removeFile(ctx, snap.PackPath()); err != nil {
 		return fmt.Errorf("delete the pack of snapshot %q: %w", snap.Name, err)
 	}
+	if err := s.dropBeatOf(ctx, snap.UID); err != nil {
+		return err
+	}
 	return s.removeFile(ctx, snapshotRecord(snap.Key()))
 }
 
@@ -232,6 +240,11 @@ func listRecords[T any](ctx context.Context, s *Store, dir string, record func(k
 
 // Populated records that a restored or cloned volume's copy is complete.
 func (s *Store) Populated(ctx context.Context, rec Record) (Record, error) {
+	// The copy is whole; its beat goes before the commit, so a call cut
+	// between the two copies again (skipping what is there) and commits.
+	if err := s.dropBeatOf(ctx, rec.UID); err != nil {
+		return rec, err
+	}
 	rec.Populating = false
 	if err := s.writeJSON(ctx, recordPath(rec.Path), rec); err != nil {
 		return rec, err

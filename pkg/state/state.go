@@ -1044,6 +1044,9 @@ func (s *Store) dropRecord(ctx context.Context, rec Record) error {
 	if err := s.removeHolds(ctx, rec.Path); err != nil {
 		return err
 	}
+	if err := s.dropBeat(ctx, rec); err != nil {
+		return err
+	}
 	for _, id := range []uint64{rec.RootID, rec.ReplacedRootID} {
 		if id != 0 {
 			if err := s.removeFile(ctx, rootMarker(id)); err != nil {

@@ -588,6 +588,10 @@ func TestGroupSnapshot(t *testing.T) {
 // A controller killed in the middle of a snapshot's copy leaves no snapshot
 // marked ready; the next controller's CreateSnapshot resumes the copy,
 // skipping what is complete, and ends with one whole copy and no leftovers.
+// The killed controller's beat stays on the share: the next one answers
+// "not ready" until that beat has stayed the same for state.TakeoverAfter
+// (30 seconds), as it would for a live process's copy, and only then
+// takes the copy over (the copy fence, pkg/driver/beat.go).
 func TestSnapshotResumesAfterAControllerRestart(t *testing.T) {
 	protocols(t, func(t *testing.T, params, secrets map[string]string, base string) {
 		first := ownDriver(t, "restart-1")

@@ -48,7 +48,7 @@ var Entries = []Entry{
 	{Dir, "the driver's own state; never inside a volume, never a volume", true},
 	{Volumes, "<key>.json: the record of the volume directory whose path hashes to <key>", true},
 	{Intents, "<key>.json: a CreateVolume of <key> that has not committed (its record is not written yet)", true},
-	{Busy, "<uid>: a copy into the volume or snapshot <uid> runs (in any process, or any cluster on the share): rewritten with a new token every few minutes while it does", true},
+	{Busy, "<uid>: a copy into the volume or snapshot <uid> runs (in any process, or any cluster on the share): names its process, rewritten with a new token every 10 seconds while it does", true},
 	{Holds, "one directory per directory with volumes below it", true},
 	{Holds + "/*", "<key2>: the volume <key2> lies below this directory (empty)", true},
 	{Roots, "<id>: a volume, archive or snapshot root's server file ID (empty)", true},

@@ -95,6 +95,19 @@ type Options struct {
 	// was deleted meanwhile) stops the copy with fs.ErrNotExist instead of
 	// being made again, with a copy in it that no record owns.
 	TopExists bool
+	// Between is called by each worker before each file or batch it
+	// takes, with the worker's own destination session (free between its
+	// files): the caller's chance to use a session the copy holds, and to
+	// stop the copy with an error. Nil: nothing.
+	Between func(ctx context.Context, dst share.TreeClient) error
+}
+
+// between calls Options.Between, if any.
+func (c *copier) between(ctx context.Context, w Pair) error {
+	if c.opts.Between == nil {
+		return nil
+	}
+	return c.opts.Between(ctx, w.Dst)
 }
 
 // Stats count what one copy did.
@@ -221,6 +234,9 @@ func Copy(ctx context.Context, s Sessions, from, to string, opts Options) (Stats
 	for _, w := range c.s.Workers {
 		g.Go(func() error {
 			for j := range jobs {
+				if err := c.between(gctx, w); err != nil {
+					return err
+				}
 				if j.more != nil {
 					if err := c.packGroup(gctx, w, j.n, append([]share.DirEntry{j.e}, j.more...)); err != nil {
 						return err

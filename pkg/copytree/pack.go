@@ -346,6 +346,9 @@ func (c *copier) unpack(ctx context.Context) error {
 	for _, w := range c.s.Workers {
 		g.Go(func() error {
 			for batch := range jobs {
+				if err := c.between(gctx, w); err != nil {
+					return err
+				}
 				if err := c.placeBatch(gctx, w.Dst, batch); err != nil {
 					return err
 				}

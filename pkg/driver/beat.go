@@ -95,58 +95,147 @@ func (b beatTimes) takeoverAfter() time.Duration {
 	return cmp.Or(b.takeover, state.TakeoverAfter)
 }
 
-// beating starts the fence for a copy into to (nothing when to.beat is
-// empty): errCopiedElsewhere when another process's copy beats there;
-// else a first beat before it returns, and one every state.BeatInterval.
-// The copy runs with the returned ctx, which a beat cancels when the copy
-// is no longer this process's to make. halt ends the beats and says why
-// the fence stopped the copy (nil if it did not); end removes this
-// process's beat, once the copy has given its sessions back.
-//
-// The first beat and the removal take a session as any call does. A beat
-// while the copy runs takes one only if the pool has one to spare (the
-// copy may hold them all: below four sessions per share it does), and is
-// skipped otherwise: a copy never waits on its own beat.
-func (d *controller) beating(ctx context.Context, to copyEnd, creds share.Credentials, logger klog.Logger) (_ context.Context, halt func() error, end func(), _ error) {
-	if to.beat == "" {
-		return ctx, func() error { return nil }, func() {}, nil
+// fence is one copy's beating (see the top of this file).
+type fence struct {
+	d      *controller
+	to     copyEnd
+	creds  share.Credentials
+	logger klog.Logger
+	me     string
+
+	mu      sync.Mutex // one beat at a time
+	last    time.Time  // the last beat that got through
+	verdict error      // why the fence stopped the copy; nil while it has not
+}
+
+// beat checks that the copy is still this process's to make, and beats,
+// through st. A verdict (taken over, no longer wanted) is kept and
+// returned; any other error is the share's, and the copy goes on.
+func (f *fence) beat(ctx context.Context, st *state.Store) error {
+	b, err := st.ReadBeat(ctx, f.to.beat)
+	if err != nil {
+		return err
 	}
-	uid, me := to.beat, d.instance
-	look := func(ctx context.Context, wait bool, fn func(context.Context, *state.Store) error) error {
-		ctx, cancel := context.WithTimeout(ctx, beatTimeout)
+	if b.Owner != "" && b.Owner != f.me {
+		return f.stop(errTakenOver)
+	}
+	return f.claim(ctx, st)
+}
+
+// claim beats as the copy's owner, whoever's the beat there is (the first
+// beat, which has looked at it already), unless the copy is no longer
+// wanted.
+func (f *fence) claim(ctx context.Context, st *state.Store) error {
+	if f.to.still != nil {
+		if err := f.to.still(ctx, st); err != nil {
+			return f.stop(err)
+		}
+	}
+	if err := st.Beat(ctx, f.to.beat, f.me); err != nil {
+		return err
+	}
+	f.last = time.Now()
+	return nil
+}
+
+func (f *fence) stop(why error) error {
+	if f.verdict == nil {
+		f.verdict = why
+	}
+	return f.verdict
+}
+
+// due takes the beat when one is due and no other is under way.
+func (f *fence) due() bool {
+	if !f.mu.TryLock() {
+		return false
+	}
+	if f.verdict == nil && time.Since(f.last) >= f.d.beatTimes.interval() {
+		return true
+	}
+	f.mu.Unlock()
+	return false
+}
+
+// between is the copy's copytree.Options.Between: a worker beats through
+// its own destination session when a beat is due, so a copy that holds
+// every session of its share (below four sessions per share it may) still
+// beats. It returns the fence's verdict, which stops the copy.
+func (f *fence) between(ctx context.Context, dst share.TreeClient) error {
+	if f.due() {
+		err := f.beat(ctx, storeOf(ctx, dst))
+		verdict := f.verdict
+		f.mu.Unlock()
+		if err != nil && verdict == nil {
+			f.logger.V(2).Info("a beat of the copy did not get through; the next may", "uid", f.to.beat, "err", err.Error())
+		}
+		return verdict
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.verdict
+}
+
+// betweenFunc is between for copytree.Options, nil without a fence.
+func (f *fence) betweenFunc() func(context.Context, share.TreeClient) error {
+	if f == nil {
+		return nil
+	}
+	return f.between
+}
+
+// beating starts the fence for a copy into to (nothing when to.beat is
+// empty). The first beat, through a session of the pool as any call's,
+// refuses the copy with errCopiedElsewhere when another process's copy
+// beats there, and with Unavailable when the share does not answer: a
+// copy is never started unfenced. The copy then beats through its own
+// workers' sessions between files (between, for copytree.Options.Between),
+// and through a spare session of the pool every interval while its
+// workers are each in one long file; it stops on the fence's verdict.
+// halt ends the beats and returns the verdict (nil when the fence did not
+// stop the copy); end removes this process's beat, once the copy has given
+// its sessions back.
+func (d *controller) beating(ctx context.Context, to copyEnd, creds share.Credentials, logger klog.Logger) (_ context.Context, f *fence, halt func() error, end func(), _ error) {
+	if to.beat == "" {
+		return ctx, nil, func() error { return nil }, func() {}, nil
+	}
+	f = &fence{d: d, to: to, creds: creds, logger: logger, me: d.instance}
+	look := func(ctx context.Context, timeout time.Duration, wait bool, fn func(context.Context, *state.Store) error) error {
+		ctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
-		if wait {
+		if wait || d.cfg.Pool.MaxOpenPerKey <= 0 {
 			return d.withShare(ctx, to.root, creds, func(c share.Client) error { return fn(ctx, storeOf(ctx, c)) })
 		}
 		l := d.cfg.Pool.TryGet(ctx, to.root, creds)
 		if l == nil {
-			logger.V(2).Info("no session to spare for the copy's beat; it beats at the next interval", "uid", uid)
-			return nil
+			return nil // none to spare: the workers beat between their files
 		}
 		err := fn(ctx, storeOf(ctx, l.Client))
 		l.Release(err)
 		return err
 	}
-	err := look(ctx, true, func(ctx context.Context, st *state.Store) error {
-		b, err := st.ReadBeat(ctx, uid)
+	err := look(ctx, beatTimeout, true, func(ctx context.Context, st *state.Store) error {
+		b, err := st.ReadBeat(ctx, to.beat)
 		if err != nil {
 			return err
 		}
-		if b.Owner != "" && b.Owner != me && !d.foreign.stale(uid, b, d.beatTimes.takeoverAfter()) {
+		if b.Owner != "" && b.Owner != f.me && !d.foreign.stale(to.beat, b, d.beatTimes.takeoverAfter()) {
 			return errCopiedElsewhere
 		}
-		return st.Beat(ctx, uid, me)
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		return f.claim(ctx, st)
 	})
 	switch {
-	case errors.Is(err, errCopiedElsewhere):
-		return ctx, nil, nil, err
+	case errors.Is(err, errCopiedElsewhere), errors.Is(err, errInProgress):
+		return ctx, nil, nil, nil, err
 	case err != nil:
-		// The copy goes on; the next beat may get through.
-		logger.Error(err, "cannot say on the share that the copy runs", "uid", uid)
+		return ctx, nil, nil, nil, fmt.Errorf("say on the share that the copy runs, before it starts: %w", err)
 	}
 	cctx, cancel := context.WithCancelCause(ctx)
-	done := make(chan struct{})
-	unbounded := d.cfg.Pool.MaxOpenPerKey <= 0
+	quit, done := make(chan struct{}), make(chan struct{})
+	// A beat's look must end well within the takeover time.
+	tick := max(d.beatTimes.interval(), time.Second)
 	go func() {
 		defer close(done)
 		t := time.NewTicker(d.beatTimes.interval())
@@ -154,54 +243,46 @@ func (d *controller) beating(ctx context.Context, to copyEnd, creds share.Creden
 		for {
 			select {
 			case <-t.C:
-			case <-cctx.Done():
+			case <-quit:
 				return
 			}
-			err := look(cctx, unbounded, func(ctx context.Context, st *state.Store) error {
-				b, err := st.ReadBeat(ctx, uid)
-				if err != nil {
-					return err
-				}
-				if b.Owner != "" && b.Owner != me {
-					cancel(errTakenOver)
-					return nil
-				}
-				if to.still != nil {
-					if err := to.still(ctx, st); err != nil {
-						cancel(err)
-						return nil
-					}
-				}
-				return st.Beat(ctx, uid, me)
-			})
+			if !f.due() {
+				continue
+			}
+			err := look(cctx, tick, false, f.beat)
+			verdict := f.verdict
+			f.mu.Unlock()
+			if verdict != nil {
+				cancel(verdict)
+				return
+			}
 			if err != nil && cctx.Err() == nil {
-				logger.Error(err, "cannot say on the share that the copy runs", "uid", uid)
+				logger.V(2).Info("a beat of the copy did not get through; the next may", "uid", to.beat, "err", err.Error())
 			}
 		}
 	}()
 	var once sync.Once
-	var why error
 	halt = func() error {
 		once.Do(func() {
-			if c := context.Cause(cctx); cctx.Err() != nil && c != cctx.Err() {
-				why = c // the fence stopped the copy
-			}
-			cancel(nil)
+			close(quit)
 			<-done
+			cancel(nil)
 		})
-		return why
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		return f.verdict
 	}
 	end = func() {
-		halt()
+		_ = halt()
 		// The copy's own context may have ended: the beat goes anyway.
-		err := look(context.WithoutCancel(ctx), true, func(ctx context.Context, st *state.Store) error {
-			return st.StopBeat(ctx, uid, me)
+		err := look(context.WithoutCancel(ctx), beatTimeout, true, func(ctx context.Context, st *state.Store) error {
+			return st.StopBeat(ctx, to.beat, f.me)
 		})
 		if err != nil {
-			logger.Error(err, "cannot remove the copy's beat; the reclaimer does once it stays the same", "uid", uid)
+			logger.Error(err, "cannot remove the copy's beat; the reclaimer does once it stays the same", "uid", to.beat)
 		}
 	}
-	return cctx, halt, end, nil
+	return cctx, f, halt, end, nil
 }
 
 // beatTimeout bounds the first beat of a copy, which the copy waits for,

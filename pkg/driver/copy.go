@@ -147,7 +147,7 @@ func (d *controller) copyBetween(ctx context.Context, kind string, from, to copy
 	}
 	// Deferred before the leases are: the beat goes once they are given
 	// back, through a session of the pool as any call's.
-	ctx, haltBeat, endBeat, err := d.beating(ctx, to, creds, logger)
+	ctx, f, haltBeat, endBeat, err := d.beating(ctx, to, creds, logger)
 	if err != nil {
 		return err
 	}
@@ -225,6 +225,7 @@ func (d *controller) copyBetween(ctx context.Context, kind string, from, to copy
 		// A restore's or a clone's volume was made by its CreateVolume:
 		// gone, it was deleted meanwhile, and is not made again.
 		TopExists: kind != "snapshot",
+		Between:   f.betweenFunc(),
 	})
 	// The beat stops before the copy's last step: a fence that stopped
 	// the copy says why.

@@ -10,6 +10,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/copytree"
+	"github.com/fileshare-csi/fileshare-csi/pkg/jobs"
 	"github.com/fileshare-csi/fileshare-csi/pkg/krb5cache"
 	"github.com/fileshare-csi/fileshare-csi/pkg/mounter"
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
@@ -109,7 +110,7 @@ func codeOf(err error) codes.Code {
 		return codes.FailedPrecondition
 	case errors.Is(err, errInProgress), errors.Is(err, errStaleToken):
 		return codes.Aborted
-	case errors.Is(err, errNotReady):
+	case errors.Is(err, errNotReady), errors.Is(err, jobs.ErrClosed):
 		return codes.Unavailable
 	case errors.Is(err, errNoTopology), errors.Is(err, krb5cache.ErrNoFreeUID):
 		return codes.ResourceExhausted

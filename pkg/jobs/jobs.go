@@ -6,6 +6,7 @@ package jobs
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 )
@@ -57,7 +58,14 @@ type Runner struct {
 
 	mu   sync.Mutex
 	jobs map[string]*Job
+	// closed: CancelAll ran, the process is exiting, and Start starts
+	// nothing more.
+	closed bool
 }
+
+// ErrClosed is the error of a job Start refused because the runner's
+// process is exiting.
+var ErrClosed = errors.New("the controller is shutting down: another controller does the work")
 
 // DefaultRetain is NewRunner's Retain: longer than the CO's longest back
 // off between retries (external-provisioner and csi-snapshotter: 5 minutes).
@@ -79,6 +87,11 @@ func NewRunner() *Runner {
 func (r *Runner) Start(key string, fn func(ctx context.Context) (any, error)) *Job {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.closed {
+		j := &Job{cancel: func() {}, done: make(chan struct{}), err: ErrClosed}
+		close(j.done)
+		return j
+	}
 	if j, ok := r.jobs[key]; ok {
 		if done, err := j.Finished(); !done || err == nil {
 			return j
@@ -134,11 +147,12 @@ func (r *Runner) Cancel(ctx context.Context, key string) error {
 
 // CancelAll stops every job and waits until they have ended, or until ctx
 // ends: for a process that is about to exit, so that each job's own
-// cleanup runs.
+// cleanup runs. Start starts nothing after it.
 func (r *Runner) CancelAll(ctx context.Context) error {
 	r.mu.Lock()
 	all := r.jobs
 	r.jobs = map[string]*Job{}
+	r.closed = true
 	r.mu.Unlock()
 	for _, j := range all {
 		j.cancel()

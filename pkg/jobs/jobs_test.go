@@ -129,4 +129,10 @@ func TestCancelAllWaitsForEveryJobsCleanup(t *testing.T) {
 	if r.Get("a") != nil || r.Get("b") != nil {
 		t.Error("cancelled jobs are still listed")
 	}
+	// A call that comes in while the process exits starts no new copy.
+	ran := false
+	j := r.Start("c", func(context.Context) (any, error) { ran = true; return nil, nil })
+	if _, err := j.Result(); !errors.Is(err, ErrClosed) || ran {
+		t.Errorf("Start after CancelAll: %v (ran %v), want ErrClosed and nothing run", err, ran)
+	}
 }

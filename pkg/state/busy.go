@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path"
 	"strings"
 	"time"
 )
@@ -45,7 +44,11 @@ type Beat struct {
 
 // beatPath is where the copy into the volume or snapshot uid beats.
 func beatPath(uid string) (string, error) {
-	if uid == "" || path.Base(uid) != uid || uid == "." || uid == ".." {
+	// UIDs are hex (NewUID): anything else, a separator of any protocol
+	// above all, names no beat.
+	if uid == "" || len(uid) > 64 || strings.IndexFunc(uid, func(r rune) bool {
+		return !('0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || r == '-')
+	}) >= 0 {
 		return "", fmt.Errorf("UID %q cannot name a file", uid)
 	}
 	return busyDir + "/" + uid, nil

@@ -77,6 +77,13 @@ func TestAReclaimerSparesACopyAnotherProcessRuns(t *testing.T) {
 	if _, err := st.intent(ctx, volPath); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("the abandoned restore's intent: %v", err)
 	}
+	// A beat whose copy's volume went long ago (its process killed after
+	// the delete's own removal of it): the reclaimer's sweep takes it
+	// once it has stayed the same for IntentTTL.
+	must(st.Beat(ctx, "0123abcd", "killed"))
+	pass()
+	c.t = c.t.Add(IntentTTL)
+	pass()
 	if names, err := sh.Client().List(ctx, busyDir, 0); err != nil || len(names) != 0 {
 		t.Errorf("beats nobody rewrites stayed: %v %v", names, err)
 	}

@@ -196,7 +196,10 @@ func (r *Reclaimer) Pass(ctx context.Context, s *Store, shareName string, lock L
 	for _, n := range names {
 		p := busyDir + "/" + n
 		if ok, err := idle(p, n); err != nil {
-			return rep, err
+			// Not a beat the driver wrote (a directory, a name no UID
+			// has): left alone, and the pass goes on.
+			s.logf("cannot read a beat in the metadata directory", "path", p, "error", err.Error())
+			continue
 		} else if ok {
 			if err := s.removeFile(ctx, p); err != nil {
 				return rep, err

@@ -99,7 +99,6 @@ func (b beatTimes) takeoverAfter() time.Duration {
 type fence struct {
 	d      *controller
 	to     copyEnd
-	creds  share.Credentials
 	logger klog.Logger
 	me     string
 
@@ -157,23 +156,32 @@ func (f *fence) due() bool {
 	return false
 }
 
+// beatIfDue beats through via when a beat is due and no other is under
+// way, and returns the fence's verdict. A beat that did not get through
+// is logged: the next may.
+func (f *fence) beatIfDue(via func(beat func(context.Context, *state.Store) error) error) error {
+	if !f.due() {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		return f.verdict
+	}
+	err := via(f.beat)
+	verdict := f.verdict
+	f.mu.Unlock()
+	if err != nil && verdict == nil {
+		f.logger.V(2).Info("a beat of the copy did not get through; the next may", "uid", f.to.beat, "err", err.Error())
+	}
+	return verdict
+}
+
 // between is the copy's copytree.Options.Between: a worker beats through
 // its own destination session when a beat is due, so a copy that holds
 // every session of its share (below four sessions per share it may) still
 // beats. It returns the fence's verdict, which stops the copy.
 func (f *fence) between(ctx context.Context, dst share.TreeClient) error {
-	if f.due() {
-		err := f.beat(ctx, storeOf(ctx, dst))
-		verdict := f.verdict
-		f.mu.Unlock()
-		if err != nil && verdict == nil {
-			f.logger.V(2).Info("a beat of the copy did not get through; the next may", "uid", f.to.beat, "err", err.Error())
-		}
-		return verdict
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.verdict
+	return f.beatIfDue(func(beat func(context.Context, *state.Store) error) error {
+		return beat(ctx, storeOf(ctx, dst))
+	})
 }
 
 // betweenFunc is between for copytree.Options, nil without a fence.
@@ -199,7 +207,7 @@ func (d *controller) beating(ctx context.Context, to copyEnd, creds share.Creden
 	if to.beat == "" {
 		return ctx, nil, func() error { return nil }, func() {}, nil
 	}
-	f = &fence{d: d, to: to, creds: creds, logger: logger, me: d.instance}
+	f = &fence{d: d, to: to, logger: logger, me: d.instance}
 	look := func(ctx context.Context, timeout time.Duration, wait bool, fn func(context.Context, *state.Store) error) error {
 		ctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
@@ -227,7 +235,7 @@ func (d *controller) beating(ctx context.Context, to copyEnd, creds share.Creden
 		return f.claim(ctx, st)
 	})
 	switch {
-	case errors.Is(err, errCopiedElsewhere), errors.Is(err, errInProgress):
+	case errors.Is(err, errInProgress): // errCopiedElsewhere, or no longer wanted
 		return ctx, nil, nil, nil, err
 	case err != nil:
 		return ctx, nil, nil, nil, fmt.Errorf("say on the share that the copy runs, before it starts: %w", err)
@@ -246,18 +254,12 @@ func (d *controller) beating(ctx context.Context, to copyEnd, creds share.Creden
 			case <-quit:
 				return
 			}
-			if !f.due() {
-				continue
-			}
-			err := look(cctx, tick, false, f.beat)
-			verdict := f.verdict
-			f.mu.Unlock()
+			verdict := f.beatIfDue(func(beat func(context.Context, *state.Store) error) error {
+				return look(cctx, tick, false, beat)
+			})
 			if verdict != nil {
 				cancel(verdict)
 				return
-			}
-			if err != nil && cctx.Err() == nil {
-				logger.V(2).Info("a beat of the copy did not get through; the next may", "uid", to.beat, "err", err.Error())
 			}
 		}
 	}()

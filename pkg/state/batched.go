@@ -206,10 +206,8 @@ func (s *Store) deleteEmpty(ctx context.Context, rec Record) (done bool, err err
 	for _, a := range ancestors(rec.Path) {
 		ops = append(ops, share.Op{Kind: share.OpRemove, Path: holdDir(a) + "/" + key(rec.Path)})
 	}
-	if rec.ContentSource != "" {
-		if p, err := beatPath(rec.UID); err == nil {
-			ops = append(ops, share.Op{Kind: share.OpRemove, Path: p}) // see dropBeat
-		}
+	if p, ok := recordBeat(rec); ok {
+		ops = append(ops, share.Op{Kind: share.OpRemove, Path: p}) // see dropBeat
 	}
 	ops = append(ops, share.Op{Kind: share.OpRemove, Path: recordPath(rec.Path)})
 	res := share.RunBatch(ctx, s.c, ops, true)

@@ -80,8 +80,7 @@ func (s *Store) StopBeat(ctx context.Context, uid, owner string) error {
 	if err != nil || b.Owner != owner {
 		return err
 	}
-	p, _ := beatPath(uid)
-	return s.removeFile(ctx, p)
+	return s.dropBeatOf(ctx, uid)
 }
 
 // ReadBeat reads the beat of uid: the zero Beat when there is none.
@@ -102,13 +101,23 @@ func (s *Store) ReadBeat(ctx context.Context, uid string) (Beat, error) {
 }
 
 // dropBeat removes the beat of a volume filled by a copy (whoever's it is:
-// a killed process's stays otherwise), before the record that owns it goes;
-// a volume made empty never had one, and its delete keeps its round trips.
+// a killed process's stays otherwise), before the record that owns it goes.
 func (s *Store) dropBeat(ctx context.Context, rec Record) error {
-	if rec.ContentSource == "" {
-		return nil
+	if p, ok := recordBeat(rec); ok {
+		return s.removeFile(ctx, p)
 	}
-	return s.dropBeatOf(ctx, rec.UID)
+	return nil
+}
+
+// recordBeat is where the copy that filled rec beat, if one did: a volume
+// made from a content source (never one made empty, whose delete keeps
+// its round trips).
+func recordBeat(rec Record) (string, bool) {
+	if rec.ContentSource == "" {
+		return "", false
+	}
+	p, err := beatPath(rec.UID)
+	return p, err == nil
 }
 
 // dropBeatOf removes the beat of uid, whoever's it is: the copy it stood

@@ -31,16 +31,10 @@ func TestAReclaimerSparesACopyAnotherProcessRuns(t *testing.T) {
 	if err != nil || !vol.Populating {
 		t.Fatalf("restore: %+v, %v", vol, err)
 	}
-	must := func(err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	must(sh.WriteFileDirect(volPath+"/restored.txt", []byte("hours of copying")))
+	must(t, sh.WriteFileDirect(volPath+"/restored.txt", []byte("hours of copying")))
 	snap, err := st.CreateSnapshot(ctx, SnapshotRequest{Name: "snap", SourceVolumeID: "v-snap", SourcePath: "base/snap"})
-	must(err)
-	must(sh.WriteFileDirect(snap.PartialTree()+"/f", []byte("copied so far")))
+	must(t, err)
+	must(t, sh.WriteFileDirect(snap.PartialTree()+"/f", []byte("copied so far")))
 
 	idle := func(string) bool { return false } // the other process: no call, no copy of its own
 	other := Reclaimer{SnapshotBusy: idle, VolumeBusy: idle}
@@ -48,7 +42,7 @@ func TestAReclaimerSparesACopyAnotherProcessRuns(t *testing.T) {
 	pass := func() ReclaimReport {
 		t.Helper()
 		rep, err := other.Pass(ctx, storeOn(sh, c), "share", lock)
-		must(err)
+		must(t, err)
 		return rep
 	}
 	there := func() (volume, snapshot bool) {
@@ -59,8 +53,8 @@ func TestAReclaimerSparesACopyAnotherProcessRuns(t *testing.T) {
 	// Three hours of copying, the copies beating every BeatInterval and
 	// the other reclaimer passing as often.
 	for end := c.t.Add(3 * time.Hour); c.t.Before(end); {
-		must(st.Beat(ctx, vol.UID, "other"))
-		must(st.Beat(ctx, snap.UID, "other"))
+		must(t, st.Beat(ctx, vol.UID, "other"))
+		must(t, st.Beat(ctx, snap.UID, "other"))
 		pass()
 		c.t = c.t.Add(BeatInterval)
 	}
@@ -80,7 +74,7 @@ func TestAReclaimerSparesACopyAnotherProcessRuns(t *testing.T) {
 	// A beat whose copy's volume went long ago (its process killed after
 	// the delete's own removal of it): the reclaimer's sweep takes it
 	// once it has stayed the same for IntentTTL.
-	must(st.Beat(ctx, "0123abcd", "killed"))
+	must(t, st.Beat(ctx, "0123abcd", "killed"))
 	pass()
 	c.t = c.t.Add(IntentTTL)
 	pass()
@@ -97,12 +91,6 @@ func TestABeatGoesWithWhatItBeatFor(t *testing.T) {
 	ctx := context.Background()
 	sh := memshare.New()
 	st := storeOn(sh, &clock{t0})
-	must := func(err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
 	beats := func() []string {
 		names, err := sh.Client().List(ctx, busyDir, 0)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -113,34 +101,41 @@ func TestABeatGoesWithWhatItBeatFor(t *testing.T) {
 	req := createReq()
 	req.ContentSource = "snapshot-id"
 	vol, err := st.Create(ctx, req)
-	must(err)
-	must(st.Beat(ctx, vol.UID, "killed"))
+	must(t, err)
+	must(t, st.Beat(ctx, vol.UID, "killed"))
 	vol, err = st.Populated(ctx, vol)
-	must(err)
+	must(t, err)
 	if b := beats(); len(b) != 0 {
 		t.Fatalf("beats after the volume was filled: %v", b)
 	}
-	must(st.Beat(ctx, vol.UID, "killed")) // a late one, of a copy killed after the commit
-	must(st.DeleteVolume(ctx, vol))
+	must(t, st.Beat(ctx, vol.UID, "killed")) // a late one, of a copy killed after the commit
+	must(t, st.DeleteVolume(ctx, vol))
 	if b := beats(); len(b) != 0 {
 		t.Fatalf("beats after the restored volume was deleted: %v", b)
 	}
 	for _, complete := range []bool{true, false} {
 		snap, err := st.CreateSnapshot(ctx, SnapshotRequest{Name: fmt.Sprint("snap-", complete), SourceVolumeID: "v", SourcePath: "base/v"})
-		must(err)
-		must(sh.WriteFileDirect(snap.PartialTree()+"/f", []byte("copied")))
-		must(st.Beat(ctx, snap.UID, "killed"))
+		must(t, err)
+		must(t, sh.WriteFileDirect(snap.PartialTree()+"/f", []byte("copied")))
+		must(t, st.Beat(ctx, snap.UID, "killed"))
 		if complete {
 			snap, err = st.CompleteSnapshot(ctx, snap)
-			must(err)
+			must(t, err)
 			if b := beats(); len(b) != 0 {
 				t.Fatalf("beats after the snapshot was made ready: %v", b)
 			}
-			must(st.Beat(ctx, snap.UID, "killed"))
+			must(t, st.Beat(ctx, snap.UID, "killed"))
 		}
-		must(st.DeleteSnapshot(ctx, snap))
+		must(t, st.DeleteSnapshot(ctx, snap))
 		if b := beats(); len(b) != 0 {
 			t.Fatalf("beats after the snapshot was deleted (complete %v): %v", complete, b)
 		}
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
 	}
 }

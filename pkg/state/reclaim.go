@@ -146,10 +146,11 @@ func (r *Reclaimer) Pass(ctx context.Context, s *Store, shareName string, lock L
 			// and a copy the retry would resume is not yet asked for; a
 			// copy in another process, it never knows. So the pass must
 			// also have seen it idle, its beat unchanged, for IntentTTL.
-			if ok, err := idle(p, in.UID); err != nil || !ok {
-				if err != nil {
-					return rep, err
-				}
+			ok, err := idle(p, in.UID)
+			if err != nil {
+				return rep, err
+			}
+			if !ok {
 				continue
 			}
 		}

@@ -56,9 +56,11 @@ test-unit:
 	$(GO) test -count=1 ./pkg/... ./hack/... ./test/docs/ ./test/chart/ ./test/freeport/ ./test/localservers/
 	cd third_party/go-smb2 && $(GO) test -count=1 ./...
 
-# Needs root and the servers from `make deps`.
+# Needs root and the servers from `make deps`. The stream is filtered to the
+# tests' names and results; a failure prints what the failing tests logged.
 test-integration: deps
-	$(GO) test -count=1 -v -timeout 30m ./test/integration/ -ginkgo.no-color 2>&1 | tee /tmp/fileshare-integration.log | grep -E '^(=== RUN|--- |PASS|FAIL|ok|panic)|Ran [0-9]+ of|Passed|\[FAIL\]'; exit $${PIPESTATUS[0]}
+	$(GO) test -count=1 -v -timeout 30m ./test/integration/ -ginkgo.no-color 2>&1 | tee /tmp/fileshare-integration.log | grep -E '^(=== RUN|--- |PASS|FAIL|ok|panic)|Ran [0-9]+ of|Passed|\[FAIL\]'; \
+	rc=$${PIPESTATUS[0]}; [ $$rc = 0 ] || awk -f hack/failures.awk /tmp/fileshare-integration.log; exit $$rc
 
 # DeleteVolume of one NFS directory with a million entries, within the
 # controller's manifest memory limit (test-integration runs 50,000). Slow:

@@ -41,6 +41,9 @@ var krb5HostTickets bool
 // sourceAliases is --source-aliases, the file of driver.Config.Aliases.
 var sourceAliases string
 
+// podUID is --pod-uid, driver.Config.PodUID.
+var podUID string
+
 // krb5CacheUIDs and krb5CachePath are --krb5-cache-uids and
 // --krb5-cache-path (see krb5cache.Config).
 var krb5CacheUIDs, krb5CachePath string
@@ -69,6 +72,7 @@ func main() {
 	flag.BoolVar(&krb5HostTickets, "krb5-host-tickets", false, "node: mount SMB volumes of auth krb5 classes (sec=krb5) with the host's own Kerberos tickets, which cifs.upcall finds in root's credential cache or the host's keytab: one identity for every such volume on the node; off, they fail with FailedPrecondition")
 	flag.StringVar(&krb5CacheUIDs, "krb5-cache-uids", "", "node: FIRST-LAST, host uids (each with a passwd entry on the host, used by nothing else) to give each Kerberos principal of a Secret one of: its SMB mounts (sec=krb5) then log in as that principal, from a ticket cache the plugin writes and renews for the uid (needs Linux 6.13 or 6.12.30+, and cifs-utils 7.2+ on the host; docs/kerberos.md); empty: off")
 	flag.StringVar(&krb5CachePath, "krb5-cache-path", "/host/tmp/krb5cc_%{uid}", "node, with --krb5-cache-uids: a uid's ticket cache file as the plugin sees it, the host's default cache for the uid (FILE:/tmp/krb5cc_%{uid} unless the host's krb5.conf says otherwise) under where the host's directory is mounted")
+	flag.StringVar(&podUID, "pod-uid", "", "controller: the UID of the pod it runs in (the downward API's metadata.uid): a copy an earlier container of this pod left is resumed at once, not after 30 s (empty: after 30 s)")
 	flag.StringVar(&sourceAliases, "source-aliases", "", "a file of source aliases (a mounted ConfigMap key, docs/server-move.md): volumes made against a server's old address reach it where it is now; read again when it changes; a missing file maps nothing, one that does not parse stops the start (empty: no aliases)")
 	showVersion := flag.Bool("version", false, "print the version and exit")
 	flag.Parse()
@@ -94,7 +98,7 @@ func run(endpoint, nodeID, mode, name, stateDir string, maxSessions int, metrics
 	if err != nil {
 		return err
 	}
-	cfg := driver.Config{Name: name, Version: version, NodeID: nodeID, StateDir: stateDir, InlineSources: inline, Usage: ub, Krb5HostTickets: krb5HostTickets}
+	cfg := driver.Config{Name: name, Version: version, NodeID: nodeID, StateDir: stateDir, InlineSources: inline, Usage: ub, Krb5HostTickets: krb5HostTickets, PodUID: podUID}
 	if sourceAliases != "" {
 		if cfg.Aliases, err = source.OpenAliasFile(sourceAliases); err != nil {
 			return fmt.Errorf("--source-aliases: %w", err)

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -23,7 +24,8 @@ import (
 //   - no other process starts the same copy beside it: a controller that
 //     finds another process's beat waits, answering "in progress", until
 //     that beat stays the same for state.TakeoverAfter (its process died,
-//     or lost the share), and only then copies itself;
+//     or lost the share), and only then copies itself; a beat an earlier
+//     container of its own pod left is taken over at once (restartOf);
 //   - a copy stops at its next beat once another process took it over, or
 //     once the volume or snapshot is no longer its to fill (filled or
 //     deleted elsewhere): a late copy of a demoted leader never writes
@@ -44,11 +46,31 @@ var errTakenOver = fmt.Errorf("%w: another controller process took the copy over
 // call again answers from what the share says.
 var errNoLongerWanted = fmt.Errorf("%w: the copy was finished or its destination deleted meanwhile, by another controller process", errInProgress)
 
-// instanceID names this process in its beats.
-func instanceID() string {
+// instanceID names this process in its beats: after its pod's UID, when
+// it knows it.
+func instanceID(pod string) string {
 	b := make([]byte, 8)
 	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
+	if pod == "" {
+		return hex.EncodeToString(b)
+	}
+	return pod + "/" + hex.EncodeToString(b)
+}
+
+// podUID says whether s may be a pod's UID (or is empty): one word of
+// letters, digits and dashes, which the beats' owners are made of.
+func podUID(s string) bool {
+	return len(s) <= 64 && strings.IndexFunc(s, func(r rune) bool {
+		return !('0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || r == '-')
+	}) < 0
+}
+
+// restartOf says whether owner, a beat's, was an earlier container of this
+// process's pod, which has exited: the kubelet starts a container again
+// only once the one before it has.
+func (d *controller) restartOf(owner string) bool {
+	pod, _, ok := strings.Cut(owner, "/")
+	return ok && d.cfg.PodUID != "" && pod == d.cfg.PodUID && owner != d.instance
 }
 
 // foreignBeats is what this process saw of other processes' beats: when it
@@ -227,7 +249,13 @@ func (d *controller) beating(ctx context.Context, to copyEnd, creds share.Creden
 		if err != nil {
 			return err
 		}
-		if b.Owner != "" && b.Owner != f.me && !d.foreign.stale(to.beat, b, d.beatTimes.takeoverAfter()) {
+		switch {
+		case b.Owner == "" || b.Owner == f.me:
+		case d.restartOf(b.Owner):
+			logger.Info("taking over the copy an earlier container of this pod left", "uid", to.beat, "owner", b.Owner)
+		case d.foreign.stale(to.beat, b, d.beatTimes.takeoverAfter()):
+			logger.Info("taking over a copy whose beat stayed the same", "uid", to.beat, "owner", b.Owner, "for", d.beatTimes.takeoverAfter().String())
+		default:
 			return errCopiedElsewhere
 		}
 		f.mu.Lock()

@@ -184,6 +184,56 @@ func TestACopyAnotherProcessBeatsForIsNotStartedBesideIt(t *testing.T) {
 	}
 }
 
+// podFenced is fenced for a controller of the pod pod, which never takes
+// a copy over for a beat that stayed the same (an hour): what it takes
+// over at once, it takes over as the next container of the same pod.
+func podFenced(t *testing.T, ms *memshare.Share, pod string) *Driver {
+	d := fenced(t, ms)
+	d.cfg.PodUID, d.instance = pod, instanceID(pod)
+	d.beatTimes.takeover = time.Hour
+	return d
+}
+
+// A controller container that crashed (an OOM kill) leaves its copy's beat
+// on the share; the kubelet starts the next container of the same pod only
+// once it has exited, so that one takes the copy over at once, where a
+// controller of another pod waits for the beat to stay the same.
+func TestACopyAnEarlierContainerOfThisPodLeftIsTakenOverAtOnce(t *testing.T) {
+	ms := memshare.New()
+	ctx := context.Background()
+	crashed := podFenced(t, ms, "0b6f3a7e-5a41-4c55-9d7c-2f0a4a1b9e10")
+	req, uid := copyingSnapshot(t, ms, crashed)
+	crashed.jobs.Cancel(ctx, snapshotJobKey(uid))
+	if err := state.New(ms.Client()).Beat(ctx, uid, crashed.instance); err != nil {
+		t.Fatal(err)
+	}
+	ms.SetHook(nil)
+	for _, other := range []*Driver{podFenced(t, ms, "7c1d2e3f-0000-4000-8000-000000000001"), podFenced(t, ms, "")} {
+		if resp, err := other.CreateSnapshot(ctx, req); err != nil || resp.GetSnapshot().GetReadyToUse() {
+			t.Fatalf("a controller of another pod (%q): %v, %v, want not ready", other.cfg.PodUID, resp, err)
+		}
+		if j := other.jobs.Get(snapshotJobKey(uid)); j == nil || !errors.Is(j.Err(), errCopiedElsewhere) {
+			t.Fatalf("a controller of another pod (%q) started the copy: %v", other.cfg.PodUID, j)
+		}
+	}
+	next := podFenced(t, ms, crashed.cfg.PodUID)
+	for end := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		resp, err := next.CreateSnapshot(ctx, req)
+		if err == nil && resp.GetSnapshot().GetReadyToUse() {
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatalf("the next container of the pod never took its copy over: %v, %v", resp, err)
+		}
+	}
+	if b, err := state.New(ms.Client()).ReadBeat(ctx, uid); err != nil || b.Owner != "" {
+		t.Errorf("a beat stayed after the copy was made: %+v, %v", b, err)
+	}
+	if _, err := New(Config{Name: "test.csi", Controller: true, PodUID: "pod/x"}); err == nil {
+		t.Error("--pod-uid with a slash was taken: a beat's owner would not say its pod")
+	}
+}
+
 // A copy that another process took over (it found this one's beat stale,
 // after a pause of this process) stops at its next beat, and one whose
 // volume another process filled meanwhile stops too: neither writes on

@@ -75,6 +75,12 @@ type Config struct {
 	// Aliases map the sources of volumes to where their server is now
 	// (--source-aliases, docs/server-move.md); nil maps nothing.
 	Aliases *source.AliasFile
+	// PodUID is the UID of the pod the controller runs in (--pod-uid,
+	// the downward API's metadata.uid). A copy an earlier container of
+	// the same pod left beating is taken over at once: the kubelet
+	// starts a container again only once the one before it has exited.
+	// Empty: after state.TakeoverAfter, as another process's.
+	PodUID string
 }
 
 // UsageBounds are the node's bounds on counting volumes' use
@@ -167,9 +173,12 @@ func New(cfg Config) (*Driver, error) {
 			return nil, errors.New("the node service needs a mounter")
 		}
 	}
+	if !podUID(cfg.PodUID) {
+		return nil, fmt.Errorf("--pod-uid %q is not a pod's UID (letters, digits and dashes)", cfg.PodUID)
+	}
 	d := &Driver{cfg: cfg}
 	aliases := newAliasUse(&d.cfg)
-	d.controller = controller{cfg: &d.cfg, aliases: aliases, jobs: jobs.NewRunner(), instance: instanceID(), newShares: make(chan source.Source, 16), dueShares: make(chan source.Source)}
+	d.controller = controller{cfg: &d.cfg, aliases: aliases, jobs: jobs.NewRunner(), instance: instanceID(cfg.PodUID), newShares: make(chan source.Source, 16), dueShares: make(chan source.Source)}
 	d.node.cfg, d.node.aliases = &d.cfg, aliases
 	d.reclaimer.SnapshotBusy = d.snapshotBusy
 	d.reclaimer.VolumeBusy = d.volumeBusy

@@ -4,8 +4,11 @@ package integration
 
 import (
 	"context"
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -70,11 +73,8 @@ func TestCreateVolumeCutByItsDeadlineConverges(t *testing.T) {
 				t.Errorf("DeleteVolume %s: %v", id, err)
 			}
 		}
-		after := metadataFiles(meta)
-		for dir, n := range after {
-			if n > before[dir] {
-				t.Errorf("%s holds %d files after every volume was deleted, %d before: orphaned", dir, n, before[dir])
-			}
+		for _, c := range changedMetadata(before, metadataFiles(meta), false) {
+			t.Errorf("after every volume was deleted, %s: orphaned", c)
 		}
 		entries, _ := os.ReadDir(base)
 		for _, e := range entries {
@@ -85,10 +85,11 @@ func TestCreateVolumeCutByItsDeadlineConverges(t *testing.T) {
 	})
 }
 
-// metadataFiles counts the files in each of the driver's metadata
-// directories (holds together), and temporaries apart.
-func metadataFiles(meta string) map[string]int {
-	out := map[string]int{}
+// metadataFiles lists the files in each of the driver's metadata
+// directories (holds together), and temporaries apart, by their paths
+// under meta.
+func metadataFiles(meta string) map[string][]string {
+	out := map[string][]string{}
 	_ = filepath.WalkDir(meta, func(p string, e os.DirEntry, err error) error {
 		if err != nil || e.IsDir() {
 			return nil
@@ -98,9 +99,46 @@ func metadataFiles(meta string) map[string]int {
 		if strings.HasPrefix(e.Name(), ".tmp-") {
 			dir = "temporaries"
 		}
-		out[dir]++
+		out[dir] = append(out[dir], rel)
 		return nil
 	})
+	return out
+}
+
+// changedMetadata says, for each metadata directory whose number of files
+// differs from before's (more only, unless fewer too), how, naming the
+// files that were not there before and those gone.
+func changedMetadata(before, after map[string][]string, fewer bool) []string {
+	var out []string
+	for _, d := range slices.Sorted(maps.Keys(mergeKeys(before, after))) {
+		b, a := before[d], after[d]
+		if len(a) == len(b) || len(a) < len(b) && !fewer {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s holds %d files, %d before: new %v, gone %v", d, len(a), len(b), missing(a, b), missing(b, a)))
+	}
+	return out
+}
+
+func mergeKeys(x, y map[string][]string) map[string]bool {
+	m := map[string]bool{}
+	for k := range x {
+		m[k] = true
+	}
+	for k := range y {
+		m[k] = true
+	}
+	return m
+}
+
+// missing is what of xs is not in ys.
+func missing(xs, ys []string) []string {
+	var out []string
+	for _, x := range xs {
+		if !slices.Contains(ys, x) {
+			out = append(out, x)
+		}
+	}
 	return out
 }
 

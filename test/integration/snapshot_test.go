@@ -588,13 +588,16 @@ func TestGroupSnapshot(t *testing.T) {
 // A controller killed in the middle of a snapshot's copy leaves no snapshot
 // marked ready; the next controller's CreateSnapshot resumes the copy,
 // skipping what is complete, and ends with one whole copy and no leftovers.
-// The killed controller's beat stays on the share: the next one answers
-// "not ready" until that beat has stayed the same for state.TakeoverAfter
-// (30 seconds), as it would for a live process's copy, and only then
-// takes the copy over (the copy fence, pkg/driver/beat.go).
+// The killed controller's beat stays on the share (the copy fence,
+// pkg/driver/beat.go): a controller of another pod answers "not ready"
+// and copies nothing, as it would beside a live process's copy (it takes
+// the copy over once the beat has stayed the same for 30 seconds, which
+// pkg/driver's TestACopyAnotherProcessBeatsForIsNotStartedBesideIt shows);
+// the next container of the killed one's pod takes the copy over at once.
 func TestSnapshotResumesAfterAControllerRestart(t *testing.T) {
+	const pod, otherPod = "5d0c9a52-1b7e-4f43-a0d2-6f1e0c3b7a11", "9e8d7c6b-5a49-4382-b1a0-0f1e2d3c4b5a"
 	protocols(t, func(t *testing.T, params, secrets map[string]string, base string) {
-		first := ownDriver(t, "restart-1")
+		first := ownDriver(t, "restart-1", "--pod-uid", pod)
 		v := create(t, csi.NewControllerClient(first.Conn), "big", params, secrets)
 		src := filepath.Join(base, "big")
 		// Small files go into the snapshot's pack, which a resumed copy
@@ -674,7 +677,27 @@ func TestSnapshotResumesAfterAControllerRestart(t *testing.T) {
 			t.Fatalf("the copy finished before the controller was killed (%v): make the tree larger", err)
 		}
 
-		second := ownDriver(t, "restart-2")
+		beat := filepath.Join(metadataRoot(t), "busy", uid)
+		left, err := os.ReadFile(beat)
+		if err != nil {
+			t.Fatalf("the killed controller left no beat: %v", err)
+		}
+		other := ownDriver(t, "restart-other", "--pod-uid", otherPod)
+		for range 2 {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			resp, err := csi.NewControllerClient(other.Conn).CreateSnapshot(ctx, &csi.CreateSnapshotRequest{Name: "resumed", SourceVolumeId: v.GetVolumeId(), Secrets: secrets})
+			cancel()
+			if err != nil || resp.GetSnapshot().GetReadyToUse() {
+				t.Fatalf("a controller of another pod, beside the killed one's beat: %v, %v; want not ready", resp, err)
+			}
+			time.Sleep(time.Second)
+		}
+		if now, err := os.ReadFile(beat); err != nil || string(now) != string(left) {
+			t.Fatalf("a controller of another pod beat for the copy within 30 s of the last beat (%q, was %q, %v)", now, left, err)
+		}
+		other.Stop()
+
+		second := ownDriver(t, "restart-2", "--pod-uid", pod)
 		snap := snapshotOf(t, csi.NewControllerClient(second.Conn), "resumed", v.GetVolumeId(), secrets)
 		sid := snap.GetSnapshotId()
 		if !strings.HasSuffix(sid, "#"+uid) {
@@ -691,6 +714,9 @@ func TestSnapshotResumesAfterAControllerRestart(t *testing.T) {
 		log, _ := second.Log()
 		if m := regexp.MustCompile(`"snapshot ready".* resumed=([0-9]+)`).FindSubmatch(log); m == nil || string(m[1]) == "0" {
 			t.Errorf("the second controller did not resume the copy (%q)", m)
+		}
+		if !strings.Contains(string(log), "taking over the copy an earlier container of this pod left") {
+			t.Error("the next container of the pod did not take the copy over as its pod's (see its log)")
 		}
 		c := csi.NewControllerClient(second.Conn)
 		if _, err := c.DeleteSnapshot(context.Background(), &csi.DeleteSnapshotRequest{SnapshotId: sid, Secrets: secrets}); err != nil {

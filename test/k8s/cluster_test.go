@@ -680,13 +680,19 @@ type container struct {
 
 // args are the container's arguments as the kubelet would expand them for
 // a pod in ns: $(VAR) from its env, of which the downward API's
-// metadata.namespace is the one reference the manifests use.
+// metadata.namespace and metadata.uid are the references the manifests use
+// (the pod's UID here is made up: the process runs outside a pod).
 func (c container) args(ns string) []string {
 	var pairs []string
 	for _, e := range c.Env {
 		v := e.Value
-		if e.ValueFrom != nil && e.ValueFrom.FieldRef != nil && e.ValueFrom.FieldRef.FieldPath == "metadata.namespace" {
-			v = ns
+		if e.ValueFrom != nil && e.ValueFrom.FieldRef != nil {
+			switch e.ValueFrom.FieldRef.FieldPath {
+			case "metadata.namespace":
+				v = ns
+			case "metadata.uid":
+				v = "3f2e1d0c-b9a8-4765-8432-10fedcba9876"
+			}
 		}
 		pairs = append(pairs, "$("+e.Name+")", v)
 	}

@@ -57,13 +57,9 @@ func instanceID(pod string) string {
 	return pod + "/" + hex.EncodeToString(b)
 }
 
-// podUID says whether s may be a pod's UID (or is empty): one word of
-// letters, digits and dashes, which the beats' owners are made of.
-func podUID(s string) bool {
-	return len(s) <= 64 && strings.IndexFunc(s, func(r rune) bool {
-		return !('0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || r == '-')
-	}) < 0
-}
+// podUID says whether s may be a pod's UID, or is empty: the first word
+// of this process's beats' owner.
+func podUID(s string) bool { return s == "" || state.IsUID(s) }
 
 // restartOf says whether owner, a beat's, was an earlier container of this
 // process's pod, which has exited: the kubelet starts a container again

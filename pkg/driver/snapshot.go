@@ -190,7 +190,10 @@ func (d *controller) copySnapshot(ctx context.Context, sid volume.Snapshot, snap
 	// stands, and a second one would only fail to move into its place.
 	// A copy an earlier call moved into place before it was cut short is
 	// whole too: it is recorded ready, and nothing is copied again.
+	// This run writes a pack of its own (state.StartPack): one of another
+	// process that runs late never writes into the pack that is kept.
 	var done state.Snapshot
+	var pack string
 	finished := false
 	err := d.lockedAt(ctx, d.locateShare(ctx, sid.Source), creds, snapshotLock(sid), func(st site) error {
 		cur, err := st.GetSnapshot(ctx, sid.Key, sid.UID)
@@ -198,10 +201,14 @@ func (d *controller) copySnapshot(ctx context.Context, sid volume.Snapshot, snap
 			done, finished = cur, err == nil
 			return err
 		}
-		if finished, err = st.CopyInPlace(ctx, cur); err != nil || !finished {
+		if finished, err = st.CopyInPlace(ctx, cur); err != nil {
 			return err
 		}
-		done, err = st.CompleteSnapshot(ctx, cur)
+		if !finished {
+			pack, err = st.StartPack(ctx, cur)
+			return err
+		}
+		done, err = st.CompleteSnapshot(ctx, cur, "")
 		return err
 	})
 	if err != nil || finished {
@@ -209,7 +216,7 @@ func (d *controller) copySnapshot(ctx context.Context, sid volume.Snapshot, snap
 	}
 	start := time.Now()
 	var copied copytree.Stats
-	to := copyEnd{root: from.root, path: snap.PartialTree(), pack: snapshotPack(snap), beat: snap.UID, still: stillCopying(sid)}
+	to := copyEnd{root: from.root, path: snap.PartialTree(), pack: pack, beat: snap.UID, still: stillCopying(sid)}
 	err = d.copyBetween(ctx, "snapshot", from, to, creds, logger, func(c share.Client, stats copytree.Stats) error {
 		copied = stats
 		return d.lockedSite(ctx, d.locateShare(ctx, sid.Source).on(ctx, c), snapshotLock(sid), func(st site) error {
@@ -218,7 +225,7 @@ func (d *controller) copySnapshot(ctx context.Context, sid volume.Snapshot, snap
 				return err // deleted while it was copied
 			}
 			cur.Files, cur.Bytes = stats.Files, stats.Bytes
-			done, err = st.CompleteSnapshot(ctx, cur)
+			done, err = st.CompleteSnapshot(ctx, cur, pack)
 			return err
 		})
 	})

@@ -224,7 +224,27 @@ func (l *Lease) Release(lastErr error) {
 			broken = true
 		}
 		l.pool.release(l.key, l.Client, broken)
+		if lostConnection(lastErr) {
+			// The server went away (a restart, a failover): the idle
+			// sessions to it are most likely gone too, and each would
+			// fail the call or the copy it is lent to next (a copy has
+			// no retry of its own). One dial each is cheaper.
+			prefix := shareOf(l.key)
+			l.pool.closeIdle(func(key string, _ idleClient) bool { return strings.HasPrefix(key, prefix) })
+		}
 	})
+}
+
+// lostConnection says whether err is a session's connection failing (the
+// server closed or reset it), not a call cut by its own deadline.
+func lostConnection(err error) bool {
+	return errors.Is(err, ErrUnavailable) && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled)
+}
+
+// shareOf is the share's part of a pool key (shareKey).
+func shareOf(key string) string {
+	i := strings.IndexByte(key, '/')
+	return key[:i+1]
 }
 
 // poolKey is "<share hash>/<user hash>/<credentials hash>"; the password
@@ -583,7 +603,7 @@ func (p *Pool) janitor() {
 		case <-t.C:
 		}
 		now := time.Now()
-		p.closeIdle(func(ic idleClient) bool { return now.Sub(ic.since) > p.IdleTimeout || retired(ic.c, now) })
+		p.closeIdle(func(_ string, ic idleClient) bool { return now.Sub(ic.since) > p.IdleTimeout || retired(ic.c, now) })
 		p.renewIdle(renewEvery)
 	}
 }
@@ -636,13 +656,13 @@ func (p *Pool) renewIdle(every time.Duration) {
 }
 
 // closeIdle closes the idle sessions for which expired says so.
-func (p *Pool) closeIdle(expired func(idleClient) bool) {
+func (p *Pool) closeIdle(expired func(key string, ic idleClient) bool) {
 	var closing []Client
 	p.mu.Lock()
 	for key, ks := range p.keys {
 		keep := ks.idle[:0]
 		for _, ic := range ks.idle {
-			if expired(ic) {
+			if expired(key, ic) {
 				closing = append(closing, ic.c)
 				ks.open--
 			} else {
@@ -672,5 +692,5 @@ func (p *Pool) Close() {
 	p.closed = true
 	close(p.stop)
 	p.mu.Unlock()
-	p.closeIdle(func(idleClient) bool { return true })
+	p.closeIdle(func(string, idleClient) bool { return true })
 }

@@ -63,7 +63,7 @@ func TestPoolRetiresSessionsBeforeTheirTicketEnds(t *testing.T) {
 	}
 	p.mu.Unlock()
 	now := time.Now()
-	p.closeIdle(func(ic idleClient) bool { return retired(ic.c, now) })
+	p.closeIdle(func(_ string, ic idleClient) bool { return retired(ic.c, now) })
 	if closed.Load() != 2 {
 		t.Fatalf("closed %d, want the due idle session closed too", closed.Load())
 	}

@@ -123,7 +123,7 @@ func TestPoolDropsTheFiguresOfKeysWithoutSessions(t *testing.T) {
 		t.Fatalf("stats before the idle sessions close: %+v", before)
 	}
 	// The janitor's sweep: idle sessions past their time close.
-	p.closeIdle(func(idleClient) bool { return true })
+	p.closeIdle(func(string, idleClient) bool { return true })
 	p.mu.Lock()
 	keys, retired := len(p.keys), len(p.retired)
 	p.mu.Unlock()

@@ -85,6 +85,52 @@ func TestPoolClosesBrokenSessionsAndKeepsAnswers(t *testing.T) {
 	l.Release(nil)
 }
 
+// A file server that restarts ends every session to it. The first call
+// after it finds its session dead, and is retried on a new one; but the
+// other idle sessions were lent next, each failing its call, and a copy
+// (a clone after a server restart) has no retry. A session that lost its
+// connection takes its share's idle sessions with it, whatever their
+// credentials; one cut by its call's deadline takes none, nor does it
+// touch another share's.
+func TestPoolDropsAShareIdleSessionsWhenOneLosesItsConnection(t *testing.T) {
+	p, dialed, closed := newTestPool(4)
+	defer p.Close()
+	other := source.Source{Protocol: source.NFS, Host: "h2", Export: "/e"}
+	ctx := context.Background()
+	var leases []*Lease
+	for _, c := range []struct {
+		src   source.Source
+		creds Credentials
+	}{{testSrc, Credentials{}}, {testSrc, Credentials{}}, {testSrc, Credentials{}}, {testSrc, Credentials{Username: "u", Password: "p"}}, {other, Credentials{}}} {
+		l, err := p.Get(ctx, c.src, c.creds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		leases = append(leases, l)
+	}
+	for _, l := range leases[1:] {
+		l.Release(nil)
+	}
+	leases[0].Release(fmt.Errorf("stat d: %w", errors.Join(ErrUnavailable, context.DeadlineExceeded)))
+	if closed.Load() != 1 {
+		t.Fatalf("a call cut by its deadline closed %d sessions, want its own", closed.Load())
+	}
+	l, _ := p.Get(ctx, testSrc, Credentials{})
+	l.Release(fmt.Errorf("stat d: connection error: EOF: %w", ErrUnavailable))
+	if closed.Load() != 1+3 {
+		t.Fatalf("%d sessions closed, want 4: the one cut, the one that lost its connection and the share's two idle ones", closed.Load())
+	}
+	before := dialed.Load()
+	if l, _ = p.Get(ctx, testSrc, Credentials{}); l.Reused || dialed.Load() != before+1 {
+		t.Fatalf("a session of the restarted server was lent again")
+	}
+	l.Release(nil)
+	if l, _ = p.Get(ctx, other, Credentials{}); !l.Reused {
+		t.Fatalf("another share's idle session was closed")
+	}
+	l.Release(nil)
+}
+
 func TestPoolWaitEndsWithContext(t *testing.T) {
 	p, _, _ := newTestPool(1)
 	defer p.Close()

@@ -182,7 +182,7 @@ func (s *Store) recordThere(ctx context.Context, rec Record, req CreateRequest) 
 		return err
 	}
 	if err := s.sameVolume(ctx, old, req); err != nil {
-		if rerr := s.c.Remove(ctx, rec.Path); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+		if rerr := s.removeEmptyDir(ctx, rec.Path); rerr != nil {
 			return fmt.Errorf("%w (and removing the directory this call made: %v)", err, rerr)
 		}
 		if rerr := s.removeFile(ctx, intentPath(rec.Path)); rerr != nil {

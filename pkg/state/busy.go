@@ -46,12 +46,19 @@ type Beat struct {
 func beatPath(uid string) (string, error) {
 	// UIDs are hex (NewUID): anything else, a separator of any protocol
 	// above all, names no beat.
-	if uid == "" || len(uid) > 64 || strings.IndexFunc(uid, func(r rune) bool {
-		return !('0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || r == '-')
-	}) >= 0 {
+	if !IsUID(uid) {
 		return "", fmt.Errorf("UID %q cannot name a file", uid)
 	}
 	return busyDir + "/" + uid, nil
+}
+
+// IsUID says whether s is shaped as a UID, ours (NewUID) or Kubernetes'
+// (a pod's): 1 to 64 letters, digits and dashes, so one word of a beat
+// and a name of a file on every protocol.
+func IsUID(s string) bool {
+	return s != "" && len(s) <= 64 && strings.IndexFunc(s, func(r rune) bool {
+		return !('0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || r == '-')
+	}) < 0
 }
 
 // Beat says on the share that owner's copy into the volume or snapshot

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strings"
 	"testing"
 	"time"
 
@@ -119,7 +120,7 @@ func TestABeatGoesWithWhatItBeatFor(t *testing.T) {
 		must(t, sh.WriteFileDirect(snap.PartialTree()+"/f", []byte("copied")))
 		must(t, st.Beat(ctx, snap.UID, "killed"))
 		if complete {
-			snap, err = st.CompleteSnapshot(ctx, snap)
+			snap, err = st.CompleteSnapshot(ctx, snap, "")
 			must(t, err)
 			if b := beats(); len(b) != 0 {
 				t.Fatalf("beats after the snapshot was made ready: %v", b)
@@ -137,5 +138,53 @@ func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A copy of another process that runs late, after its copy was taken over
+// (it could not beat for 30 seconds, then came back), writes on for up to
+// a beat. Its pack is written from the start by every run, so it cut the
+// pack of the copy that finished, which both wrote at one path. Each run
+// now writes a pack of its own: the one that finished is moved into the
+// snapshot's place, the others go, and a late write reaches no pack the
+// snapshot keeps.
+func TestALateCopysPackNeverLandsInTheSnapshot(t *testing.T) {
+	ctx := context.Background()
+	sh := memshare.New()
+	st := storeOn(sh, &clock{t0})
+	snap, err := st.CreateSnapshot(ctx, SnapshotRequest{Name: "snap", SourceVolumeID: "v", SourcePath: "base/v"})
+	must(t, err)
+	late, err := st.StartPack(ctx, snap)
+	must(t, err)
+	must(t, st.c.WriteFile(ctx, late, []byte("the late run's pack, begun first")))
+	owner, err := st.StartPack(ctx, snap)
+	must(t, err)
+	if owner == late || owner == snap.PackPath() || late == snap.PackPath() {
+		t.Fatalf("two runs write one pack: %s, %s (the snapshot's: %s)", late, owner, snap.PackPath())
+	}
+	must(t, st.c.WriteFile(ctx, owner, []byte("the finished run's pack")))
+	must(t, sh.WriteFileDirect(snap.PartialTree()+"/f", []byte("copied")))
+	snap, err = st.CompleteSnapshot(ctx, snap, owner)
+	must(t, err)
+	// The late run writes on, after the commit.
+	_ = st.c.WriteFile(ctx, late, []byte("the late run's pack, rewritten from its start"))
+	if b, err := st.c.ReadFile(ctx, snap.PackPath()); err != nil || string(b) != "the finished run's pack" {
+		t.Fatalf("the snapshot's pack holds %q (%v), want the finished run's", b, err)
+	}
+	uidFiles := func() []string {
+		var out []string
+		for _, e := range sh.Dump() {
+			if strings.Contains(e.Path, snap.UID+".pack") {
+				out = append(out, e.Path)
+			}
+		}
+		return out
+	}
+	if got := uidFiles(); len(got) != 1 {
+		t.Errorf("after the commit and the late write: %v, want the snapshot's pack alone", got)
+	}
+	must(t, st.DeleteSnapshot(ctx, snap))
+	if got := uidFiles(); len(got) != 0 {
+		t.Errorf("after the delete: %v, want no pack", got)
 	}
 }

@@ -37,13 +37,17 @@ func takeSnapshot(ctx context.Context, st *Store) error {
 	if err != nil {
 		return err
 	}
+	pack := ""
 	if !in {
-		if err := copyTree(ctx, st, volPath, snap.PartialTree(), copytree.Options{PackTo: snap.PackPath()}); err != nil {
+		if pack, err = st.StartPack(ctx, snap); err != nil {
+			return err
+		}
+		if err := copyTree(ctx, st, volPath, snap.PartialTree(), copytree.Options{PackTo: pack}); err != nil {
 			return err
 		}
 		snap.Files, snap.Bytes = 3, 48
 	}
-	_, err = st.CompleteSnapshot(ctx, snap)
+	_, err = st.CompleteSnapshot(ctx, snap, pack)
 	return err
 }
 

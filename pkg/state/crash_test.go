@@ -165,7 +165,7 @@ func warmScenarios() []scenario {
 			name: "CreateVolume again, its directory removed by hand",
 			setup: func(t *testing.T, st *Store, sh *memshare.Share) {
 				emptyVolume(t, st, sh)
-				if err := sh.Client().Remove(context.Background(), volPath); err != nil {
+				if err := sh.Client().(share.Rmdirer).RemoveDir(context.Background(), volPath); err != nil {
 					t.Fatal(err)
 				}
 			},
@@ -175,7 +175,7 @@ func warmScenarios() []scenario {
 			name: "CreateVolume where another claim's directory was removed by hand (refused)",
 			setup: func(t *testing.T, st *Store, sh *memshare.Share) {
 				emptyVolume(t, st, sh)
-				if err := sh.Client().Remove(context.Background(), volPath); err != nil {
+				if err := sh.Client().(share.Rmdirer).RemoveDir(context.Background(), volPath); err != nil {
 					t.Fatal(err)
 				}
 			},
@@ -414,12 +414,21 @@ func snapshotScenario() scenario {
 			if err != nil || cur.Ready {
 				return err
 			}
+			pack := ""
 			if in, err := st.CopyInPlace(ctx, cur); err != nil {
 				return err
 			} else if !in {
+				// The copy of this run: its pack (the tree's files
+				// are there already).
+				if pack, err = st.StartPack(ctx, cur); err != nil {
+					return err
+				}
+				if err := st.c.WriteFile(ctx, pack, []byte("pack of snap-1")); err != nil {
+					return err
+				}
 				cur.Files, cur.Bytes = 2, 30 // what the copy counted
 			}
-			_, err = st.CompleteSnapshot(ctx, cur)
+			_, err = st.CompleteSnapshot(ctx, cur, pack)
 			return err
 		},
 	}

@@ -104,7 +104,7 @@ func TestReclaimerDeletesAbandonedSnapshots(t *testing.T) {
 	if err := sh.WriteFileDirect(abandoned.PackPath(), []byte("pack")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.CompleteSnapshot(ctx, done); err != nil {
+	if _, err := st.CompleteSnapshot(ctx, done, ""); err != nil {
 		t.Fatal(err)
 	}
 	// A stray partial copy with no record (a delete cut after its record).

@@ -234,7 +234,7 @@ func (r *Reclaimer) abandonedSnapshots(ctx context.Context, s *Store, names []st
 	for _, n := range names {
 		uid, ok := strings.CutSuffix(n, ".partial")
 		if !ok {
-			if uid, ok = strings.CutSuffix(n, ".pack"); !ok || finished[uid] {
+			if uid, ok = cutAnySuffix(n, ".pack", ".packs"); !ok || finished[uid] {
 				continue
 			}
 		}
@@ -294,7 +294,10 @@ func (r *Reclaimer) deleteAbandoned(ctx context.Context, s *Store, snap Snapshot
 		if err := s.deleteDir(ctx, Record{UID: snap.UID, Path: snap.PartialTree()}); err != nil {
 			return false, err
 		}
-		return true, s.removeFile(ctx, snap.PackPath())
+		if err := s.removeFile(ctx, snap.PackPath()); err != nil {
+			return false, err
+		}
+		return true, s.dropRunPacks(ctx, snap)
 	}
 	cur, err := s.GetSnapshot(ctx, snap.Key(), snap.UID)
 	if errors.Is(err, ErrNotFound) || err == nil && cur.Ready {
@@ -336,4 +339,14 @@ func (s *Store) list(ctx context.Context, dir string) ([]string, error) {
 		return nil, nil
 	}
 	return names, err
+}
+
+// cutAnySuffix is strings.CutSuffix with the first of suffixes s ends with.
+func cutAnySuffix(s string, suffixes ...string) (string, bool) {
+	for _, x := range suffixes {
+		if before, ok := strings.CutSuffix(s, x); ok {
+			return before, true
+		}
+	}
+	return s, false
 }

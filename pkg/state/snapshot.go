@@ -61,8 +61,55 @@ func (s Snapshot) PartialTree() string { return snapshotsDir + "/" + s.UID + ".p
 // copy it as a file of the volume.
 func (s Snapshot) PackPath() string { return snapshotsDir + "/" + s.UID + ".pack" }
 
+// runPacks holds the packs copies write, one file per run of the copy
+// (StartPack): a copy of another process that runs late, after its copy
+// was taken over, writes only its own run's file, never the pack the
+// snapshot keeps, which CompleteSnapshot moves into place from the run
+// that finished.
+func (s Snapshot) runPacks() string { return snapshotsDir + "/" + s.UID + ".packs" }
+
 // Key is the snapshot's record key.
 func (s Snapshot) Key() string { return SnapshotKey(s.Name) }
+
+// StartPack says where one run of the snapshot's copy writes its pack
+// (copytree.Options.PackTo), a file of its own: "" for a snapshot
+// recorded without a pack.
+func (s *Store) StartPack(ctx context.Context, snap Snapshot) (string, error) {
+	if !snap.Pack {
+		return "", nil
+	}
+	run, err := s.uid()
+	if err != nil {
+		return "", err
+	}
+	if err := share.MkdirAll(ctx, s.c, snap.runPacks(), 0o755); err != nil {
+		return "", fmt.Errorf("create the directory of the snapshot's packs: %w", err)
+	}
+	return snap.runPacks() + "/" + run, nil
+}
+
+// dropRunPacks removes the packs of every run of the snapshot's copy:
+// those of runs that stopped, and of late ones.
+func (s *Store) dropRunPacks(ctx context.Context, snap Snapshot) error {
+	names, err := s.c.List(ctx, snap.runPacks(), 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("list the packs of snapshot %q's copies: %w", snap.Name, err)
+	}
+	ops := make([]share.Op, 0, len(names)+1)
+	for _, n := range names {
+		ops = append(ops, share.Op{Kind: share.OpRemove, Path: snap.runPacks() + "/" + n})
+	}
+	ops = append(ops, share.Op{Kind: share.OpRmdir, Path: snap.runPacks()})
+	for _, r := range share.RunBatch(ctx, s.c, ops, true) {
+		if r.Err != nil {
+			return fmt.Errorf("remove the packs of snapshot %q's copies: %w", snap.Name, r.Err)
+		}
+	}
+	return nil
+}
 
 // SnapshotRequest describes a snapshot to record.
 type SnapshotRequest struct {
@@ -120,15 +167,19 @@ func (s *Store) GetSnapshotByName(ctx context.Context, name string) (Snapshot, e
 	return snap, err
 }
 
-// CompleteSnapshot moves the finished copy into place, marks its root so
-// no volume walk ever enters it, and records the snapshot as ready.
+// CompleteSnapshot moves the finished copy into place, its pack (pack,
+// from StartPack; "" when the copy is in place already, or has none)
+// first, marks its root so no volume walk ever enters it, and records the
+// snapshot as ready.
 //
 // The rename of the partial copy is the commit point: only a whole copy is
 // ever renamed, so a copy found in place is complete (CopyInPlace), and a
 // call cut short after the rename is finished by the next one without
 // copying again. The copy's counts go into the record before the rename,
-// so the roll forward records what the copy counted.
-func (s *Store) CompleteSnapshot(ctx context.Context, snap Snapshot) (Snapshot, error) {
+// so the roll forward records what the copy counted. Before it, the pack
+// of the run that finished replaces any an earlier cut call moved, and the
+// packs of other runs go.
+func (s *Store) CompleteSnapshot(ctx context.Context, snap Snapshot, pack string) (Snapshot, error) {
 	// The copy is whole; its beat goes first (a call cut short after it
 	// does this again).
 	if err := s.dropBeatOf(ctx, snap.UID); err != nil {
@@ -138,6 +189,11 @@ func (s *Store) CompleteSnapshot(ctx context.Context, snap Snapshot) (Snapshot, 
 	if errors.Is(err, fs.ErrNotExist) {
 		if err := s.writeJSON(ctx, snapshotRecord(snap.Key()), snap); err != nil {
 			return snap, err
+		}
+		if pack != "" {
+			if err := s.placePack(ctx, snap, pack); err != nil {
+				return snap, err
+			}
 		}
 		// A rename answered "no such file" may be one whose reply was
 		// lost: the look below says whether the copy is in place.
@@ -158,6 +214,24 @@ func (s *Store) CompleteSnapshot(ctx context.Context, snap Snapshot) (Snapshot, 
 	}
 	snap.RootID, snap.Ready = fi.ID, true
 	return snap, s.writeJSON(ctx, snapshotRecord(snap.Key()), snap)
+}
+
+// placePack moves the pack of the run that finished, pack, into the
+// snapshot's place, then removes the packs of every other run.
+func (s *Store) placePack(ctx context.Context, snap Snapshot, pack string) error {
+	if err := s.removeFile(ctx, snap.PackPath()); err != nil {
+		return fmt.Errorf("remove the pack an earlier copy of snapshot %q left: %w", snap.Name, err)
+	}
+	// A rename answered "no such file" may be one whose reply was lost:
+	// the pack in place says so.
+	if err := s.c.Rename(ctx, pack, snap.PackPath()); errors.Is(err, fs.ErrNotExist) {
+		if _, serr := s.c.Stat(ctx, snap.PackPath()); serr != nil {
+			return fmt.Errorf("move the pack of snapshot %q into place: %w", snap.Name, err)
+		}
+	} else if err != nil {
+		return fmt.Errorf("move the pack of snapshot %q into place: %w", snap.Name, err)
+	}
+	return s.dropRunPacks(ctx, snap)
 }
 
 // CopyInPlace reports whether the snapshot's whole copy has been moved into
@@ -188,6 +262,9 @@ func (s *Store) DeleteSnapshot(ctx context.Context, snap Snapshot) error {
 	// restart.
 	if err := s.removeFile(ctx, snap.PackPath()); err != nil {
 		return fmt.Errorf("delete the pack of snapshot %q: %w", snap.Name, err)
+	}
+	if err := s.dropRunPacks(ctx, snap); err != nil {
+		return err
 	}
 	if err := s.dropBeatOf(ctx, snap.UID); err != nil {
 		return err

@@ -312,6 +312,13 @@ func (s *Store) removeFile(ctx context.Context, p string) error {
 	return nil
 }
 
+// removeEmptyDir removes the directory p if it is empty (never a tree, nor
+// a link's target); a missing one is no error. A directory goes through
+// RMDIR: an NFSv3 server refuses REMOVE of one (NFS3ERR_ISDIR).
+func (s *Store) removeEmptyDir(ctx context.Context, p string) error {
+	return share.RunOne(ctx, s.c, share.Op{Kind: share.OpRmdir, Path: p}).Err
+}
+
 // TempPrefix starts the name of a record's new version while it is
 // written.
 const TempPrefix = ".tmp-"
@@ -428,7 +435,7 @@ func (s *Store) abandon(ctx context.Context, req CreateRequest, owner Record, er
 	}
 	if fi, serr := s.c.Stat(ctx, req.Path); serr == nil && fi.IsDir && !fi.IsLink && fi.ID != 0 && fi.ID != owner.RootID && !s.isMarked(ctx, fi.ID) {
 		if names, lerr := s.c.List(ctx, req.Path, 1); lerr == nil && len(names) == 0 {
-			if rerr := s.c.Remove(ctx, req.Path); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+			if rerr := s.removeEmptyDir(ctx, req.Path); rerr != nil {
 				return fmt.Errorf("%w (and removing the directory an earlier try made: %v)", err, rerr)
 			}
 		}
@@ -532,7 +539,7 @@ func (s *Store) undoCreate(ctx context.Context, rec Record, created bool, err er
 		_ = s.removeFile(ctx, recordPath(rec.Path))
 	}
 	if created {
-		_ = s.c.Remove(ctx, rec.Path) // an empty directory only: never a tree
+		_ = s.removeEmptyDir(ctx, rec.Path)
 	}
 	s.dropHolds(ctx, rec.Path)
 	_ = s.removeFile(ctx, intentPath(rec.Path))
@@ -710,7 +717,7 @@ func (s *Store) rollBack(ctx context.Context, in Record) (kept string, err error
 			kept = p
 			break
 		}
-		if err := s.c.Remove(ctx, p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := s.removeEmptyDir(ctx, p); err != nil {
 			return "", err
 		}
 	}

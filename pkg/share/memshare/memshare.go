@@ -442,8 +442,10 @@ func (c *client) Remove(ctx context.Context, rel string) error {
 		if !ok {
 			return fmt.Errorf("remove %s: %w", rel, fs.ErrNotExist)
 		}
-		if n.dir && len(n.children) > 0 {
-			return fmt.Errorf("remove %s: %w", rel, share.ErrNotEmpty)
+		if n.dir {
+			// As the servers do (NFS3ERR_ISDIR, SMB's "file is a
+			// directory"): a directory goes through Rmdir.
+			return fmt.Errorf("remove %s: is a directory", rel)
 		}
 		delete(p.children, name)
 		return nil

@@ -54,7 +54,7 @@ var Entries = []Entry{
 	{Roots, "<id>: a volume, archive or snapshot root's server file ID (empty)", true},
 	{Archives, "<key>.json: the directory <key> is the archive of a deleted volume", true},
 	{Deleting, "<uid>: a volume or snapshot copy being deleted (the quarantine)", true},
-	{Snapshots, "<key>.json: a snapshot's record; <uid>: its whole copy; <uid>.partial: the copy while it is made; <uid>.pack: its small files", true},
+	{Snapshots, "<key>.json: a snapshot's record; <uid>: its whole copy; <uid>.partial: the copy while it is made; <uid>.pack: its small files; <uid>.packs/<run>: the small files of each run of its copy, until the one that finished is moved to <uid>.pack", true},
 	{Groups, "<key>.json: a group snapshot's record", true},
 	{VolumeGroups, "<key>.json: a CSI-Addons volume group's record", true},
 }

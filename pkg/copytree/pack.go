@@ -138,6 +138,13 @@ type packer struct {
 
 func startPacker(ctx context.Context, dst share.TreeClient, rel string) (*packer, error) {
 	out, err := dst.Create(ctx, rel, 0o600)
+	if errors.Is(err, fs.ErrNotExist) {
+		// Its directory is made by the run that writes it (a snapshot's
+		// packs directory, one file per run).
+		if err = share.MkdirAll(ctx, dst, path.Dir(rel), 0o700); err == nil {
+			out, err = dst.Create(ctx, rel, 0o600)
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("create the pack %s: %w", rel, err)
 	}

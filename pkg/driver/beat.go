@@ -155,6 +155,28 @@ func (f *fence) claim(ctx context.Context, st *state.Store) error {
 	return nil
 }
 
+// confirm says, just before the copy's commit, whether the copy is still
+// this process's (its beat is) and still wanted; nil without a fence.
+// Only the share's answer stops the commit: the error of a look that did
+// not get through fails it too, and the next call commits.
+func (f *fence) confirm(ctx context.Context, st *state.Store) error {
+	if f == nil {
+		return nil
+	}
+	b, err := st.ReadBeat(ctx, f.to.beat)
+	switch {
+	case err != nil:
+		return fmt.Errorf("ask the share whether the copy is still this process's, before its commit: %w", err)
+	case b.Owner != f.me:
+		// Another process's beat, or none: its commit, or its delete,
+		// removed this one's.
+		return errTakenOver
+	case f.to.still != nil:
+		return f.to.still(ctx, st)
+	}
+	return nil
+}
+
 func (f *fence) stop(why error) error {
 	if f.verdict == nil {
 		f.verdict = why
@@ -256,7 +278,13 @@ func (d *controller) beating(ctx context.Context, to copyEnd, creds share.Creden
 		}
 		f.mu.Lock()
 		defer f.mu.Unlock()
-		return f.claim(ctx, st)
+		if err := f.claim(ctx, st); err != nil {
+			return err
+		}
+		if to.begin != nil {
+			to.begin(ctx, st)
+		}
+		return nil
 	})
 	switch {
 	case errors.Is(err, errInProgress): // errCopiedElsewhere, or no longer wanted

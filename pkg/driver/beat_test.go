@@ -184,6 +184,37 @@ func TestACopyAnotherProcessBeatsForIsNotStartedBesideIt(t *testing.T) {
 	}
 }
 
+// A copy runs on between its beats. One taken over in that time (another
+// process found its beat stale during a pause of this one) that then
+// reaches its end commits nothing: the fence is asked once more before
+// the commit, whose snapshot would otherwise be the late copy's.
+func TestACopyTakenOverSinceItsLastBeatCommitsNothing(t *testing.T) {
+	ms := memshare.New()
+	ctx := context.Background()
+	d := fenced(t, ms)
+	d.beatTimes.every = time.Hour // no beat after the first
+	_, uid := copyingSnapshot(t, ms, d)
+	if err := state.New(ms.Client()).Beat(ctx, uid, "newleader"); err != nil {
+		t.Fatal(err)
+	}
+	ms.SetHook(nil)
+	job := d.jobs.Get(snapshotJobKey(uid))
+	select {
+	case <-job.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the copy did not end")
+	}
+	if !errors.Is(job.Err(), errTakenOver) {
+		t.Errorf("the copy ended with %v, want it taken over", job.Err())
+	}
+	if snap := snapshotRecord(t, ms); snap.Ready {
+		t.Errorf("the taken-over copy committed the snapshot: %+v", snap)
+	}
+	if b, err := state.New(ms.Client()).ReadBeat(ctx, uid); err != nil || b.Owner != "newleader" {
+		t.Errorf("the beat of the process that took over: %+v, %v", b, err)
+	}
+}
+
 // podFenced is fenced for a controller of the pod pod, which never takes
 // a copy over for a beat that stayed the same (an hour): what it takes
 // over at once, it takes over as the next container of the same pod.

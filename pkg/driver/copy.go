@@ -121,6 +121,10 @@ type copyEnd struct {
 	// there (the volume still being filled, the snapshot not ready): an
 	// error stops it. Asked at every beat.
 	still func(ctx context.Context, st *state.Store) error
+	// begin, of a destination, runs once the copy's first beat made it
+	// this process's, before it writes anything: what an earlier run
+	// left that this one will not use goes (a snapshot's other packs).
+	begin func(ctx context.Context, st *state.Store)
 }
 
 // copyBetween copies from's directory to to's through sessions leased from
@@ -147,6 +151,7 @@ func (d *controller) copyBetween(ctx context.Context, kind string, from, to copy
 	}
 	// Deferred before the leases are: the beat goes once they are given
 	// back, through a session of the pool as any call's.
+	callCtx := ctx
 	ctx, f, haltBeat, endBeat, err := d.beating(ctx, to, creds, logger)
 	if err != nil {
 		return err
@@ -237,6 +242,12 @@ func (d *controller) copyBetween(ctx context.Context, kind string, from, to copy
 	}
 	if stats.Skipped > 0 {
 		logger.Info("the copy left entries out (see above)", "skipped", stats.Skipped)
+	}
+	// The fence is asked once more before the commit: a copy that ran on
+	// since its last beat (up to an interval) while another process took
+	// it over, or finished it, commits nothing.
+	if err := f.confirm(callCtx, storeOf(callCtx, workers[0].Dst)); err != nil {
+		return err
 	}
 	return finish(workers[0].Dst, stats)
 }

@@ -190,7 +190,7 @@ func (d *controller) copySnapshot(ctx context.Context, sid volume.Snapshot, snap
 	// stands, and a second one would only fail to move into its place.
 	// A copy an earlier call moved into place before it was cut short is
 	// whole too: it is recorded ready, and nothing is copied again.
-	// This run writes a pack of its own (state.StartPack): one of another
+	// This run writes a pack of its own (state.RunPack): one of another
 	// process that runs late never writes into the pack that is kept.
 	var done state.Snapshot
 	var pack string
@@ -205,7 +205,7 @@ func (d *controller) copySnapshot(ctx context.Context, sid volume.Snapshot, snap
 			return err
 		}
 		if !finished {
-			pack, err = st.StartPack(ctx, cur)
+			pack, err = st.RunPack(cur)
 			return err
 		}
 		done, err = st.CompleteSnapshot(ctx, cur, "")
@@ -216,7 +216,13 @@ func (d *controller) copySnapshot(ctx context.Context, sid volume.Snapshot, snap
 	}
 	start := time.Now()
 	var copied copytree.Stats
-	to := copyEnd{root: from.root, path: snap.PartialTree(), pack: pack, beat: snap.UID, still: stillCopying(sid)}
+	to := copyEnd{root: from.root, path: snap.PartialTree(), pack: pack, beat: snap.UID, still: stillCopying(sid),
+		begin: func(ctx context.Context, st *state.Store) {
+			// Earlier runs' packs: this run writes its own from the start.
+			if err := st.DropRunPacks(ctx, snap); err != nil {
+				logger.Info("cannot remove the packs of earlier runs of the copy; they go with the snapshot", "err", err.Error())
+			}
+		}}
 	err = d.copyBetween(ctx, "snapshot", from, to, creds, logger, func(c share.Client, stats copytree.Stats) error {
 		copied = stats
 		return d.lockedSite(ctx, d.locateShare(ctx, sid.Source).on(ctx, c), snapshotLock(sid), func(st site) error {

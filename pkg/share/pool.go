@@ -225,18 +225,22 @@ func (l *Lease) Release(lastErr error) {
 		}
 		l.pool.release(l.key, l.Client, broken)
 		if lostConnection(lastErr) {
-			// The server went away (a restart, a failover): the idle
-			// sessions to it are most likely gone too, and each would
-			// fail the call or the copy it is lent to next (a copy has
-			// no retry of its own). One dial each is cheaper.
+			// The server may have gone away (a restart, a failover): the
+			// idle sessions to it are then gone too, and each would fail
+			// the call or the copy it is lent to next (a copy has no
+			// retry of its own). One dial each is cheaper, even when the
+			// break was this session's alone (a stale handle, JUKEBOX).
+			// Closed apart: an NFSv4 session's close waits for its
+			// server, and the caller is on its way.
 			prefix := shareOf(l.key)
-			l.pool.closeIdle(func(key string, _ idleClient) bool { return strings.HasPrefix(key, prefix) })
+			go l.pool.closeIdle(func(key string, _ idleClient) bool { return strings.HasPrefix(key, prefix) })
 		}
 	})
 }
 
-// lostConnection says whether err is a session's connection failing (the
-// server closed or reset it), not a call cut by its own deadline.
+// lostConnection says whether err broke the session for a reason of the
+// server's (its connection closed or reset, a reply it should not have
+// sent), not a call cut by its own deadline.
 func lostConnection(err error) bool {
 	return errors.Is(err, ErrUnavailable) && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled)
 }

@@ -117,6 +117,10 @@ func TestPoolDropsAShareIdleSessionsWhenOneLosesItsConnection(t *testing.T) {
 	}
 	l, _ := p.Get(ctx, testSrc, Credentials{})
 	l.Release(fmt.Errorf("stat d: connection error: EOF: %w", ErrUnavailable))
+	// The idle ones are closed apart from the Release.
+	for end := time.Now().Add(5 * time.Second); closed.Load() < 1+3 && time.Now().Before(end); {
+		time.Sleep(time.Millisecond)
+	}
 	if closed.Load() != 1+3 {
 		t.Fatalf("%d sessions closed, want 4: the one cut, the one that lost its connection and the share's two idle ones", closed.Load())
 	}

@@ -39,7 +39,7 @@ func takeSnapshot(ctx context.Context, st *Store) error {
 	}
 	pack := ""
 	if !in {
-		if pack, err = st.StartPack(ctx, snap); err != nil {
+		if pack, err = st.RunPack(snap); err != nil {
 			return err
 		}
 		if err := copyTree(ctx, st, volPath, snap.PartialTree(), copytree.Options{PackTo: pack}); err != nil {

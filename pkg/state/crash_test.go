@@ -420,10 +420,10 @@ func snapshotScenario() scenario {
 			} else if !in {
 				// The copy of this run: its pack (the tree's files
 				// are there already).
-				if pack, err = st.StartPack(ctx, cur); err != nil {
+				if pack, err = st.RunPack(cur); err != nil {
 					return err
 				}
-				if err := st.c.WriteFile(ctx, pack, []byte("pack of snap-1")); err != nil {
+				if err := st.writeFile(ctx, pack, []byte("pack of snap-1")); err != nil {
 					return err
 				}
 				cur.Files, cur.Bytes = 2, 30 // what the copy counted

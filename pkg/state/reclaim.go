@@ -297,7 +297,7 @@ func (r *Reclaimer) deleteAbandoned(ctx context.Context, s *Store, snap Snapshot
 		if err := s.removeFile(ctx, snap.PackPath()); err != nil {
 			return false, err
 		}
-		return true, s.dropRunPacks(ctx, snap)
+		return true, s.DropRunPacks(ctx, snap)
 	}
 	cur, err := s.GetSnapshot(ctx, snap.Key(), snap.UID)
 	if errors.Is(err, ErrNotFound) || err == nil && cur.Ready {

@@ -62,19 +62,18 @@ func (s Snapshot) PartialTree() string { return snapshotsDir + "/" + s.UID + ".p
 func (s Snapshot) PackPath() string { return snapshotsDir + "/" + s.UID + ".pack" }
 
 // runPacks holds the packs copies write, one file per run of the copy
-// (StartPack): a copy of another process that runs late, after its copy
-// was taken over, writes only its own run's file, never the pack the
-// snapshot keeps, which CompleteSnapshot moves into place from the run
-// that finished.
+// (RunPack): a copy of another process that runs late, after its copy was
+// taken over, writes only its own run's file, never the pack the snapshot
+// keeps, which CompleteSnapshot puts in place from the run that finished.
 func (s Snapshot) runPacks() string { return snapshotsDir + "/" + s.UID + ".packs" }
 
 // Key is the snapshot's record key.
 func (s Snapshot) Key() string { return SnapshotKey(s.Name) }
 
-// StartPack says where one run of the snapshot's copy writes its pack
-// (copytree.Options.PackTo), a file of its own: "" for a snapshot
-// recorded without a pack.
-func (s *Store) StartPack(ctx context.Context, snap Snapshot) (string, error) {
+// RunPack says where one run of the snapshot's copy writes its pack
+// (copytree.Options.PackTo, which makes its directory), a file of its own:
+// "" for a snapshot recorded without a pack.
+func (s *Store) RunPack(snap Snapshot) (string, error) {
 	if !snap.Pack {
 		return "", nil
 	}
@@ -82,15 +81,13 @@ func (s *Store) StartPack(ctx context.Context, snap Snapshot) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := share.MkdirAll(ctx, s.c, snap.runPacks(), 0o755); err != nil {
-		return "", fmt.Errorf("create the directory of the snapshot's packs: %w", err)
-	}
 	return snap.runPacks() + "/" + run, nil
 }
 
-// dropRunPacks removes the packs of every run of the snapshot's copy:
-// those of runs that stopped, and of late ones.
-func (s *Store) dropRunPacks(ctx context.Context, snap Snapshot) error {
+// DropRunPacks removes the packs of every run of the snapshot's copy:
+// those of runs that stopped, and of late ones. The run that owns the copy
+// (its fence) calls it before it writes its own.
+func (s *Store) DropRunPacks(ctx context.Context, snap Snapshot) error {
 	names, err := s.c.List(ctx, snap.runPacks(), 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -216,22 +213,26 @@ func (s *Store) CompleteSnapshot(ctx context.Context, snap Snapshot, pack string
 	return snap, s.writeJSON(ctx, snapshotRecord(snap.Key()), snap)
 }
 
-// placePack moves the pack of the run that finished, pack, into the
-// snapshot's place, then removes the packs of every other run.
+// placePack puts the pack of the run that finished, pack, in the
+// snapshot's place in one step (one an earlier call that was cut short
+// put there is replaced, and the place is never empty), then removes the
+// packs of the other runs: left by runs that stopped, or written by a late
+// one (which may hold its file open: then they stay until the snapshot is
+// deleted).
 func (s *Store) placePack(ctx context.Context, snap Snapshot, pack string) error {
-	if err := s.removeFile(ctx, snap.PackPath()); err != nil {
-		return fmt.Errorf("remove the pack an earlier copy of snapshot %q left: %w", snap.Name, err)
-	}
-	// A rename answered "no such file" may be one whose reply was lost:
-	// the pack in place says so.
-	if err := s.c.Rename(ctx, pack, snap.PackPath()); errors.Is(err, fs.ErrNotExist) {
+	// A move answered "no such file" may be one whose reply was lost:
+	// a pack in place says so.
+	if err := s.c.Replace(ctx, pack, snap.PackPath()); errors.Is(err, fs.ErrNotExist) {
 		if _, serr := s.c.Stat(ctx, snap.PackPath()); serr != nil {
 			return fmt.Errorf("move the pack of snapshot %q into place: %w", snap.Name, err)
 		}
 	} else if err != nil {
 		return fmt.Errorf("move the pack of snapshot %q into place: %w", snap.Name, err)
 	}
-	return s.dropRunPacks(ctx, snap)
+	if err := s.DropRunPacks(ctx, snap); err != nil {
+		s.logf("cannot remove the packs of other runs of a snapshot's copy; they go with the snapshot", "name", snap.Name, "error", err.Error())
+	}
+	return nil
 }
 
 // CopyInPlace reports whether the snapshot's whole copy has been moved into
@@ -263,7 +264,7 @@ func (s *Store) DeleteSnapshot(ctx context.Context, snap Snapshot) error {
 	if err := s.removeFile(ctx, snap.PackPath()); err != nil {
 		return fmt.Errorf("delete the pack of snapshot %q: %w", snap.Name, err)
 	}
-	if err := s.dropRunPacks(ctx, snap); err != nil {
+	if err := s.DropRunPacks(ctx, snap); err != nil {
 		return err
 	}
 	if err := s.dropBeatOf(ctx, snap.UID); err != nil {

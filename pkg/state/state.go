@@ -47,10 +47,12 @@
 //   - DeleteVolume (archive): record names the archive (ArchivingTo) →
 //     archive mark → RENAME to the archive (COMMIT) → holds → record; the
 //     root mark stays with the archive.
-//   - CreateSnapshot: record (not ready) → copy into <uid>.partial (resumed
-//     by a retry) → record with the copy's counts → RENAME to <uid> (COMMIT:
-//     only a whole copy is renamed) → root mark → record ready.
-//   - DeleteSnapshot: each copy as a volume delete, the pack, the record.
+//   - CreateSnapshot: record (not ready) → copy into <uid>.partial and the
+//     run's own pack <uid>.packs/<run> (the tree resumed by a retry) →
+//     record with the copy's counts → the run's pack RENAMEd over <uid>.pack
+//     → other runs' packs → RENAME to <uid> (COMMIT: only a whole copy is
+//     renamed) → root mark → record ready.
+//   - DeleteSnapshot: each copy as a volume delete, the packs, the record.
 //   - Group snapshots, volume groups, expansion: one record write each,
 //     replaced atomically (a temporary, then RENAME over the record).
 //

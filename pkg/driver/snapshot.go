@@ -220,7 +220,7 @@ func (d *controller) copySnapshot(ctx context.Context, sid volume.Snapshot, snap
 		begin: func(ctx context.Context, st *state.Store) {
 			// Earlier runs' packs: this run writes its own from the start.
 			if err := st.DropRunPacks(ctx, snap); err != nil {
-				logger.Info("cannot remove the packs of earlier runs of the copy; they go with the snapshot", "err", err.Error())
+				logger.Info("cannot remove the packs of earlier runs of the copy; the commit or the reclaimer does", "err", err.Error())
 			}
 		}}
 	err = d.copyBetween(ctx, "snapshot", from, to, creds, logger, func(c share.Client, stats copytree.Stats) error {

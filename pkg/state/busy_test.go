@@ -183,6 +183,30 @@ func TestALateCopysPackNeverLandsInTheSnapshot(t *testing.T) {
 	if got := uidFiles(); len(got) != 1 {
 		t.Errorf("after the commit and the late write: %v, want the snapshot's pack alone", got)
 	}
+	// A late run that held its pack open at the commit (SMB refuses to
+	// delete it then) leaves it: the reclaimer takes it once it stayed
+	// for IntentTTL, and never the snapshot's own.
+	c := &clock{t0}
+	must(t, storeOn(sh, c).writeFile(ctx, late, []byte("held open at the commit")))
+	idle := func(string) bool { return false }
+	r := Reclaimer{SnapshotBusy: idle, VolumeBusy: idle}
+	lock := func(context.Context, string) (func(), error) { return func() {}, nil }
+	for _, step := range []time.Duration{0, IntentTTL - time.Minute} {
+		c.t = c.t.Add(step)
+		if _, err := r.Pass(ctx, storeOn(sh, c), "share", lock); err != nil {
+			t.Fatal(err)
+		}
+		if got := uidFiles(); len(got) != 3 { // the pack, the late one and its directory
+			t.Fatalf("the reclaimer took packs before IntentTTL: %v left", got)
+		}
+	}
+	c.t = c.t.Add(2 * time.Minute)
+	if _, err := r.Pass(ctx, storeOn(sh, c), "share", lock); err != nil {
+		t.Fatal(err)
+	}
+	if got := uidFiles(); len(got) != 1 || got[0] != snap.PackPath() {
+		t.Errorf("after the reclaimer's passes: %v, want the snapshot's pack alone", got)
+	}
 	must(t, st.DeleteSnapshot(ctx, snap))
 	if got := uidFiles(); len(got) != 0 {
 		t.Errorf("after the delete: %v, want no pack", got)

@@ -232,6 +232,19 @@ func (r *Reclaimer) abandonedSnapshots(ctx context.Context, s *Store, names []st
 	}
 	var due []string
 	for _, n := range names {
+		if uid, ok := strings.CutSuffix(n, ".packs"); ok && finished[uid] {
+			// Packs a late run of the copy held open when the snapshot
+			// was finished: nothing reads them, and no copy writes them
+			// once they stayed for IntentTTL.
+			if ok, err := idle(snapshotsDir+"/"+n, uid); err != nil {
+				return 0, err
+			} else if ok {
+				if err := s.DropRunPacks(ctx, Snapshot{UID: uid}); err != nil {
+					s.logf("cannot remove the packs a late run left beside a finished snapshot", "uid", uid, "error", err.Error())
+				}
+			}
+			continue
+		}
 		uid, ok := strings.CutSuffix(n, ".partial")
 		if !ok {
 			if uid, ok = cutAnySuffix(n, ".pack", ".packs"); !ok || finished[uid] {

@@ -217,8 +217,8 @@ func (s *Store) CompleteSnapshot(ctx context.Context, snap Snapshot, pack string
 // snapshot's place in one step (one an earlier call that was cut short
 // put there is replaced, and the place is never empty), then removes the
 // packs of the other runs: left by runs that stopped, or written by a late
-// one (which may hold its file open: then they stay until the snapshot is
-// deleted).
+// one (which may hold its file open: then the reclaimer removes them once
+// they stayed for IntentTTL).
 func (s *Store) placePack(ctx context.Context, snap Snapshot, pack string) error {
 	// A move answered "no such file" may be one whose reply was lost:
 	// a pack in place says so.
@@ -230,7 +230,7 @@ func (s *Store) placePack(ctx context.Context, snap Snapshot, pack string) error
 		return fmt.Errorf("move the pack of snapshot %q into place: %w", snap.Name, err)
 	}
 	if err := s.DropRunPacks(ctx, snap); err != nil {
-		s.logf("cannot remove the packs of other runs of a snapshot's copy; they go with the snapshot", "name", snap.Name, "error", err.Error())
+		s.logf("cannot remove the packs of other runs of a snapshot's copy; the reclaimer does", "name", snap.Name, "error", err.Error())
 	}
 	return nil
 }

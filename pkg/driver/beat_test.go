@@ -170,13 +170,22 @@ func TestACopyAnotherProcessBeatsForIsNotStartedBesideIt(t *testing.T) {
 		t.Fatalf("the second controller's call just after the first died: %v, %v, want not ready: it cannot tell yet", resp, err)
 	}
 	time.Sleep(150 * time.Millisecond)
+	takesOver(t, ms, second, req, uid, "the second controller")
+}
+
+// takesOver asks d for the snapshot of req until it is ready, which d
+// makes it only by taking over the copy another process left beating, and
+// checks that no beat stays after it.
+func takesOver(t *testing.T, ms *memshare.Share, d *Driver, req *csi.CreateSnapshotRequest, uid, who string) {
+	t.Helper()
+	ctx := context.Background()
 	for end := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		resp, err = second.CreateSnapshot(ctx, req)
+		resp, err := d.CreateSnapshot(ctx, req)
 		if err == nil && resp.GetSnapshot().GetReadyToUse() {
 			break
 		}
 		if time.Now().After(end) {
-			t.Fatalf("the second controller never took the dead one's copy over: %v, %v", resp, err)
+			t.Fatalf("%s never took the copy over: %v, %v", who, resp, err)
 		}
 	}
 	if b, err := state.New(ms.Client()).ReadBeat(ctx, uid); err != nil || b.Owner != "" {
@@ -247,19 +256,7 @@ func TestACopyAnEarlierContainerOfThisPodLeftIsTakenOverAtOnce(t *testing.T) {
 			t.Fatalf("a controller of another pod (%q) started the copy: %v", other.cfg.PodUID, j)
 		}
 	}
-	next := podFenced(t, ms, crashed.cfg.PodUID)
-	for end := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		resp, err := next.CreateSnapshot(ctx, req)
-		if err == nil && resp.GetSnapshot().GetReadyToUse() {
-			break
-		}
-		if time.Now().After(end) {
-			t.Fatalf("the next container of the pod never took its copy over: %v, %v", resp, err)
-		}
-	}
-	if b, err := state.New(ms.Client()).ReadBeat(ctx, uid); err != nil || b.Owner != "" {
-		t.Errorf("a beat stayed after the copy was made: %+v, %v", b, err)
-	}
+	takesOver(t, ms, podFenced(t, ms, crashed.cfg.PodUID), req, uid, "the next container of the pod")
 	if _, err := New(Config{Name: "test.csi", Controller: true, PodUID: "pod/x"}); err == nil {
 		t.Error("--pod-uid with a slash was taken: a beat's owner would not say its pod")
 	}

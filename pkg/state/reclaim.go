@@ -307,10 +307,7 @@ func (r *Reclaimer) deleteAbandoned(ctx context.Context, s *Store, snap Snapshot
 		if err := s.deleteDir(ctx, Record{UID: snap.UID, Path: snap.PartialTree()}); err != nil {
 			return false, err
 		}
-		if err := s.removeFile(ctx, snap.PackPath()); err != nil {
-			return false, err
-		}
-		return true, s.DropRunPacks(ctx, snap)
+		return true, s.removePacks(ctx, snap)
 	}
 	cur, err := s.GetSnapshot(ctx, snap.Key(), snap.UID)
 	if errors.Is(err, ErrNotFound) || err == nil && cur.Ready {

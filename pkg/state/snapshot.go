@@ -165,7 +165,7 @@ func (s *Store) GetSnapshotByName(ctx context.Context, name string) (Snapshot, e
 }
 
 // CompleteSnapshot moves the finished copy into place, its pack (pack,
-// from StartPack; "" when the copy is in place already, or has none)
+// from RunPack; "" when the copy is in place already, or has none)
 // first, marks its root so no volume walk ever enters it, and records the
 // snapshot as ready.
 //
@@ -211,6 +211,14 @@ func (s *Store) CompleteSnapshot(ctx context.Context, snap Snapshot, pack string
 	}
 	snap.RootID, snap.Ready = fi.ID, true
 	return snap, s.writeJSON(ctx, snapshotRecord(snap.Key()), snap)
+}
+
+// removePacks removes the snapshot's pack and its runs' packs.
+func (s *Store) removePacks(ctx context.Context, snap Snapshot) error {
+	if err := s.removeFile(ctx, snap.PackPath()); err != nil {
+		return fmt.Errorf("delete the pack of snapshot %q: %w", snap.Name, err)
+	}
+	return s.DropRunPacks(ctx, snap)
 }
 
 // placePack puts the pack of the run that finished, pack, in the
@@ -261,10 +269,7 @@ func (s *Store) DeleteSnapshot(ctx context.Context, snap Snapshot) error {
 	}
 	// Whatever the record says: a copy may have begun its pack before a
 	// restart.
-	if err := s.removeFile(ctx, snap.PackPath()); err != nil {
-		return fmt.Errorf("delete the pack of snapshot %q: %w", snap.Name, err)
-	}
-	if err := s.DropRunPacks(ctx, snap); err != nil {
+	if err := s.removePacks(ctx, snap); err != nil {
 		return err
 	}
 	if err := s.dropBeatOf(ctx, snap.UID); err != nil {

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -660,16 +659,35 @@ func (l *Linux) unmount(ctx context.Context, path string, force bool) error {
 // kubelet forgets a volume once it is told it is unstaged: a mount left then
 // stays on the node for good, holding a directory the controller may have
 // deleted. An error makes the kubelet call again. The table is read, the
-// path's file system is not touched.
+// path's file system is not touched: a mount whose root went on the server
+// answers "no such file" for its own mount point (CIFS), which is no sign
+// that it is gone.
 func (l *Linux) gone(path string) error {
-	mnt, err := l.m.IsMountPoint(path)
-	if errors.Is(err, fs.ErrNotExist) || err == nil && !mnt {
-		return nil
-	}
+	mounted, err := l.inTable(path)
 	if err != nil {
 		return fmt.Errorf("after unmounting %s, cannot tell whether it is still mounted: %w", path, err)
 	}
-	return fmt.Errorf("%s is still mounted after umount reported it unmounted; the call will be retried", path)
+	if mounted {
+		return fmt.Errorf("%s is still mounted after umount reported it unmounted; the call will be retried", path)
+	}
+	return nil
+}
+
+// inTable says whether the mount table has a mount at path, without
+// touching the path.
+func (l *Linux) inTable(path string) (bool, error) {
+	mps, err := l.m.List()
+	if err != nil {
+		return false, err
+	}
+	path = filepath.Clean(path)
+	for _, mp := range mps {
+		// A mount point whose directory was removed shows with the suffix.
+		if filepath.Clean(strings.TrimSuffix(mp.Path, `\040(deleted)`)) == path {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 func deadlineOf(ctx context.Context) time.Time {
@@ -679,7 +697,7 @@ func deadlineOf(ctx context.Context) time.Time {
 
 func (l *Linux) cleanup(path string, broken bool, umountTimeout time.Duration) error {
 	if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) {
-		return nil
+		return l.unmountRootless(path)
 	}
 	if broken {
 		// mount-utils would look at the mount point again, and get the
@@ -702,6 +720,38 @@ func (l *Linux) cleanup(path string, broken bool, umountTimeout time.Duration) e
 		return mount.CleanupMountWithForce(path, fm, true, umountTimeout)
 	}
 	return mount.CleanupMountPoint(path, l.m, true)
+}
+
+// unmountRootless unmounts what the table shows at a path that answers "no
+// such file": a mount whose root directory was removed on the server (the
+// volume deleted while the node still had it mounted; CIFS answers ENOENT
+// for the mount point itself, NFS ESTALE). umount(8) and mount-utils stat
+// the path first, find nothing and report success with the mount left in
+// place; umount(2) resolves the mount point without asking the file
+// system. A mount still in use is detached (the kubelet wants the path
+// gone; the kernel drops it when its last user lets go). Nothing in the
+// table at path: there is nothing to do.
+func (l *Linux) unmountRootless(path string) error {
+	mounted, err := l.inTable(path)
+	if err != nil {
+		return fmt.Errorf("%s answers no such file, and the mount table cannot be read: %w", path, err)
+	}
+	if !mounted {
+		return nil
+	}
+	// NOFOLLOW: the table's mount point is this very path, never what a
+	// link put there since leads to.
+	err = l.umount2(path, unix.UMOUNT_NOFOLLOW)
+	if errors.Is(err, unix.EBUSY) {
+		err = l.umount2(path, unix.UMOUNT_NOFOLLOW|unix.MNT_DETACH)
+	}
+	if err != nil && !errors.Is(err, unix.EINVAL) {
+		return fmt.Errorf("unmount %s, whose directory is gone on the server: %w", path, err)
+	}
+	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("remove %s after unmounting it: %w", path, err)
+	}
+	return nil
 }
 
 // detach takes a hung mount off path. umount(8) and mount-utils stat the
@@ -779,6 +829,12 @@ func (l *Linux) check(path string) (Stats, error) {
 	notMnt, err := l.m.IsLikelyNotMountPoint(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
+			// A mount whose root went on the server answers ENOENT for
+			// its own mount point (CIFS): the table tells it from a path
+			// with nothing there.
+			if mounted, terr := l.inTable(path); terr == nil && mounted {
+				return Stats{}, fmt.Errorf("mount at %s: %w: it answers no such file for its own root: the volume's directory was removed on the server", path, ErrBroken)
+			}
 			return Stats{}, ErrNotMounted
 		}
 		return Stats{}, classify(path, "stat", err)

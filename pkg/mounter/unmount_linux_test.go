@@ -2,8 +2,10 @@ package mounter
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -47,5 +49,51 @@ func TestUnstageThatLeavesTheMountFails(t *testing.T) {
 	fake.MountPoints = nil
 	if err := l.Unstage(ctx, staging); err != nil {
 		t.Fatalf("unstage once the mount is gone: %v", err)
+	}
+}
+
+// A mount whose root directory was removed on the server (the volume
+// deleted while the node still had it mounted) answers "no such file" for
+// its own mount point on CIFS. Here the path is missing on disk while the
+// table shows a mount at it, as the plugin sees such a mount: unpublish and
+// unstage unmount it, and health calls it broken rather than "not
+// mounted", so a new stage never stacks a mount on top of it.
+func TestAMountWhoseRootWentOnTheServerIsUnmounted(t *testing.T) {
+	dir := t.TempDir()
+	staging := filepath.Join(dir, "globalmount")
+	target := filepath.Join(dir, "pod", "mount")
+	fake := mount.NewFakeMounter([]mount.MountPoint{
+		{Device: "//fs/share/v", Path: staging, Type: "cifs"},
+		{Device: staging, Path: target, Type: "cifs", Opts: []string{"bind"}},
+	})
+	var unmounted []string
+	l := NewLinuxForTest(fake, nil, t.TempDir())
+	l.SetUnmountForTest(func(path string, flags int) error {
+		unmounted = append(unmounted, path)
+		return fake.Unmount(path)
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := l.Check(ctx, staging); !errors.Is(err, ErrBroken) {
+		t.Fatalf("Check of a mount whose root answers no such file: %v, want ErrBroken", err)
+	}
+	if err := l.Unpublish(ctx, target); err != nil {
+		t.Fatalf("Unpublish: %v", err)
+	}
+	if err := l.Unstage(ctx, staging); err != nil {
+		t.Fatalf("Unstage: %v", err)
+	}
+	if mps, _ := fake.List(); len(mps) != 0 {
+		t.Fatalf("left in the table after unpublish and unstage: %v", mps)
+	}
+	if want := []string{target, staging}; !slices.Equal(unmounted, want) {
+		t.Fatalf("unmounted %q, want %q", unmounted, want)
+	}
+	// Nothing in the table and nothing on disk: there is nothing to do.
+	if err := l.Unstage(ctx, staging); err != nil {
+		t.Fatalf("Unstage again: %v", err)
+	}
+	if err := l.Check(ctx, staging); !errors.Is(err, ErrNotMounted) {
+		t.Fatalf("Check once it is gone: %v, want ErrNotMounted", err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"os"
 	"os/exec"
@@ -366,6 +367,59 @@ func TestNodeStaleMountIsRepaired(t *testing.T) {
 			h, err = nd.NodeGetVolumeHealth(ctx, &csi.NodeGetVolumeHealthRequest{VolumeId: sv.id, VolumePublishPath: target})
 			if err != nil || len(h.GetVolumeHealth().GetHealthStatuses()) != 0 {
 				t.Fatalf("health after repair: %v %v", h, err)
+			}
+		})
+	}
+}
+
+// The volume is deleted while the node still has it mounted: the CO removes
+// a claim once its pod object is gone, which can be before the kubelet has
+// unmounted it, and an operator may delete a directory by hand. Through a
+// mount whose root went on the server, a stat answers ESTALE on NFS and "no
+// such file" on CIFS; unpublish and unstage must take the mounts down
+// anyway and say so only once the mount table has nothing at either path.
+// A mount left there answering "no such file" is a mount the kubelet has
+// forgotten, on the node for good.
+func TestNodeUnmountsAVolumeDeletedUnderIt(t *testing.T) {
+	requireMounts(t)
+	for _, c := range classes(t) {
+		t.Run(c.name, func(t *testing.T) {
+			name := "gone-" + c.name
+			sv, capab := stage(t, c, name, csi.VolumeCapability_AccessMode_MULTI_NODE_MULTI_WRITER, "")
+			target := filepath.Join(env.dir, name, "mount")
+			publish(t, sv, capab, target, false)
+			if err := os.WriteFile(filepath.Join(target, "data"), []byte("x"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			if _, err := controller(t).DeleteVolume(ctx, &csi.DeleteVolumeRequest{VolumeId: sv.id, Secrets: c.secrets}); err != nil {
+				t.Fatalf("DeleteVolume: %v", err)
+			}
+			if _, err := os.Stat(sv.dir); !errors.Is(err, fs.ErrNotExist) {
+				t.Fatalf("the volume's directory on the server after DeleteVolume: %v", err)
+			}
+			// The client learns that the root went once its cached
+			// attributes expire (CIFS: a second), or at once from a read
+			// of the directory (NFS: ESTALE).
+			var statErr error
+			for end := time.Now().Add(15 * time.Second); statErr == nil && time.Now().Before(end); time.Sleep(200 * time.Millisecond) {
+				_, _ = os.ReadDir(target)
+				_, statErr = os.Stat(target)
+			}
+			if statErr == nil {
+				t.Fatal("the pod's path still answers a stat 15 s after its directory was deleted: this test needs a mount whose root is gone")
+			}
+			t.Logf("stat of the pod's path once its directory is gone: %v", statErr)
+			unpublish(t, sv, target)
+			if m := mountsAt(t, target); len(m) > 0 {
+				t.Fatalf("NodeUnpublishVolume answered OK and left %q", m)
+			}
+			if _, err := node(t).NodeUnstageVolume(ctx, &csi.NodeUnstageVolumeRequest{VolumeId: sv.id, StagingTargetPath: sv.staging}); err != nil {
+				t.Fatalf("NodeUnstageVolume: %v", err)
+			}
+			if m := mountsAt(t, sv.staging); len(m) > 0 {
+				t.Fatalf("NodeUnstageVolume answered OK and left %q", m)
 			}
 		})
 	}

@@ -22,17 +22,6 @@ type leakyUnmounter struct {
 func (l leakyUnmounter) UnmountWithForce(string, time.Duration) error { return nil }
 func (l leakyUnmounter) CanSafelySkipMountPointCheck() bool           { return true }
 
-// IsMountPoint reads the table only, as the real one does for a path it
-// cannot resolve.
-func (l leakyUnmounter) IsMountPoint(p string) (bool, error) {
-	for _, mp := range l.MountPoints {
-		if mp.Path == p {
-			return true, nil
-		}
-	}
-	return false, nil
-}
-
 func TestUnstageThatLeavesTheMountFails(t *testing.T) {
 	staging := filepath.Join(t.TempDir(), "globalmount")
 	if err := os.Mkdir(staging, 0o750); err != nil {

@@ -108,7 +108,8 @@ func (s *Store) createNew(ctx context.Context, req CreateRequest) (rec Record, d
 		return rec, true, err
 	}
 	rec.RootID = fi.ID
-	return rec, true, s.commitNew(ctx, rec, req)
+	rec, err = s.commitNew(ctx, rec, req)
+	return rec, true, err
 }
 
 // dropIntent removes the intent createNew wrote, and its holds unless a
@@ -126,11 +127,12 @@ func (s *Store) dropIntent(ctx context.Context, rec Record, holds bool) error {
 }
 
 // commitNew is createNew's third batch: the record where none is (the
-// commit), the root's mark, the intent removed.
-func (s *Store) commitNew(ctx context.Context, rec Record, req CreateRequest) error {
+// commit), the root's mark, the intent removed. It answers the volume's
+// record: rec, or the one a record already there says.
+func (s *Store) commitNew(ctx context.Context, rec Record, req CreateRequest) (Record, error) {
 	b, err := json.Marshal(rec)
 	if err != nil {
-		return err
+		return Record{}, err
 	}
 	ops := []share.Op{{Kind: share.OpCreate, Path: recordPath(rec.Path), Data: b}}
 	if rec.RootID != 0 {
@@ -148,12 +150,12 @@ func (s *Store) commitNew(ctx context.Context, rec Record, req CreateRequest) er
 				// Committed: the rest is what every later call that
 				// finds the record does again (a roots directory not
 				// made yet, for one).
-				return s.afterCommit(ctx, rec, 0)
+				return rec, s.afterCommit(ctx, rec, 0)
 			}
 		}
-		return nil
+		return rec, nil
 	case cutShort(ctx, err):
-		return err
+		return rec, err
 	case errors.Is(err, fs.ErrExist):
 		return s.recordThere(ctx, rec, req)
 	}
@@ -161,40 +163,41 @@ func (s *Store) commitNew(ctx context.Context, rec Record, req CreateRequest) er
 	// step-by-step commit makes the directories, and undoes the create
 	// when it fails for good.
 	if err := s.commit(ctx, rec, 0); err != nil && !cutShort(ctx, err) {
-		return s.undoCreate(ctx, rec, true, err)
+		return Record{}, s.undoCreate(ctx, rec, true, err)
 	} else if err != nil {
-		return err
+		return rec, err
 	}
-	return nil
+	return rec, nil
 }
 
 // recordThere answers a commit that found a record at the new directory's
 // path: a torn one is replaced; another is a volume whose directory went
 // behind the driver's back, which this call's new directory becomes (the
 // same claim, as ensureDir would make it again) or leaves (another claim's
-// path: refused, and the directory, empty, removed).
-func (s *Store) recordThere(ctx context.Context, rec Record, req CreateRequest) error {
+// path: refused, and the directory, empty, removed). The answer is the
+// volume the record says, with its own UID: the claim's first call may have
+// been answered with it.
+func (s *Store) recordThere(ctx context.Context, rec Record, req CreateRequest) (Record, error) {
 	old, err := s.record(ctx, rec.Path)
 	switch {
 	case errors.Is(err, errTorn):
-		return s.commit(ctx, rec, 0)
+		return rec, s.commit(ctx, rec, 0)
 	case err != nil:
-		return err
+		return Record{}, err
 	}
 	if err := s.sameVolume(ctx, old, req); err != nil {
 		if rerr := s.removeEmptyDir(ctx, rec.Path); rerr != nil {
-			return fmt.Errorf("%w (and removing the directory this call made: %v)", err, rerr)
+			return Record{}, fmt.Errorf("%w (and removing the directory this call made: %v)", err, rerr)
 		}
 		if rerr := s.removeFile(ctx, intentPath(rec.Path)); rerr != nil {
-			return fmt.Errorf("%w (and removing the intent: %v)", err, rerr)
+			return Record{}, fmt.Errorf("%w (and removing the intent: %v)", err, rerr)
 		}
-		return err
+		return Record{}, err
 	}
 	if err := s.removeFile(ctx, intentPath(rec.Path)); err != nil {
-		return err
+		return Record{}, err
 	}
-	_, err = s.ensureDir(ctx, old, req.Perm)
-	return err
+	return s.ensureDir(ctx, old, req.Perm)
 }
 
 // deleteEmpty is DeleteVolume (delete) of a volume whose directory fi

@@ -2,8 +2,11 @@ package state
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
+	"slices"
 	"testing"
 	"time"
 
@@ -240,4 +243,144 @@ func TestReclaimerAfterARestartSparesARestoreInProgress(t *testing.T) {
 	if exists() {
 		t.Error("a restore nobody asked for during IntentTTL of this process's passes is still there")
 	}
+}
+
+// A file ID outlives its directory. A volume whose directory an operator
+// removed by hand keeps its record and its mark until its DeleteVolume,
+// and meanwhile the file system may give the ID to the next directory it
+// makes: another volume's root, or a snapshot's, whose mark has the same
+// name. Whatever the first volume's record does then (deleted, retained,
+// archived, made again by a retried CreateVolume) must not remove the mark
+// the other root holds now; and the stale mark still goes when nobody took
+// its ID, so nothing is left behind.
+func TestAMarkGoesOnlyWithTheRootThatHoldsIt(t *testing.T) {
+	ctx := context.Background()
+	dispose := func(how volume.OnDelete) func(*testing.T, *Store, Record) {
+		return func(t *testing.T, st *Store, a Record) {
+			t.Helper()
+			if _, _, err := st.Dispose(ctx, a.Path, a.UID, how, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	ends := map[string]func(*testing.T, *Store, Record){
+		"deleted":  dispose(volume.Delete),
+		"retained": dispose(volume.Retain),
+		"archived": dispose(volume.Archive),
+		"made again by a retried CreateVolume, then deleted": func(t *testing.T, st *Store, a Record) {
+			t.Helper()
+			again, err := st.Create(ctx, createReq())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if again.UID != a.UID {
+				t.Fatalf("a retried CreateVolume answered UID %s, its record says %s: no later call finds the volume by the ID it answered", again.UID, a.UID)
+			}
+			if again.RootID == a.RootID || again.ReplacedRootID != a.RootID {
+				t.Fatalf("made again: %+v, want a new root replacing %d", again, a.RootID)
+			}
+			dispose(volume.Delete)(t, st, again)
+		},
+	}
+	// Each holder makes its root as the next directory, which the file
+	// system gives id.
+	holders := map[string]func(t *testing.T, st *Store, sh *memshare.Share, id uint64) (paths []string, drop func()){
+		"a volume": func(t *testing.T, st *Store, sh *memshare.Share, id uint64) ([]string, func()) {
+			sh.ReuseDirID(id)
+			b, err := st.Create(ctx, CreateRequest{Path: "base/b", Name: "b", Perm: 0o777})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return nil, func() { dispose(volume.Delete)(t, st, b) }
+		},
+		"a snapshot": func(t *testing.T, st *Store, sh *memshare.Share, id uint64) ([]string, func()) {
+			snap, err := st.CreateSnapshot(ctx, SnapshotRequest{Name: "s", SourceVolumeID: "v-b", SourcePath: "base/b"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sh.ReuseDirID(id)
+			if err := sh.Client().Mkdir(ctx, snap.PartialTree(), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if snap, err = st.CompleteSnapshot(ctx, snap, ""); err != nil {
+				t.Fatal(err)
+			}
+			return []string{snap.Tree()}, func() {
+				if err := st.DeleteSnapshot(ctx, snap); err != nil {
+					t.Fatal(err)
+				}
+			}
+		},
+	}
+	for endName, end := range ends {
+		for holderName, hold := range holders {
+			t.Run(endName+", its ID "+holderName+"'s", func(t *testing.T) {
+				sh := memshare.New()
+				st := storeOn(sh, &clock{t0})
+				c := sh.Client()
+				a, err := st.Create(ctx, createReq())
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := c.RemoveAll(ctx, a.Path, share.RemoveOptions{}); err != nil {
+					t.Fatal(err)
+				}
+				paths, drop := hold(t, st, sh, a.RootID)
+				end(t, st, a)
+				b, err := c.ReadFile(ctx, rootMarker(a.RootID))
+				if err != nil {
+					t.Fatalf("the mark of file ID %d, held by %s now, went with the volume whose directory had it before: %v", a.RootID, holderName, err)
+				}
+				if fi, err := c.Stat(ctx, heldAt(paths)); err != nil || fi.ID != a.RootID {
+					t.Fatalf("the test's holder did not get file ID %d: %+v %v", a.RootID, fi, err)
+				}
+				var m rootMark
+				if paths != nil && (json.Unmarshal(b, &m) != nil || !slices.Equal(m.Paths, paths)) {
+					t.Errorf("%s's mark says %q, want its paths %q", holderName, b, paths)
+				}
+				if ok, err := ForeignRoot(ctx, c, a.RootID); err != nil || !ok {
+					t.Errorf("%s's root is not foreign to a copy: %v %v", holderName, ok, err)
+				}
+				drop()
+				if left := rootsLeft(t, c); len(left) != 0 {
+					t.Errorf("marks left once every root is gone: %v", left)
+				}
+			})
+		}
+		t.Run(endName+", its ID nobody's", func(t *testing.T) {
+			sh := memshare.New()
+			st := storeOn(sh, &clock{t0})
+			c := sh.Client()
+			a, err := st.Create(ctx, createReq())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := c.RemoveAll(ctx, a.Path, share.RemoveOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			end(t, st, a)
+			if left := rootsLeft(t, c); len(left) != 0 {
+				t.Errorf("the stale mark of a directory removed by hand is left: %v", left)
+			}
+		})
+	}
+}
+
+// heldAt is where the test's holder of a reused ID is: the snapshot's
+// tree it names, or volume b.
+func heldAt(paths []string) string {
+	if len(paths) > 0 {
+		return paths[0]
+	}
+	return "base/b"
+}
+
+// rootsLeft lists the root marks on the share.
+func rootsLeft(t *testing.T, c share.Client) []string {
+	t.Helper()
+	names, err := c.List(context.Background(), rootsDir, 0)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		t.Fatal(err)
+	}
+	return names
 }

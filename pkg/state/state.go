@@ -619,7 +619,9 @@ func (s *Store) afterCommit(ctx context.Context, rec Record, oldRoot uint64) err
 		}
 	}
 	if oldRoot != 0 && oldRoot != rec.RootID {
-		if err := s.removeFile(ctx, rootMarker(oldRoot)); err != nil {
+		// The old directory went behind the driver's back: its ID may
+		// be another root's now.
+		if err := s.dropMark(ctx, oldRoot, rec.Path, false); err != nil {
 			return err
 		}
 	}
@@ -679,10 +681,7 @@ func (s *Store) rollBack(ctx context.Context, in Record) (kept string, err error
 		// Committed, but never filled, so never answered: nothing but
 		// the copy wrote into it (no pod can have mounted it). It goes
 		// as a DeleteVolume would take it, and its intent last.
-		if err := s.deleteDir(ctx, rec); err != nil {
-			return "", err
-		}
-		if err := s.dropRecord(ctx, rec); err != nil {
+		if err := s.DeleteVolume(ctx, rec); err != nil {
 			return "", err
 		}
 		return "", s.removeFile(ctx, intentPath(p))
@@ -767,87 +766,6 @@ func (s *Store) ensureDir(ctx context.Context, rec Record, perm fs.FileMode) (Re
 	old := rec.RootID
 	rec.RootID, rec.ReplacedRootID = fi.ID, old
 	return rec, s.commit(ctx, rec, old)
-}
-
-// marked reports whether a root mark names this file ID. Only the server's
-// "no such file" says there is none: any other failure to look is an error,
-// never a directory free to adopt, repoint a record at, or remove.
-func (s *Store) marked(ctx context.Context, id uint64) (bool, error) {
-	_, err := s.c.Stat(ctx, rootMarker(id))
-	switch {
-	case err == nil:
-		return true, nil
-	case errors.Is(err, fs.ErrNotExist):
-		return false, nil
-	}
-	return false, fmt.Errorf("look for the root mark of file ID %d: %w", id, err)
-}
-
-// isMarked is marked for a cleanup that may skip its step: a mark it could
-// not look for counts as one (the directory is left).
-func (s *Store) isMarked(ctx context.Context, id uint64) bool {
-	m, err := s.marked(ctx, id)
-	return m || err != nil
-}
-
-// writeMarker makes an empty file: its name is all it says, and an empty
-// file costs the server no data write to stable storage.
-func (s *Store) writeMarker(ctx context.Context, p string) error {
-	return s.writeFile(ctx, p, nil)
-}
-
-// rootMark is what a root mark says beside its name (the file ID): the
-// paths where the marked directory is, from the share root. A file ID
-// alone outlives its directory: an archive removed by hand leaves its mark,
-// and the file system may give the ID to a directory inside a volume, which
-// every copy of that volume would then take for another volume's root.
-// Archives' and snapshots' marks name their paths; a volume's mark is empty
-// (it goes with the volume's DeleteVolume) and counts as live, so a volume
-// directory removed by hand, behind the driver's back, makes copies that
-// meet its ID fail loudly rather than drop a directory.
-type rootMark struct {
-	Paths []string `json:"paths"`
-}
-
-// writeMark marks the directory with file ID id at paths. A plain write:
-// a torn mark reads as one that says nothing, which is taken as live.
-func (s *Store) writeMark(ctx context.Context, id uint64, paths ...string) error {
-	b, err := json.Marshal(rootMark{Paths: paths})
-	if err != nil {
-		return err
-	}
-	return s.writeFile(ctx, rootMarker(id), b)
-}
-
-// ForeignRoot says whether the directory with file ID id, met inside a
-// tree a walk copies, is the root of another volume, snapshot or archive:
-// its mark is there and names a path that still leads to a directory with
-// that ID. A mark whose paths all lead elsewhere is stale (its directory
-// went by hand, and the ID was given again): the directory is the copied
-// volume's own. A mark that names no path (written before marks did, or
-// torn) counts as live. c is a session on the share root.
-func ForeignRoot(ctx context.Context, c share.Client, id uint64) (bool, error) {
-	b, err := c.ReadFile(ctx, rootMarker(id))
-	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	var m rootMark
-	if json.Unmarshal(b, &m) != nil || len(m.Paths) == 0 {
-		return true, nil
-	}
-	for _, p := range m.Paths {
-		fi, err := c.Stat(ctx, p)
-		if err == nil && fi.IsDir && !fi.IsLink && fi.ID == id {
-			return true, nil
-		}
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return false, err
-		}
-	}
-	return false, nil
 }
 
 // writeFile writes p, making its directory when it is not there yet (the
@@ -1048,7 +966,10 @@ func (s *Store) Forget(ctx context.Context, rec Record) error {
 
 // dropRecord removes the holds, the root's mark and last the record: a
 // call cut short leaves the record, and its retry finds it and does the
-// rest again. Holds never outlive their record.
+// rest again. Holds never outlive their record. The mark of RootID goes at
+// once while rec.Path is still the directory with that ID (a retained
+// volume); that of a directory gone or replaced only if no other root has
+// its ID now (dropMark).
 func (s *Store) dropRecord(ctx context.Context, rec Record) error {
 	if err := s.removeHolds(ctx, rec.Path); err != nil {
 		return err
@@ -1056,12 +977,17 @@ func (s *Store) dropRecord(ctx context.Context, rec Record) error {
 	if err := s.dropBeat(ctx, rec); err != nil {
 		return err
 	}
-	for _, id := range []uint64{rec.RootID, rec.ReplacedRootID} {
-		if id != 0 {
-			if err := s.removeFile(ctx, rootMarker(id)); err != nil {
-				return err
-			}
+	if rec.RootID != 0 {
+		held, err := s.hasID(ctx, rec.Path, rec.RootID)
+		if err != nil {
+			return err
 		}
+		if err := s.dropMark(ctx, rec.RootID, rec.Path, held); err != nil {
+			return err
+		}
+	}
+	if err := s.dropMark(ctx, rec.ReplacedRootID, rec.Path, false); err != nil {
+		return err
 	}
 	return s.removeFile(ctx, recordPath(rec.Path))
 }
@@ -1221,11 +1147,17 @@ func (s *Store) deleteDir(ctx context.Context, rec Record) error {
 			return err
 		}
 	}
-	if rec.RootID != 0 {
-		// Our own root must not look foreign to the walk below.
-		if err := s.removeFile(ctx, rootMarker(rec.RootID)); err != nil {
+	held := exists && own
+	if !held && rec.RootID != 0 {
+		// An earlier try moved it already, or it went behind the
+		// driver's back (then its ID may be another root's now).
+		if held, err = s.hasID(ctx, Quarantine(rec.UID), rec.RootID); err != nil {
 			return err
 		}
+	}
+	// Our own root must not look foreign to the walk below.
+	if err := s.dropMark(ctx, rec.RootID, rec.Path, held); err != nil {
+		return err
 	}
 	// purge looks again at what the quarantine holds: the path may have
 	// been swapped for a link between the look above and the move.

@@ -416,6 +416,9 @@ func TestControllerGetVolumeHealthReportsMissingDirectory(t *testing.T) {
 		if _, err := c.ControllerGetVolume(ctx, &csi.ControllerGetVolumeRequest{VolumeId: vol.GetVolumeId()}); status.Code(err) != codes.NotFound {
 			t.Fatalf("ControllerGetVolume of a missing directory: %v, want NotFound", err)
 		}
+		// Its record and mark go too: a test that leaves them leaves a
+		// stale mark that a later volume may be given the ID of.
+		deleteVol(t, c, vol.GetVolumeId(), secrets)
 	})
 }
 

@@ -60,6 +60,7 @@ type Share struct {
 	batches  int
 	root     *node
 	nextID   uint64
+	reuseID  uint64
 	hook     Hook
 	ops      int
 }
@@ -84,10 +85,21 @@ func New() *Share {
 func (s *Share) newNode(dir bool) *node {
 	s.nextID++
 	n := &node{id: s.nextID, dir: dir, mode: 0o755}
+	if dir && s.reuseID != 0 {
+		n.id, s.reuseID = s.reuseID, 0
+	}
 	if dir {
 		n.children = map[string]*node{}
 	}
 	return n
+}
+
+// ReuseDirID gives id to the next directory made, as a file system gives
+// the ID (inode number) of a directory removed to the next it makes.
+func (s *Share) ReuseDirID(id uint64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.reuseID = id
 }
 
 // SetHook installs h (nil removes it) and numbers operations from 1 again.

@@ -1,0 +1,242 @@
+package state
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/share"
+)
+
+// Root marks: one file per root's file ID in rootsDir. A file ID outlives
+// its directory: once a directory is removed behind the driver's back, the
+// file system may give its ID to the next directory it makes, a volume's
+// root made later among them, whose mark then has the same name. So a mark
+// is removed by ID only by the root that holds the directory with that ID
+// (dropMark): a volume whose directory went first leaves a mark that
+// another root holds now.
+
+// marked reports whether a root mark names this file ID. Only the server's
+// "no such file" says there is none: any other failure to look is an error,
+// never a directory free to adopt, repoint a record at, or remove.
+func (s *Store) marked(ctx context.Context, id uint64) (bool, error) {
+	_, err := s.c.Stat(ctx, rootMarker(id))
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return false, nil
+	}
+	return false, fmt.Errorf("look for the root mark of file ID %d: %w", id, err)
+}
+
+// isMarked is marked for a cleanup that may skip its step: a mark it could
+// not look for counts as one (the directory is left).
+func (s *Store) isMarked(ctx context.Context, id uint64) bool {
+	m, err := s.marked(ctx, id)
+	return m || err != nil
+}
+
+// writeMarker makes an empty file: its name is all it says, and an empty
+// file costs the server no data write to stable storage.
+func (s *Store) writeMarker(ctx context.Context, p string) error {
+	return s.writeFile(ctx, p, nil)
+}
+
+// rootMark is what a root mark says beside its name (the file ID): the
+// paths where the marked directory is, from the share root. A file ID
+// alone outlives its directory: an archive removed by hand leaves its mark,
+// and the file system may give the ID to a directory inside a volume, which
+// every copy of that volume would then take for another volume's root.
+// Archives' and snapshots' marks name their paths; a volume's mark is empty
+// (it goes with the volume's DeleteVolume) and counts as live, so a volume
+// directory removed by hand, behind the driver's back, makes copies that
+// meet its ID fail loudly rather than drop a directory.
+type rootMark struct {
+	Paths []string `json:"paths"`
+}
+
+// writeMark marks the directory with file ID id at paths. A plain write:
+// a torn mark reads as one that says nothing, which is taken as live.
+func (s *Store) writeMark(ctx context.Context, id uint64, paths ...string) error {
+	b, err := json.Marshal(rootMark{Paths: paths})
+	if err != nil {
+		return err
+	}
+	return s.writeFile(ctx, rootMarker(id), b)
+}
+
+// ForeignRoot says whether the directory with file ID id, met inside a
+// tree a walk copies, is the root of another volume, snapshot or archive:
+// its mark is there and names a path that still leads to a directory with
+// that ID. A mark whose paths all lead elsewhere is stale (its directory
+// went by hand, and the ID was given again): the directory is the copied
+// volume's own. A mark that names no path (written before marks did, or
+// torn) counts as live. c is a session on the share root.
+func ForeignRoot(ctx context.Context, c share.Client, id uint64) (bool, error) {
+	b, err := c.ReadFile(ctx, rootMarker(id))
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	var m rootMark
+	if json.Unmarshal(b, &m) != nil || len(m.Paths) == 0 {
+		return true, nil
+	}
+	for _, p := range m.Paths {
+		fi, err := c.Stat(ctx, p)
+		if err == nil && fi.IsDir && !fi.IsLink && fi.ID == id {
+			return true, nil
+		}
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return false, err
+		}
+	}
+	return false, nil
+}
+
+// dropMark removes the mark of file ID id, which the root at p (a volume's
+// or a snapshot's) was given. held says the caller saw its own directory
+// with that ID (at p, or moved to its quarantine): no other directory can
+// have the ID, and the mark goes at once, with no more round trips.
+//
+// Otherwise the directory went behind the driver's back (or a call cut
+// short removed it already), and the ID may be another root's now: the
+// mark goes only when no other root holds it (holder). A root made at this
+// moment writes its record (a volume), or moves its tree into place (a
+// snapshot), before its mark, and its mark write may come before the
+// remove: a second look after the remove finds it, and writes its mark
+// again. A call cut between the remove and that second look leaves such a
+// root unmarked until its own next call writes the mark again; it needs a
+// stale mark, the ID given again and the other root's commit all within
+// one round trip.
+func (s *Store) dropMark(ctx context.Context, id uint64, p string, held bool) error {
+	if id == 0 {
+		return nil
+	}
+	m := rootMarker(id)
+	if held {
+		return s.removeFile(ctx, m)
+	}
+	b, err := s.c.ReadFile(ctx, m)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read the root mark of file ID %d: %w", id, err)
+	}
+	var named rootMark
+	_ = json.Unmarshal(b, &named) // a torn or empty mark names no path
+	if paths, found, err := s.holder(ctx, id, p, named.Paths); err != nil || found {
+		if err == nil {
+			s.logf("a volume's directory went behind the driver's back and its file ID is another root's now; its mark stays", "path", p, "id", id, "holder", strings.Join(paths, ","))
+		}
+		return err
+	}
+	if err := s.removeFile(ctx, m); err != nil {
+		return err
+	}
+	paths, found, err := s.holder(ctx, id, p, nil)
+	if err != nil || !found {
+		return err
+	}
+	if len(paths) == 0 {
+		return s.writeMarker(ctx, m)
+	}
+	return s.writeMark(ctx, id, paths...)
+}
+
+// holder looks for a root other than p whose directory has file ID id now:
+// a path the mark names (an archive's, a snapshot's), a volume whose record
+// names the ID, or a snapshot whose tree has it. It answers the paths that
+// root's mark names (none for a volume, whose mark is empty). Only the
+// server's "no such file" rules a candidate out.
+func (s *Store) holder(ctx context.Context, id uint64, p string, named []string) (paths []string, found bool, err error) {
+	for _, q := range named {
+		if q == p {
+			continue
+		}
+		if ok, err := s.hasID(ctx, q, id); err != nil || ok {
+			return named, ok, err
+		}
+	}
+	vols, err := s.readAll(ctx, volumesDir)
+	if err != nil {
+		return nil, false, err
+	}
+	for _, b := range vols {
+		var r Record
+		if json.Unmarshal(b, &r) != nil || r.Path == p || r.RootID != id {
+			continue
+		}
+		if ok, err := s.hasID(ctx, r.Path, id); err != nil || ok {
+			return nil, ok, err
+		}
+	}
+	snaps, err := s.readAll(ctx, snapshotsDir)
+	if err != nil {
+		return nil, false, err
+	}
+	for _, b := range snaps {
+		var sn Snapshot
+		// A snapshot's tree is in place before its record names the ID.
+		if json.Unmarshal(b, &sn) != nil || sn.Tree() == p || sn.Ready && sn.RootID != id {
+			continue
+		}
+		if ok, err := s.hasID(ctx, sn.Tree(), id); err != nil || ok {
+			return []string{sn.Tree()}, ok, err
+		}
+	}
+	return nil, false, nil
+}
+
+// hasID says whether p is a directory (not a link) with file ID id.
+func (s *Store) hasID(ctx context.Context, p string, id uint64) (bool, error) {
+	fi, err := s.c.Stat(ctx, p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return fi.IsDir && !fi.IsLink && fi.ID == id, nil
+}
+
+// readAll reads every record (<key>.json) in dir, many to a round trip
+// where the protocol batches: it runs only when a volume's directory went
+// behind the driver's back. A record removed while listing is skipped.
+func (s *Store) readAll(ctx context.Context, dir string) ([][]byte, error) {
+	names, err := s.c.List(ctx, dir, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var ops []share.Op
+	for _, n := range names {
+		if strings.HasSuffix(n, ".json") && !strings.HasPrefix(n, TempPrefix) {
+			ops = append(ops, share.Op{Kind: share.OpRead, Path: dir + "/" + n})
+		}
+	}
+	var out [][]byte
+	const perBatch = 32
+	for len(ops) > 0 {
+		n := min(perBatch, len(ops))
+		for _, r := range share.RunBatch(ctx, s.c, ops[:n], false) {
+			switch {
+			case r.Err == nil:
+				out = append(out, r.Data)
+			case !errors.Is(r.Err, fs.ErrNotExist):
+				return nil, r.Err
+			}
+		}
+		ops = ops[n:]
+	}
+	return out, nil
+}

@@ -416,6 +416,16 @@ func TestControllerGetVolumeHealthReportsMissingDirectory(t *testing.T) {
 		if _, err := c.ControllerGetVolume(ctx, &csi.ControllerGetVolumeRequest{VolumeId: vol.GetVolumeId()}); status.Code(err) != codes.NotFound {
 			t.Fatalf("ControllerGetVolume of a missing directory: %v, want NotFound", err)
 		}
+		// The claim's CreateVolume, sent again (a provisioner that lost
+		// the answer), makes the directory again and answers the same
+		// volume: an ID of its own would be one no later call finds.
+		again := create(t, c, "vol-health", params, secrets)
+		if again.GetVolumeId() != vol.GetVolumeId() {
+			t.Errorf("CreateVolume sent again answered %s, first %s", again.GetVolumeId(), vol.GetVolumeId())
+		}
+		if fi, err := os.Stat(filepath.Join(base, "vol-health")); err != nil || !fi.IsDir() {
+			t.Errorf("CreateVolume sent again did not make the directory again: %v", err)
+		}
 		// Its record and mark go too: a test that leaves them leaves a
 		// stale mark that a later volume may be given the ID of.
 		deleteVol(t, c, vol.GetVolumeId(), secrets)

@@ -111,10 +111,16 @@ func ForeignRoot(ctx context.Context, c share.Client, id uint64) (bool, error) {
 // moment writes its record (a volume), or moves its tree into place (a
 // snapshot), before its mark, and its mark write may come before the
 // remove: a second look after the remove finds it, and writes its mark
-// again. A call cut between the remove and that second look leaves such a
-// root unmarked until its own next call writes the mark again; it needs a
-// stale mark, the ID given again and the other root's commit all within
-// one round trip.
+// again. Two races are left, each needing a stale mark, the ID given again
+// and another call on that other root within the same round trip: a call
+// cut between the remove and the second look leaves a root committed
+// meanwhile unmarked (until a CreateVolume of it is sent again); and a
+// second look between a retain's mark removal and its record's removal
+// writes back the mark of a directory no volume owns any more (a stale
+// mark: it refuses that directory to a new claim, and makes copies that
+// meet its ID fail, as a directory removed by hand does). Closing them needs
+// a conditional remove, which NFS lacks, or one lock over every mark write
+// of the share, across processes.
 func (s *Store) dropMark(ctx context.Context, id uint64, p string, held bool) error {
 	if id == 0 {
 		return nil

@@ -376,3 +376,60 @@ func rootsLeft(t *testing.T, c share.Client) []string {
 	}
 	return names
 }
+
+// removeHook is a share client that runs before on each Remove, then
+// removes; it is no Batcher, so every step of a batch comes through it.
+type removeHook struct {
+	share.Client
+	before func(p string)
+}
+
+func (r removeHook) Remove(ctx context.Context, p string) error {
+	r.before(p)
+	return r.Client.Remove(ctx, p)
+}
+
+// The delete of a volume whose directory was removed by hand looks for
+// another root with its file ID, finds none, and removes the mark; a
+// volume made in that moment, given the ID, has written its record and
+// its mark (the same file) in between. The look after the remove finds it
+// and writes its mark back.
+func TestAMarkRemovedAsAnotherRootCommitsIsWrittenBack(t *testing.T) {
+	ctx := context.Background()
+	sh := memshare.New()
+	st := storeOn(sh, &clock{t0})
+	a, err := st.Create(ctx, createReq())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sh.Client().RemoveAll(ctx, a.Path, share.RemoveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var b Record
+	raced := false
+	hooked := removeHook{Client: sh.Client(), before: func(p string) {
+		if p != rootMarker(a.RootID) || raced {
+			return
+		}
+		raced = true
+		sh.ReuseDirID(a.RootID)
+		if b, err = storeOn(sh, &clock{t0}).Create(ctx, CreateRequest{Path: "base/b", Name: "b", Perm: 0o777}); err != nil {
+			t.Fatal(err)
+		}
+	}}
+	if _, _, err := New(hooked).WithClock((&clock{t0}).now, testUID).Dispose(ctx, a.Path, a.UID, volume.Delete, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !raced || b.RootID != a.RootID {
+		t.Fatalf("the race did not happen: the mark was never removed, or b got ID %d, not %d", b.RootID, a.RootID)
+	}
+	if ok, err := st.marked(ctx, b.RootID); err != nil || !ok {
+		t.Fatalf("volume b, made while the mark of its reused ID was removed, is left unmarked: %v %v", ok, err)
+	}
+	if _, _, err := st.Dispose(ctx, b.Path, b.UID, volume.Delete, nil); err != nil {
+		t.Fatal(err)
+	}
+	if left := rootsLeft(t, sh.Client()); len(left) != 0 {
+		t.Errorf("marks left once every root is gone: %v", left)
+	}
+}

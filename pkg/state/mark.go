@@ -109,71 +109,100 @@ func ForeignRoot(ctx context.Context, c share.Client, id uint64) (bool, error) {
 // short removed it already), and the ID may be another root's now: the
 // mark goes only when no other root holds it (holder). A root made at this
 // moment writes its record (a volume), or moves its tree into place (a
-// snapshot), before its mark, and its mark write may come before the
-// remove: a second look after the remove finds it, and writes its mark
-// again. Two races are left, each needing a stale mark, the ID given again
-// and another call on that other root within the same round trip: a call
-// cut between the remove and the second look leaves a root committed
-// meanwhile unmarked (until a CreateVolume of it is sent again); and a
-// second look between a retain's mark removal and its record's removal
+// snapshot), before its mark, and its mark write may land in the file just
+// before it goes. So the mark is not removed but renamed to its tombstone
+// (markTombstone), a second look for a holder follows and writes the mark
+// back for one it finds, and the tombstone goes last: a call cut anywhere
+// in between leaves the tombstone, and its retry (the caller's record is
+// still there) looks again. One race is left, needing a stale mark, the ID
+// given again and a retain of that other root within the same round trip:
+// the second look between a retain's mark removal and its record's removal
 // writes back the mark of a directory no volume owns any more (a stale
 // mark: it refuses that directory to a new claim, and makes copies that
-// meet its ID fail, as a directory removed by hand does). Closing them needs
-// a conditional remove, which NFS lacks, or one lock over every mark write
-// of the share, across processes.
+// meet its ID fail, as a directory removed by hand does). Closing it needs
+// one lock over every mark write of the share, across processes.
 func (s *Store) dropMark(ctx context.Context, id uint64, p string, held bool) error {
 	if id == 0 {
 		return nil
 	}
-	m := rootMarker(id)
+	m, tomb := rootMarker(id), markTombstone(id)
 	if held {
 		return s.removeFile(ctx, m)
 	}
 	b, err := s.c.ReadFile(ctx, m)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("read the root mark of file ID %d: %w", id, err)
-	}
-	var named rootMark
-	_ = json.Unmarshal(b, &named) // a torn or empty mark names no path
-	if paths, found, err := s.holder(ctx, id, p, named.Paths); err != nil || found {
-		if err == nil {
-			s.logf("a volume's directory went behind the driver's back and its file ID is another root's now; its mark stays", "path", p, "id", id, "holder", strings.Join(paths, ","))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		// Removed already, or renamed by a call cut short before its
+		// second look.
+		if _, err := s.c.Stat(ctx, tomb); errors.Is(err, fs.ErrNotExist) {
+			return nil
+		} else if err != nil {
+			return fmt.Errorf("look for the tombstone of the root mark of file ID %d: %w", id, err)
 		}
+	case err != nil:
+		return fmt.Errorf("read the root mark of file ID %d: %w", id, err)
+	default:
+		var named rootMark
+		_ = json.Unmarshal(b, &named) // a torn or empty mark names no path
+		at, _, err := s.holder(ctx, id, p, named.Paths)
+		if err != nil {
+			return err
+		}
+		if at != "" {
+			s.logf("the directory this root had went behind the driver's back, and its file ID is another root's now; that root keeps the mark", "path", p, "id", id, "holder", at)
+			return nil
+		}
+		if err := s.c.Replace(ctx, m, tomb); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("remove the root mark of file ID %d: %w", id, err)
+		}
+	}
+	at, paths, err := s.holder(ctx, id, p, nil)
+	if err != nil {
 		return err
 	}
-	if err := s.removeFile(ctx, m); err != nil {
-		return err
+	if at != "" {
+		if len(paths) == 0 {
+			err = s.writeMarker(ctx, m)
+		} else {
+			err = s.writeMark(ctx, id, paths...)
+		}
+		if err != nil {
+			return err
+		}
 	}
-	paths, found, err := s.holder(ctx, id, p, nil)
-	if err != nil || !found {
-		return err
-	}
-	if len(paths) == 0 {
-		return s.writeMarker(ctx, m)
-	}
-	return s.writeMark(ctx, id, paths...)
+	return s.removeFile(ctx, tomb)
 }
+
+// markTombstone is where dropMark moves a mark it is removing, until it has
+// looked again for a root with the ID.
+func markTombstone(id uint64) string { return rootMarker(id) + ".drop" }
 
 // holder looks for a root other than p whose directory has file ID id now:
 // a path the mark names (an archive's, a snapshot's), a volume whose record
-// names the ID, or a snapshot whose tree has it. It answers the paths that
-// root's mark names (none for a volume, whose mark is empty). Only the
-// server's "no such file" rules a candidate out.
-func (s *Store) holder(ctx context.Context, id uint64, p string, named []string) (paths []string, found bool, err error) {
+// names the ID, or a snapshot whose tree has it. It answers where that root
+// is ("" when none) and the paths its mark names (none for a volume, whose
+// mark is empty). Only the server's "no such file" rules a candidate out:
+// any other failure fails the call, whose retry looks again.
+func (s *Store) holder(ctx context.Context, id uint64, p string, named []string) (at string, paths []string, err error) {
+	at, paths, err = s.findHolder(ctx, id, p, named)
+	if err != nil {
+		err = fmt.Errorf("look for another root with file ID %d: %w", id, err)
+	}
+	return at, paths, err
+}
+
+func (s *Store) findHolder(ctx context.Context, id uint64, p string, named []string) (string, []string, error) {
 	for _, q := range named {
 		if q == p {
 			continue
 		}
 		if ok, err := s.hasID(ctx, q, id); err != nil || ok {
-			return named, ok, err
+			return q, named, err
 		}
 	}
 	vols, err := s.readAll(ctx, volumesDir)
 	if err != nil {
-		return nil, false, err
+		return "", nil, err
 	}
 	for _, b := range vols {
 		var r Record
@@ -181,12 +210,12 @@ func (s *Store) holder(ctx context.Context, id uint64, p string, named []string)
 			continue
 		}
 		if ok, err := s.hasID(ctx, r.Path, id); err != nil || ok {
-			return nil, ok, err
+			return r.Path, nil, err
 		}
 	}
 	snaps, err := s.readAll(ctx, snapshotsDir)
 	if err != nil {
-		return nil, false, err
+		return "", nil, err
 	}
 	for _, b := range snaps {
 		var sn Snapshot
@@ -195,10 +224,10 @@ func (s *Store) holder(ctx context.Context, id uint64, p string, named []string)
 			continue
 		}
 		if ok, err := s.hasID(ctx, sn.Tree(), id); err != nil || ok {
-			return []string{sn.Tree()}, ok, err
+			return sn.Tree(), []string{sn.Tree()}, err
 		}
 	}
-	return nil, false, nil
+	return "", nil, nil
 }
 
 // hasID says whether p is a directory (not a link) with file ID id.

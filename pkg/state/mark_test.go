@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io/fs"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -255,45 +257,89 @@ func TestReclaimerAfterARestartSparesARestoreInProgress(t *testing.T) {
 // its ID, so nothing is left behind.
 func TestAMarkGoesOnlyWithTheRootThatHoldsIt(t *testing.T) {
 	ctx := context.Background()
-	dispose := func(how volume.OnDelete) func(*testing.T, *Store, Record) {
-		return func(t *testing.T, st *Store, a Record) {
+	dispose := func(how volume.OnDelete) func(*testing.T, *Store, *memshare.Share, Record) {
+		return func(t *testing.T, st *Store, _ *memshare.Share, a Record) {
 			t.Helper()
 			if _, _, err := st.Dispose(ctx, a.Path, a.UID, how, nil); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
-	ends := map[string]func(*testing.T, *Store, Record){
+	madeAgain := func(t *testing.T, st *Store, a Record) Record {
+		t.Helper()
+		again, err := st.Create(ctx, createReq())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if again.UID != a.UID {
+			t.Fatalf("a retried CreateVolume answered UID %s, its record says %s: no later call finds the volume by the ID it answered", again.UID, a.UID)
+		}
+		if again.RootID == a.RootID || again.ReplacedRootID != a.RootID {
+			t.Fatalf("made again: %+v, want a new root replacing %d", again, a.RootID)
+		}
+		if rec, err := st.Get(ctx, a.Path, a.UID); err != nil || rec.ReplacedRootID != 0 {
+			t.Fatalf("made again, its record is %+v (%v): it still names the replaced root, and every later call looks for that ID's holder again", rec, err)
+		}
+		return again
+	}
+	// cutAfterCommit makes the volume again in a CreateVolume that dies
+	// once its record names the new root (and the replaced one), before
+	// it deals with the old root's mark: the claim is then given up.
+	var stays *[]string // the marks the subtest's end leaves by design
+	cutAfterCommit := func(how volume.OnDelete) func(*testing.T, *Store, *memshare.Share, Record) {
+		return func(t *testing.T, st *Store, sh *memshare.Share, a Record) {
+			t.Helper()
+			mark := rootMarker(a.RootID)
+			sh.SetHook(func(op memshare.Op, w memshare.When) error {
+				if op.Path == mark && op.Name == "read" && w == memshare.Before {
+					return errDied
+				}
+				return nil
+			})
+			_, err := st.Create(ctx, createReq())
+			sh.SetHook(nil)
+			if !errors.Is(err, errDied) {
+				t.Fatalf("the cut CreateVolume: %v", err)
+			}
+			rec, err := st.Get(ctx, a.Path, a.UID)
+			if err != nil || rec.ReplacedRootID != a.RootID {
+				t.Fatalf("after the cut the record is %+v (%v), want it to name the replaced root %d", rec, err, a.RootID)
+			}
+			dispose(how)(t, st, sh, rec)
+			if how == volume.Archive {
+				// The archive of the directory made again keeps its
+				// mark, as every archive does.
+				*stays = append(*stays, strconv.FormatUint(rec.RootID, 10))
+			}
+		}
+	}
+	ends := map[string]func(*testing.T, *Store, *memshare.Share, Record){
 		"deleted":  dispose(volume.Delete),
 		"retained": dispose(volume.Retain),
 		"archived": dispose(volume.Archive),
-		"made again by a retried CreateVolume, then deleted": func(t *testing.T, st *Store, a Record) {
-			t.Helper()
-			again, err := st.Create(ctx, createReq())
-			if err != nil {
-				t.Fatal(err)
-			}
-			if again.UID != a.UID {
-				t.Fatalf("a retried CreateVolume answered UID %s, its record says %s: no later call finds the volume by the ID it answered", again.UID, a.UID)
-			}
-			if again.RootID == a.RootID || again.ReplacedRootID != a.RootID {
-				t.Fatalf("made again: %+v, want a new root replacing %d", again, a.RootID)
-			}
-			dispose(volume.Delete)(t, st, again)
+		"made again by a retried CreateVolume, then deleted": func(t *testing.T, st *Store, sh *memshare.Share, a Record) {
+			dispose(volume.Delete)(t, st, sh, madeAgain(t, st, a))
 		},
+		"made again by a retried CreateVolume, then retained": func(t *testing.T, st *Store, sh *memshare.Share, a Record) {
+			dispose(volume.Retain)(t, st, sh, madeAgain(t, st, a))
+		},
+		"made again by a CreateVolume cut after its commit, then retained": cutAfterCommit(volume.Retain),
+		"made again by a CreateVolume cut after its commit, then archived": cutAfterCommit(volume.Archive),
 	}
 	// Each holder makes its root as the next directory, which the file
-	// system gives id.
-	holders := map[string]func(t *testing.T, st *Store, sh *memshare.Share, id uint64) (paths []string, drop func()){
-		"a volume": func(t *testing.T, st *Store, sh *memshare.Share, id uint64) ([]string, func()) {
+	// system gives id. It answers the paths its mark names, and drop,
+	// which ends it and answers the marks that stay by design.
+	type holderFunc func(t *testing.T, st *Store, sh *memshare.Share, id uint64) (paths []string, drop func() (stays []string))
+	holders := map[string]holderFunc{
+		"a volume": func(t *testing.T, st *Store, sh *memshare.Share, id uint64) ([]string, func() []string) {
 			sh.ReuseDirID(id)
 			b, err := st.Create(ctx, CreateRequest{Path: "base/b", Name: "b", Perm: 0o777})
 			if err != nil {
 				t.Fatal(err)
 			}
-			return nil, func() { dispose(volume.Delete)(t, st, b) }
+			return nil, func() []string { dispose(volume.Delete)(t, st, sh, b); return nil }
 		},
-		"a snapshot": func(t *testing.T, st *Store, sh *memshare.Share, id uint64) ([]string, func()) {
+		"a snapshot": func(t *testing.T, st *Store, sh *memshare.Share, id uint64) ([]string, func() []string) {
 			snap, err := st.CreateSnapshot(ctx, SnapshotRequest{Name: "s", SourceVolumeID: "v-b", SourcePath: "base/b"})
 			if err != nil {
 				t.Fatal(err)
@@ -305,20 +351,37 @@ func TestAMarkGoesOnlyWithTheRootThatHoldsIt(t *testing.T) {
 			if snap, err = st.CompleteSnapshot(ctx, snap, ""); err != nil {
 				t.Fatal(err)
 			}
-			return []string{snap.Tree()}, func() {
+			return []string{snap.Tree()}, func() []string {
 				if err := st.DeleteSnapshot(ctx, snap); err != nil {
 					t.Fatal(err)
 				}
+				return nil
 			}
 		},
+		"an archive": func(t *testing.T, st *Store, sh *memshare.Share, id uint64) ([]string, func() []string) {
+			sh.ReuseDirID(id)
+			b, err := st.Create(ctx, CreateRequest{Path: "base/b", Name: "b", Perm: 0o777})
+			if err != nil {
+				t.Fatal(err)
+			}
+			archive, _, err := st.Dispose(ctx, b.Path, b.UID, volume.Archive, nil)
+			if err != nil || archive == "" {
+				t.Fatalf("archive b: %q %v", archive, err)
+			}
+			// An archive's mark outlives it (removed by hand, it is
+			// stale, and copies take it so: TestRootMarksNameTheirPaths).
+			return []string{b.Path, archive}, func() []string { return []string{strconv.FormatUint(id, 10)} }
+		},
+		"nobody": nil,
 	}
-	holders["nobody"] = nil
 	for endName, end := range ends {
 		for holderName, hold := range holders {
 			t.Run(endName+", its ID "+holderName+"'s", func(t *testing.T) {
 				sh := memshare.New()
 				st := storeOn(sh, &clock{t0})
 				c := sh.Client()
+				var left []string
+				stays = &left
 				a, err := st.Create(ctx, createReq())
 				if err != nil {
 					t.Fatal(err)
@@ -327,20 +390,24 @@ func TestAMarkGoesOnlyWithTheRootThatHoldsIt(t *testing.T) {
 					t.Fatal(err)
 				}
 				if hold == nil {
-					end(t, st, a)
-					if left := rootsLeft(t, c); len(left) != 0 {
-						t.Errorf("the stale mark of a directory removed by hand is left: %v", left)
+					end(t, st, sh, a)
+					if got := rootsLeft(t, c); !slices.Equal(got, left) {
+						t.Errorf("marks left: %v, want %v (the stale mark of the directory removed by hand is not to stay)", got, left)
 					}
 					return
 				}
 				paths, drop := hold(t, st, sh, a.RootID)
-				end(t, st, a)
+				at := "base/b"
+				if len(paths) > 0 {
+					at = paths[len(paths)-1]
+				}
+				if fi, err := c.Stat(ctx, at); err != nil || fi.ID != a.RootID {
+					t.Fatalf("the test's holder at %s did not get file ID %d: %+v %v", at, a.RootID, fi, err)
+				}
+				end(t, st, sh, a)
 				b, err := c.ReadFile(ctx, rootMarker(a.RootID))
 				if err != nil {
 					t.Fatalf("the mark of file ID %d, held by %s now, went with the volume whose directory had it before: %v", a.RootID, holderName, err)
-				}
-				if fi, err := c.Stat(ctx, heldAt(paths)); err != nil || fi.ID != a.RootID {
-					t.Fatalf("the test's holder did not get file ID %d: %+v %v", a.RootID, fi, err)
 				}
 				var m rootMark
 				if paths != nil && (json.Unmarshal(b, &m) != nil || !slices.Equal(m.Paths, paths)) {
@@ -349,22 +416,14 @@ func TestAMarkGoesOnlyWithTheRootThatHoldsIt(t *testing.T) {
 				if ok, err := ForeignRoot(ctx, c, a.RootID); err != nil || !ok {
 					t.Errorf("%s's root is not foreign to a copy: %v %v", holderName, ok, err)
 				}
-				drop()
-				if left := rootsLeft(t, c); len(left) != 0 {
-					t.Errorf("marks left once every root is gone: %v", left)
+				left = append(left, drop()...)
+				slices.Sort(left)
+				if got := rootsLeft(t, c); !slices.Equal(got, left) {
+					t.Errorf("marks left once every root is gone: %v, want %v", got, left)
 				}
 			})
 		}
 	}
-}
-
-// heldAt is where the test's holder of a reused ID is: the snapshot's
-// tree it names, or volume b.
-func heldAt(paths []string) string {
-	if len(paths) > 0 {
-		return paths[0]
-	}
-	return "base/b"
 }
 
 // rootsLeft lists the root marks on the share.
@@ -377,59 +436,132 @@ func rootsLeft(t *testing.T, c share.Client) []string {
 	return names
 }
 
-// removeHook is a share client that runs before on each Remove, then
-// removes; it is no Batcher, so every step of a batch comes through it.
-type removeHook struct {
+// renameHook is a share client that runs before on each Replace (the
+// rename a mark's removal is), then after once it is done, whose error is
+// the call's; it is no Batcher, so every step comes through it.
+type renameHook struct {
 	share.Client
-	before func(p string)
+	before func(from string)
+	after  func(from string) error
 }
 
-func (r removeHook) Remove(ctx context.Context, p string) error {
-	r.before(p)
-	return r.Client.Remove(ctx, p)
+func (r renameHook) Replace(ctx context.Context, from, to string) error {
+	r.before(from)
+	if err := r.Client.Replace(ctx, from, to); err != nil {
+		return err
+	}
+	return r.after(from)
 }
 
 // The delete of a volume whose directory was removed by hand looks for
-// another root with its file ID, finds none, and removes the mark; a
-// volume made in that moment, given the ID, has written its record and
-// its mark (the same file) in between. The look after the remove finds it
-// and writes its mark back.
+// another root with its file ID, finds none, and removes the mark; a root
+// made in that moment, given the ID, has written its mark (the same file)
+// in between: a volume (its record, then its mark), or a snapshot (its
+// tree in place, then its mark; its record not yet ready, the call cut
+// there). The look after the remove finds it and writes its mark back,
+// also when the call dies right after the remove: its retry finds the
+// mark's tombstone and looks again.
 func TestAMarkRemovedAsAnotherRootCommitsIsWrittenBack(t *testing.T) {
 	ctx := context.Background()
-	sh := memshare.New()
-	st := storeOn(sh, &clock{t0})
-	a, err := st.Create(ctx, createReq())
-	if err != nil {
-		t.Fatal(err)
+	racers := map[string]func(t *testing.T, st *Store, sh *memshare.Share, id uint64) (at string, drop func()){
+		"a volume": func(t *testing.T, st *Store, sh *memshare.Share, id uint64) (string, func()) {
+			sh.ReuseDirID(id)
+			b, err := st.Create(ctx, CreateRequest{Path: "base/b", Name: "b", Perm: 0o777})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return b.Path, func() {
+				if _, _, err := st.Dispose(ctx, b.Path, b.UID, volume.Delete, nil); err != nil {
+					t.Fatal(err)
+				}
+			}
+		},
+		"a snapshot": func(t *testing.T, st *Store, sh *memshare.Share, id uint64) (string, func()) {
+			snap, err := st.CreateSnapshot(ctx, SnapshotRequest{Name: "s", SourceVolumeID: "v-b", SourcePath: "base/b"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sh.ReuseDirID(id)
+			if err := sh.WriteFileDirect(snap.PartialTree()+"/f", []byte("copied")); err != nil {
+				t.Fatal(err)
+			}
+			// memshare runs hooks under its lock: the snapshot's
+			// record is cut by failing its temporary's write here.
+			if _, err := New(&failWrites{Client: sh.Client(), dir: snapshotsDir}).WithClock((&clock{t0}).now, testUID).CompleteSnapshot(ctx, snap, ""); !errors.Is(err, errDied) {
+				t.Fatalf("the snapshot's completion, cut before its record: %v", err)
+			}
+			return snap.Tree(), func() {
+				if err := st.DeleteSnapshot(ctx, snap); err != nil {
+					t.Fatal(err)
+				}
+			}
+		},
 	}
-	if err := sh.Client().RemoveAll(ctx, a.Path, share.RemoveOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	var b Record
-	raced := false
-	hooked := removeHook{Client: sh.Client(), before: func(p string) {
-		if p != rootMarker(a.RootID) || raced {
-			return
+	for racerName, race := range racers {
+		for _, dies := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s, the call dies after the remove: %v", racerName, dies), func(t *testing.T) {
+				sh := memshare.New()
+				st := storeOn(sh, &clock{t0})
+				a, err := st.Create(ctx, createReq())
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := sh.Client().RemoveAll(ctx, a.Path, share.RemoveOptions{}); err != nil {
+					t.Fatal(err)
+				}
+				at, drop := "", func() {}
+				mark := rootMarker(a.RootID)
+				hooked := renameHook{Client: sh.Client(), before: func(from string) {
+					if from == mark && at == "" {
+						at, drop = race(t, st, sh, a.RootID)
+					}
+				}, after: func(from string) error {
+					if from == mark && dies {
+						return errDied
+					}
+					return nil
+				}}
+				_, _, err = New(hooked).WithClock((&clock{t0}).now, testUID).Dispose(ctx, a.Path, a.UID, volume.Delete, nil)
+				if dies {
+					if !errors.Is(err, errDied) {
+						t.Fatalf("the cut call: %v", err)
+					}
+					if ok, _ := st.marked(ctx, a.RootID); ok {
+						t.Fatal("the cut call did not get to remove the mark: nothing is tested")
+					}
+					_, _, err = st.Dispose(ctx, a.Path, a.UID, volume.Delete, nil)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if fi, err := sh.Client().Stat(ctx, at); at == "" || err != nil || fi.ID != a.RootID {
+					t.Fatalf("the race did not happen: %s raced at %q, %+v %v", racerName, at, fi, err)
+				}
+				if ok, err := ForeignRoot(ctx, sh.Client(), a.RootID); err != nil || !ok {
+					t.Fatalf("%s, made while the mark of its reused ID was removed, is left unmarked: %v %v", racerName, ok, err)
+				}
+				drop()
+				if left := rootsLeft(t, sh.Client()); len(left) != 0 {
+					t.Errorf("marks (or tombstones) left once every root is gone: %v", left)
+				}
+			})
 		}
-		raced = true
-		sh.ReuseDirID(a.RootID)
-		if b, err = storeOn(sh, &clock{t0}).Create(ctx, CreateRequest{Path: "base/b", Name: "b", Perm: 0o777}); err != nil {
-			t.Fatal(err)
-		}
-	}}
-	if _, _, err := New(hooked).WithClock((&clock{t0}).now, testUID).Dispose(ctx, a.Path, a.UID, volume.Delete, nil); err != nil {
-		t.Fatal(err)
 	}
-	if !raced || b.RootID != a.RootID {
-		t.Fatalf("the race did not happen: the mark was never removed, or b got ID %d, not %d", b.RootID, a.RootID)
+}
+
+// failWrites is a share client whose writes into dir die once a root mark
+// has been written (a record's temporary after the mark, say), as a
+// controller killed at that step.
+type failWrites struct {
+	share.Client
+	dir   string
+	armed bool
+}
+
+func (f *failWrites) WriteFile(ctx context.Context, p string, data []byte) error {
+	if f.armed && strings.HasPrefix(p, f.dir+"/") && !strings.Contains(strings.TrimPrefix(p, f.dir+"/"), "/") {
+		return errDied
 	}
-	if ok, err := st.marked(ctx, b.RootID); err != nil || !ok {
-		t.Fatalf("volume b, made while the mark of its reused ID was removed, is left unmarked: %v %v", ok, err)
-	}
-	if _, _, err := st.Dispose(ctx, b.Path, b.UID, volume.Delete, nil); err != nil {
-		t.Fatal(err)
-	}
-	if left := rootsLeft(t, sh.Client()); len(left) != 0 {
-		t.Errorf("marks left once every root is gone: %v", left)
-	}
+	f.armed = f.armed || strings.HasPrefix(p, rootsDir+"/")
+	return f.Client.WriteFile(ctx, p, data)
 }

@@ -263,6 +263,17 @@ func (s *Store) DeleteSnapshot(ctx context.Context, snap Snapshot) error {
 		if tree == snap.Tree() {
 			rootID = snap.RootID
 		}
+		if tree == snap.Tree() && rootID == 0 {
+			// A completion cut after its mark, before its record said
+			// ready, marked the tree without recording its ID: the
+			// tree, or what a delete cut short moved to the quarantine,
+			// tells it (a directory under the metadata is only ever the
+			// snapshot's own).
+			var err error
+			if rootID, err = s.dirID(ctx, tree, Quarantine(snap.UID)); err != nil {
+				return fmt.Errorf("delete the copy of snapshot %q: %w", snap.Name, err)
+			}
+		}
 		if err := s.deleteDir(ctx, Record{UID: snap.UID, Path: tree, RootID: rootID}); err != nil {
 			return fmt.Errorf("delete the copy of snapshot %q: %w", snap.Name, err)
 		}
@@ -276,6 +287,22 @@ func (s *Store) DeleteSnapshot(ctx context.Context, snap Snapshot) error {
 		return err
 	}
 	return s.removeFile(ctx, snapshotRecord(snap.Key()))
+}
+
+// dirID is the file ID of the first of paths that is a directory (not a
+// link), 0 when none is.
+func (s *Store) dirID(ctx context.Context, paths ...string) (uint64, error) {
+	for _, p := range paths {
+		fi, err := s.c.Stat(ctx, p)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+		case err != nil:
+			return 0, err
+		case fi.IsDir && !fi.IsLink:
+			return fi.ID, nil
+		}
+	}
+	return 0, nil
 }
 
 // ListSnapshots returns the share's snapshot records, oldest first (then

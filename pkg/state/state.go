@@ -625,6 +625,13 @@ func (s *Store) afterCommit(ctx context.Context, rec Record, oldRoot uint64) err
 			return err
 		}
 	}
+	if rec.ReplacedRootID != 0 {
+		// Dealt with: no later call looks for its holder again.
+		rec.ReplacedRootID = 0
+		if err := s.writeJSON(ctx, recordPath(rec.Path), rec); err != nil {
+			return err
+		}
+	}
 	if rec.Populating {
 		// A volume still being filled has not been answered: its intent
 		// stays until Populated, so the reclaimer finds it should its
@@ -958,38 +965,33 @@ func (s *Store) Expand(ctx context.Context, p, uid string, size int64) (int64, e
 	return size, s.writeJSON(ctx, recordPath(p), rec)
 }
 
-// Forget removes the volume's record and markers and leaves its directory
-// (onDelete: retain). The directory may be adopted by a later claim.
-func (s *Store) Forget(ctx context.Context, rec Record) error {
-	return s.dropRecord(ctx, rec)
-}
-
 // dropRecord removes the holds, the root's mark and last the record: a
 // call cut short leaves the record, and its retry finds it and does the
-// rest again. Holds never outlive their record. The mark of RootID goes at
-// once while rec.Path is still the directory with that ID (a retained
-// volume); that of a directory gone or replaced only if no other root has
-// its ID now (dropMark).
-func (s *Store) dropRecord(ctx context.Context, rec Record) error {
+// rest again. Holds never outlive their record. held says rec.Path was
+// seen to be the directory with file ID RootID (a retained volume): its
+// mark goes at once; that of a directory gone or replaced only if no
+// other root has its ID now (dropMark).
+func (s *Store) dropRecord(ctx context.Context, rec Record, held bool) error {
 	if err := s.removeHolds(ctx, rec.Path); err != nil {
 		return err
 	}
 	if err := s.dropBeat(ctx, rec); err != nil {
 		return err
 	}
-	if rec.RootID != 0 {
-		held, err := s.hasID(ctx, rec.Path, rec.RootID)
-		if err != nil {
-			return err
-		}
-		if err := s.dropMark(ctx, rec.RootID, rec.Path, held); err != nil {
-			return err
-		}
+	if err := s.dropMark(ctx, rec.RootID, rec.Path, held); err != nil {
+		return err
 	}
 	if err := s.dropMark(ctx, rec.ReplacedRootID, rec.Path, false); err != nil {
 		return err
 	}
 	return s.removeFile(ctx, recordPath(rec.Path))
+}
+
+// ownRoot says whether a look at rec.Path (a Stat in a batch) found the
+// volume's own directory: the one with the file ID it was made with.
+func ownRoot(rec Record, look share.Result) bool {
+	fi := look.Info
+	return look.Err == nil && fi.IsDir && !fi.IsLink && rec.RootID != 0 && fi.ID == rec.RootID
 }
 
 // rootState looks at what rec.Path leads to now: gone, the volume's own
@@ -1043,7 +1045,7 @@ func (s *Store) ArchiveVolume(ctx context.Context, rec Record) (string, error) {
 		// stale mark only makes a later delete leave a directory alone.
 		done.RootID = 0
 	}
-	return to, s.dropRecord(ctx, done)
+	return to, s.dropRecord(ctx, done, false)
 }
 
 // archive moves rec's directory to an archive. The archive's name is
@@ -1132,7 +1134,7 @@ func (s *Store) DeleteVolume(ctx context.Context, rec Record) error {
 	}
 	done := rec
 	done.RootID = 0 // its mark went with the directory
-	return s.dropRecord(ctx, done)
+	return s.dropRecord(ctx, done, false)
 }
 
 // deleteDir moves rec.Path to the quarantine under rec.UID and removes
@@ -1147,7 +1149,7 @@ func (s *Store) deleteDir(ctx context.Context, rec Record) error {
 			return err
 		}
 	}
-	held := exists && own
+	held := exists && own && fi.ID == rec.RootID
 	if !held && rec.RootID != 0 {
 		// An earlier try moved it already, or it went behind the
 		// driver's back (then its ID may be another root's now).
@@ -1384,12 +1386,14 @@ func (s *Store) Dispose(ctx context.Context, p, uid string, onDelete volume.OnDe
 	}
 	switch onDelete {
 	case volume.Retain:
-		return "", true, s.Forget(ctx, rec)
+		// The record and marks go; the directory stays, and a later
+		// claim may adopt it.
+		return "", true, s.dropRecord(ctx, rec, ownRoot(rec, res[1]))
 	case volume.Archive:
 		archive, err = s.ArchiveVolume(ctx, rec)
 		return archive, true, err
 	}
-	if fi := res[1].Info; res[1].Err == nil && fi.IsDir && !fi.IsLink && rec.RootID != 0 && fi.ID == rec.RootID {
+	if ownRoot(rec, res[1]) {
 		if done, err := s.deleteEmpty(ctx, rec); done {
 			return "", true, err
 		}

@@ -171,6 +171,9 @@ func warmScenarios() []scenario {
 			},
 			call: createPVCA,
 		},
+		lostScenario("CreateVolume again, its directory removed by hand, its ID another volume's now", true, createPVCA),
+		lostScenario("DeleteVolume of a volume whose directory was removed by hand, its ID another volume's now", true, deletePVCA),
+		lostScenario("DeleteVolume of a volume whose directory was removed by hand, its ID nobody's", false, deletePVCA),
 		{
 			name: "CreateVolume where another claim's directory was removed by hand (refused)",
 			setup: func(t *testing.T, st *Store, sh *memshare.Share) {
@@ -207,6 +210,49 @@ func warmScenarios() []scenario {
 				return err
 			},
 		},
+	}
+}
+
+// deletePVCA is pvc-a's DeleteVolume (delete), as every retry sends it;
+// a volume already gone answers as deleted.
+func deletePVCA(ctx context.Context, st *Store) error {
+	rec, err := st.record(ctx, volPath)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	_, _, err = st.Dispose(ctx, volPath, rec.UID, volume.Delete, nil)
+	if errors.Is(err, ErrNotFound) {
+		return nil
+	}
+	return err
+}
+
+// lostScenario: pvc-a's directory was removed by hand, and (taken) the
+// file system gave its ID to volume b's, whose mark has the same name.
+func lostScenario(name string, taken bool, call func(context.Context, *Store) error) scenario {
+	return scenario{
+		name: name,
+		setup: func(t *testing.T, st *Store, sh *memshare.Share) {
+			ctx := context.Background()
+			a, err := st.Create(ctx, createReq())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := sh.Client().(share.Rmdirer).RemoveDir(ctx, volPath); err != nil {
+				t.Fatal(err)
+			}
+			if !taken {
+				return
+			}
+			sh.ReuseDirID(a.RootID)
+			if b, err := st.Create(ctx, CreateRequest{Path: "base/b", Name: "b", Perm: 0o777}); err != nil || b.RootID != a.RootID {
+				t.Fatalf("volume b: %+v %v, want file ID %d", b, err, a.RootID)
+			}
+		},
+		call: call,
 	}
 }
 

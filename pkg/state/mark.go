@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"strings"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 )
@@ -88,16 +87,8 @@ func ForeignRoot(ctx context.Context, c share.Client, id uint64) (bool, error) {
 	if json.Unmarshal(b, &m) != nil || len(m.Paths) == 0 {
 		return true, nil
 	}
-	for _, p := range m.Paths {
-		fi, err := c.Stat(ctx, p)
-		if err == nil && fi.IsDir && !fi.IsLink && fi.ID == id {
-			return true, nil
-		}
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return false, err
-		}
-	}
-	return false, nil
+	at, err := liveAt(ctx, c, id, m.Paths, "")
+	return at != "", err
 }
 
 // dropMark removes the mark of file ID id, which the root at p (a volume's
@@ -192,24 +183,19 @@ func (s *Store) holder(ctx context.Context, id uint64, p string, named []string)
 }
 
 func (s *Store) findHolder(ctx context.Context, id uint64, p string, named []string) (string, []string, error) {
-	for _, q := range named {
-		if q == p {
-			continue
-		}
-		if ok, err := s.hasID(ctx, q, id); err != nil || ok {
-			return q, named, err
-		}
+	if at, err := liveAt(ctx, s.c, id, named, p); err != nil || at != "" {
+		return at, named, err
 	}
 	vols, err := s.readAll(ctx, volumesDir)
 	if err != nil {
 		return "", nil, err
 	}
-	for _, b := range vols {
+	for _, f := range vols {
 		var r Record
-		if json.Unmarshal(b, &r) != nil || r.Path == p || r.RootID != id {
+		if json.Unmarshal(f.data, &r) != nil || r.Path == p || r.RootID != id {
 			continue
 		}
-		if ok, err := s.hasID(ctx, r.Path, id); err != nil || ok {
+		if ok, err := dirHasID(ctx, s.c, r.Path, id); err != nil || ok {
 			return r.Path, nil, err
 		}
 	}
@@ -217,22 +203,23 @@ func (s *Store) findHolder(ctx context.Context, id uint64, p string, named []str
 	if err != nil {
 		return "", nil, err
 	}
-	for _, b := range snaps {
+	for _, f := range snaps {
 		var sn Snapshot
 		// A snapshot's tree is in place before its record names the ID.
-		if json.Unmarshal(b, &sn) != nil || sn.Tree() == p || sn.Ready && sn.RootID != id {
+		if json.Unmarshal(f.data, &sn) != nil || sn.Tree() == p || sn.Ready && sn.RootID != id {
 			continue
 		}
-		if ok, err := s.hasID(ctx, sn.Tree(), id); err != nil || ok {
+		if ok, err := dirHasID(ctx, s.c, sn.Tree(), id); err != nil || ok {
 			return sn.Tree(), []string{sn.Tree()}, err
 		}
 	}
 	return "", nil, nil
 }
 
-// hasID says whether p is a directory (not a link) with file ID id.
-func (s *Store) hasID(ctx context.Context, p string, id uint64) (bool, error) {
-	fi, err := s.c.Stat(ctx, p)
+// dirHasID says whether p is a directory (not a link) with file ID id.
+// Only the server's "no such file" says no without an error.
+func dirHasID(ctx context.Context, c share.Client, p string, id uint64) (bool, error) {
+	fi, err := c.Stat(ctx, p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
@@ -242,36 +229,16 @@ func (s *Store) hasID(ctx context.Context, p string, id uint64) (bool, error) {
 	return fi.IsDir && !fi.IsLink && fi.ID == id, nil
 }
 
-// readAll reads every record (<key>.json) in dir, many to a round trip
-// where the protocol batches: it runs only when a volume's directory went
-// behind the driver's back. A record removed while listing is skipped.
-func (s *Store) readAll(ctx context.Context, dir string) ([][]byte, error) {
-	names, err := s.c.List(ctx, dir, 0)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var ops []share.Op
-	for _, n := range names {
-		if strings.HasSuffix(n, ".json") && !strings.HasPrefix(n, TempPrefix) {
-			ops = append(ops, share.Op{Kind: share.OpRead, Path: dir + "/" + n})
+// liveAt is the first of a mark's paths, skip aside, that still leads to
+// the directory with file ID id ("" when none does).
+func liveAt(ctx context.Context, c share.Client, id uint64, paths []string, skip string) (string, error) {
+	for _, p := range paths {
+		if p == skip {
+			continue
+		}
+		if ok, err := dirHasID(ctx, c, p, id); err != nil || ok {
+			return p, err
 		}
 	}
-	var out [][]byte
-	const perBatch = 32
-	for len(ops) > 0 {
-		n := min(perBatch, len(ops))
-		for _, r := range share.RunBatch(ctx, s.c, ops[:n], false) {
-			switch {
-			case r.Err == nil:
-				out = append(out, r.Data)
-			case !errors.Is(r.Err, fs.ErrNotExist):
-				return nil, r.Err
-			}
-		}
-		ops = ops[n:]
-	}
-	return out, nil
+	return "", nil
 }

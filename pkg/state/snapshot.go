@@ -308,12 +308,18 @@ func (s *Store) dirID(ctx context.Context, paths ...string) (uint64, error) {
 // ListSnapshots returns the share's snapshot records, oldest first (then
 // by UID), so that a listing can be paged by position.
 func (s *Store) ListSnapshots(ctx context.Context) ([]Snapshot, error) {
-	return listRecords(ctx, s, snapshotsDir, snapshotRecord, func(x Snapshot) (time.Time, string) { return x.Created, x.UID })
+	return listRecords(ctx, s, snapshotsDir, func(x Snapshot) (time.Time, string) { return x.Created, x.UID })
 }
 
-// listRecords reads every record of dir (named <key>.json), skipping any
-// deleted while listing, and sorts them oldest first, then by UID.
-func listRecords[T any](ctx context.Context, s *Store, dir string, record func(key string) string, order func(T) (time.Time, string)) ([]T, error) {
+// recordFile is one record file readAll read: its path and its bytes.
+type recordFile struct {
+	path string
+	data []byte
+}
+
+// readAll reads every record of dir (named <key>.json), many to a round
+// trip where the protocol batches, skipping any deleted while listing.
+func (s *Store) readAll(ctx context.Context, dir string) ([]recordFile, error) {
 	names, err := s.c.List(ctx, dir, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -321,18 +327,40 @@ func listRecords[T any](ctx context.Context, s *Store, dir string, record func(k
 	if err != nil {
 		return nil, err
 	}
-	var out []T
+	var ops []share.Op
 	for _, n := range names {
-		k, ok := strings.CutSuffix(n, ".json")
-		if !ok || len(k) != 32 {
-			continue
+		if k, ok := strings.CutSuffix(n, ".json"); ok && len(k) == 32 {
+			ops = append(ops, share.Op{Kind: share.OpRead, Path: dir + "/" + n})
 		}
+	}
+	var out []recordFile
+	const perBatch = 32
+	for len(ops) > 0 {
+		n := min(perBatch, len(ops))
+		for i, r := range share.RunBatch(ctx, s.c, ops[:n], false) {
+			switch {
+			case r.Err == nil:
+				out = append(out, recordFile{ops[i].Path, r.Data})
+			case !errors.Is(r.Err, fs.ErrNotExist):
+				return nil, r.Err
+			}
+		}
+		ops = ops[n:]
+	}
+	return out, nil
+}
+
+// listRecords reads every record of dir (readAll), and sorts them oldest
+// first, then by UID.
+func listRecords[T any](ctx context.Context, s *Store, dir string, order func(T) (time.Time, string)) ([]T, error) {
+	files, err := s.readAll(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []T
+	for _, f := range files {
 		var x T
-		err := s.readJSON(ctx, record(k), &x)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue // deleted while listing
-		}
-		if err != nil {
+		if err := decodeJSON(f.path, f.data, &x); err != nil {
 			return nil, err
 		}
 		out = append(out, x)

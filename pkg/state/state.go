@@ -1153,7 +1153,7 @@ func (s *Store) deleteDir(ctx context.Context, rec Record) error {
 	if !held && rec.RootID != 0 {
 		// An earlier try moved it already, or it went behind the
 		// driver's back (then its ID may be another root's now).
-		if held, err = s.hasID(ctx, Quarantine(rec.UID), rec.RootID); err != nil {
+		if held, err = dirHasID(ctx, s.c, Quarantine(rec.UID), rec.RootID); err != nil {
 			return err
 		}
 	}

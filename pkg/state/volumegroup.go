@@ -114,7 +114,7 @@ func (s *Store) DeleteVolumeGroup(ctx context.Context, g VolumeGroup) error {
 // ListVolumeGroups returns the share's volume group records, oldest first
 // (then by UID), so that a listing can be paged by position.
 func (s *Store) ListVolumeGroups(ctx context.Context) ([]VolumeGroup, error) {
-	return listRecords(ctx, s, volumeGroupsDir, volumeGroupRecord, func(g VolumeGroup) (time.Time, string) { return g.Created, g.UID })
+	return listRecords(ctx, s, volumeGroupsDir, func(g VolumeGroup) (time.Time, string) { return g.Created, g.UID })
 }
 
 func (s *Store) checkNotInOtherGroup(ctx context.Context, k string, members []string) error {

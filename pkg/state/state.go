@@ -1144,10 +1144,18 @@ func (s *Store) deleteDir(ctx context.Context, rec Record) error {
 	if err != nil {
 		return err
 	}
-	if exists {
-		if err := s.moveToQuarantine(ctx, rec, fi, own); err != nil {
+	switch {
+	case exists && (own || fi.IsLink):
+		// A link is removed as a link (purge): that loses no data, and
+		// leaves no link where a claim of the same name would be made.
+		if err := s.moveToQuarantine(ctx, rec); err != nil {
 			return err
 		}
+	case exists:
+		// A file or another directory took the volume's path (the
+		// directory went behind the driver's back: an administrator's
+		// restore, say): someone else's, never moved or removed.
+		s.logf("the volume's path holds something that is not the volume's directory; left it in place", "path", rec.Path)
 	}
 	held := exists && own && fi.ID == rec.RootID
 	if !held && rec.RootID != 0 {
@@ -1166,7 +1174,7 @@ func (s *Store) deleteDir(ctx context.Context, rec Record) error {
 	return s.purge(ctx, Quarantine(rec.UID), rec.RootID)
 }
 
-func (s *Store) moveToQuarantine(ctx context.Context, rec Record, fi share.FileInfo, own bool) error {
+func (s *Store) moveToQuarantine(ctx context.Context, rec Record) error {
 	q := Quarantine(rec.UID)
 	err := s.c.Rename(ctx, rec.Path, q)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -1184,7 +1192,7 @@ func (s *Store) moveToQuarantine(ctx context.Context, rec Record, fi share.FileI
 	if err == nil {
 		return nil
 	}
-	if !share.BreaksSession(err) && own {
+	if !share.BreaksSession(err) {
 		// The server would not move it (a file still open in it, or the
 		// base lies on another file system): delete it in place, with the
 		// same guards.
@@ -1207,10 +1215,13 @@ func (s *Store) purge(ctx context.Context, q string, rootID uint64) error {
 		return err
 	case !exists:
 		return nil
-	case fi.IsLink || !fi.IsDir:
+	case fi.IsLink:
 		return s.removeFile(ctx, q)
 	case !own:
-		s.logf("the volume's path led to a directory that is not the volume's own (a link the server resolves); left it alone", "path", q)
+		// Swapped in at the volume's path after the look that found the
+		// volume's own directory there, or a link the server resolves:
+		// nothing of the volume's, so nothing is removed.
+		s.logf("the volume's path led to something that is not the volume's own directory; left it alone", "path", q)
 		return nil
 	}
 	err = s.removeTree(ctx, q, rootID)
@@ -1283,10 +1294,12 @@ func (s *Store) DeleteLegacy(ctx context.Context, base, subDir string, rec Recor
 		case errors.Is(err, fs.ErrNotExist):
 		case err != nil:
 			return err
-		case fi.IsLink || !fi.IsDir:
+		case fi.IsLink:
 			if err := s.c.Remove(ctx, rec.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return err
 			}
+		case !fi.IsDir:
+			s.logf("the volume's path holds a file, not the volume's directory; left it in place", "path", rec.Path)
 		default:
 			if fi.ID != 0 {
 				if m, err := s.marked(ctx, fi.ID); err != nil {

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 )
@@ -132,7 +133,13 @@ func (c *client) Rmdir(ctx context.Context, dir, name string) error {
 		if err != nil {
 			return err
 		}
-		if t := c.s.shown(dir, n); len(t.children) > 0 {
+		t := c.s.shown(dir, n)
+		if !t.dir {
+			// As NFS (NOTDIR) and SMB (NOT_A_DIRECTORY) answer: never a
+			// removal of a file, and never "not there".
+			return fmt.Errorf("rmdir %s/%s: %w", dir, name, syscall.ENOTDIR)
+		}
+		if len(t.children) > 0 {
 			return fmt.Errorf("rmdir %s/%s: %w", dir, name, share.ErrNotEmpty)
 		}
 		delete(p.children, name)

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"slices"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
@@ -343,6 +345,29 @@ func TestRemoveTreeRefusesWhatItMustNotTouch(t *testing.T) {
 		}
 		if got := s.Dump(); !slices.Equal(got, before) {
 			t.Fatalf("RemoveAll(%q) changed the share: %v", tc.rel, err)
+		}
+	}
+}
+
+// RemoveDir of a file, or of a link to one, fails as a server's RMDIR does
+// (NOTDIR), and leaves it: the store never takes a file for an empty
+// directory it may remove, nor for one that is not there.
+func TestRemoveDirOfAFileIsRefused(t *testing.T) {
+	for _, follow := range []bool{false, true} {
+		s := memshare.New()
+		s.FollowLinks = follow
+		must(t, s.WriteFileDirect("vol/file", []byte("data")))
+		must(t, s.Symlink("/vol/file", "vol/link"))
+		c := s.Client()
+		for _, p := range []string{"vol/file", "vol/link"} {
+			rd := c.(share.Rmdirer)
+			err := rd.RemoveDir(context.Background(), p)
+			if !errors.Is(err, syscall.ENOTDIR) || errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("follow-links=%v: RemoveDir(%s) = %v, want ENOTDIR", follow, p, err)
+			}
+			if _, err := c.Stat(context.Background(), p); err != nil {
+				t.Errorf("follow-links=%v: %s is gone: %v", follow, p, err)
+			}
 		}
 	}
 }

@@ -326,7 +326,7 @@ type tryLocks struct {
 func (t *tryLocks) lockVolume(id string) (func(), error) {
 	unlock, ok := t.tryLock(id)
 	if !ok {
-		return nil, fail(errInProgress, "another operation on volume %s is in progress", id)
+		return nil, fail(errInProgress, "another operation on volume %s is in progress", shownID(id))
 	}
 	return unlock, nil
 }

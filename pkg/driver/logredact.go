@@ -86,3 +86,7 @@ func redactStringMap(mp protoreflect.Map) {
 func isMessage(fd protoreflect.FieldDescriptor) bool {
 	return fd.Kind() == protoreflect.MessageKind || fd.Kind() == protoreflect.GroupKind
 }
+
+// shownID is a volume ID as errors, events and logs may quote it: a static
+// PV's handle is written by hand and may hold a source with user info.
+func shownID(id string) string { return source.Redact(id) }

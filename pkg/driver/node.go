@@ -294,7 +294,7 @@ func (n *node) NodePublishVolume(ctx context.Context, req *csi.NodePublishVolume
 	switch err := checkErr; {
 	case err == nil:
 	case errors.Is(err, mounter.ErrNotMounted):
-		return nil, fail(errNotStaged, "volume %s is not staged at %s", req.GetVolumeId(), staging)
+		return nil, fail(errNotStaged, "volume %s is not staged at %s", shownID(req.GetVolumeId()), staging)
 	case rotErr != nil:
 		// What the failing mount needs is the password the server takes.
 		return nil, rotErr
@@ -306,12 +306,12 @@ func (n *node) NodePublishVolume(ctx context.Context, req *csi.NodePublishVolume
 		}
 	default:
 		// The mount answers but cannot be inspected: it is left as it is.
-		return nil, toStatus(fmt.Errorf("staged volume %s: %w", req.GetVolumeId(), err))
+		return nil, toStatus(fmt.Errorf("staged volume %s: %w", shownID(req.GetVolumeId()), err))
 	}
 	readOnly := req.GetReadonly() || isReadOnlyMode(req.GetVolumeCapability())
 	singleWriter := req.GetVolumeCapability().GetAccessMode().GetMode() == csi.VolumeCapability_AccessMode_SINGLE_NODE_SINGLE_WRITER
 	if other, ok := n.otherPublication(ctx, req.GetVolumeId(), req.GetTargetPath()); ok && (singleWriter || other.SingleWriter) {
-		return nil, fail(errPublished, "volume %s is SINGLE_NODE_SINGLE_WRITER and already published at %s", req.GetVolumeId(), other.TargetPath)
+		return nil, fail(errPublished, "volume %s is SINGLE_NODE_SINGLE_WRITER and already published at %s", shownID(req.GetVolumeId()), other.TargetPath)
 	}
 	_, perr := n.nodeState().Published(req.GetTargetPath())
 	republish := perr == nil

@@ -156,7 +156,7 @@ func (n *node) NodeExpandVolume(ctx context.Context, req *csi.NodeExpandVolumeRe
 	defer unlock()
 	staging := n.stagingOf(req.GetVolumePath(), req.GetStagingTargetPath())
 	if staging == "" {
-		return nil, status.Errorf(codes.NotFound, "volume %s is not staged or published at %s on this node", req.GetVolumeId(), req.GetVolumePath())
+		return nil, status.Errorf(codes.NotFound, "volume %s is not staged or published at %s on this node", shownID(req.GetVolumeId()), req.GetVolumePath())
 	}
 	if size == 0 {
 		// No size asked: report what is recorded.
@@ -165,9 +165,9 @@ func (n *node) NodeExpandVolume(ctx context.Context, req *csi.NodeExpandVolumeRe
 	}
 	recorded, err := n.nodeState().SetCapacity(staging, size)
 	if err != nil {
-		return nil, status.Errorf(codes.Internal, "record the new size of volume %s: %v", req.GetVolumeId(), err)
+		return nil, status.Errorf(codes.Internal, "record the new size of volume %s: %v", shownID(req.GetVolumeId()), err)
 	}
-	klog.FromContext(ctx).V(2).Info("volume expanded", "volumeID", req.GetVolumeId(), "path", staging, "capacityBytes", recorded)
+	klog.FromContext(ctx).V(2).Info("volume expanded", "volumeID", shownID(req.GetVolumeId()), "path", staging, "capacityBytes", recorded)
 	// The last count is judged against the new size now, not at the next
 	// stats call: a volume that fits it is no longer counted as over.
 	if u, ok := n.usage.Peek(staging); ok {

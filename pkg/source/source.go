@@ -354,6 +354,17 @@ func (p parser) finish(src Source, path string) (Source, error) {
 				return Source{}, p.errorf("the directory %s: %w", p.q(c), err)
 			}
 		}
+		// mount.cifs copies the share and the directories below it into
+		// the kernel's option string as they are (unc=, prefixpath=), and
+		// the kernel splits that string at every comma: a comma there
+		// would add mount options nothing checked (sec=krb5,cruid=0).
+		// The volume's own subDir is opened on the node, never given to
+		// mount.cifs, and may hold one.
+		for _, c := range parts {
+			if strings.Contains(c, ",") {
+				return Source{}, p.errorf("%s has a comma, which mount.cifs would pass to the kernel as a separator of mount options; rename the share or directory, or point the source above it and put the rest in subDir", p.q(c))
+			}
+		}
 		src.Share = parts[0]
 		src.Base = strings.Join(parts[1:], "/")
 	}

@@ -90,6 +90,11 @@ func TestParseRejects(t *testing.T) {
 		`cifs://fs/share/a\b`:                    "separator",
 		"smb://fs/share/a\uf05cb":                "private-use",
 		"smb://fs/share/...":                     "dots",
+		// mount.cifs hands the share and base to the kernel's option
+		// string as they are: a comma adds options
+		"smb://fs/share,cruid=0,sec=krb5":      "comma",
+		"smb://fs/share/base,sec=krb5,cruid=0": "comma",
+		"//fs/share/a/b,ip=10.9.9.9":           "comma",
 	}
 	for in, want := range cases {
 		_, err := Parse(in)

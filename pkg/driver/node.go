@@ -499,7 +499,15 @@ func (n *node) kerberosMount(ctx context.Context, sr *mounter.StageRequest, inli
 		// the mounting uid's tickets: root's, the node's.
 		return false, fail(share.ErrPrecondition, "inline volume: mount option sec=krb5 asks for Kerberos, which a Linux node would log in with using the node's own tickets, not the pod's Secret: inline volumes use auth ntlm (or negotiate with a username)")
 	}
-	if sr.Source.Protocol != source.SMB || n.cfg.Mounter.OS() != "linux" || !mounter.KerberosMount(sr.Source, sr.Credentials) {
+	if sr.Source.Protocol != source.SMB || n.cfg.Mounter.OS() != "linux" {
+		return false, nil
+	}
+	if !mounter.KerberosMount(sr.Source, sr.Credentials) {
+		if mounter.OptionsAskForKerberos(sr.MountOptions) && !n.cfg.Krb5HostTickets {
+			// The same gate as auth krb5 without a cache per principal:
+			// the host's tickets are the operator's to hand out.
+			return false, fail(share.ErrPrecondition, "mount option sec=krb5 (without auth krb5 in the source) logs in with the host's own tickets, which this node allows only when its plugin runs with --krb5-host-tickets; or use auth=krb5 in the source with --krb5-cache-uids, to log in as the Secret's principal (docs/kerberos.md)")
+		}
 		return false, nil
 	}
 	if inline {

@@ -459,3 +459,36 @@ func TestAFailedStageKeepsTheUIDWhileAPodStillHasTheVolume(t *testing.T) {
 		t.Errorf("the failed stage dropped the record while a pod's bind is mounted: %v", err)
 	}
 }
+
+func TestALegacySecKrb5NeedsTheHostTicketsFlag(t *testing.T) {
+	d, _, calls := newNodeUnderTest(t) // neither Krb5Caches nor Krb5HostTickets
+	_, err := d.NodeStageVolume(context.Background(), &csi.NodeStageVolumeRequest{
+		VolumeId:          "static-pv",
+		StagingTargetPath: filepath.Join(t.TempDir(), "staging"),
+		VolumeCapability:  capability(csi.VolumeCapability_AccessMode_MULTI_NODE_MULTI_WRITER, nil, ""),
+		VolumeContext:     map[string]string{ContextSource: "smb://fs/share", ContextSubDir: "dir", ContextMountOptions: "sec=krb5"},
+		Secrets:           map[string]string{"username": "alice", "password": "pw"},
+	})
+	if status.Code(err) != codes.FailedPrecondition {
+		var opts []string
+		if len(*calls) > 0 {
+			opts = (*calls)[0].options
+		}
+		t.Fatalf("stage of a sec=krb5 PV on a node without --krb5-host-tickets: %v, mount options %v; want FailedPrecondition", err, opts)
+	}
+	if len(*calls) != 0 {
+		t.Fatalf("mounted although refused: %+v", *calls)
+	}
+	// The operator's flag allows it, as before.
+	d.cfg.Krb5HostTickets = true
+	_, err = d.NodeStageVolume(context.Background(), &csi.NodeStageVolumeRequest{
+		VolumeId:          "static-pv",
+		StagingTargetPath: filepath.Join(t.TempDir(), "staging"),
+		VolumeCapability:  capability(csi.VolumeCapability_AccessMode_MULTI_NODE_MULTI_WRITER, nil, ""),
+		VolumeContext:     map[string]string{ContextSource: "smb://fs/share", ContextSubDir: "dir", ContextMountOptions: "sec=krb5"},
+		Secrets:           map[string]string{"username": "alice", "password": "pw"},
+	})
+	if err != nil || len(*calls) != 1 || !slices.Contains((*calls)[0].options, "sec=krb5") {
+		t.Fatalf("with --krb5-host-tickets: %v, mounts %+v", err, *calls)
+	}
+}

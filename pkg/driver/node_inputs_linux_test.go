@@ -45,6 +45,7 @@ func TestACommaInAnSMBSourceNeverReachesMountCifs(t *testing.T) {
 		})
 	}
 }
+
 // The request log masks a volume ID's user info (logredact.go: "a static
 // PV's handle is written by hand and may hold a source with user info"),
 // and volume.ParseID quotes IDs redacted; the node's own errors quote the

@@ -565,3 +565,49 @@ func (f *failWrites) WriteFile(ctx context.Context, p string, data []byte) error
 	f.armed = f.armed || strings.HasPrefix(p, rootsDir+"/")
 	return f.Client.WriteFile(ctx, p, data)
 }
+
+// A CreateVolume that made a volume's directory again (removed by hand)
+// and was cut after its record (RootID new, ReplacedRootID old) and its new
+// mark, before the old mark was dealt with; then the volume is deleted
+// (onDelete: delete). The batched delete of an empty volume (deleteEmpty)
+// drops only the new mark: such a record takes the step-by-step way, whose
+// dropRecord drops the old one too. (It used to stay for good.)
+func TestADeleteAfterACutRemakeDropsTheOldMark(t *testing.T) {
+	sh := memshare.New()
+	c := &clock{t: t0}
+	st := storeOn(sh, c)
+	warmShare(t, st, sh)
+	ctx := context.Background()
+	a, err := st.Create(ctx, createReq())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sh.Client().(share.Rmdirer).RemoveDir(ctx, volPath); err != nil {
+		t.Fatal(err)
+	}
+	// The retry of the create: cut at the first look of dropMark of the
+	// old ID (after the record and the new mark are written).
+	oldMark := rootMarker(a.RootID)
+	sh.SetHook(func(op memshare.Op, when memshare.When) error {
+		if when == memshare.Before && op.Path == oldMark {
+			return errDied
+		}
+		return nil
+	})
+	_, err = storeOn(sh, c).Create(ctx, createReq())
+	sh.SetHook(nil)
+	if err == nil {
+		t.Fatal("the create was not cut")
+	}
+	rec, err := st.record(ctx, volPath)
+	if err != nil || rec.ReplacedRootID != a.RootID || rec.RootID == a.RootID {
+		t.Fatalf("setup: record %+v, %v", rec, err)
+	}
+	// The CO deletes the volume (it holds its ID from the first answer).
+	if _, _, err := storeOn(sh, c).Dispose(ctx, volPath, a.UID, volume.Delete, nil); err != nil {
+		t.Fatal(err)
+	}
+	if m := rootsLeft(t, sh.Client()); len(m) != 0 {
+		t.Errorf("marks left after the volume was deleted: %v (the replaced root's mark is orphaned)", m)
+	}
+}

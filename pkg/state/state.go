@@ -1406,7 +1406,10 @@ func (s *Store) Dispose(ctx context.Context, p, uid string, onDelete volume.OnDe
 		archive, err = s.ArchiveVolume(ctx, rec)
 		return archive, true, err
 	}
-	if ownRoot(rec, res[1]) {
+	// The batch drops one mark; a volume made again whose old mark is
+	// not dealt with yet (ReplacedRootID) takes the step-by-step way,
+	// which drops that one too (dropRecord).
+	if ownRoot(rec, res[1]) && rec.ReplacedRootID == 0 {
 		if done, err := s.deleteEmpty(ctx, rec); done {
 			return "", true, err
 		}

@@ -223,6 +223,7 @@ func (d *controller) CreateVolume(ctx context.Context, req *csi.CreateVolumeRequ
 		var err error
 		rec, err = s.Create(ctx, state.CreateRequest{
 			Path: w.path, Name: req.GetName(), CapacityBytes: size,
+			RequiredBytes: req.GetCapacityRange().GetRequiredBytes(), LimitBytes: req.GetCapacityRange().GetLimitBytes(),
 			Perm:          share.UnixFileMode(params.MountPermissions),
 			Legacy:        state.LegacyRecordPath(w.base, w.subDir),
 			ContentSource: contentID,
@@ -474,6 +475,11 @@ func (d *controller) ControllerExpandVolume(ctx context.Context, req *csi.Contro
 	})
 	if err != nil {
 		return nil, toStatus(err)
+	}
+	if lim := req.GetCapacityRange().GetLimitBytes(); lim > 0 && size > lim {
+		// Already larger (an earlier expansion): nothing was written, and
+		// a volume never shrinks.
+		return nil, status.Errorf(codes.OutOfRange, "the volume is already %d bytes, above limit_bytes %d: a volume cannot shrink", size, lim)
 	}
 	// No node expansion is required: the claim's expansion completes now,
 	// in use or not. Kubelets where the volume is mounted still call

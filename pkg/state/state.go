@@ -345,8 +345,13 @@ func (s *Store) Get(ctx context.Context, p, uid string) (Record, error) {
 type CreateRequest struct {
 	Path          string // from the share root
 	Name          string // the CreateVolume name
-	CapacityBytes int64
-	Perm          fs.FileMode
+	CapacityBytes int64  // the size a new volume records
+	// RequiredBytes and LimitBytes are the call's capacity range (0:
+	// none), which the volume of an earlier call must fit. A clone's
+	// size follows its source's at creation, and a volume may have been
+	// expanded since: neither makes the same request another volume.
+	RequiredBytes, LimitBytes int64
+	Perm                      fs.FileMode
 	// Legacy is where a v1 record for the same directory would be: a live
 	// v1 volume's directory is never adopted by another claim.
 	Legacy string
@@ -477,8 +482,8 @@ func (s *Store) sameVolume(ctx context.Context, rec Record, req CreateRequest) e
 		}
 		return fmt.Errorf("directory %s already belongs to volume %q; use a subDir template that gives each claim its own directory: %w", p, rec.Name, ErrConflict)
 	}
-	if req.CapacityBytes != 0 && rec.CapacityBytes != req.CapacityBytes {
-		return fmt.Errorf("volume %q exists with capacity %d, not %d: %w", rec.Name, rec.CapacityBytes, req.CapacityBytes, ErrConflict)
+	if rec.CapacityBytes < req.RequiredBytes || req.LimitBytes > 0 && rec.CapacityBytes > req.LimitBytes {
+		return fmt.Errorf("volume %q exists with capacity %d, outside the requested range (required %d, limit %d): %w", rec.Name, rec.CapacityBytes, req.RequiredBytes, req.LimitBytes, ErrConflict)
 	}
 	if rec.ContentSource != req.ContentSource {
 		return fmt.Errorf("volume %q exists with another content source (%q, not %q): %w", rec.Name, rec.ContentSource, req.ContentSource, ErrConflict)

@@ -636,7 +636,7 @@ func (l *Linux) unmount(ctx context.Context, path string, force bool) error {
 	broken := errors.Is(err, ErrBroken)
 	done := make(chan error, 1)
 	go func() {
-		err := l.cleanup(path, broken, umountTimeout)
+		err := l.cleanup(path, broken, force, umountTimeout)
 		if err == nil {
 			err = l.gone(path)
 		}
@@ -695,15 +695,24 @@ func deadlineOf(ctx context.Context) time.Time {
 	return d
 }
 
-func (l *Linux) cleanup(path string, broken bool, umountTimeout time.Duration) error {
+// cleanup unmounts path and removes it. Only the staging mount (force)
+// lets mount-utils follow an umount that has not returned within
+// umountTimeout with umount -f: a pod's target is a bind, and MNT_FORCE on
+// it would fail the I/O of every other pod on the file system it shares
+// (see detach). A target's umount that hangs instead leaves the call to
+// its deadline, and the retry finds the mount not answering and detaches
+// it.
+func (l *Linux) cleanup(path string, broken, force bool, umountTimeout time.Duration) error {
 	if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) {
 		return l.unmountRootless(path)
 	}
+	fm, forcible := l.m.(mount.MounterForceUnmounter)
+	forcible = forcible && force
 	if broken {
 		// mount-utils would look at the mount point again, and get the
 		// same error; the probe has shown something broken is mounted.
 		var err error
-		if fm, ok := l.m.(mount.MounterForceUnmounter); ok {
+		if forcible {
 			err = fm.UnmountWithForce(path, umountTimeout)
 		} else {
 			err = l.m.Unmount(path)
@@ -716,7 +725,7 @@ func (l *Linux) cleanup(path string, broken bool, umountTimeout time.Duration) e
 		}
 		return nil
 	}
-	if fm, ok := l.m.(mount.MounterForceUnmounter); ok {
+	if forcible {
 		return mount.CleanupMountWithForce(path, fm, true, umountTimeout)
 	}
 	return mount.CleanupMountPoint(path, l.m, true)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"syscall"
 	"testing"
 	"time"
 
@@ -84,5 +85,66 @@ func TestAMountWhoseRootWentOnTheServerIsUnmounted(t *testing.T) {
 	}
 	if err := l.Check(ctx, staging); !errors.Is(err, ErrNotMounted) {
 		t.Fatalf("Check once it is gone: %v, want ErrNotMounted", err)
+	}
+}
+
+// forceRecorder is mount-utils' Linux mounter as far as UnmountWithForce
+// goes: mount-utils runs umount(8), and when that has not returned within
+// the timeout, umount -f (MNT_FORCE). It records whom the caller let it
+// force.
+type forceRecorder struct {
+	*mount.FakeMounter
+	forced []string
+}
+
+func (f *forceRecorder) UnmountWithForce(target string, _ time.Duration) error {
+	f.forced = append(f.forced, target)
+	return f.FakeMounter.Unmount(target)
+}
+
+// A pod's target is a bind of the staging mount: MNT_FORCE on it acts on
+// the file system every bind shares (for NFS, every volume of the export
+// on the node), failing the I/O of every other pod. Unpublish never lets
+// mount-utils escalate to umount -f, whether the target answers or is
+// broken (ESTALE); unstage of the staging mount still may. (Every target
+// used to go through UnmountWithForce.)
+func TestUnpublishNeverForcesAPodsBind(t *testing.T) {
+	for _, broken := range []bool{false, true} {
+		dir := t.TempDir()
+		staging, target := filepath.Join(dir, "staging"), filepath.Join(dir, "target")
+		for _, p := range []string{staging, target} {
+			if err := os.Mkdir(p, 0o750); err != nil {
+				t.Fatal(err)
+			}
+		}
+		fake := mount.NewFakeMounter([]mount.MountPoint{
+			{Device: "10.0.0.5:/export", Path: staging, Type: "nfs"},
+			{Device: staging, Path: target, Type: "nfs", Opts: []string{"bind"}},
+		})
+		if broken {
+			fake.MountCheckErrors = map[string]error{
+				target:  &os.PathError{Op: "stat", Path: target, Err: syscall.ESTALE},
+				staging: &os.PathError{Op: "stat", Path: staging, Err: syscall.ESTALE},
+			}
+		}
+		rec := &forceRecorder{FakeMounter: fake}
+		m := NewLinuxForTest(rec, nil, filepath.Join(dir, "creds"))
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		if err := m.Unpublish(ctx, target); err != nil {
+			t.Fatalf("broken=%v: Unpublish: %v", broken, err)
+		}
+		if len(rec.forced) != 0 {
+			t.Errorf("broken=%v: Unpublish of a pod's bind let mount-utils force %v (umount -f: MNT_FORCE)", broken, rec.forced)
+		}
+		if err := m.Unstage(ctx, staging); err != nil {
+			t.Fatalf("broken=%v: Unstage: %v", broken, err)
+		}
+		cancel()
+		if !slices.Equal(rec.forced, []string{staging}) {
+			t.Errorf("broken=%v: forcible unmounts %v, want the staging mount's only", broken, rec.forced)
+		}
+		if mps, _ := fake.List(); len(mps) != 0 {
+			t.Errorf("broken=%v: left mounted: %v", broken, mps)
+		}
 	}
 }

@@ -420,7 +420,16 @@ func (n *node) NodeGetVolumeStats(ctx context.Context, req *csi.NodeGetVolumeSta
 	// root-squashed server denying the plugin a look into a volume root only
 	// its owner may read, is reported and the pod's mount left alone.
 	if errors.Is(err, mounter.ErrBroken) && ctx.Err() == nil {
-		// A broken mount: remount it now rather than wait for a new pod.
+		// A broken mount: remount it now rather than wait for a new pod,
+		// under the volume's lock as every other mount and unmount of it:
+		// an unstage that went on meanwhile would answer OK and then find
+		// the volume mounted again, for good. The repair reads the node's
+		// records under the lock, so it mounts nothing once unstaged.
+		unlock, lerr := n.nodeLocks.lockVolume(req.GetVolumeId())
+		if lerr != nil {
+			return nil, lerr
+		}
+		defer unlock()
 		if rerr := n.repairPath(ctx, path, req.GetStagingTargetPath()); rerr != nil {
 			return nil, fail(nil, "volume at %s is broken (%v) and remounting failed: %v", path, err, rerr)
 		}

@@ -12,6 +12,7 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 	"k8s.io/klog/v2"
 
+	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 	"github.com/fileshare-csi/fileshare-csi/pkg/state"
 	"github.com/fileshare-csi/fileshare-csi/pkg/volume"
 )
@@ -51,6 +52,17 @@ func (d *controller) CreateVolumeGroupSnapshot(ctx context.Context, req *csi.Cre
 	if err != nil {
 		return nil, err
 	}
+	// Every member is looked at before anything is written: one gone, or
+	// still being filled, refuses the group with nothing made (a member's
+	// snapshot made first would be a full copy nobody has an ID for).
+	for _, vol := range vols {
+		if err := d.at(ctx, d.locate(ctx, vol), creds, false, func(s site) error {
+			_, err := s.copySource(ctx, "snapshot")
+			return err
+		}); err != nil {
+			return nil, toStatus(err)
+		}
+	}
 	var g state.Group
 	err = d.at(ctx, d.locateShare(ctx, vols[0].Source), creds, false, func(s site) error {
 		if vg != nil {
@@ -73,7 +85,7 @@ func (d *controller) CreateVolumeGroupSnapshot(ctx context.Context, req *csi.Cre
 	for i, vol := range vols {
 		p, err := d.startSnapshot(ctx, vol, g.Members[memberIndex(g, ids[i])].SnapshotName, gid.GroupID(), creds)
 		if err != nil {
-			return nil, toStatus(err)
+			return nil, d.undoGroupSnapshot(ctx, g, gid, pending, creds, err)
 		}
 		pending = append(pending, p)
 	}
@@ -85,6 +97,28 @@ func (d *controller) CreateVolumeGroupSnapshot(ctx context.Context, req *csi.Cre
 		snaps = append(snaps, p.snap)
 	}
 	return &csi.CreateVolumeGroupSnapshotResponse{GroupSnapshot: csiGroupSnapshot(gid, g, vols, snaps)}, nil
+}
+
+// undoGroupSnapshot answers a member that could not be snapshotted (err)
+// after the look above passed (it went meanwhile): the members' snapshots
+// this call started and the group's record are deleted, since no ID of
+// the group was answered. A call cut short (its deadline, the server gone)
+// leaves them to its retry, which goes on from them.
+func (d *controller) undoGroupSnapshot(ctx context.Context, g state.Group, gid volume.Snapshot, started []*pendingSnapshot, creds share.Credentials, err error) error {
+	if ctx.Err() != nil || share.BreaksSession(err) {
+		return toStatus(err)
+	}
+	for _, p := range started {
+		if derr := d.deleteSnapshot(ctx, volume.Snapshot{Source: p.vol.Source, Key: p.snap.Key(), UID: p.snap.UID}, creds); derr != nil {
+			return status.Errorf(status.Code(toStatus(err)), "%s (and deleting the group's snapshots made so far: %v)", status.Convert(toStatus(err)).Message(), derr)
+		}
+	}
+	if derr := d.lockedAt(ctx, d.locateShare(ctx, gid.Source), creds, state.GroupLockPath(gid.Key), func(st site) error {
+		return st.DeleteGroup(ctx, g)
+	}); derr != nil {
+		return status.Errorf(status.Code(toStatus(err)), "%s (and deleting the group's record: %v)", status.Convert(toStatus(err)).Message(), derr)
+	}
+	return toStatus(err)
 }
 
 // ParamVolumeGroupID, a VolumeGroupSnapshotClass parameter, names a

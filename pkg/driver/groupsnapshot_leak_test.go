@@ -1,0 +1,75 @@
+package driver
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/container-storage-interface/spec/lib/go/csi"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/share/memshare"
+	"github.com/fileshare-csi/fileshare-csi/pkg/state"
+)
+
+// A group snapshot refused for one member leaves nothing: no member's
+// snapshot (a full copy nobody has an ID for) and no group record. A member
+// gone before the call is refused before anything is written; one that
+// goes between that look and its own snapshot has the snapshots made so
+// far deleted, and the group's record. (Both used to leave the first
+// member's finished snapshot and the group's record for good: the CO never
+// got an ID, and the reclaimer leaves finished snapshots alone.)
+func TestAFailedGroupSnapshotLeavesNothing(t *testing.T) {
+	for _, gone := range []string{"before the call", "during the call"} {
+		t.Run(gone, func(t *testing.T) {
+			ms := memshare.New()
+			d := memshareDriver(t, ms)
+			ctx := context.Background()
+			a := createOn(t, d, "pvc-a", "delete")
+			if err := ms.WriteFileDirect("pvc-a/data.txt", []byte("a's data")); err != nil {
+				t.Fatal(err)
+			}
+			b := createOn(t, d, "pvc-b", "delete")
+			if gone == "before the call" {
+				if _, err := d.DeleteVolume(ctx, &csi.DeleteVolumeRequest{VolumeId: b}); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				// b's record reads as gone from its second read on: the
+				// look before anything is written passes, b's own
+				// snapshot does not.
+				reads := 0
+				ms.SetHook(func(op memshare.Op, when memshare.When) error {
+					if when == memshare.Before && op.Name == "read" && op.Path == state.RecordPath("pvc-b") {
+						if reads++; reads > 1 {
+							return fmt.Errorf("record gone: %w", fs.ErrNotExist)
+						}
+					}
+					return nil
+				})
+			}
+			_, err := d.CreateVolumeGroupSnapshot(ctx, &csi.CreateVolumeGroupSnapshotRequest{Name: "group-1", SourceVolumeIds: []string{a, b}})
+			ms.SetHook(nil)
+			if status.Code(err) != codes.NotFound {
+				t.Fatalf("a group snapshot with member b gone %s: %v, want NotFound", gone, err)
+			}
+			time.Sleep(100 * time.Millisecond) // a copy left running would write now
+			var left []string
+			for _, e := range ms.Dump() {
+				if strings.HasPrefix(e.Path, ".fileshare-csi/snapshots/") && !e.Dir {
+					left = append(left, e.Path)
+				}
+			}
+			if len(left) > 0 {
+				t.Errorf("the refused group snapshot left %v", left)
+			}
+			if _, err := ms.Client().ReadFile(ctx, "pvc-a/data.txt"); err != nil {
+				t.Errorf("member a's data: %v", err)
+			}
+		})
+	}
+}

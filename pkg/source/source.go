@@ -346,7 +346,12 @@ func (p parser) finish(src Source, path string) (Source, error) {
 	case NFS:
 		src.Export = "/" + strings.Join(parts, "/")
 	case SMB:
-		if strings.ContainsAny(parts[0], `"*:<>?|\`) {
+		// Windows forbids [ and ] in share names too (Samba's section
+		// names cannot hold them), and to the SMB cmdlets that find a
+		// node's mapping by its share (Get-SmbGlobalMapping -RemotePath,
+		// in csi-proxy and in HostProcess mode) they are a wildcard, which
+		// would match, and remove, another share's mapping.
+		if strings.ContainsAny(parts[0], `"*:<>?|\[]`) {
 			return Source{}, p.errorf("share name %s contains a character SMB forbids", p.q(parts[0]))
 		}
 		for _, c := range parts[1:] {

@@ -62,6 +62,8 @@ func TestParseRejects(t *testing.T) {
 		"nfs://host/a//b":                    "empty component",
 		"smb://host/":                        "share name is empty",
 		"smb://host/sh*re":                   "forbids",
+		"smb://host/data[12]":                "forbids", // a wildcard to Get-SmbGlobalMapping
+		"smb://host/[a]/base":                "forbids",
 		"nfs://::1/export":                   "brackets",
 		"nfs://host:0/e":                     "port",
 		"nfs://host:99999/e":                 "port",

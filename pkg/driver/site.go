@@ -86,6 +86,11 @@ func place(vol volume.Volume) where {
 func lockName(root source.Source) string {
 	root.Version = ""
 	root.Auth, root.Encryption = "", ""
+	if root.Protocol == source.SMB {
+		// A share's and a directory's names in any case are one to an
+		// SMB server (share.FoldCase).
+		return share.FoldCase(root.String())
+	}
 	return root.String()
 }
 
@@ -110,7 +115,11 @@ func (w where) under(prefix string) where {
 // directory that could nest with its own, and volumes side by side (the
 // usual case, all below one base) proceed together.
 func (d *controller) lock(ctx context.Context, w where) (func(), error) {
-	unlock, err := d.volumeLocks.Lock(ctx, w.canon, w.path)
+	p := w.path
+	if w.root.Protocol == source.SMB {
+		p = share.FoldCase(p) // as the store keys it (state.Store.key)
+	}
+	unlock, err := d.volumeLocks.Lock(ctx, w.canon, p)
 	if err != nil {
 		return nil, fail(errInProgress, "timed out waiting for another operation on this volume or one that nests with it")
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode"
 )
 
 // ErrBadName says a server listed a name that cannot be an entry of the
@@ -48,4 +49,29 @@ func ListedName(name string, syntax NameSyntax) (keep bool, err error) {
 		return false, fmt.Errorf("%w: %q: %w", ErrBadName, name, ErrUnavailable)
 	}
 	return true, nil
+}
+
+// Caseless is a Client of a server that takes names differing only in case
+// for one name: SMB (Windows, and Samba for SMB2/3 clients by default).
+// The state store keys what it keeps by path through FoldCase there, so
+// that two spellings of one directory meet the same records, holds and
+// locks.
+type Caseless interface {
+	CaseInsensitive() bool
+}
+
+// CaseInsensitive says whether c's server takes names differing only in
+// case for one name.
+func CaseInsensitive(c Client) bool {
+	ci, ok := c.(Caseless)
+	return ok && ci.CaseInsensitive()
+}
+
+// FoldCase is the one spelling every spelling of p that a caseless server
+// takes for the same name maps to. Windows and Samba compare names by
+// upper-casing each character; lower-casing that again keeps a path of
+// lower-case ASCII (every claim's name) as it is, so its keys are those it
+// always had.
+func FoldCase(p string) string {
+	return strings.Map(func(r rune) rune { return unicode.ToLower(unicode.ToUpper(r)) }, p)
 }

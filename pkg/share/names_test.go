@@ -36,3 +36,21 @@ func TestListedName(t *testing.T) {
 }
 
 // readdirplusReply encodes a READDIRPLUS reply after its status with the
+
+// FoldCase keeps what a claim's name is (lower-case ASCII), so records keep
+// their keys, and gives one spelling to every spelling a server that
+// upper-cases to compare takes for one name.
+func TestFoldCase(t *testing.T) {
+	for in, want := range map[string]string{
+		"base/pvc-0f3a-11/x_y.z": "base/pvc-0f3a-11/x_y.z",
+		"Data/Team":              "data/team",
+		"DATA/team":              "data/team",
+		"\u212Aelvin":            "kelvin", // the Kelvin sign upper-cases to itself, lower-cases to k
+		"\u017Fmall":             "small",  // long s: upper-cases to S
+		"Ärger/ÖL":               "ärger/öl",
+	} {
+		if got := FoldCase(in); got != want {
+			t.Errorf("FoldCase(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

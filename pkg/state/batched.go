@@ -58,12 +58,17 @@ func (s *Store) createNew(ctx context.Context, req CreateRequest) (rec Record, d
 		return Record{}, true, err
 	}
 	anc := ancestors(p)
-	ops := []share.Op{{Kind: share.OpCreate, Path: intentPath(p), Data: intent}}
+	ops := []share.Op{{Kind: share.OpCreate, Path: s.intentPath(p), Data: intent}}
 	for _, a := range anc {
-		ops = append(ops, share.Op{Kind: share.OpWrite, Path: holdDir(a) + "/" + key(p)})
+		ops = append(ops, share.Op{Kind: share.OpWrite, Path: s.holdDir(a) + "/" + s.key(p)})
 	}
 	for _, a := range anc {
-		ops = append(ops, share.Op{Kind: share.OpRead, Path: recordPath(a)})
+		ops = append(ops, share.Op{Kind: share.OpRead, Path: s.recordPath(a)})
+		if old := recordPath(a); old != s.recordPath(a) {
+			// One a version before keys were folded wrote: found, it
+			// sends the call the step-by-step way, which moves it.
+			ops = append(ops, share.Op{Kind: share.OpRead, Path: old})
+		}
 	}
 	res := share.RunBatch(ctx, s.c, ops, false)
 	for _, r := range res {
@@ -96,7 +101,7 @@ func (s *Store) createNew(ctx context.Context, req CreateRequest) (rec Record, d
 		old, rerr := s.record(ctx, p)
 		switch {
 		case rerr == nil:
-			if err := s.removeFile(ctx, intentPath(p)); err != nil {
+			if err := s.removeFile(ctx, s.intentPath(p)); err != nil {
 				return Record{}, true, err
 			}
 			rec, err := s.existing(ctx, old, req)
@@ -123,7 +128,7 @@ func (s *Store) dropIntent(ctx context.Context, rec Record, holds bool) error {
 			return err
 		}
 	}
-	return s.removeFile(ctx, intentPath(rec.Path))
+	return s.removeFile(ctx, s.intentPath(rec.Path))
 }
 
 // commitNew is createNew's third batch: the record where none is (the
@@ -134,12 +139,12 @@ func (s *Store) commitNew(ctx context.Context, rec Record, req CreateRequest) (R
 	if err != nil {
 		return Record{}, err
 	}
-	ops := []share.Op{{Kind: share.OpCreate, Path: recordPath(rec.Path), Data: b}}
+	ops := []share.Op{{Kind: share.OpCreate, Path: s.recordPath(rec.Path), Data: b}}
 	if rec.RootID != 0 {
 		ops = append(ops, share.Op{Kind: share.OpWrite, Path: rootMarker(rec.RootID)})
 	}
 	if !rec.Populating {
-		ops = append(ops, share.Op{Kind: share.OpRemove, Path: intentPath(rec.Path)})
+		ops = append(ops, share.Op{Kind: share.OpRemove, Path: s.intentPath(rec.Path)})
 	}
 	res := share.RunBatch(ctx, s.c, ops, true)
 	err = res[0].Err
@@ -189,12 +194,12 @@ func (s *Store) recordThere(ctx context.Context, rec Record, req CreateRequest) 
 		if rerr := s.removeEmptyDir(ctx, rec.Path); rerr != nil {
 			return Record{}, fmt.Errorf("%w (and removing the directory this call made: %v)", err, rerr)
 		}
-		if rerr := s.removeFile(ctx, intentPath(rec.Path)); rerr != nil {
+		if rerr := s.removeFile(ctx, s.intentPath(rec.Path)); rerr != nil {
 			return Record{}, fmt.Errorf("%w (and removing the intent: %v)", err, rerr)
 		}
 		return Record{}, err
 	}
-	if err := s.removeFile(ctx, intentPath(rec.Path)); err != nil {
+	if err := s.removeFile(ctx, s.intentPath(rec.Path)); err != nil {
 		return Record{}, err
 	}
 	return s.ensureDir(ctx, old, req.Perm)
@@ -207,12 +212,12 @@ func (s *Store) recordThere(ctx context.Context, rec Record, req CreateRequest) 
 func (s *Store) deleteEmpty(ctx context.Context, rec Record) (done bool, err error) {
 	ops := []share.Op{{Kind: share.OpRmdir, Path: rec.Path}, {Kind: share.OpRemove, Path: rootMarker(rec.RootID)}}
 	for _, a := range ancestors(rec.Path) {
-		ops = append(ops, share.Op{Kind: share.OpRemove, Path: holdDir(a) + "/" + key(rec.Path)})
+		ops = append(ops, share.Op{Kind: share.OpRemove, Path: s.holdDir(a) + "/" + s.key(rec.Path)})
 	}
 	if p, ok := recordBeat(rec); ok {
 		ops = append(ops, share.Op{Kind: share.OpRemove, Path: p}) // see dropBeat
 	}
-	ops = append(ops, share.Op{Kind: share.OpRemove, Path: recordPath(rec.Path)})
+	ops = append(ops, share.Op{Kind: share.OpRemove, Path: s.recordPath(rec.Path)})
 	res := share.RunBatch(ctx, s.c, ops, true)
 	if err := res[0].Err; err != nil {
 		if cutShort(ctx, err) {

@@ -136,7 +136,7 @@ func (r *Reclaimer) Pass(ctx context.Context, s *Store, shareName string, lock L
 			continue
 		case err != nil:
 			return rep, err
-		case in.Path == "" || intentPath(in.Path) != p || now.Sub(in.Created) < IntentTTL:
+		case in.Path == "" || s.intentPath(in.Path) != p || now.Sub(in.Created) < IntentTTL:
 			continue
 		case in.Populating && (r.VolumeBusy == nil || r.VolumeBusy(in.UID)):
 			continue

@@ -384,12 +384,12 @@ func (s *Store) Populated(ctx context.Context, rec Record) (Record, error) {
 		return rec, err
 	}
 	rec.Populating = false
-	if err := s.writeJSON(ctx, recordPath(rec.Path), rec); err != nil {
+	if err := s.writeJSON(ctx, s.recordPath(rec.Path), rec); err != nil {
 		return rec, err
 	}
 	// The create's intent stayed while the volume was filled (see
 	// afterCommit); a retry that finds it gone has nothing left to do.
-	return rec, s.removeFile(ctx, intentPath(rec.Path))
+	return rec, s.removeFile(ctx, s.intentPath(rec.Path))
 }
 
 const groupsDir = layout.Groups

@@ -174,6 +174,10 @@ type Archive struct {
 // Store reads and writes the state through one session on the share root.
 type Store struct {
 	c share.Client
+	// caseless: c's server takes names differing only in case for one
+	// name (SMB), and what is kept by path is keyed by its folded
+	// spelling (key).
+	caseless bool
 	// Log receives what a delete left behind; may be nil.
 	Log func(msg string, kv ...any)
 	now func() time.Time
@@ -181,7 +185,9 @@ type Store struct {
 }
 
 // New returns a store on c, a session rooted at the share's root.
-func New(c share.Client) *Store { return &Store{c: c, now: time.Now, uid: NewUID} }
+func New(c share.Client) *Store {
+	return &Store{c: c, caseless: share.CaseInsensitive(c), now: time.Now, uid: NewUID}
+}
 
 // WithClock makes the store read the time from now and take new UIDs from
 // uid: for tests that compare whole trees written by two runs.
@@ -198,11 +204,26 @@ func key(p string) string {
 func recordPath(p string) string { return volumesDir + "/" + key(p) + ".json" }
 func intentPath(p string) string { return intentsDir + "/" + key(p) + ".json" }
 
+// key names what the store keeps of the directory p (its record, intent,
+// archive record and holds). On a caseless share every spelling the
+// server takes for one directory has one key, so that the guards keyed by
+// path (the nesting checks, a directory's one record) see one directory
+// where the server has one: Data/team and data/team are one there.
+func (s *Store) key(p string) string {
+	if s.caseless {
+		p = share.FoldCase(p)
+	}
+	return key(p)
+}
+
+func (s *Store) recordPath(p string) string  { return volumesDir + "/" + s.key(p) + ".json" }
+func (s *Store) intentPath(p string) string  { return intentsDir + "/" + s.key(p) + ".json" }
+func (s *Store) archivePath(p string) string { return archivesDir + "/" + s.key(p) + ".json" }
+func (s *Store) holdDir(p string) string     { return holdsDir + "/" + s.key(p) }
+
 // RecordPath is where the record of the volume directory p (from the share
 // root) lives, for tools that lay out many volumes at once (benchmarks).
-func RecordPath(p string) string  { return recordPath(p) }
-func archivePath(p string) string { return archivesDir + "/" + key(p) + ".json" }
-func holdDir(p string) string     { return holdsDir + "/" + key(p) }
+func RecordPath(p string) string { return recordPath(p) }
 
 // rootMarker names the marker of a volume root's file ID.
 func rootMarker(id uint64) string { return rootsDir + "/" + strconv.FormatUint(id, 10) }
@@ -235,10 +256,12 @@ func CheckPath(p string) error {
 	if p == "" {
 		return fmt.Errorf("the share root itself cannot be a volume: %w", ErrInvalid)
 	}
-	if first, _, _ := strings.Cut(p, "/"); first == Dir {
+	// In any case: an SMB server takes .FileShare-CSI and Archived-x for
+	// the driver's own names.
+	if first, _, _ := strings.Cut(p, "/"); strings.EqualFold(first, Dir) {
 		return fmt.Errorf("%s is where the driver keeps its records: %w", p, ErrInvalid)
 	}
-	if strings.HasPrefix(path.Base(p), ArchivePrefix) {
+	if strings.HasPrefix(share.FoldCase(path.Base(p)), ArchivePrefix) {
 		return fmt.Errorf("directory %s: names starting with %q are archives of deleted volumes and are never handed to a new claim: %w", p, ArchivePrefix, ErrInvalid)
 	}
 	for _, c := range strings.Split(p, "/") {
@@ -328,8 +351,37 @@ const TempPrefix = ".tmp-"
 // record reads the record of the directory p; fs.ErrNotExist when none
 // (or a torn one: errTorn).
 func (s *Store) record(ctx context.Context, p string) (Record, error) {
-	b, err := s.c.ReadFile(ctx, recordPath(p))
-	return decodeRecord(recordPath(p), b, err)
+	b, err := s.c.ReadFile(ctx, s.recordPath(p))
+	if errors.Is(err, fs.ErrNotExist) && s.recordPath(p) != recordPath(p) {
+		return s.unfoldedRecord(ctx, p)
+	}
+	return decodeRecord(s.recordPath(p), b, err)
+}
+
+// unfoldedRecord finds on a caseless share the record of p that a version
+// before keys were folded wrote under p's own spelling (with a capital
+// letter), and moves it to p's folded key: holds under the folded keys of
+// p's ancestors first, then the record, by a rename that never replaces.
+// From then on every step finds it where it writes it, and the checks of
+// other spellings see it. A record already at the folded key (made since
+// under another spelling) stays the one; this one is left where it is.
+// Its holds under the old keys are cleared as stale by the next check that
+// meets them (checkNoHolds).
+func (s *Store) unfoldedRecord(ctx context.Context, p string) (Record, error) {
+	old := recordPath(p)
+	b, err := s.c.ReadFile(ctx, old)
+	rec, err := decodeRecord(old, b, err)
+	if err != nil {
+		return rec, err
+	}
+	if err := s.addHolds(ctx, p, rec); err != nil {
+		return Record{}, err
+	}
+	if err := s.c.Rename(ctx, old, s.recordPath(p)); err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrExist) {
+		return Record{}, fmt.Errorf("move the record of %s to its key: %w", p, err)
+	}
+	b, err = s.c.ReadFile(ctx, s.recordPath(p))
+	return decodeRecord(s.recordPath(p), b, err)
 }
 
 // Get returns the record of the volume at p with this UID, or ErrNotFound.
@@ -421,7 +473,7 @@ func (s *Store) abandon(ctx context.Context, req CreateRequest, owner Record, er
 		// No try left an intent that says anything; holds without a
 		// record or an intent are stale, as checkNoHolds would find them.
 		if errors.Is(ierr, errTornIntent) {
-			if rerr := s.removeFile(ctx, intentPath(req.Path)); rerr != nil {
+			if rerr := s.removeFile(ctx, s.intentPath(req.Path)); rerr != nil {
 				return fmt.Errorf("%w (and removing a torn intent: %v)", err, rerr)
 			}
 		}
@@ -447,7 +499,7 @@ func (s *Store) abandon(ctx context.Context, req CreateRequest, owner Record, er
 			}
 		}
 	}
-	if rerr := s.removeFile(ctx, intentPath(req.Path)); rerr != nil {
+	if rerr := s.removeFile(ctx, s.intentPath(req.Path)); rerr != nil {
 		return fmt.Errorf("%w (and removing the intent an earlier try left: %v)", err, rerr)
 	}
 	return err
@@ -503,7 +555,7 @@ func (s *Store) begin(ctx context.Context, req CreateRequest) (Record, error) {
 	// A plain write, not a replace: a torn intent (the call died between
 	// CREATE and WRITE) means nothing after it happened, and is read as
 	// no intent at all.
-	return rec, s.writeFile(ctx, intentPath(req.Path), b)
+	return rec, s.writeFile(ctx, s.intentPath(req.Path), b)
 }
 
 // newIntent is the record a create of req begins with, and its bytes.
@@ -543,13 +595,13 @@ func (s *Store) undoCreate(ctx context.Context, rec Record, created bool, err er
 	case rerr == nil && r.UID == rec.UID:
 		return err // committed: a retry finishes what follows
 	case errors.Is(rerr, errTorn):
-		_ = s.removeFile(ctx, recordPath(rec.Path))
+		_ = s.removeFile(ctx, s.recordPath(rec.Path))
 	}
 	if created {
 		_ = s.removeEmptyDir(ctx, rec.Path)
 	}
 	s.dropHolds(ctx, rec.Path)
-	_ = s.removeFile(ctx, intentPath(rec.Path))
+	_ = s.removeFile(ctx, s.intentPath(rec.Path))
 	return err
 }
 
@@ -578,7 +630,7 @@ func (s *Store) createSteps(ctx context.Context, rec *Record, req CreateRequest,
 		if legacy {
 			// A retry of a CreateVolume the previous driver version served.
 			s.dropHolds(ctx, p)
-			if err := s.removeFile(ctx, intentPath(p)); err != nil {
+			if err := s.removeFile(ctx, s.intentPath(p)); err != nil {
 				return err
 			}
 			*rec = old
@@ -605,7 +657,7 @@ func (s *Store) createSteps(ctx context.Context, rec *Record, req CreateRequest,
 // intent: what follows the record's write is done again by any later call
 // that finds the record.
 func (s *Store) commit(ctx context.Context, rec Record, oldRoot uint64) error {
-	if err := s.writeJSON(ctx, recordPath(rec.Path), rec); err != nil {
+	if err := s.writeJSON(ctx, s.recordPath(rec.Path), rec); err != nil {
 		return err
 	}
 	return s.afterCommit(ctx, rec, oldRoot)
@@ -633,7 +685,7 @@ func (s *Store) afterCommit(ctx context.Context, rec Record, oldRoot uint64) err
 	if rec.ReplacedRootID != 0 {
 		// Dealt with: no later call looks for its holder again.
 		rec.ReplacedRootID = 0
-		if err := s.writeJSON(ctx, recordPath(rec.Path), rec); err != nil {
+		if err := s.writeJSON(ctx, s.recordPath(rec.Path), rec); err != nil {
 			return err
 		}
 	}
@@ -643,7 +695,7 @@ func (s *Store) afterCommit(ctx context.Context, rec Record, oldRoot uint64) err
 		// claim go away before then.
 		return nil
 	}
-	return s.removeFile(ctx, intentPath(rec.Path))
+	return s.removeFile(ctx, s.intentPath(rec.Path))
 }
 
 func isRefusal(err error) bool {
@@ -674,7 +726,7 @@ func (s *Store) legacyOwner(ctx context.Context, req CreateRequest) (Record, boo
 // none, or only a torn one.
 func (s *Store) intent(ctx context.Context, p string) (Record, error) {
 	var in Record
-	err := s.readJSON(ctx, intentPath(p), &in)
+	err := s.readJSON(ctx, s.intentPath(p), &in)
 	if errors.Is(err, ErrConflict) {
 		return Record{}, fmt.Errorf("intent at %s: %w", p, errTornIntent)
 	}
@@ -696,16 +748,16 @@ func (s *Store) rollBack(ctx context.Context, in Record) (kept string, err error
 		if err := s.DeleteVolume(ctx, rec); err != nil {
 			return "", err
 		}
-		return "", s.removeFile(ctx, intentPath(p))
+		return "", s.removeFile(ctx, s.intentPath(p))
 	case err == nil && rec.UID == in.UID:
 		// Committed before the call stopped: finish it forward.
 		return "", s.afterCommit(ctx, rec, 0)
 	case err == nil:
 		// Another claim's volume took the place since: its holds stay.
-		return "", s.removeFile(ctx, intentPath(p))
+		return "", s.removeFile(ctx, s.intentPath(p))
 	case errors.Is(err, errTorn):
 		// The create's commit was cut short: it goes with the rest.
-		if err := s.removeFile(ctx, recordPath(p)); err != nil {
+		if err := s.removeFile(ctx, s.recordPath(p)); err != nil {
 			return "", err
 		}
 	case !errors.Is(err, fs.ErrNotExist):
@@ -735,7 +787,7 @@ func (s *Store) rollBack(ctx context.Context, in Record) (kept string, err error
 		}
 	}
 	s.dropHolds(ctx, p)
-	return kept, s.removeFile(ctx, intentPath(p))
+	return kept, s.removeFile(ctx, s.intentPath(p))
 }
 
 // ensureDir answers a repeated CreateVolume: the volume's directory must be
@@ -833,7 +885,7 @@ func (s *Store) checkAdoptable(ctx context.Context, p string) (share.FileInfo, e
 		return fi, fmt.Errorf("%s exists on the share and is not a directory: %w", p, ErrConflict)
 	}
 	var a Archive
-	if err := s.readJSON(ctx, archivePath(p), &a); err == nil {
+	if err := s.readJSON(ctx, s.archivePath(p), &a); err == nil {
 		return fi, fmt.Errorf("%s is the archive of deleted volume %q and is never handed to a new claim: %w", p, a.Name, ErrConflict)
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return fi, err
@@ -866,7 +918,18 @@ func (s *Store) checkAncestors(ctx context.Context, p string) error {
 // has no record are left over from a crash or an out-of-band removal and
 // are cleared.
 func (s *Store) checkNoHolds(ctx context.Context, p string) error {
-	names, err := s.c.List(ctx, holdDir(p), 64)
+	if err := s.checkHoldsIn(ctx, p, s.holdDir(p)); err != nil {
+		return err
+	}
+	if old := holdsDir + "/" + key(p); old != s.holdDir(p) {
+		// Holds a version before keys were folded wrote (unfoldedRecord).
+		return s.checkHoldsIn(ctx, p, old)
+	}
+	return nil
+}
+
+func (s *Store) checkHoldsIn(ctx context.Context, p, dir string) error {
+	names, err := s.c.List(ctx, dir, 64)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -892,7 +955,7 @@ func (s *Store) checkNoHolds(ctx context.Context, p string) error {
 		} else if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, ErrConflict) {
 			return err
 		}
-		if err := s.removeFile(ctx, holdDir(p)+"/"+n); err != nil {
+		if err := s.removeFile(ctx, dir+"/"+n); err != nil {
 			return err
 		}
 	}
@@ -905,7 +968,7 @@ func (s *Store) checkNoHolds(ctx context.Context, p string) error {
 
 func (s *Store) addHolds(ctx context.Context, p string, rec Record) error {
 	for _, a := range ancestors(p) {
-		if err := s.writeMarker(ctx, holdDir(a)+"/"+key(p)); err != nil {
+		if err := s.writeMarker(ctx, s.holdDir(a)+"/"+s.key(p)); err != nil {
 			return err
 		}
 	}
@@ -915,7 +978,7 @@ func (s *Store) addHolds(ctx context.Context, p string, rec Record) error {
 // removeHolds removes p's holds, stopping at the first that will not go.
 func (s *Store) removeHolds(ctx context.Context, p string) error {
 	for _, a := range ancestors(p) {
-		if err := s.removeFile(ctx, holdDir(a)+"/"+key(p)); err != nil {
+		if err := s.removeFile(ctx, s.holdDir(a)+"/"+s.key(p)); err != nil {
 			return err
 		}
 	}
@@ -967,7 +1030,7 @@ func (s *Store) Expand(ctx context.Context, p, uid string, size int64) (int64, e
 		return rec.CapacityBytes, nil
 	}
 	rec.CapacityBytes = size
-	return size, s.writeJSON(ctx, recordPath(p), rec)
+	return size, s.writeJSON(ctx, s.recordPath(p), rec)
 }
 
 // dropRecord removes the holds, the root's mark and last the record: a
@@ -989,7 +1052,7 @@ func (s *Store) dropRecord(ctx context.Context, rec Record, held bool) error {
 	if err := s.dropMark(ctx, rec.ReplacedRootID, rec.Path, false); err != nil {
 		return err
 	}
-	return s.removeFile(ctx, recordPath(rec.Path))
+	return s.removeFile(ctx, s.recordPath(rec.Path))
 }
 
 // ownRoot says whether a look at rec.Path (a Stat in a batch) found the
@@ -1030,7 +1093,7 @@ func (s *Store) ArchiveVolume(ctx context.Context, rec Record) (string, error) {
 	case exists && !own:
 		s.logf("volume path no longer leads to the volume's own directory (replaced by a link or another directory); not archiving it", "path", rec.Path)
 	case exists:
-		save := func(ctx context.Context, r Record) error { return s.writeJSON(ctx, recordPath(r.Path), r) }
+		save := func(ctx context.Context, r Record) error { return s.writeJSON(ctx, s.recordPath(r.Path), r) }
 		if to, err = s.archive(ctx, rec, save); err != nil {
 			return "", err
 		}
@@ -1076,7 +1139,7 @@ func (s *Store) archive(ctx context.Context, rec Record, save func(context.Conte
 		}
 		// The mark comes first: an archive must never exist unmarked, or a
 		// claim whose subDir resolves to its name would adopt it.
-		if err := s.writeJSON(ctx, archivePath(to), Archive{UID: rec.UID, Name: rec.Name, From: rec.Path, Archived: s.now().UTC()}); err != nil {
+		if err := s.writeJSON(ctx, s.archivePath(to), Archive{UID: rec.UID, Name: rec.Name, From: rec.Path, Archived: s.now().UTC()}); err != nil {
 			return "", err
 		}
 		// The root's mark names the archive as well: it stays live there.
@@ -1386,8 +1449,11 @@ func (s *Store) Dispose(ctx context.Context, p, uid string, onDelete volume.OnDe
 	defer end()
 	// One batch reads the record and looks at the directory: all that a
 	// delete of an empty volume needs to know.
-	res := share.RunBatch(ctx, s.c, []share.Op{{Kind: share.OpRead, Path: recordPath(p)}, {Kind: share.OpStat, Path: p}}, false)
-	rec, err := decodeRecord(recordPath(p), res[0].Data, res[0].Err)
+	res := share.RunBatch(ctx, s.c, []share.Op{{Kind: share.OpRead, Path: s.recordPath(p)}, {Kind: share.OpStat, Path: p}}, false)
+	rec, err := decodeRecord(s.recordPath(p), res[0].Data, res[0].Err)
+	if errors.Is(err, fs.ErrNotExist) && s.recordPath(p) != recordPath(p) {
+		rec, err = s.unfoldedRecord(ctx, p)
+	}
 	if errors.Is(err, fs.ErrNotExist) || err == nil && rec.UID != uid {
 		err = fmt.Errorf("no volume with UID %s at %s: %w", uid, p, ErrNotFound)
 	}

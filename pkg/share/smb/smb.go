@@ -317,6 +317,11 @@ var inUse = map[uint32]bool{
 // Prefix is empty: an SMB session is rooted at its source's base.
 func (c *smbClient) Prefix() string { return "" }
 
+// CaseInsensitive is true: Windows, and Samba for SMB2/3 clients (its
+// default "case sensitive = auto"), take names differing only in case for
+// one name.
+func (c *smbClient) CaseInsensitive() bool { return true }
+
 // Broken reports whether a transport failure or a cut deadline happened on
 // the session.
 func (c *smbClient) Broken() bool { return c.broken.Load() }

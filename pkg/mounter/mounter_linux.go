@@ -145,6 +145,9 @@ func stageOptions(req StageRequest) (fstype string, opts []string, credentials s
 		}
 		return "nfs", opts, "", nil
 	case source.SMB:
+		if err := req.Source.CheckMountCifs(); err != nil {
+			return "", nil, "", fmt.Errorf("%w: %w", ErrInvalid, err)
+		}
 		if req.Source.Port != 0 && !hasOption(opts, "port") {
 			opts = append(opts, "port="+strconv.Itoa(req.Source.Port))
 		}

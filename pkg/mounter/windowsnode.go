@@ -77,6 +77,9 @@ func windowsMapping(req StageRequest, passes bool) (smbMapping, []string, error)
 	default:
 		return smbMapping{}, nil, fmt.Errorf("unknown protocol %q", src.Protocol)
 	}
+	if err := src.CheckMapping(); err != nil {
+		return smbMapping{}, nil, fmt.Errorf("%w: %w", ErrInvalid, err)
+	}
 	if src.Port != 0 && src.Port != smbPort {
 		return smbMapping{}, nil, fmt.Errorf("%w: %s uses port %d, but SMB global mappings on Windows always connect to port %d", ErrUnsupported, src, src.Port, smbPort)
 	}

@@ -346,12 +346,7 @@ func (p parser) finish(src Source, path string) (Source, error) {
 	case NFS:
 		src.Export = "/" + strings.Join(parts, "/")
 	case SMB:
-		// Windows forbids [ and ] in share names too (Samba's section
-		// names cannot hold them), and to the SMB cmdlets that find a
-		// node's mapping by its share (Get-SmbGlobalMapping -RemotePath,
-		// in csi-proxy and in HostProcess mode) they are a wildcard, which
-		// would match, and remove, another share's mapping.
-		if strings.ContainsAny(parts[0], `"*:<>?|\[]`) {
+		if strings.ContainsAny(parts[0], `"*:<>?|\`) {
 			return Source{}, p.errorf("share name %s contains a character SMB forbids", p.q(parts[0]))
 		}
 		for _, c := range parts[1:] {
@@ -359,21 +354,45 @@ func (p parser) finish(src Source, path string) (Source, error) {
 				return Source{}, p.errorf("the directory %s: %w", p.q(c), err)
 			}
 		}
-		// mount.cifs copies the share and the directories below it into
-		// the kernel's option string as they are (unc=, prefixpath=), and
-		// the kernel splits that string at every comma: a comma there
-		// would add mount options nothing checked (sec=krb5,cruid=0).
-		// The volume's own subDir is opened on the node, never given to
-		// mount.cifs, and may hold one.
-		for _, c := range parts {
-			if strings.Contains(c, ",") {
-				return Source{}, p.errorf("%s has a comma, which mount.cifs would pass to the kernel as a separator of mount options; rename the share or directory, or point the source above it and put the rest in subDir", p.q(c))
-			}
-		}
 		src.Share = parts[0]
 		src.Base = strings.Join(parts[1:], "/")
 	}
 	return src, nil
+}
+
+// CheckMountCifs refuses an SMB source mount.cifs cannot be given as it
+// is: it copies the share and the directories below it into the kernel's
+// option string unescaped (unc=, prefixpath=), and the kernel splits that
+// string at every comma, so a comma there would add mount options nothing
+// checked (sec=krb5,cruid=0). Checked for every new volume (CreateVolume)
+// and before every mount on a Linux node; not in Parse, so that a volume
+// an earlier build made with one is still found, and deleted. A volume's
+// own subDir is opened on the node, never given to mount.cifs, and may
+// hold a comma.
+func (s Source) CheckMountCifs() error {
+	if s.Protocol != SMB {
+		return nil
+	}
+	for _, c := range append([]string{s.Share}, strings.Split(s.Base, "/")...) {
+		if strings.Contains(c, ",") {
+			return fmt.Errorf("%q has a comma, which mount.cifs would pass to the kernel as a separator of mount options; rename the share or directory, or point the source above it and put the rest in subDir", c)
+		}
+	}
+	return nil
+}
+
+// CheckMapping refuses an SMB share a Windows node cannot look its
+// mapping up by: to the cmdlets that find a mapping by its share
+// (Get-SmbGlobalMapping -RemotePath, in csi-proxy and in HostProcess mode)
+// [ and ] are a wildcard, which would match, and remove, another share's
+// mapping. Windows forbids them in share names, and Samba's section names
+// cannot hold them. Checked for every new volume and before every mapping
+// on a Windows node, not in Parse (see CheckMountCifs).
+func (s Source) CheckMapping() error {
+	if s.Protocol == SMB && strings.ContainsAny(s.Share, "[]") {
+		return fmt.Errorf("share name %q has [ or ], which Windows forbids in share names and its SMB cmdlets take for a wildcard", s.Share)
+	}
+	return nil
 }
 
 // CheckSMBName refuses a path component of an SMB source or subDir that the

@@ -96,6 +96,12 @@ func ParseShareParams(p map[string]string) (Params, error) {
 		return Params{}, fmt.Errorf("parameter %q is required, e.g. nfs://server/export or smb://server/share", ParamSource)
 	}
 	src, err := source.Parse(srcStr)
+	if err == nil {
+		// A new volume must mount on Linux and Windows nodes alike.
+		if err = src.CheckMountCifs(); err == nil {
+			err = src.CheckMapping()
+		}
+	}
 	if err != nil {
 		return Params{}, fmt.Errorf("parameter %s: %w", ParamSource, err)
 	}

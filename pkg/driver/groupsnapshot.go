@@ -12,7 +12,6 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 	"k8s.io/klog/v2"
 
-	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 	"github.com/fileshare-csi/fileshare-csi/pkg/state"
 	"github.com/fileshare-csi/fileshare-csi/pkg/volume"
 )
@@ -85,7 +84,7 @@ func (d *controller) CreateVolumeGroupSnapshot(ctx context.Context, req *csi.Cre
 	for i, vol := range vols {
 		p, err := d.startSnapshot(ctx, vol, g.Members[memberIndex(g, ids[i])].SnapshotName, gid.GroupID(), creds)
 		if err != nil {
-			return nil, d.undoGroupSnapshot(ctx, g, gid, pending, creds, err)
+			return nil, toStatus(err)
 		}
 		pending = append(pending, p)
 	}
@@ -97,28 +96,6 @@ func (d *controller) CreateVolumeGroupSnapshot(ctx context.Context, req *csi.Cre
 		snaps = append(snaps, p.snap)
 	}
 	return &csi.CreateVolumeGroupSnapshotResponse{GroupSnapshot: csiGroupSnapshot(gid, g, vols, snaps)}, nil
-}
-
-// undoGroupSnapshot answers a member that could not be snapshotted (err)
-// after the look above passed (it went meanwhile): the members' snapshots
-// this call started and the group's record are deleted, since no ID of
-// the group was answered. A call cut short (its deadline, the server gone)
-// leaves them to its retry, which goes on from them.
-func (d *controller) undoGroupSnapshot(ctx context.Context, g state.Group, gid volume.Snapshot, started []*pendingSnapshot, creds share.Credentials, err error) error {
-	if ctx.Err() != nil || share.BreaksSession(err) {
-		return toStatus(err)
-	}
-	for _, p := range started {
-		if derr := d.deleteSnapshot(ctx, volume.Snapshot{Source: p.vol.Source, Key: p.snap.Key(), UID: p.snap.UID}, creds); derr != nil {
-			return status.Errorf(status.Code(toStatus(err)), "%s (and deleting the group's snapshots made so far: %v)", status.Convert(toStatus(err)).Message(), derr)
-		}
-	}
-	if derr := d.lockedAt(ctx, d.locateShare(ctx, gid.Source), creds, state.GroupLockPath(gid.Key), func(st site) error {
-		return st.DeleteGroup(ctx, g)
-	}); derr != nil {
-		return status.Errorf(status.Code(toStatus(err)), "%s (and deleting the group's record: %v)", status.Convert(toStatus(err)).Message(), derr)
-	}
-	return toStatus(err)
 }
 
 // ParamVolumeGroupID, a VolumeGroupSnapshotClass parameter, names a

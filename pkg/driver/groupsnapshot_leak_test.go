@@ -2,8 +2,6 @@ package driver
 
 import (
 	"context"
-	"fmt"
-	"io/fs"
 	"strings"
 	"testing"
 	"time"
@@ -13,18 +11,18 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/share/memshare"
-	"github.com/fileshare-csi/fileshare-csi/pkg/state"
 )
 
-// A group snapshot refused for one member leaves nothing: no member's
-// snapshot (a full copy nobody has an ID for) and no group record. A member
-// gone before the call is refused before anything is written; one that
-// goes between that look and its own snapshot has the snapshots made so
-// far deleted, and the group's record. (Both used to leave the first
-// member's finished snapshot and the group's record for good: the CO never
-// got an ID, and the reclaimer leaves finished snapshots alone.)
+// A group snapshot with a member gone is refused before anything is
+// written: no member's snapshot (a full copy nobody has an ID for) and no
+// group record. (It used to leave the first member's finished snapshot and
+// the group's record for good: the CO never got an ID, and the reclaimer
+// leaves finished snapshots alone.) A member that goes between that look
+// and its own snapshot still leaves them: undoing them could delete the
+// snapshots of a group an earlier call answered, which the group's record
+// does not tell apart yet.
 func TestAFailedGroupSnapshotLeavesNothing(t *testing.T) {
-	for _, gone := range []string{"before the call", "during the call"} {
+	for _, gone := range []string{"before the call"} {
 		t.Run(gone, func(t *testing.T) {
 			ms := memshare.New()
 			d := memshareDriver(t, ms)
@@ -38,22 +36,8 @@ func TestAFailedGroupSnapshotLeavesNothing(t *testing.T) {
 				if _, err := d.DeleteVolume(ctx, &csi.DeleteVolumeRequest{VolumeId: b}); err != nil {
 					t.Fatal(err)
 				}
-			} else {
-				// b's record reads as gone from its second read on: the
-				// look before anything is written passes, b's own
-				// snapshot does not.
-				reads := 0
-				ms.SetHook(func(op memshare.Op, when memshare.When) error {
-					if when == memshare.Before && op.Name == "read" && op.Path == state.RecordPath("pvc-b") {
-						if reads++; reads > 1 {
-							return fmt.Errorf("record gone: %w", fs.ErrNotExist)
-						}
-					}
-					return nil
-				})
 			}
 			_, err := d.CreateVolumeGroupSnapshot(ctx, &csi.CreateVolumeGroupSnapshotRequest{Name: "group-1", SourceVolumeIds: []string{a, b}})
-			ms.SetHook(nil)
 			if status.Code(err) != codes.NotFound {
 				t.Fatalf("a group snapshot with member b gone %s: %v, want NotFound", gone, err)
 			}

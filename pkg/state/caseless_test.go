@@ -158,3 +158,19 @@ func TestARecordKeyedByItsOwnSpellingIsMovedToItsFoldedKey(t *testing.T) {
 		t.Errorf("the volume's directory is left: %v", err)
 	}
 }
+
+// The driver's own names in another case are its own to a caseless
+// server: a volume at .FileShare-CSI/x or Archived-x is refused there, and
+// made on a server that tells case apart.
+func TestTheDriversNamesInAnyCaseOnACaselessShare(t *testing.T) {
+	ctx := context.Background()
+	for _, p := range []string{".FileShare-CSI/x", "base/Archived-x"} {
+		st := New(caseless{c: memshare.New().Client(), tell: true})
+		if _, err := st.Create(ctx, CreateRequest{Path: p, Name: "x", Perm: 0o777}); !errors.Is(err, ErrInvalid) {
+			t.Errorf("a volume at %s on a caseless share: %v, want ErrInvalid", p, err)
+		}
+		if _, err := New(memshare.New().Client()).Create(ctx, CreateRequest{Path: p, Name: "x", Perm: 0o777}); err != nil {
+			t.Errorf("a volume at %s on a share that tells case apart: %v", p, err)
+		}
+	}
+}

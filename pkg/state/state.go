@@ -256,12 +256,10 @@ func CheckPath(p string) error {
 	if p == "" {
 		return fmt.Errorf("the share root itself cannot be a volume: %w", ErrInvalid)
 	}
-	// In any case: an SMB server takes .FileShare-CSI and Archived-x for
-	// the driver's own names.
-	if first, _, _ := strings.Cut(p, "/"); strings.EqualFold(first, Dir) {
+	if first, _, _ := strings.Cut(p, "/"); first == Dir {
 		return fmt.Errorf("%s is where the driver keeps its records: %w", p, ErrInvalid)
 	}
-	if strings.HasPrefix(share.FoldCase(path.Base(p)), ArchivePrefix) {
+	if strings.HasPrefix(path.Base(p), ArchivePrefix) {
 		return fmt.Errorf("directory %s: names starting with %q are archives of deleted volumes and are never handed to a new claim: %w", p, ArchivePrefix, ErrInvalid)
 	}
 	for _, c := range strings.Split(p, "/") {
@@ -424,7 +422,13 @@ type CreateRequest struct {
 // and the directory it made is adopted), and rolled back by the reclaimer
 // when no such call comes.
 func (s *Store) Create(ctx context.Context, req CreateRequest) (Record, error) {
-	if err := CheckPath(req.Path); err != nil {
+	p := req.Path
+	if s.caseless {
+		// The server takes .FileShare-CSI and Archived-x for the
+		// driver's own names.
+		p = share.FoldCase(p)
+	}
+	if err := CheckPath(p); err != nil {
 		return Record{}, err
 	}
 	// One call's look-ups by path hold for the call (share.WithPathScope):

@@ -390,6 +390,11 @@ func (c *copier) walkPage(ctx context.Context, n *dirNode, page []share.DirEntry
 		return err
 	}
 	for _, e := range page {
+		if e.Attr.Size < 0 {
+			// A broken server: no length to copy by (and a buffer made
+			// of it would take the controller down).
+			return fmt.Errorf("%s: the server listed a size of %d bytes: %w", path.Join(n.src, e.Name), e.Attr.Size, share.ErrUnavailable)
+		}
 		if per > 1 && e.Attr.Type == share.TypeFile && packable(e.Attr) && e.Attr.Size <= int64(size) {
 			if group = append(group, e); len(group) == per {
 				if err := flush(); err != nil {
@@ -576,6 +581,14 @@ func (c *copier) alreadyCopied(ctx context.Context, dst share.TreeClient, rel st
 
 func (c *copier) copyFile(ctx context.Context, w Pair, src, dst string, a share.Attr, fresh bool) error {
 	if c.pk != nil && packable(a) {
+		if !fresh {
+			// An earlier run may have left this entry in the tree (a
+			// larger file then, or a link): the pack's copy is the
+			// one, and a restore would bring the tree's back over it.
+			if err := removeAny(ctx, w.Dst, dst); err != nil {
+				return err
+			}
+		}
 		return c.packFile(ctx, w, src, dst, a)
 	}
 	if !fresh {
@@ -591,6 +604,12 @@ func (c *copier) copyFile(ctx context.Context, w Pair, src, dst string, a share.
 	if err != nil {
 		_ = out.Close(ctx)
 		return err
+	}
+	if written < a.Size {
+		// It shrank while being copied: the copy is what it had, never
+		// padded to the listed size. (Its time is the listing's, older
+		// than the shrink, so a resumed run copies it again.)
+		a.Size = written
 	}
 	if err := c.finishFile(ctx, w.Dst, dst, out, a, holes); err != nil {
 		return err
@@ -633,6 +652,24 @@ func (c *copier) finishFile(ctx context.Context, dst share.TreeClient, rel strin
 		}
 	}
 	return c.setAttrs(ctx, dst, rel, a)
+}
+
+// removeAny removes whatever an earlier run left at rel in the copy's own
+// destination (nothing there is fine).
+func removeAny(ctx context.Context, dst share.TreeClient, rel string) error {
+	existing, err := dst.Lstat(ctx, rel)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return fmt.Errorf("check %s: %w", rel, err)
+	case existing.Type == share.TypeDir || existing.Type == share.TypeSymlink:
+		return removeStale(ctx, dst, rel, existing)
+	}
+	if err := dst.Remove(ctx, rel); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("replace %s: %w", rel, err)
+	}
+	return nil
 }
 
 // removeStale removes what an earlier run left at rel that is not a file: it is
@@ -698,8 +735,9 @@ func (c *copier) copyData(ctx context.Context, w Pair, src, dst string, out shar
 		}
 		off += int64(n)
 		if err == io.EOF {
-			// The file shrank while being copied: copy what it has.
-			break
+			// The file shrank while being copied: copy what it has (the
+			// caller sizes the copy to off).
+			return off, end < off, nil
 		}
 		if err != nil {
 			return off, false, fmt.Errorf("read %s: %w", src, err)

@@ -296,6 +296,12 @@ func (c *copier) packGroup(ctx context.Context, w Pair, n *dirNode, es []share.D
 				return err
 			}
 		} else {
+			if !n.fresh {
+				// What an earlier run left in the tree goes (copyFile).
+				if err := removeAny(ctx, w.Dst, dst); err != nil {
+					return err
+				}
+			}
 			// A file that shrank while it was read is packed as it was read.
 			if err := c.pk.add(ctx, packEntry{name: strings.TrimPrefix(dst, c.top+"/"), attr: e.Attr, data: r.Data}); err != nil {
 				return err

@@ -1,0 +1,178 @@
+package copytree
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/share"
+	"github.com/fileshare-csi/fileshare-csi/pkg/share/memshare"
+)
+
+// What a source's server lists is not to be trusted: a copy fails, it
+// never takes the controller down, nor makes up data. And a copy resumed
+// after a cut ends as an uninterrupted one.
+
+// lyingSize is a source whose server says the file "f" has a negative size
+// (an NFSv3 size of 2^63 or more read as int64, an SMB EndOfFile with its
+// top bit set).
+type lyingSize struct{ share.TreeClient }
+
+func (l lyingSize) ReadDir(ctx context.Context, rel string, fn func([]share.DirEntry) error) error {
+	return l.TreeClient.ReadDir(ctx, rel, func(page []share.DirEntry) error {
+		for i := range page {
+			if page[i].Name == "f" {
+				page[i].Attr.Size = -1
+			}
+		}
+		return fn(page)
+	})
+}
+
+// A negative size fails the copy as a broken server's answer (it used to
+// panic making a buffer of it, taking the controller down at every retry),
+// streamed or packed.
+func TestANegativeSizeFailsTheCopy(t *testing.T) {
+	for _, pack := range []string{"", "the.pack"} {
+		sh := memshare.New()
+		if err := sh.WriteFileDirect("vol/f", []byte("data")); err != nil {
+			t.Fatal(err)
+		}
+		c := sh.Client().(share.TreeClient)
+		src := lyingSize{c}
+		_, err := Copy(context.Background(), Sessions{Lister: src, Workers: []Pair{{Src: src, Dst: c}}}, "vol", "snap", Options{PackTo: pack})
+		if !errors.Is(err, share.ErrUnavailable) {
+			t.Errorf("pack %q: a file of size -1: %v, want ErrUnavailable", pack, err)
+		}
+	}
+}
+
+// A snapshot cut after its first run wrote a large file (or a link) into
+// its tree, resumed once the file is small enough to pack: the pack's copy
+// is the one, and the tree's goes. (The tree's stayed, and a restore, which
+// unpacks first and then walks the tree, brought the old content back.)
+func TestAResumedSnapshotKeepsNoStaleFileBesideItsPack(t *testing.T) {
+	ctx := context.Background()
+	sh := memshare.New()
+	old := bytes.Repeat([]byte("A"), packLimit+1) // too large for the pack: a file in the tree
+	if err := sh.WriteFileDirect("vol/f", old); err != nil {
+		t.Fatal(err)
+	}
+	if err := sh.WriteFileDirect("vol/keep", []byte("keep")); err != nil {
+		t.Fatal(err)
+	}
+	c := sh.Client().(share.TreeClient)
+	s := Sessions{Lister: c, Workers: []Pair{{Src: c, Dst: c}}}
+	// Run 1: the whole walk is done, the process dies before the commit
+	// (its pack, packs/run1, is an earlier run's and is never used).
+	if _, err := Copy(ctx, s, "vol", "snap.partial", Options{PackTo: "packs/run1"}); err != nil {
+		t.Fatal(err)
+	}
+	// The tenant makes f small.
+	if err := sh.WriteFileDirect("vol/f", []byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	// Run 2 resumes and finishes: its pack is the snapshot's.
+	if _, err := Copy(ctx, s, "vol", "snap.partial", Options{PackTo: "packs/run2"}); err != nil {
+		t.Fatal(err)
+	}
+	if a, err := c.Lstat(ctx, "snap.partial/f"); err == nil {
+		t.Errorf("the snapshot's tree still holds f (%d bytes, from the run cut short) beside the pack's f", a.Size)
+	}
+	// Restore it into a new, empty volume.
+	if err := c.Mkdir(ctx, "restored", 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Copy(ctx, s, "snap.partial", "restored", Options{UnpackFrom: "packs/run2", TopExists: true}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.ReadFile(ctx, "restored/f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != "new" {
+		t.Errorf("restored f has %d bytes of the old content, want %q (what the source held for the whole copy that finished)", len(got), "new")
+	}
+}
+
+func TestAResumedSnapshotKeepsNoStaleLinkBesideItsPack(t *testing.T) {
+	ctx := context.Background()
+	sh := memshare.New()
+	if err := sh.WriteFileDirect("vol/keep", []byte("keep")); err != nil {
+		t.Fatal(err)
+	}
+	if err := sh.Symlink("keep", "vol/x"); err != nil {
+		t.Fatal(err)
+	}
+	c := sh.Client().(share.TreeClient)
+	s := Sessions{Lister: c, Workers: []Pair{{Src: c, Dst: c}}}
+	if _, err := Copy(ctx, s, "vol", "snap.partial", Options{PackTo: "packs/run1"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Remove(ctx, "vol/x"); err != nil {
+		t.Fatal(err)
+	}
+	if err := sh.WriteFileDirect("vol/x", []byte("now a file")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Copy(ctx, s, "vol", "snap.partial", Options{PackTo: "packs/run2"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Mkdir(ctx, "restored", 0o777); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Copy(ctx, s, "snap.partial", "restored", Options{UnpackFrom: "packs/run2", TopExists: true})
+	if err != nil {
+		t.Errorf("restore of a snapshot whose copy finished: %v", err)
+		_, err = Copy(ctx, s, "snap.partial", "restored", Options{UnpackFrom: "packs/run2", TopExists: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if a, err := c.Lstat(ctx, "restored/x"); err != nil || a.Type != share.TypeFile {
+		t.Errorf("restored x is a %v (%v), want the file the source held", a.Type, err)
+	}
+}
+
+// listedBigger is a source whose listing says "f" is 3 MiB: the file
+// shrank after it was listed (or the server's length lies).
+type listedBigger struct{ share.TreeClient }
+
+func (l listedBigger) ReadDir(ctx context.Context, rel string, fn func([]share.DirEntry) error) error {
+	return l.TreeClient.ReadDir(ctx, rel, func(page []share.DirEntry) error {
+		for i := range page {
+			if page[i].Name == "f" {
+				page[i].Attr.Size = 3 << 20 // not packable, and larger than its data
+			}
+		}
+		return fn(page)
+	})
+}
+
+// copyData's comment: "The file shrank while being copied: copy what it
+// has". It then says holes (end < size) and finishFile sets the listed
+// size: the copy is the new data padded with zeros to the old length, a
+// file the source never held.
+// A file that shrank while it was copied is copied as it is, never padded
+// with zeros to its listed size (it was: a log truncated during a snapshot
+// came back as its new data and MiBs of zeros).
+func TestAFileThatShrankIsCopiedAsItIsNotPadded(t *testing.T) {
+	ctx := context.Background()
+	sh := memshare.New()
+	if err := sh.WriteFileDirect("vol/f", []byte("short")); err != nil {
+		t.Fatal(err)
+	}
+	c := sh.Client().(share.TreeClient)
+	src := listedBigger{c}
+	if _, err := Copy(ctx, Sessions{Lister: src, Workers: []Pair{{Src: src, Dst: c}}}, "vol", "clone", Options{}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.ReadFile(ctx, "clone/f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != "short" {
+		t.Errorf("the copy of a 5-byte file is %d bytes (%q...)", len(got), got[:min(8, len(got))])
+	}
+}

@@ -47,7 +47,8 @@ type Pair struct {
 var ErrIncomplete = errors.New("the copy would be incomplete")
 
 // ErrTooDeep says the tree holds directories so deep and so wide at once
-// that walking it would hold more listing entries than maxHeld: the copy
+// that walking it would hold more listing entries than maxHeld, or a path
+// longer than maxPath: the copy
 // fails (FailedPrecondition) rather than grow the controller's memory
 // without bound, which would get it killed and fail every other call.
 var ErrTooDeep = errors.New("the tree is too deep and wide to copy")
@@ -57,6 +58,14 @@ var ErrTooDeep = errors.New("the tree is too deep and wide to copy")
 // a tree of ordinary shape (thousands of entries per directory, dozens of
 // levels) holds a few thousand.
 const maxHeld = 64 << 10
+
+// maxPath bounds a path below the copy's top, in bytes. Every directory
+// the walk is in keeps its source and destination paths, so a chain of
+// directories costs its depth times its path's length: a tenant's chain of
+// a thousand 255-byte names held hundreds of MiB. 32 KiB is more than SMB
+// allows a path (32,767 characters) and eight times Linux's PATH_MAX;
+// at it, the walk's paths hold a few MiB.
+const maxPath = 32 << 10
 
 // Sessions are what one copy works through. The lister only reads
 // directories of the source, so a listing in progress never waits for the
@@ -448,6 +457,9 @@ func (c *copier) release(ctx context.Context, n *dirNode) error {
 // makes it in the destination when it may.
 func (c *copier) enter(ctx context.Context, n *dirNode, e share.DirEntry) (*dirNode, error) {
 	src := path.Join(n.src, e.Name)
+	if len(src) > maxPath {
+		return nil, fmt.Errorf("directory %s...: its path is longer than %d bytes (%d levels deep); a tree this deep is not copied: %w", src[:256], maxPath, n.depth()+1, ErrTooDeep)
+	}
 	why, err := c.guard.Refuse(ctx, asker{c.s.Workers[0].Src, c.opts.Foreign}, e.Attr, n.repeats)
 	if err != nil {
 		return nil, fmt.Errorf("check %s: %w", src, err)

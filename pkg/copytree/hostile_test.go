@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
@@ -174,5 +175,63 @@ func TestAFileThatShrankIsCopiedAsItIsNotPadded(t *testing.T) {
 	}
 	if string(got) != "short" {
 		t.Errorf("the copy of a 5-byte file is %d bytes (%q...)", len(got), got[:min(8, len(got))])
+	}
+}
+
+// chainTree is a source that stores nothing: one directory per level,
+// levels deep, each named with the 255 bytes a name may have. A tenant
+// makes it on an NFS volume with mkdir and cd in a loop (no path limit
+// applies to relative operations, nor to NFS LOOKUPs).
+type chainTree struct {
+	share.TreeClient
+	top    string
+	levels int
+}
+
+var longName = strings.Repeat("x", 255)
+
+func (c *chainTree) depth(rel string) int {
+	return strings.Count(strings.TrimPrefix(rel, c.top), "/")
+}
+
+func (c *chainTree) Lstat(_ context.Context, rel string) (share.Attr, error) {
+	return share.Attr{Type: share.TypeDir, ID: uint64(1000 + c.depth(rel)), Mode: 0o755, HasMode: true}, nil
+}
+
+func (c *chainTree) ReadDir(_ context.Context, rel string, fn func([]share.DirEntry) error) error {
+	d := c.depth(rel)
+	if d >= c.levels {
+		return nil
+	}
+	return fn([]share.DirEntry{{Name: longName, Attr: share.Attr{Type: share.TypeDir, ID: uint64(1001 + d), Mode: 0o755, HasMode: true}}})
+}
+
+// The walk keeps each directory on its path with its source and
+// destination paths, so a chain costs its depth times its path's length: a
+// tenant's chain of a thousand 255-byte names (a few seconds of mkdir on
+// NFS) held more than the controller's memory limit, which killed it at
+// every retry. A path longer than maxPath fails the copy with ErrTooDeep,
+// in bounded memory; a chain below it is copied whole.
+func TestADeepChainOfLongNamesIsCopiedOrRefusedInBoundedMemory(t *testing.T) {
+	for _, c := range []struct {
+		levels  int
+		refused bool
+	}{{100, false}, {1000, true}} {
+		src := &chainTree{top: "src", levels: c.levels}
+		dst := &sink{}
+		stop := make(chan struct{})
+		peak := peakHeap(stop)
+		_, err := Copy(context.Background(), Sessions{Lister: src, Workers: []Pair{{Src: src, Dst: dst}}}, "src", "dst", Options{})
+		close(stop)
+		got := <-peak
+		if c.refused != errors.Is(err, ErrTooDeep) || !c.refused && err != nil {
+			t.Errorf("a chain of %d directories of 255-byte names: %v (refused: want %v)", c.levels, err, c.refused)
+		}
+		if !c.refused && dst.dirs.Load() < int64(c.levels) {
+			t.Errorf("a chain of %d directories: %d copied", c.levels, dst.dirs.Load())
+		}
+		if got > copyMemoryLimit {
+			t.Errorf("a chain of %d directories held %.1f MiB, more than the %d MiB a copy may", c.levels, float64(got)/(1<<20), copyMemoryLimit>>20)
+		}
 	}
 }

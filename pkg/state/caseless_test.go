@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 	"github.com/fileshare-csi/fileshare-csi/pkg/share/memshare"
@@ -172,5 +173,119 @@ func TestTheDriversNamesInAnyCaseOnACaselessShare(t *testing.T) {
 		if _, err := New(memshare.New().Client()).Create(ctx, CreateRequest{Path: p, Name: "x", Perm: 0o777}); err != nil {
 			t.Errorf("a volume at %s on a share that tells case apart: %v", p, err)
 		}
+	}
+}
+
+// R1: a volume an earlier build made under a spelling with a capital
+// letter, and that no call has read since the upgrade, must still guard
+// its directory against a volume made around it (or inside it) under the
+// lower-case spelling: the migration happens only when the record is
+// read, and the nesting checks of "data/team" look only at folded keys.
+func TestAnEarlierBuildsRecordGuardsOtherSpellingsAfterTheFirstPass(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct{ first, second string }{
+		{"Data/team/pvc-x", "data/team"},    // around it
+		{"Data/outer", "data/outer/pvc-in"}, // inside it
+	} {
+		t.Run(c.first+" then "+c.second, func(t *testing.T) {
+			sh := memshare.New()
+			old := New(caseless{c: sh.Client()}).WithClock((&clock{t0}).now, testUID)
+			warmShare(t, old, sh)
+			if _, err := old.Create(ctx, CreateRequest{Path: c.first, Name: "first", Perm: 0o777}); err != nil {
+				t.Fatal(err)
+			}
+			must(t, sh.WriteFileDirect(fold(c.first)+"/db", []byte("first's data")))
+			st := New(caseless{c: sh.Client(), tell: true}).WithClock((&clock{t0}).now, testUID)
+			var r Reclaimer
+			if _, err := r.Pass(ctx, st, "share", func(context.Context, string) (func(), error) { return func() {}, nil }); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := st.Create(ctx, CreateRequest{Path: c.second, Name: "second", Perm: 0o777}); !errors.Is(err, ErrConflict) {
+				t.Fatalf("a volume at %s with the earlier build's volume %s: %v, want ErrConflict", c.second, c.first, err)
+			}
+		})
+	}
+}
+
+// The create an earlier build began at a path with a capital letter, cut
+// short and never retried, is rolled back by the reclaimer as before:
+// its intent is moved to its folded key first (it was skipped for good).
+func TestTheReclaimerUndoesAnEarlierBuildsCutCreateAtACapitalPath(t *testing.T) {
+	ctx := context.Background()
+	c := &clock{t0}
+	sh := memshare.New()
+	sh.SetHook(func(op memshare.Op, when memshare.When) error {
+		if strings.HasPrefix(op.Path, volumesDir+"/") && (op.Name == "write" || op.Name == "create") {
+			return errDied
+		}
+		return nil
+	})
+	old := New(caseless{c: sh.Client()}).WithClock(c.now, testUID)
+	if _, err := old.Create(ctx, CreateRequest{Path: "Data/pvc-a", Name: "pvc-a", Perm: 0o777}); err == nil {
+		t.Fatal("the cut create succeeded")
+	}
+	sh.SetHook(nil)
+	idle := func(string) bool { return false }
+	r := Reclaimer{SnapshotBusy: idle, VolumeBusy: idle}
+	lock := func(context.Context, string) (func(), error) { return func() {}, nil }
+	for range 3 {
+		c.t = c.t.Add(IntentTTL + time.Minute)
+		st := New(caseless{c: sh.Client(), tell: true}).WithClock(c.now, testUID)
+		if _, err := r.Pass(ctx, st, "share", lock); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := sh.Client().Stat(ctx, intentPath("Data/pvc-a")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the earlier build's intent is never reclaimed: %v", err)
+	}
+	if _, err := sh.Client().Stat(ctx, "data/pvc-a"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the cut create's empty directory is never reclaimed: %v", err)
+	}
+}
+
+// The same cut create, retried after the upgrade, commits under the folded
+// key; the reclaimer removes the earlier build's intent, which that create
+// superseded. (It stayed, and the earlier build's hold under "Data", which
+// names it, kept a volume at "Data" ErrBusy for good.)
+func TestARetriedEarlierCreateLeavesNoIntentBehind(t *testing.T) {
+	ctx := context.Background()
+	c := &clock{t0}
+	sh := memshare.New()
+	sh.SetHook(func(op memshare.Op, when memshare.When) error {
+		if strings.HasPrefix(op.Path, volumesDir+"/") && (op.Name == "write" || op.Name == "create") {
+			return errDied
+		}
+		return nil
+	})
+	req := CreateRequest{Path: "Data/pvc-a", Name: "pvc-a", Perm: 0o777}
+	old := New(caseless{c: sh.Client()}).WithClock(c.now, testUID)
+	if _, err := old.Create(ctx, req); err == nil {
+		t.Fatal("the cut create succeeded")
+	}
+	sh.SetHook(nil)
+	st := New(caseless{c: sh.Client(), tell: true}).WithClock(c.now, testUID)
+	rec, err := st.Create(ctx, req)
+	if err != nil {
+		t.Fatalf("the retry after the upgrade: %v", err)
+	}
+	if _, _, err := st.Dispose(ctx, rec.Path, rec.UID, volume.Delete, nil); err != nil {
+		t.Fatal(err)
+	}
+	idle := func(string) bool { return false }
+	r := Reclaimer{SnapshotBusy: idle, VolumeBusy: idle}
+	lock := func(context.Context, string) (func(), error) { return func() {}, nil }
+	for range 3 {
+		c.t = c.t.Add(IntentTTL + time.Minute)
+		if _, err := r.Pass(ctx, New(caseless{c: sh.Client(), tell: true}).WithClock(c.now, testUID), "share", lock); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range []string{intentPath(req.Path), st.intentPath(req.Path)} {
+		if _, err := sh.Client().Stat(ctx, p); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("an intent is left at %s: %v", p, err)
+		}
+	}
+	if _, err := st.Create(ctx, CreateRequest{Path: "Data", Name: "outer", Perm: 0o777}); err != nil {
+		t.Errorf("a volume at Data once pvc-a is gone (and the reclaimer passed): %v", err)
 	}
 }

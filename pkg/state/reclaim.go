@@ -57,6 +57,9 @@ type Reclaimer struct {
 
 	mu   sync.Mutex
 	seen map[string]sighting // share/path -> what a pass first saw
+	// unfolded: shares whose records and intents an earlier version
+	// keyed by an unfolded path this process has moved (unfold).
+	unfolded map[string]bool
 }
 
 // sighting is when a pass first saw a leftover, and with which beat (see
@@ -114,6 +117,9 @@ func (r *Reclaimer) Pass(ctx context.Context, s *Store, shareName string, lock L
 			return false, err
 		}
 		return quiet(p, b.Raw), nil
+	}
+	if err := r.unfold(ctx, s, shareName, lock); err != nil {
+		return rep, err
 	}
 	names, err := s.list(ctx, intentsDir)
 	if err != nil {
@@ -340,6 +346,80 @@ func (r *Reclaimer) undo(ctx context.Context, s *Store, in Record, lock LockFunc
 	}
 	kept, err = s.rollBack(ctx, now)
 	return kept, err == nil, err
+}
+
+// unfold moves, on a caseless share, what a version before keys were
+// folded wrote under a path with a capital letter to its folded key, once
+// per share in this process's life: every such record (unfoldedRecord:
+// holds first), so that the nesting checks of every spelling see its
+// volume; and every such intent, so that this pass rolls its create back
+// as any other (one a create made since under the folded key supersedes
+// goes: that create adopts or undoes the directory). Until then a record
+// is moved when a call reads it by its own spelling (Store.record).
+func (r *Reclaimer) unfold(ctx context.Context, s *Store, shareName string, lock LockFunc) error {
+	r.mu.Lock()
+	done := r.unfolded[shareName]
+	r.mu.Unlock()
+	if done || !s.caseless {
+		return nil
+	}
+	files, err := s.readAll(ctx, volumesDir)
+	if err != nil {
+		return err
+	}
+	under := func(p string, fn func() error) error {
+		unlock, err := lock(ctx, p)
+		if err != nil {
+			return err
+		}
+		defer unlock()
+		return fn()
+	}
+	for _, f := range files {
+		var rec Record
+		if decodeJSON(f.path, f.data, &rec) != nil || rec.Path == "" || f.path != recordPath(rec.Path) || f.path == s.recordPath(rec.Path) {
+			continue
+		}
+		if err := under(rec.Path, func() error {
+			_, err := s.record(ctx, rec.Path)
+			if errors.Is(err, fs.ErrNotExist) {
+				err = nil // deleted meanwhile
+			}
+			return err
+		}); err != nil {
+			return fmt.Errorf("move the record of %s to its folded key: %w", rec.Path, err)
+		}
+	}
+	names, err := s.list(ctx, intentsDir)
+	if err != nil {
+		return err
+	}
+	for _, n := range names {
+		p := intentsDir + "/" + n
+		var in Record
+		if s.readJSON(ctx, p, &in) != nil || in.Path == "" || p != intentPath(in.Path) || p == s.intentPath(in.Path) {
+			continue
+		}
+		if err := under(in.Path, func() error {
+			err := s.c.Rename(ctx, p, s.intentPath(in.Path))
+			if errors.Is(err, fs.ErrExist) {
+				err = s.removeFile(ctx, p)
+			}
+			if errors.Is(err, fs.ErrNotExist) {
+				err = nil
+			}
+			return err
+		}); err != nil {
+			return fmt.Errorf("move the intent of %s to its folded key: %w", in.Path, err)
+		}
+	}
+	r.mu.Lock()
+	if r.unfolded == nil {
+		r.unfolded = map[string]bool{}
+	}
+	r.unfolded[shareName] = true
+	r.mu.Unlock()
+	return nil
 }
 
 // list names the entries of dir; none when it does not exist.

@@ -343,7 +343,15 @@ func (c *copier) walk(ctx context.Context, n *dirNode, jobs chan<- fileJob) erro
 	lb, buffers := c.s.Lister.(share.ListingBuffer)
 	charged := 0 // what this directory's listing holds besides its pages
 	defer func() { c.held -= charged }()
-	err := c.s.Lister.ReadDir(ctx, n.src, func(page []share.DirEntry) error {
+	list := c.s.Lister.ReadDir
+	if il, ok := c.s.Lister.(share.IDLister); ok && n.attr.ID != 0 {
+		// The guard judged the directory a listing showed; a server that
+		// resolves links opens whatever the path leads to now.
+		list = func(ctx context.Context, rel string, fn func([]share.DirEntry) error) error {
+			return il.ReadDirOf(ctx, rel, n.attr.ID, fn)
+		}
+	}
+	err := list(ctx, n.src, func(page []share.DirEntry) error {
 		if buffers && charged == 0 {
 			if full, extra := lb.ListingBuffer(); len(page) >= full {
 				charged = extra
@@ -361,6 +369,9 @@ func (c *copier) walk(ctx context.Context, n *dirNode, jobs chan<- fileJob) erro
 		return inner
 	})
 	if err != nil {
+		if errors.Is(err, share.ErrChanged) {
+			return fmt.Errorf("directory %s was replaced while the copy ran (a link the server resolves, to another directory); a copy without it would be incomplete: %w: %w", n.src, ErrIncomplete, err)
+		}
 		if err != inner && ctx.Err() == nil {
 			err = fmt.Errorf("list %s: %w", n.src, err)
 		}

@@ -235,3 +235,94 @@ func TestADeepChainOfLongNamesIsCopiedOrRefusedInBoundedMemory(t *testing.T) {
 		}
 	}
 }
+
+// swapping is a source session on a server that resolves links (Samba):
+// the directory victim is swapped for a link to target after its parent's
+// listing showed it, just before the walk lists it.
+type swapping struct {
+	share.TreeClient
+	sh             *memshare.Share
+	victim, target string
+	done           bool
+}
+
+func (s *swapping) swap(ctx context.Context, rel string) error {
+	if rel == s.victim && !s.done {
+		s.done = true
+		if err := s.TreeClient.Rename(ctx, s.victim, s.victim+".old"); err != nil {
+			return err
+		}
+		if err := s.sh.Symlink(s.target, s.victim); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *swapping) ReadDir(ctx context.Context, rel string, fn func([]share.DirEntry) error) error {
+	if err := s.swap(ctx, rel); err != nil {
+		return err
+	}
+	return s.TreeClient.ReadDir(ctx, rel, fn)
+}
+
+func (s *swapping) ReadDirOf(ctx context.Context, rel string, id uint64, fn func([]share.DirEntry) error) error {
+	if err := s.swap(ctx, rel); err != nil {
+		return err
+	}
+	return s.TreeClient.(share.IDLister).ReadDirOf(ctx, rel, id, fn)
+}
+
+// On a server that shows links as what they lead to (Samba's default),
+// another volume's root is refused by its mark when a link to it is
+// listed; swapped in after the listing, it is copied whole.
+
+// The walk lists a directory only when what its path opens is the
+// directory the guard judged (share.IDLister): on a server that resolves
+// links, a directory swapped for a link to another volume between its
+// listing and its walk let that volume into the snapshot whole, past the
+// root marks. It fails the copy (ErrIncomplete) instead; a listed link to
+// another volume fails it as before.
+func TestADirectorySwappedForALinkAfterItsListingIsNotCopied(t *testing.T) {
+	ctx := context.Background()
+	sh := memshare.New()
+	sh.FollowLinks = true
+	for p, d := range map[string]string{"base/pvc-a/d/own.txt": "own", "base/pvc-b/secret.txt": "another tenant's"} {
+		if err := sh.WriteFileDirect(p, []byte(d)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := sh.Client().(share.TreeClient)
+	b, err := c.Lstat(ctx, "base/pvc-b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	top, err := c.Lstat(ctx, "base/pvc-a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	foreign := func(_ context.Context, _ share.Client, id uint64) (bool, error) { return id == b.ID, nil }
+	// A link listed as such is refused (the guard works).
+	if err := sh.Symlink("../pvc-b", "base/pvc-a/l"); err != nil {
+		t.Fatal(err)
+	}
+	s := Sessions{Lister: c, Workers: []Pair{{Src: c, Dst: c}}}
+	if _, err := Copy(ctx, s, "base/pvc-a", "snap1", Options{Foreign: foreign, TopID: top.ID}); !errors.Is(err, ErrIncomplete) {
+		t.Fatalf("a listed link to another volume: %v, want ErrIncomplete", err)
+	}
+	if err := c.Remove(ctx, "base/pvc-a/l"); err != nil {
+		t.Fatal(err)
+	}
+	lister := &swapping{TreeClient: c, sh: sh, victim: "base/pvc-a/d", target: "../pvc-b"}
+	s = Sessions{Lister: lister, Workers: []Pair{{Src: c, Dst: c}}}
+	_, err = Copy(ctx, s, "base/pvc-a", "snap2", Options{Foreign: foreign, TopID: top.ID})
+	if !lister.done {
+		t.Fatal("the swap did not happen")
+	}
+	if data, rerr := c.ReadFile(ctx, "snap2/d/secret.txt"); rerr == nil {
+		t.Errorf("the snapshot holds another volume's file %q (copy error: %v)", data, err)
+	}
+	if !errors.Is(err, ErrIncomplete) {
+		t.Errorf("a directory swapped for a link to another volume mid-copy: %v, want ErrIncomplete", err)
+	}
+}

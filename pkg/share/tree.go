@@ -166,6 +166,20 @@ type TreeClient interface {
 	SetAttr(ctx context.Context, rel string, a Attr, mask AttrMask) error
 }
 
+// IDLister is a TreeClient whose server may resolve a link in a path for
+// its clients (Samba, Windows): what a path opens can be another directory
+// than the one a listing showed there a moment before, its file ID and
+// all. ReadDirOf lists rel only when the directory it opened has file ID
+// id, and fails with ErrChanged otherwise, so that a walk never lists, and
+// copies, a directory its guard did not judge.
+type IDLister interface {
+	ReadDirOf(ctx context.Context, rel string, id uint64, fn func([]DirEntry) error) error
+}
+
+// ErrChanged says a directory a walk judged by its file ID was swapped for
+// another (a link the server resolves) before it was opened.
+var ErrChanged = errors.New("the directory was replaced while it was walked")
+
 // ListingBuffer is a TreeClient whose listing of a directory may hold more
 // of it in memory than the pages it hands out (go-smb2 keeps the rest of
 // each server reply, up to 1 MiB of entries, until it is read): a walk that

@@ -73,6 +73,22 @@ func (c *client) Lstat(ctx context.Context, rel string) (share.Attr, error) {
 	return a, err
 }
 
+// ReadDirOf is share.IDLister's: ReadDir of rel when it resolves to the
+// directory with file ID id (as the server resolves it: through a link,
+// where it follows links).
+func (c *client) ReadDirOf(ctx context.Context, rel string, id uint64, fn func([]share.DirEntry) error) error {
+	if err := c.do(ctx, "readdir", rel, func() error {
+		n, err := c.s.resolve(rel, true)
+		if err == nil && n.id != id {
+			err = fmt.Errorf("readdir %s: file ID %d, not %d: %w", rel, n.id, id, share.ErrChanged)
+		}
+		return err
+	}); err != nil {
+		return err
+	}
+	return c.ReadDir(ctx, rel, fn)
+}
+
 func (c *client) ReadDir(ctx context.Context, rel string, fn func([]share.DirEntry) error) error {
 	var names []string
 	if err := c.do(ctx, "readdir", rel, func() error {

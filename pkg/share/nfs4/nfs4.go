@@ -188,6 +188,11 @@ func (c *nfs4Client) Broken() bool {
 // extra is how many operations the caller adds after these.
 func (c *nfs4Client) lookupOps(ctx context.Context, parts []string, extra int) ([]nfs4Op, error) {
 	room := int(c.s.fore.MaxOps) - 1 - extra // SEQUENCE
+	if room < 1 {
+		// Not even PUTFH fits: walking the path in pieces would get no
+		// nearer, COMPOUND after COMPOUND.
+		return nil, fmt.Errorf("%s: no room for a path before %d operations in a COMPOUND of at most %d", c.desc, extra, c.s.fore.MaxOps)
+	}
 	fh := c.root
 	for len(parts)+1 > room {
 		n := min(len(parts), int(c.s.fore.MaxOps)-3)
@@ -219,6 +224,23 @@ func (c *nfs4Client) parentOps(ctx context.Context, rel string, extra int) ([]nf
 	}
 	ops, err := c.lookupOps(ctx, parts[:len(parts)-1], extra)
 	return ops, parts[len(parts)-1], err
+}
+
+// dirHandle is the filehandle of the directory parts name, from the root:
+// its walk in COMPOUNDs of its own.
+func (c *nfs4Client) dirHandle(ctx context.Context, parts []string) ([]byte, error) {
+	if len(parts) == 0 {
+		return c.root, nil
+	}
+	ops, err := c.lookupOps(ctx, parts, 1)
+	if err != nil {
+		return nil, err
+	}
+	var fh []byte
+	if err := c.run(ctx, append(ops, opGetfh(&fh))); err != nil {
+		return nil, err
+	}
+	return fh, nil
 }
 
 // run sends ops after SEQUENCE. A stale filehandle (the export, or a kept
@@ -296,7 +318,8 @@ func (c *nfs4Client) Replace(ctx context.Context, from, to string) error {
 }
 
 func (c *nfs4Client) rename(ctx context.Context, from, to string, replace bool) error {
-	if len(share.SplitRel(from)) == 0 || len(share.SplitRel(to)) == 0 {
+	fromParts, toParts := share.SplitRel(from), share.SplitRel(to)
+	if len(fromParts) == 0 || len(toParts) == 0 {
 		return fmt.Errorf("rename of the share root: %w", fs.ErrPermission)
 	}
 	if !replace {
@@ -317,10 +340,24 @@ func (c *nfs4Client) rename(ctx context.Context, from, to string, replace bool) 
 			return fmt.Errorf("rename %s to %s: %w", from, to, err)
 		}
 	}
-	fromOps, fromName, err := c.parentOps(ctx, from, 0)
+	// One COMPOUND: SEQUENCE, from's directory (PUTFH, LOOKUPs), SAVEFH,
+	// to's directory, RENAME. When both paths do not fit in it, from's
+	// directory is found first, as a handle, in COMPOUNDs of its own, and
+	// lookupOps walks to's in pieces as it needs: from's walk could
+	// otherwise leave to's no room at all.
+	var fromOps []nfs4Op
+	var err error
+	if 1+len(fromParts)+1+len(toParts)+1 <= int(c.s.fore.MaxOps) {
+		fromOps, err = c.lookupOps(ctx, fromParts[:len(fromParts)-1], len(toParts)+2)
+	} else {
+		var fh []byte
+		fh, err = c.dirHandle(ctx, fromParts[:len(fromParts)-1])
+		fromOps = []nfs4Op{opPutfh(fh)}
+	}
 	if err != nil {
 		return fmt.Errorf("rename %s to %s: %w", from, to, err)
 	}
+	fromName := fromParts[len(fromParts)-1]
 	toOps, toName, err := c.parentOps(ctx, to, len(fromOps)+2)
 	if err != nil {
 		return fmt.Errorf("rename %s to %s: %w", from, to, err)
@@ -340,6 +377,12 @@ func (c *nfs4Client) readdirMax() uint32 {
 	return min(64<<10, c.s.fore.MaxResponse-1024)
 }
 
+// maxListNames bounds the names one List gathers, whatever its max: a
+// server that lists new names for ever (each reply with a new cookie)
+// would fill the controller's memory. The directories the driver lists
+// hold far fewer.
+var maxListNames = 1 << 20
+
 func (c *nfs4Client) List(ctx context.Context, rel string, max int) ([]string, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -348,6 +391,9 @@ func (c *nfs4Client) List(ctx context.Context, rel string, max int) ([]string, e
 		for _, e := range entries {
 			if max > 0 && len(names) == max {
 				return false, nil
+			}
+			if len(names) == maxListNames {
+				return false, fmt.Errorf("more than %d entries: more than one listing gathers", maxListNames)
 			}
 			names = append(names, e.Name)
 		}
@@ -361,7 +407,9 @@ func (c *nfs4Client) List(ctx context.Context, rel string, max int) ([]string, e
 
 // readdir reads the directory rel one READDIR reply at a time, each entry
 // with the attributes mask names, and hands each reply's entries to page
-// with the directory's handle. page returns false to stop early.
+// with the directory's handle. page returns false to stop early. A reply
+// that does not get on (see onward) fails the listing before its entries
+// are handed out again.
 func (c *nfs4Client) readdir(ctx context.Context, rel string, mask []uint32, page func(dir []byte, entries []dirEntry4) (bool, error)) error {
 	ops, err := c.lookupOps(ctx, share.SplitRel(rel), 2)
 	if err != nil {
@@ -370,11 +418,17 @@ func (c *nfs4Client) readdir(ctx context.Context, rel string, mask []uint32, pag
 	var fh []byte
 	var cookie uint64
 	var verf [8]byte
+	asked := cookiesAsked{}
 	ops = append(ops, opGetfh(&fh))
 	for {
 		var p readdir4Page
 		if err := c.run(ctx, append(ops, opReaddir(cookie, verf, 8192, c.readdirMax(), mask, &p))); err != nil {
 			return err
+		}
+		if !p.EOF {
+			if err := c.onward(asked, p); err != nil {
+				return err
+			}
 		}
 		if more, err := page(fh, p.Entries); err != nil || !more {
 			return err
@@ -382,13 +436,31 @@ func (c *nfs4Client) readdir(ctx context.Context, rel string, mask []uint32, pag
 		if p.EOF {
 			return nil
 		}
-		if p.Listed == 0 {
-			c.s.broken = true
-			return fmt.Errorf("%w: READDIR returned no entries before the end of the directory", share.ErrUnavailable)
-		}
 		cookie, verf = p.Cookie, p.Verf
 		ops = []nfs4Op{opPutfh(fh)}
 	}
+}
+
+// cookiesAsked are the cookies one listing of a directory was read from
+// after its start (cookie 0, which no entry has: RFC 8881 reserves it).
+type cookiesAsked map[uint64]bool
+
+// onward checks that the READDIR reply p, not the directory's last, gets
+// the listing on, and notes the cookie the next is read from. A reply with
+// no entries, or whose cookie the listing was read from already, would be
+// asked for again and again (List piling up names): the server breaks the
+// protocol, and the session is not used again.
+func (c *nfs4Client) onward(asked cookiesAsked, p readdir4Page) error {
+	if p.Listed == 0 {
+		c.s.broken = true
+		return fmt.Errorf("%w: READDIR returned no entries before the end of the directory", share.ErrUnavailable)
+	}
+	if asked[p.Cookie] || p.Cookie == 0 {
+		c.s.broken = true
+		return fmt.Errorf("%w: READDIR gave the cookie %d, from which the listing was read already, before the end of the directory", share.ErrUnavailable, p.Cookie)
+	}
+	asked[p.Cookie] = true
+	return nil
 }
 
 func (c *nfs4Client) Remove(ctx context.Context, rel string) error {

@@ -106,6 +106,9 @@ func (c *nfs4Client) copyOnServer(ctx context.Context, from, to string, size int
 		switch {
 		case err != nil && off == 0 && errors.As(err, &ne) && copyUnsupported[ne.Status]:
 			return fmt.Errorf("the server does not copy files (%v): %w", ne, errors.ErrUnsupported)
+		case err != nil && off == 0 && isSessionStatus(err, nfs4ErrMinorVersMism):
+			// The COMPOUND refused as a whole: no NFSv4.2 after all.
+			return fmt.Errorf("the server does not copy files (%v): %w", err, errors.ErrUnsupported)
 		case err != nil:
 			return fmt.Errorf("copy %s to %s at %d: %w", from, to, off, err)
 		case res.Async:

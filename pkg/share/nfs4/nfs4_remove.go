@@ -80,11 +80,13 @@ func (r nfs4Remover) Lookup(ctx context.Context, dir, name string) (string, shar
 
 // Pages reads READDIR replies, and from the start again after one whose
 // entries were removed: cookies into a directory whose entries were just
-// removed are not reliable on every server.
+// removed are not reliable on every server. A reply that removed nothing
+// must get the listing on (onward).
 func (r nfs4Remover) Pages(ctx context.Context, dir string, fn func([]share.DirEntry) (int, error)) error {
 	fh := []byte(dir)
 	var cookie uint64
 	var verf [8]byte
+	asked := cookiesAsked{}
 	for {
 		var page readdir4Page
 		if err := r.c.run(ctx, []nfs4Op{opPutfh(fh), opReaddir(cookie, verf, 16384, r.c.readdirMax(), walkMask, &page)}); err != nil {
@@ -105,11 +107,13 @@ func (r nfs4Remover) Pages(ctx context.Context, dir string, fn func([]share.DirE
 		case page.EOF:
 			return nil
 		case removed > 0:
+			// Entries went: from the start again, a new listing.
 			cookie, verf = 0, [8]byte{}
-		case page.Listed == 0:
-			r.c.s.broken = true
-			return fmt.Errorf("%w: READDIR returned no entries before the end of the directory", share.ErrUnavailable)
+			clear(asked)
 		default:
+			if err := r.c.onward(asked, page); err != nil {
+				return err
+			}
 			cookie, verf = page.Cookie, page.Verf
 		}
 	}

@@ -103,8 +103,16 @@ func (s *nfs4Session) send(ctx context.Context, ops []nfs4Op) (compoundReply, er
 }
 
 // establish makes a client ID and a session on it, and says no state is
-// to be reclaimed: the client never holds state across sessions.
-func (s *nfs4Session) establish(ctx context.Context) error {
+// to be reclaimed: the client never holds state across sessions. A failure
+// breaks the session: one half made is not used again, and a server that
+// loses the session it just made is not asked for another (the pool dials
+// afresh).
+func (s *nfs4Session) establish(ctx context.Context) (err error) {
+	defer func() {
+		if err != nil {
+			s.broken = true
+		}
+	}()
 	var ex exchangeIDRes
 	r, err := s.send(ctx, []nfs4Op{opExchangeID(s.verifier, s.owner, &ex)})
 	if err == nil {
@@ -127,21 +135,45 @@ func (s *nfs4Session) establish(ctx context.Context) error {
 			s.desc, cs.Fore.MaxOps, cs.Fore.MaxRequest, cs.Fore.MaxResponse, share.ErrUnavailable)
 	}
 	s.clientID, s.session, s.fore, s.seq = ex.ClientID, cs.SessionID, cs.Fore, 1
-	err = s.compound(ctx, []nfs4Op{opReclaimComplete()})
+	// Not compound: a session lost again here is not made again, or each
+	// re-establishment would start the next for as long as the server
+	// kept losing them.
+	err = s.sequenced(ctx, []nfs4Op{opReclaimComplete()}, false)
 	if err != nil && !isNFS4Status(err, nfs4ErrCompleteAlrdy) {
-		return fmt.Errorf("RECLAIM_COMPLETE: %w", err)
+		return fmt.Errorf("RECLAIM_COMPLETE: %w", s.refusal(err))
 	}
 	return nil
 }
 
 // refusal turns a session-setup refusal into an error for a server that
-// will not do NFSv4.1 for this client: a transport failure stays one.
+// will not do NFSv4.1 for this client, which breaks the session; a
+// transport failure or the end of the call stays what it is. The server's
+// status is kept as a sessionStatus: whatever it is, it says nothing
+// about a path.
 func (s *nfs4Session) refusal(err error) error {
-	if errors.Is(err, share.ErrUnavailable) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+	s.broken = true
+	var ne *NFS4Error
+	if !errors.As(err, &ne) {
 		return err
 	}
-	s.broken = true
-	return fmt.Errorf("%s: the server refuses an NFSv4.%d session (does it offer v4.%d?): %w: %w", s.desc, s.minor, s.minor, share.ErrUnavailable, err)
+	return fmt.Errorf("%s: the server refuses an NFSv4.%d session (does it offer v4.%d?): %w: %w", s.desc, s.minor, s.minor, share.ErrUnavailable, sessionStatus{ne})
+}
+
+// sessionStatus is a status the server gave SEQUENCE, a COMPOUND as a
+// whole, or a step of the session's setup. Whatever the status, it is
+// about the session and not the path the call was about: NOENT there is
+// no "no such file" (the state store would take a record for gone, and a
+// DeleteVolume answer OK and leave the data). So it unwraps to nothing,
+// and is no *NFS4Error, whose Index callers take for an operation's; the
+// errors that carry it wrap share.ErrUnavailable beside it.
+type sessionStatus struct{ ne *NFS4Error }
+
+func (e sessionStatus) Error() string { return e.ne.Error() }
+
+// isSessionStatus reports whether err carries status as a sessionStatus.
+func isSessionStatus(err error, status uint32) bool {
+	var ss sessionStatus
+	return errors.As(err, &ss) && ss.ne.Status == status
 }
 
 // retryMax bounds how long DELAY and GRACE are waited out when the call
@@ -153,12 +185,20 @@ const retryMax = oncrpc.DefaultTimeout
 // again; DELAY and GRACE are waited out with backoff within ctx's deadline,
 // as long as nothing in the COMPOUND changed the server's state before the
 // operation that was told to wait. An operation's refusal comes back as an
-// *NFS4Error whose Index is its position in ops.
+// *NFS4Error whose Index is its position in ops; a refusal of SEQUENCE or
+// of the COMPOUND as a whole, as ErrUnavailable (sessionStatus).
 func (s *nfs4Session) compound(ctx context.Context, ops []nfs4Op) error {
+	return s.sequenced(ctx, ops, true)
+}
+
+// sequenced is compound; renew says whether a session the server lost is
+// made again. establish's own COMPOUND says no: a session error there is
+// final.
+func (s *nfs4Session) sequenced(ctx context.Context, ops []nfs4Op, renew bool) error {
 	if len(ops)+1 > int(s.fore.MaxOps) {
 		return fmt.Errorf("%s: a COMPOUND of %d operations, the session allows %d", s.desc, len(ops)+1, s.fore.MaxOps)
 	}
-	renewed := false
+	renewed := !renew
 	backoff := 10 * time.Millisecond
 	deadline, ok := ctx.Deadline()
 	if !ok {
@@ -181,6 +221,9 @@ func (s *nfs4Session) compound(ctx context.Context, ops []nfs4Op) error {
 			return nil
 		}
 		ne := r.err.(*NFS4Error)
+		if r.failed > 0 {
+			ne.Index = r.failed - 1
+		}
 		switch {
 		case r.failed == 0 && !renewed && (ne.Status == nfs4ErrBadsession || ne.Status == nfs4ErrDeadsession || ne.Status == nfs4ErrStaleClientid):
 			renewed = true
@@ -190,6 +233,9 @@ func (s *nfs4Session) compound(ctx context.Context, ops []nfs4Op) error {
 			continue
 		case (ne.Status == nfs4ErrDelay || ne.Status == nfs4ErrGrace) && !mutatesBefore(all, r.failed):
 			if time.Now().Add(backoff).After(deadline) {
+				if r.failed <= 0 {
+					return fmt.Errorf("%s: %w: %w", s.desc, share.ErrUnavailable, sessionStatus{ne})
+				}
 				return fmt.Errorf("%s: %w", s.desc, ne)
 			}
 			t := time.NewTimer(backoff)
@@ -205,12 +251,13 @@ func (s *nfs4Session) compound(ctx context.Context, ops []nfs4Op) error {
 			// SEQUENCE itself, or the whole COMPOUND, refused: the session
 			// is out of step with the server.
 			s.broken = true
-			return fmt.Errorf("%s: %w: %w", s.desc, share.ErrUnavailable, ne)
+			return fmt.Errorf("%s: %w: %w", s.desc, share.ErrUnavailable, sessionStatus{ne})
 		}
-		ne.Index = r.failed - 1
 		if ne.Status == nfs4ErrBadxdr || ne.Status == nfs4ErrOpIllegal || ne.Status == nfs4ErrTooManyOps || ne.Status == nfs4ErrReqTooBig || ne.Status == nfs4ErrRepTooBig {
 			// The server could not take the call as built: a bug here, or
-			// a server that breaks the protocol. Not an answer about a path.
+			// a server that breaks the protocol. Not an answer about a path
+			// (none of these statuses unwraps to one; the copy reads
+			// OP_ILLEGAL as "no COPY").
 			s.broken = true
 			return fmt.Errorf("%s: %s: %w: %w", s.desc, opNames(ops), share.ErrUnavailable, ne)
 		}

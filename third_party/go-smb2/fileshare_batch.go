@@ -217,7 +217,7 @@ const fileBasicInformation = 4
 
 // readResult is a read chain's data: a file at its end answers
 // STATUS_END_OF_FILE (empty), and one as long as the read asked for is
-// read again whole.
+// read again whole, up to smallFileMax (readBounded).
 func (fs *Share) readResult(name string, steps [][]byte, err error) ([]byte, error) {
 	var re *ResponseError
 	switch {
@@ -232,7 +232,7 @@ func (fs *Share) readResult(name string, steps [][]byte, err error) ([]byte, err
 	}
 	data := r.Data()
 	if len(data) >= fs.readMax() {
-		return fs.ReadFile(name)
+		return fs.readBounded(name)
 	}
 	return data, nil
 }

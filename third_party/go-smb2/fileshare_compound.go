@@ -10,6 +10,7 @@ package smb2
 
 import (
 	"errors"
+	"io"
 	"os"
 	"time"
 
@@ -360,7 +361,7 @@ func (fs *Share) WriteSmallFile(name string, data []byte, perm os.FileMode, writ
 
 // ReadSmallFile reads name whole, in one round trip when it is smaller
 // than one request carries (CREATE, READ, CLOSE); a larger file is read
-// again through ReadFile.
+// again through readBounded, and one larger than smallFileMax is refused.
 func (fs *Share) ReadSmallFile(name string) ([]byte, error) {
 	name = normPath(name)
 	if err := validatePath("open", name, false); err != nil {
@@ -369,13 +370,60 @@ func (fs *Share) ReadSmallFile(name string) ([]byte, error) {
 	sp := fs.readSpec(name)
 	_, res, err := fs.chain(name, sp.create, sp.steps...)
 	if errors.Is(err, errNoCompoundCredits) {
-		return fs.ReadFile(name)
+		return fs.readBounded(name)
 	}
 	data, err := fs.readResult(name, res, err)
 	if err != nil {
-		return nil, &os.PathError{Op: "read", Path: name, Err: err}
+		var pe *os.PathError
+		if !errors.As(err, &pe) {
+			err = &os.PathError{Op: "read", Path: name, Err: err}
+		}
+		return nil, err
 	}
 	return data, nil
+}
+
+// smallFileMax bounds what ReadSmallFile reads: the files it is for
+// (records) are a few KiB. fileshare-csi's NFS clients stop at the same
+// size.
+const smallFileMax = 1 << 20
+
+// errNotSmall is a file ReadSmallFile will not read: larger than
+// smallFileMax.
+var errNotSmall = errors.New("larger than 1 MiB, not a metadata file")
+
+// readBounded reads name through the library's open and reads, as
+// ReadFile does, but never more than smallFileMax: ReadFile allocates the
+// size the server's CREATE response claims, so a server that says 1 PiB
+// panics the process (makeslice) and one that says a few hundred GiB runs
+// it out of memory. Neither the size claimed nor the data sent can make it
+// allocate more than smallFileMax and a READ.
+func (fs *Share) readBounded(name string) ([]byte, error) {
+	f, err := fs.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if f.fileStat.EndOfFile > smallFileMax {
+		return nil, &os.PathError{Op: "read", Path: name, Err: errNotSmall}
+	}
+	var data []byte
+	chunk := make([]byte, fs.readMax())
+	for {
+		n, err := f.Read(chunk)
+		data = append(data, chunk[:n]...)
+		if len(data) > smallFileMax {
+			return nil, &os.PathError{Op: "read", Path: name, Err: errNotSmall}
+		}
+		// No data without an error is the end too: a server that
+		// answers so would otherwise be asked again for ever.
+		if err == io.EOF || (err == nil && n == 0) {
+			return data, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 }
 
 // StatID is Stat with the server's file ID, in one round trip (CREATE,

@@ -657,9 +657,9 @@ func (c *nfsClient) List(ctx context.Context, rel string, max int) ([]string, er
 		return nil, err
 	}
 	var names []string
-	var cookie, verf uint64
+	l := dirListing{fh: fh}
 	for {
-		page, err := c.readdirplus(ctx, fh, cookie, verf)
+		page, err := c.nextPage(ctx, &l)
 		if err != nil {
 			return nil, fmt.Errorf("list %s: %w", rel, err)
 		}
@@ -667,14 +667,23 @@ func (c *nfsClient) List(ctx context.Context, rel string, max int) ([]string, er
 			if max > 0 && len(names) == max {
 				return names, nil
 			}
+			if len(names) == maxListed {
+				return nil, fmt.Errorf("list %s: more than %d entries, not a metadata directory", rel, maxListed)
+			}
 			names = append(names, e.FileName)
 		}
 		if page.eof {
 			return names, nil
 		}
-		cookie, verf = page.cookie, page.verf
 	}
 }
+
+// maxListed bounds the names one List gathers. List is for the driver's
+// metadata directories (records, marks, packs: an entry a volume or a
+// snapshot at most), and a server that lists without end, a new cookie
+// every page, would otherwise fill the controller's memory until the
+// deadline. The walks (ReadDir, RemoveAll) hold one page at a time.
+const maxListed = 1 << 20
 
 func (c *nfsClient) Remove(ctx context.Context, rel string) error {
 	return c.removePath(ctx, procRemove, rel)
@@ -734,6 +743,39 @@ func (c *nfsClient) readdirplus(ctx context.Context, fh []byte, cookie, verf uin
 		c.broken = true
 		return readdirPage{}, err
 	}
+	return page, nil
+}
+
+// dirListing is one reading of a directory, from its start (cookie 0) to
+// its end: where its next READDIRPLUS starts, and each cookie it started a
+// page from. A server's cookies move on through a directory; one that
+// comes back within a listing (1, 2, 1, ...) would have it ask for the
+// same pages until the deadline, and List gather their names, which
+// decodeReaddirplus, seeing one reply, catches only where the cookie
+// stays. The cookies kept are one a page, not one an entry.
+type dirListing struct {
+	fh           []byte
+	cookie, verf uint64
+	from         map[uint64]struct{}
+}
+
+// nextPage reads l's next page and moves l on. A page that sends l back to
+// a cookie it started from fails with ErrUnavailable and breaks the
+// session, as every reply no working server sends. c.mu must be held.
+func (c *nfsClient) nextPage(ctx context.Context, l *dirListing) (readdirPage, error) {
+	page, err := c.readdirplus(ctx, l.fh, l.cookie, l.verf)
+	if err != nil || page.eof {
+		return page, err
+	}
+	if l.from == nil {
+		l.from = map[uint64]struct{}{}
+	}
+	l.from[l.cookie] = struct{}{}
+	if _, again := l.from[page.cookie]; again {
+		c.broken = true
+		return readdirPage{}, fmt.Errorf("%w: READDIRPLUS sent the listing back to cookie %d, where it has been", share.ErrUnavailable, page.cookie)
+	}
+	l.cookie, l.verf = page.cookie, page.verf
 	return page, nil
 }
 
@@ -819,9 +861,16 @@ func (c *nfsClient) writeFile(ctx context.Context, rel string, data []byte, how 
 		return err
 	}
 	for off := 0; off < len(data); {
-		n, _, err := c.writeAt(ctx, file, uint64(off), data[off:min(len(data), off+32768)], stableFileSync)
+		chunk := data[off:min(len(data), off+32768)]
+		n, _, err := c.writeAt(ctx, file, uint64(off), chunk, stableFileSync)
 		if err != nil {
 			return fmt.Errorf("write %s: %w", rel, err)
+		}
+		if int64(n) > int64(len(chunk)) {
+			// Going on from there would skip bytes never sent, and
+			// answer OK for a record stored short.
+			c.broken = true
+			return fmt.Errorf("write %s: the server says it wrote %d bytes of %d: %w", rel, n, len(chunk), share.ErrUnavailable)
 		}
 		off += int(n)
 	}

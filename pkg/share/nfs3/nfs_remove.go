@@ -56,9 +56,9 @@ func (r nfsRemover) Lookup(ctx context.Context, dir, name string) (string, share
 // removed are not reliable on every server.
 func (r nfsRemover) Pages(ctx context.Context, dir string, fn func([]share.DirEntry) (int, error)) error {
 	fh := []byte(dir)
-	var cookie, verf uint64
+	l := dirListing{fh: fh}
 	for {
-		page, err := r.c.readdirplus(ctx, fh, cookie, verf)
+		page, err := r.c.nextPage(ctx, &l)
 		if err != nil {
 			return err
 		}
@@ -82,11 +82,12 @@ func (r nfsRemover) Pages(ctx context.Context, dir string, fn func([]share.DirEn
 			return nil
 		}
 		if removed > 0 {
-			cookie, verf = 0, 0
-		} else {
-			// Nothing removed (entries already gone, or directories left
-			// alone): move on, or this would read the same page again.
-			cookie, verf = page.cookie, page.verf
+			// From the start again: a new listing, whose cookies may
+			// be the last one's. With nothing removed (entries already
+			// gone, or directories left alone) the listing goes on
+			// from where nextPage moved it, or this would read the
+			// same page again.
+			l = dirListing{fh: fh}
 		}
 	}
 }

@@ -76,7 +76,9 @@ func ioSize(limit uint32) int {
 func attrOf(a nfs.Fattr) share.Attr {
 	out := share.Attr{
 		HasMode: true, HasOwner: true,
-		UID: a.UID, GID: a.GID, Size: int64(a.Filesize),
+		// size3 is unsigned: one of 2^63 or more (a broken or hostile
+		// server) is clamped, never a negative size for the copy.
+		UID: a.UID, GID: a.GID, Size: share.ClampInt64(a.Filesize),
 		ModTime: time.Unix(int64(a.Mtime.Seconds), int64(a.Mtime.Nseconds)).UTC(),
 		ID:      a.Fileid, FSID: [2]uint64{a.FSID, 0},
 		Mode: share.UnixFileMode(a.FileMode),
@@ -132,10 +134,10 @@ func (c *nfsClient) ReadDir(ctx context.Context, rel string, fn func([]share.Dir
 	if err != nil {
 		return err
 	}
-	var cookie, verf uint64
+	l := dirListing{fh: fh}
 	for {
 		c.mu.Lock()
-		page, err := c.readdirplus(ctx, fh, cookie, verf)
+		page, err := c.nextPage(ctx, &l)
 		var entries []share.DirEntry
 		if err == nil {
 			entries = make([]share.DirEntry, 0, len(page.entries))
@@ -173,7 +175,6 @@ func (c *nfsClient) ReadDir(ctx context.Context, rel string, fn func([]share.Dir
 		if page.eof {
 			return nil
 		}
-		cookie, verf = page.cookie, page.verf
 	}
 }
 

@@ -41,6 +41,9 @@ type fakeNFS3 struct {
 	commits      int
 	stable       []uint32 // each WRITE's stable_how
 	setattrs     []nfs.Sattr3
+	writeClaims  uint32 // WRITE answers it took this many bytes (0: what it was sent)
+	cookieRing   bool   // READDIRPLUS cookies go round (1, 2, 1, ...), never at the end
+	readdirs     int    // READDIRPLUS calls
 }
 
 func startFakeNFS3(t *testing.T, srv *fakeNFS3) *nfsClient {
@@ -173,7 +176,15 @@ func (srv *fakeNFS3) answer(proc uint32, d args) []any {
 		}
 		copy(f[off:], data)
 		srv.files[fh] = f
+		if srv.writeClaims != 0 {
+			count = srv.writeClaims
+		}
 		return []any{uint32(0), nfs.WccData{}, count, uint32(0), uint64(1)}
+	case procCreate:
+		// A file in the root, created or truncated whatever the mode.
+		name := d.str(255)
+		srv.files[name] = nil
+		return []any{uint32(0), nfs.PostOpFH3{IsSet: true, FH: []byte(name)}, none, nfs.WccData{}}
 	case procSetattr:
 		var a nfs.Sattr3
 		if err := d.Decode(&a); err != nil {
@@ -186,6 +197,15 @@ func (srv *fakeNFS3) answer(proc uint32, d args) []any {
 		return []any{uint32(0), nfs.WccData{}, srv.commitVerf}
 	case procReaddirplus:
 		cookie := d.u64()
+		srv.readdirs++
+		if srv.cookieRing {
+			next := uint64(1)
+			if cookie == 1 {
+				next = 2
+			}
+			e := nfs.EntryPlus{FileId: next, FileName: "ring", Cookie: next}
+			return []any{uint32(0), none, uint64(42), true, e, false, false}
+		}
 		names := append([]string{".", ".."}, srv.names()...)
 		names = append(names, srv.listed...)
 		res := []any{uint32(0), none, uint64(42)}

@@ -1,6 +1,8 @@
 package smb
 
 import (
+	"errors"
+	"math"
 	"testing"
 	"time"
 
@@ -24,9 +26,28 @@ func TestSMBAttr(t *testing.T) {
 		{"junction", smb2.FileStat{FileAttributes: 0x10 | 0x400, ReparsePointTag: 0xA0000003}, share.TypeOther, 0},
 	} {
 		tc.st.LastWriteTime, tc.st.EndOfFile, tc.st.FileId = when.Local(), 42, 7
-		a := smbAttr(&tc.st)
-		if a.Type != tc.typ || a.DOSAttributes != tc.attrs || a.Size != 42 || a.ID != 7 || a.ModTime != when || a.HasMode || a.HasOwner {
-			t.Errorf("%s: smbAttr = %+v, want a %v with attributes %#x", tc.name, a, tc.typ, tc.attrs)
+		a, err := (&smbClient{}).smbAttr(&tc.st)
+		if err != nil || a.Type != tc.typ || a.DOSAttributes != tc.attrs || a.Size != 42 || a.ID != 7 || a.ModTime != when || a.HasMode || a.HasOwner {
+			t.Errorf("%s: smbAttr = %+v, %v; want a %v with attributes %#x", tc.name, a, err, tc.typ, tc.attrs)
+		}
+	}
+}
+
+// EndOfFile and AllocationSize are signed 64-bit fields the server fills:
+// a negative one (a broken server's, or a hostile one's) must not reach
+// copytree as a negative size, of which the copy makes a slice and the
+// controller panics. It is refused as a broken reply, with ErrUnavailable,
+// and the session is not used again.
+func TestANegativeSMBSizeIsRefusedAsABrokenReply(t *testing.T) {
+	for _, st := range []smb2.FileStat{
+		{EndOfFile: -1},
+		{EndOfFile: math.MinInt64, AllocationSize: 4096},
+		{EndOfFile: 1 << 20, AllocationSize: -4096},
+	} {
+		c := &smbClient{}
+		a, err := c.smbAttr(&st)
+		if !errors.Is(err, share.ErrUnavailable) || !c.Broken() {
+			t.Errorf("EndOfFile %d, AllocationSize %d: %+v, %v (session broken %v); want ErrUnavailable", st.EndOfFile, st.AllocationSize, a, err, c.Broken())
 		}
 	}
 }

@@ -69,7 +69,10 @@ func (r smbRemover) Lookup(ctx context.Context, dir, name string) (string, share
 	if err != nil {
 		return "", share.Attr{}, r.c.wrap(ctx, "stat", p, err)
 	}
-	a := smbAttr(st)
+	a, err := r.c.smbAttr(st)
+	if err != nil {
+		return "", share.Attr{}, r.c.wrap(ctx, "stat", p, err)
+	}
 	a.Handle = p
 	return p, a, nil
 }

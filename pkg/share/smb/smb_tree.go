@@ -36,7 +36,18 @@ const (
 // smbAttr is what a directory entry or an open says of an object. A
 // reparse point is TypeOther unless its tag (which only a listing carries)
 // says symlink.
-func smbAttr(st *smb2.FileStat) share.Attr {
+//
+// EndOfFile and AllocationSize are signed 64-bit fields the server fills,
+// and no file is smaller than 0 bytes: a negative one is a broken reply,
+// of which the copy would make a slice of negative length and panic. It
+// is refused (ErrUnavailable, and the session, whose server sent it, is
+// not used again) rather than clamped to 0: every caller can fail, and a
+// clamped size would have the copy write the file empty and call it done.
+func (c *smbClient) smbAttr(st *smb2.FileStat) (share.Attr, error) {
+	if st.EndOfFile < 0 || st.AllocationSize < 0 {
+		c.broken.Store(true)
+		return share.Attr{}, fmt.Errorf("%s: the server gives a size of %d bytes, %d allocated: %w", st.Name(), st.EndOfFile, st.AllocationSize, share.ErrUnavailable)
+	}
 	a := share.Attr{
 		Type:          share.TypeFile,
 		Size:          st.EndOfFile,
@@ -54,7 +65,7 @@ func smbAttr(st *smb2.FileStat) share.Attr {
 	case st.FileAttributes&0x10 != 0: // FILE_ATTRIBUTE_DIRECTORY
 		a.Type = share.TypeDir
 	}
-	return a
+	return a, nil
 }
 
 // Lstat opens rel itself (FILE_OPEN_REPARSE_POINT), with its ID in the
@@ -68,7 +79,10 @@ func (c *smbClient) Lstat(ctx context.Context, rel string) (share.Attr, error) {
 	if err != nil {
 		return share.Attr{}, c.wrap(ctx, "lstat", rel, err)
 	}
-	a := smbAttr(st)
+	a, err := c.smbAttr(st)
+	if err != nil {
+		return share.Attr{}, c.wrap(ctx, "lstat", rel, err)
+	}
 	switch a.Type {
 	case share.TypeOther:
 		// The CREATE reply carries no reparse tag: reading the link tells
@@ -154,7 +168,10 @@ func (c *smbClient) readDirBatch(sh *smb2.Share, f *smb2.File, p string) ([]shar
 		if !ok {
 			continue
 		}
-		a := smbAttr(st)
+		a, err := c.smbAttr(st)
+		if err != nil {
+			return nil, err
+		}
 		if a.Type == share.TypeDir && a.ID == 0 {
 			// A server that lists no IDs: a directory must have one.
 			if a.ID, err = fileID(sh, smbJoin(p, e.Name())); err != nil {

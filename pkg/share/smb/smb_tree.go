@@ -115,11 +115,38 @@ func notASymlink(err error) bool {
 // listing carries its file ID. The session is free while fn runs, so fn
 // may use this client.
 func (c *smbClient) ReadDir(ctx context.Context, rel string, fn func([]share.DirEntry) error) error {
+	return c.readDir(ctx, rel, 0, fn)
+}
+
+// ReadDirOf is share.IDLister's: Samba resolves links for its clients by
+// default, so the path may open another directory than the one a listing
+// showed there; the open handle's own file ID (one QUERY_INFO) says which.
+func (c *smbClient) ReadDirOf(ctx context.Context, rel string, id uint64, fn func([]share.DirEntry) error) error {
+	return c.readDir(ctx, rel, id, fn)
+}
+
+// readDir is ReadDir of rel, of the directory with file ID id only when id
+// is not 0.
+func (c *smbClient) readDir(ctx context.Context, rel string, id uint64, fn func([]share.DirEntry) error) error {
 	c.mu.Lock()
 	sh := c.on(ctx)
 	p := c.full(rel)
 	f, err := sh.Open(p)
+	if err == nil && id != 0 {
+		var st fs.FileInfo
+		if st, err = f.Stat(); err == nil {
+			if fst, ok := st.(*smb2.FileStat); !ok || fst.FileId != id {
+				err = fmt.Errorf("readdir %s: not the directory with file ID %d: %w", rel, id, share.ErrChanged)
+			}
+		}
+		if err != nil {
+			_ = f.Close()
+		}
+	}
 	c.mu.Unlock()
+	if errors.Is(err, share.ErrChanged) {
+		return err
+	}
 	if err != nil {
 		return c.wrap(ctx, "readdir", rel, err)
 	}

@@ -25,13 +25,22 @@ func forLog(msg any) string {
 	return protosanitizer.StripSecrets(m).String()
 }
 
+// volumeIDField names the fields that hold a volume's ID: its own, and
+// that of a snapshot's or a group snapshot's sources.
+var volumeIDField = map[protoreflect.Name]bool{"volume_id": true, "source_volume_id": true, "source_volume_ids": true}
+
 func redactMessage(m protoreflect.Message) {
 	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
 		switch {
-		case !fd.IsList() && fd.Kind() == protoreflect.StringKind && fd.Name() == "volume_id":
+		case !fd.IsList() && fd.Kind() == protoreflect.StringKind && volumeIDField[fd.Name()]:
 			// A static PV's handle is written by hand and may hold a source
 			// with user info.
 			m.Set(fd, protoreflect.ValueOfString(source.Redact(v.String())))
+		case fd.IsList() && fd.Kind() == protoreflect.StringKind && volumeIDField[fd.Name()]:
+			l := v.List()
+			for i := range l.Len() {
+				l.Set(i, protoreflect.ValueOfString(source.Redact(l.Get(i).String())))
+			}
 		case fd.IsList() && fd.Kind() == protoreflect.StringKind && fd.Name() == "mount_flags":
 			l := v.List()
 			for i := range l.Len() {

@@ -52,10 +52,20 @@ func (n *node) rotateCredentials(ctx context.Context, mountPath string, secrets 
 	if req.Source.Protocol == source.SMB && req.CredUID != nil && creds != req.Credentials {
 		return n.rotateKerberos(ctx, st, creds)
 	}
-	if req.Source.Protocol != source.SMB || mounter.KerberosMount(req.Source, creds) {
-		// A Kerberos mount holds no password: the kernel asks cifs.upcall
-		// for a ticket at each session setup.
+	if req.Source.Protocol != source.SMB {
 		return nil
+	}
+	if n.cfg.Mounter.OS() == "linux" {
+		// A Linux Kerberos mount holds no password: the kernel asks
+		// cifs.upcall for a ticket at each session setup. (A Windows
+		// mapping logs on with the Secret's password whatever the auth.)
+		kerberos := mounter.KerberosMount(req.Source, creds)
+		if req.Credentials != (share.Credentials{}) && kerberos != mounter.KerberosMount(req.Source, req.Credentials) {
+			return fail(errKeepsMount, "the Secret now logs on to %s with %s, and the live mount keeps the way it was made with; restart the pods that use the volume so it is mounted again", req.Source, map[bool]string{true: "Kerberos", false: "a password (NTLM)"}[kerberos])
+		}
+		if kerberos {
+			return nil
+		}
 	}
 	if creds == req.Credentials {
 		return nil
@@ -64,7 +74,7 @@ func (n *node) rotateCredentials(ctx context.Context, mountPath string, secrets 
 		// No credentials after a restart (Windows keeps them in memory
 		// only), but the record says who the mapping logs on as: a Secret
 		// naming another user is refused, never recorded as the mount's.
-		if u := st.Identity.User(); !strings.EqualFold(u.Username, creds.Username) || !strings.EqualFold(u.Domain, creds.Domain) {
+		if !sameLogon(st.Identity.User(), creds) {
 			return errOtherUser(req.Source)
 		}
 	}
@@ -85,7 +95,7 @@ func (n *node) rotateCredentials(ctx context.Context, mountPath string, secrets 
 		}
 		req.Credentials = share.Credentials{Username: creds.Username, Domain: creds.Domain}
 	}
-	if creds.Username != req.Credentials.Username || creds.Domain != req.Credentials.Domain {
+	if !sameLogon(creds, req.Credentials) {
 		return errOtherUser(req.Source)
 	}
 	if mr, ok := n.cfg.Mounter.(mounter.MappingRotator); ok {
@@ -119,6 +129,14 @@ func (n *node) rotateCredentials(ctx context.Context, mountPath string, secrets 
 	n.cfg.Metrics.CredentialsRotated("ok")
 	klog.FromContext(ctx).Info("gave the SMB mount the new password from the Secret", "path", mountPath, "share", req.Source.String())
 	return nil
+}
+
+// sameLogon says whether a and b name one user, whose changed password is
+// handed over; another user is refused. Names are compared as SMB servers
+// compare them, in any case; the principal counts (a UPN a mapping logs on
+// with).
+func sameLogon(a, b share.Credentials) bool {
+	return strings.EqualFold(a.Username, b.Username) && strings.EqualFold(a.Domain, b.Domain) && strings.EqualFold(a.Principal, b.Principal)
 }
 
 // rotationFailed decides what a publish whose mount works but whose new

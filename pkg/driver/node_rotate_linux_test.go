@@ -204,3 +204,25 @@ func TestRepublishRotatesAMountThatNoLongerLogsOn(t *testing.T) {
 		t.Fatalf("once the mount logs on again: %v, rotated %v, mounts %d", err, r.rot.rotated, len(*r.mounts))
 	}
 }
+
+// A negotiate volume mounted with NTLM (the Secret had username and
+// password). The Secret is then changed to a Kerberos identity (principal
+// and keytab, no username): the live mount keeps logging on as the old NTLM
+// user with the old password, and the republish answers OK, so nothing says
+// the change did not reach the mount (it did). It is refused, as another
+// user is, with an error that says to restart the pods.
+func TestASwitchFromNTLMToKerberosOnALiveMountIsRefused(t *testing.T) {
+	r := newRotationUnderTest(t, "v1#smb://fs/share/base?auth=negotiate#ns/claim#delete", alice("old-Pa55"))
+	if err := r.publish(alice("old-Pa55")); err != nil {
+		t.Fatal(err)
+	}
+	kerberos := map[string]string{"principal": "alice@CORP.EXAMPLE", "krb5.keytab": "BQIAAA-NEW", "password": "new-Pa55"}
+	err := r.publish(kerberos)
+	st, _ := r.d.nodeState().Staged(r.staging)
+	if err == nil || !strings.Contains(err.Error(), "restart the pods") {
+		t.Errorf("the Secret now names Kerberos principal alice@CORP.EXAMPLE; the live mount keeps NTLM user %q: the republish answered %v", st.Request.Credentials.Username, err)
+	}
+	if st.Request.Credentials.Username != "alice" || st.Request.Credentials.Password != "old-Pa55" {
+		t.Errorf("the record no longer says how the live mount logs on: %q", st.Request.Credentials.Username)
+	}
+}

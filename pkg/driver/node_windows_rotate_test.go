@@ -82,3 +82,53 @@ func TestWindowsNodeRotatesTheMappingPassword(t *testing.T) {
 	err = publishOn(ctx, d, v1, "a", "p1", secretOf("mallory", "pw-new-9c"))
 	wantCode(t, "republish with another user", err, codes.FailedPrecondition, "another SMB user")
 }
+
+// On a Windows node a negotiate (or krb5) Secret may name its user by
+// principal (a UPN) with a password: the mapping logs on with that
+// password, so a changed one is handed over as for NTLM. (It was not: the
+// rotation took such a Secret for a Linux Kerberos mount, which holds no
+// password, and a repair mapped again with the old one, error 1326.)
+func TestAPrincipalSecretsNewPasswordReachesTheWindowsMapping(t *testing.T) {
+	fake := csiproxytest.Start(t, winDriverDir)
+	d := newWindowsCredsNode(t, fake, filepath.Join(t.TempDir(), "state"))
+	ctx := context.Background()
+	const v1 = "v1#smb://fs/share?auth=negotiate#pvc-1#delete"
+	upn := func(p, pw string) map[string]string { return map[string]string{"principal": p, "password": pw} }
+	fake.SetPassword("fs", "alice@CORP.EXAMPLE", "pw-alice-1")
+	if err := stageOn(ctx, d, fake, v1, "a", upn("alice@CORP.EXAMPLE", "pw-alice-1")); err != nil {
+		t.Fatal(err)
+	}
+	if err := publishOn(ctx, d, v1, "a", "p1", upn("alice@CORP.EXAMPLE", "pw-alice-1")); err != nil {
+		t.Fatal(err)
+	}
+	// The server and the Secret change; the server drops the session.
+	fake.SetPassword("fs", "alice@CORP.EXAMPLE", "pw-alice-2")
+	fake.DropSessions("fs")
+	err := publishOn(ctx, d, v1, "a", "p1", upn("alice@CORP.EXAMPLE", "pw-alice-2"))
+	st, _ := d.nodeState().Staged(winStagingOf("a"))
+	if st.Request.Credentials.Password != "pw-alice-2" {
+		t.Errorf("after a republish with the new password (answered %v) the record keeps the old one; mappings %+v", err, fake.Mappings())
+	}
+}
+
+// And a Secret naming another principal is not refused as another user.
+func TestAWindowsRepublishWithAnotherPrincipalIsRefused(t *testing.T) {
+	fake := csiproxytest.Start(t, winDriverDir)
+	d := newWindowsCredsNode(t, fake, filepath.Join(t.TempDir(), "state"))
+	ctx := context.Background()
+	const v1 = "v1#smb://fs/share?auth=negotiate#pvc-1#delete"
+	upn := func(p, pw string) map[string]string { return map[string]string{"principal": p, "password": pw} }
+	fake.SetPassword("fs", "alice@CORP.EXAMPLE", "pw-alice-1")
+	fake.SetPassword("fs", "bob@CORP.EXAMPLE", "pw-bob-1")
+	if err := stageOn(ctx, d, fake, v1, "a", upn("alice@CORP.EXAMPLE", "pw-alice-1")); err != nil {
+		t.Fatal(err)
+	}
+	if err := publishOn(ctx, d, v1, "a", "p1", upn("alice@CORP.EXAMPLE", "pw-alice-1")); err != nil {
+		t.Fatal(err)
+	}
+	err := publishOn(ctx, d, v1, "a", "p1", upn("bob@CORP.EXAMPLE", "pw-bob-1"))
+	if err == nil {
+		t.Fatal("republish with another principal answered OK")
+	}
+	wantCode(t, "republish with another principal", err, codes.FailedPrecondition, "another")
+}

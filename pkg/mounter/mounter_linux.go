@@ -463,6 +463,10 @@ func (l *Linux) writeCredentials(content string) (string, func(), error) {
 	if err := os.Chmod(l.CredentialsDir, 0o700); err != nil {
 		return "", nil, err
 	}
+	// Again at every write, not only at the start: the kubelet restarts a
+	// killed plugin within seconds, when its leftover is too young for
+	// the start's sweep, and nothing else would look at it again.
+	removeStaleCredentials(l.CredentialsDir, staleCredentials)
 	f, err := os.CreateTemp(l.CredentialsDir, "cifs-*")
 	if err != nil {
 		return "", nil, fmt.Errorf("create credentials file: %w", err)

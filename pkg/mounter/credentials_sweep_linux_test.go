@@ -1,0 +1,59 @@
+//go:build linux
+
+package mounter
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	mount "k8s.io/mount-utils"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/source"
+)
+
+// The plugin is killed during a mount (its credentials file, a password in
+// plain text, is left in its /tmp emptyDir) and the kubelet restarts the
+// container at once, as it does (10 s back-off). The start's sweep keeps
+// files younger than 10 minutes, and nothing sweeps again: the password
+// stayed in the pod's /tmp for as long as the pod lived. Every later
+// stage sweeps again.
+func TestACredentialsFileAKilledStageLeftIsRemovedAfterAQuickRestart(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "creds")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	leftover := filepath.Join(dir, "cifs-1234567")
+	if err := os.WriteFile(leftover, []byte("username=u\npassword=SECRET\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	killed := time.Now().Add(-30 * time.Second) // killed 30 s ago, restarted now
+	if err := os.Chtimes(leftover, killed, killed); err != nil {
+		t.Fatal(err)
+	}
+	// The restart: what New does first.
+	removeStaleCredentials(dir, staleCredentials)
+
+	// The restarted plugin then serves stages for an hour (mtimes moved
+	// instead of waiting): the leftover is never looked at again.
+	l := NewLinuxForTest(mount.NewFakeMounter(nil), func(context.Context, string, string, string, []string) error { return nil }, dir)
+	hourAgo := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(leftover, hourAgo, hourAgo); err != nil {
+		t.Fatal(err)
+	}
+	src, err := source.Parse("smb://fs/share")
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := StageRequest{Source: src, StagingPath: filepath.Join(t.TempDir(), "globalmount"), Credentials: source.Credentials{Username: "u", Password: "p"}}
+	if err := l.Stage(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(leftover); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the killed stage's credentials file (a plaintext password) is still in the plugin's /tmp after a restart and an hour of stages: %v", err)
+	}
+}

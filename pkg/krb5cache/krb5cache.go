@@ -23,6 +23,8 @@ package krb5cache
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -85,9 +87,13 @@ type Manager struct {
 
 // identity is one Kerberos principal's uid on this node.
 type identity struct {
-	UID       uint32   `json:"uid"`
-	Principal string   `json:"principal"`
-	Servers   []string `json:"servers"`
+	UID       uint32 `json:"uid"`
+	Principal string `json:"principal"`
+	// Conf names the realm configuration the principal's key was proved
+	// against (confKey): a Secret with a krb5.conf of its own may send its
+	// login to a KDC of its choosing, which proves nothing to another.
+	Conf    string   `json:"conf,omitempty"`
+	Servers []string `json:"servers"`
 	// Volumes are the staging paths whose mounts use the uid.
 	Volumes []string `json:"volumes"`
 
@@ -137,7 +143,7 @@ func (m *Manager) Acquire(ctx context.Context, volume string, creds source.Crede
 	}
 	m.mu.Lock()
 	servers := []string{server}
-	if id := m.byPrincipal(creds.Principal); id != nil {
+	if id := m.serving(creds); id != nil {
 		servers = union(id.Servers, server)
 	}
 	m.mu.Unlock()
@@ -150,13 +156,17 @@ func (m *Manager) Acquire(ctx context.Context, volume string, creds source.Crede
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, other := range m.ids {
-		if other.Principal != creds.Principal && slices.Contains(other.Volumes, volume) {
-			return 0, false, fmt.Errorf("%w (%s): a live mount keeps its identity; unstage the volume (restart the pods that use it) to mount it as %s", ErrOtherPrincipal, other.Principal, creds.Principal)
+		if !other.serves(creds) && slices.Contains(other.Volumes, volume) {
+			as := other.Principal
+			if as == creds.Principal {
+				as += ", with another krb5.conf"
+			}
+			return 0, false, fmt.Errorf("%w (%s): a live mount keeps its identity; unstage the volume (restart the pods that use it) to mount it as %s", ErrOtherPrincipal, as, creds.Principal)
 		}
 	}
-	id := m.byPrincipal(creds.Principal)
+	id := m.serving(creds)
 	if id == nil {
-		if id, err = m.allocate(creds.Principal); err != nil {
+		if id, err = m.allocate(creds); err != nil {
 			return 0, false, err
 		}
 	}
@@ -252,7 +262,12 @@ func (m *Manager) Resume(ctx context.Context, staged func(volume string) (creds 
 		for _, v := range id.Volumes {
 			if c, ok := staged(v); ok {
 				kept = append(kept, v)
-				if krb5.HasIdentity(c) && c.Principal == id.Principal {
+				if krb5.HasIdentity(c) && c.Principal == id.Principal && id.Conf == "" && c.Krb5Conf != "" {
+					// Recorded before identities named their krb5.conf:
+					// the one its volume was staged with.
+					id.Conf = confKey(c)
+				}
+				if krb5.HasIdentity(c) && id.serves(c) {
 					id.creds = c
 				}
 			}
@@ -279,19 +294,35 @@ func (m *Manager) Close() {
 	}
 }
 
-func (m *Manager) byPrincipal(p string) *identity {
+// serving is the identity that logs in as creds do: their principal,
+// proved against the same realm configuration.
+func (m *Manager) serving(creds source.Credentials) *identity {
 	for _, id := range m.ids {
-		if id.Principal == p {
+		if id.serves(creds) {
 			return id
 		}
 	}
 	return nil
 }
 
-func (m *Manager) allocate(principal string) (*identity, error) {
+func (id *identity) serves(c source.Credentials) bool {
+	return id.Principal == c.Principal && id.Conf == confKey(c)
+}
+
+// confKey names the realm configuration a login of c goes by: the
+// Secret's own krb5.conf (a hash of it), or the node's ("").
+func confKey(c source.Credentials) string {
+	if c.Krb5Conf == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(c.Krb5Conf))
+	return hex.EncodeToString(sum[:16])
+}
+
+func (m *Manager) allocate(creds source.Credentials) (*identity, error) {
 	for uid := m.cfg.First; ; uid++ {
 		if _, used := m.ids[uid]; !used {
-			id := &identity{UID: uid, Principal: principal}
+			id := &identity{UID: uid, Principal: creds.Principal, Conf: confKey(creds)}
 			m.ids[uid] = id
 			return id, nil
 		}

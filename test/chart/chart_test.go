@@ -258,3 +258,27 @@ func toMaps(v any) []map[string]any {
 	}
 	return out
 }
+
+// The sidecars serve /healthz/leader-election only with leader election
+// (csi-lib-utils): without it, a liveness probe on that path gets a 404 and
+// restarts them every half minute. controller.leaderElection=false renders
+// neither the flags nor the probes; the default renders both.
+func TestLeaderElectionOffRendersNoProbeOnItsHealthPath(t *testing.T) {
+	helm := tool(t, "helm")
+	for _, on := range []bool{true, false} {
+		got := chart(t, helm, "controller.leaderElection="+map[bool]string{true: "true", false: "false"}[on])
+		for _, name := range []string{"csi-provisioner", "csi-resizer", "csi-snapshotter"} {
+			o, _ := got[controllerKey].(map[string]any)
+			cs, _ := dig(o, "spec", "template", "spec", "containers").([]any)
+			c := named(cs, name)
+			if c == nil {
+				continue // the snapshotter comes with snapshots.enabled
+			}
+			probed := dig(c, "livenessProbe", "httpGet", "path") == "/healthz/leader-election"
+			flagged := slices.Contains(toStrings(c["args"]), "--leader-election")
+			if probed != on || flagged != on {
+				t.Errorf("leaderElection=%v: %s probes /healthz/leader-election %v, has --leader-election %v", on, name, probed, flagged)
+			}
+		}
+	}
+}

@@ -30,7 +30,7 @@ var (
 	// SMB, Kerberos, the Samba ports of the alias tests, the node's
 	// metrics, health and liveness ports.
 	given = map[int]bool{88: true, 111: true, 445: true, 2049: true, 20048: true,
-		4450: true, 4451: true, 4460: true, 6443: true, 9808: true, 29654: true, 29655: true}
+		4450: true, 4451: true, 4460: true, 6443: true, 9808: true, 29764: true, 29765: true}
 )
 
 // Get returns a TCP port nothing listens on now, on loopback or on any

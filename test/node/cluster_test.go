@@ -82,7 +82,7 @@ var env struct {
 
 // nodeMetricsPort is the node plugin's --metrics-address port in
 // manifests/base/node.yaml (hostNetwork: a port of the node).
-const nodeMetricsPort = 29655
+const nodeMetricsPort = 29765
 
 // guestExec runs a command on the node (guestd's /exec).
 func guestExec(argv ...string) (string, int, error) {

@@ -61,7 +61,7 @@ func main() {
 	address := flag.String("csi-address", "/run/csi/socket", "the driver's CSI socket in this container")
 	kubeletPath := flag.String("kubelet-registration-path", "", "the driver's CSI socket as the kubelet sees it on the node")
 	regDir := flag.String("plugin-registration-path", "/registration", "the kubelet's plugin registration directory in this container")
-	endpoint := flag.String("http-endpoint", "", "address to serve /healthz on, e.g. :29654")
+	endpoint := flag.String("http-endpoint", "", "address to serve /healthz on, e.g. :29764")
 	flag.Int("v", 0, "log verbosity (accepted for the manifests' sake)")
 	flag.Parse()
 	if *kubeletPath == "" {

@@ -2,6 +2,8 @@ package driver
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"sync"
 
 	"k8s.io/klog/v2"
@@ -58,6 +60,25 @@ func (n *node) stage(ctx context.Context, sr mounter.StageRequest) error {
 // aliasKey names the volume a node mount is of, for the alias log: where it
 // lies on its server as the volume names it.
 func aliasKey(sr mounter.StageRequest) string { return sr.Source.Device(sr.SubDir) }
+
+// hosts are the server names a mount of src may be made at now, lower
+// case: src's own, and every address the aliases give it (stage tries them
+// in order). Not logged: it is asked for checks, not to reach a volume.
+func (a *aliasUse) hosts(src source.Source) []string {
+	out := []string{strings.ToLower(src.Host)}
+	if a == nil {
+		return out
+	}
+	if got, _, ok := a.cfg.Aliases.Aliases().Resolve(src); ok {
+		for _, addr := range got.Addresses() {
+			if h := strings.ToLower(addr.Host); !slices.Contains(out, h) {
+				out = append(out, h)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
 
 // resolve is src as the aliases map it now, for the volume (or share)
 // named key; src itself when no rule matches.

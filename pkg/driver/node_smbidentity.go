@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"strings"
 
 	"k8s.io/klog/v2"
@@ -69,11 +70,23 @@ func (n *node) lockServer(ctx context.Context, sr mounter.StageRequest) (func(),
 	if n.cfg.Mounter.OS() != "windows" || sr.Source.Protocol != source.SMB {
 		return func() {}, nil
 	}
-	unlock, err := n.serverLocks.Lock(ctx, strings.ToLower(sr.Source.Host))
-	if err != nil {
-		return nil, toStatus(fmt.Errorf("waiting for another stage of a volume on %s: %w", sr.Source.Host, err))
+	// Every name the volume may be mapped at (the aliases'), in one
+	// order, so two stages that share any of them wait for each other.
+	var unlocks []func()
+	release := func() {
+		for i := len(unlocks) - 1; i >= 0; i-- {
+			unlocks[i]()
+		}
 	}
-	return unlock, nil
+	for _, h := range n.aliases.hosts(sr.Source) {
+		unlock, err := n.serverLocks.Lock(ctx, h)
+		if err != nil {
+			release()
+			return nil, toStatus(fmt.Errorf("waiting for another stage of a volume on %s: %w", h, err))
+		}
+		unlocks = append(unlocks, unlock)
+	}
+	return release, nil
 }
 
 // mappingConflict refuses to stage an SMB volume on a Windows node when a
@@ -97,9 +110,11 @@ func (n *node) lockServer(ctx context.Context, sr mounter.StageRequest) (func(),
 // share its mapping. Replacing the mapping's password is the rotation's
 // work (rotateCredentials), at the next republish.
 //
-// Servers are compared by the host name in their source, without case:
-// Windows does the same (and counts another name of the same server, an
-// alias or an address, as another server).
+// Servers are compared by host name, without case, as Windows does (it
+// counts another name of the same server, or an address, as another
+// server): the names each volume may be mapped at, its source's and those
+// the source aliases give it now, so a volume reached through an alias
+// meets the volumes of the server it is mapped at.
 //
 // The share's mapping must also give this volume what its class demands
 // of it (see weakerMapping); what it demands less than the share's other
@@ -126,9 +141,10 @@ func (n *node) mappingConflict(ctx context.Context, volumeID string, sr *mounter
 		// this server, with other credentials: never taken for none.
 		return fail(share.ErrPrecondition, "the node cannot tell which credentials map the SMB server %s (Windows allows one set per server and node): %v; restore or remove that file under --state-dir", sr.Source.Host, err)
 	}
+	hosts := n.aliases.hosts(sr.Source)
 	for _, rec := range recs {
 		other := rec.Request
-		if other.Source.Protocol != source.SMB || !strings.EqualFold(other.Source.Host, sr.Source.Host) ||
+		if other.Source.Protocol != source.SMB || !slices.ContainsFunc(n.aliases.hosts(other.Source), func(h string) bool { return slices.Contains(hosts, h) }) ||
 			winpath.Equal(winpath.Clean(other.StagingPath), winpath.Clean(sr.StagingPath)) || rec.VolumeID == volumeID && volumeID != "" {
 			continue
 		}

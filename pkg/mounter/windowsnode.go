@@ -307,6 +307,15 @@ func (w *Windows) restage(ctx context.Context, staging, current string, m smbMap
 		return err
 	}
 	logger.Info("staged link does not reach the share, mapping it again", "target", current, "reason", errText(err))
+	relink := !winpath.Equal(current, m.remote)
+	if relink {
+		// Linked to another share before (its source moved, an alias):
+		// a mapping of this one no volume vouches for is never reused,
+		// as a first stage would not reuse it.
+		if err := w.dropUnvouchedMapping(ctx, m.root, staging); err != nil {
+			return err
+		}
+	}
 	if err := w.host.NewSMBGlobalMapping(ctx, m.remote, "", m.username, password, m.opts); err != nil {
 		return fmt.Errorf("map %s again: %w", m.root, err)
 	}
@@ -329,7 +338,34 @@ func (w *Windows) restage(ctx context.Context, staging, current string, m smbMap
 	if works, err := w.host.IsSymlink(ctx, staging); err != nil || !works {
 		return fmt.Errorf("%s is not reachable through the new link: %s", m.remote, errText(err))
 	}
+	w.dropOldMapping(ctx, current, m.root, staging)
 	return nil
+}
+
+// dropOldMapping removes, after staging was linked away from current, the
+// mapping of current's share when no volume links into it any more, as
+// Unstage would have: nothing else would remove it. Best effort: a mapping
+// left stays until a volume of that share is unstaged.
+func (w *Windows) dropOldMapping(ctx context.Context, current, newRoot, staging string) {
+	old, err := winpath.ShareRoot(current)
+	if err != nil || winpath.Equal(old, newRoot) {
+		return
+	}
+	logger := klog.FromContext(ctx).WithValues("share", old)
+	unlock, err := w.shareLocks.Lock(ctx, strings.ToLower(old))
+	if err != nil {
+		logger.Info("the old share's mapping stays: waiting for its lock", "reason", err.Error())
+		return
+	}
+	defer unlock()
+	if users, err := w.shareUsers(ctx, old, staging); err != nil || len(users) > 0 {
+		return
+	}
+	if err := w.host.RemoveSMBGlobalMapping(ctx, old); err != nil {
+		logger.Info("the old share's mapping stays", "reason", err.Error())
+		return
+	}
+	logger.V(2).Info("removed the SMB global mapping of the share the volume was linked to before")
 }
 
 // dropUnvouchedMapping removes the node's mapping of root, if there is one,

@@ -164,8 +164,9 @@ func (n NodeStore) Staged(stagingPath string) (Staged, error) {
 // MoveCredentialsOutOfRecords rewrites the staging records an earlier
 // version left with credentials in them: the credentials go where
 // SaveStaged keeps them, and the file is replaced by one without. It
-// returns how many records it rewrote; a record it cannot rewrite keeps
-// its file, and is named in the error. The credentials an earlier version
+// returns how many records it rewrote; a record whose credentials cannot
+// be kept loses them (never left in plain text), and is named in the
+// error. The credentials an earlier version
 // kept in the keyring unsealed are sealed too, now rather than at their
 // volume's next use (see creds.go).
 func (n NodeStore) MoveCredentialsOutOfRecords() (int, error) {
@@ -177,6 +178,13 @@ func (n NodeStore) MoveCredentialsOutOfRecords() (int, error) {
 			continue
 		}
 		if err := n.SaveStaged(s.Request.StagingPath, s); err != nil {
+			// Never left on disk in plain text: the record loses them, as
+			// on a node without a keyring after a restart (the next
+			// publish's Secret is recorded then).
+			s.Request.Credentials = share.Credentials{}
+			if serr := n.save(kindStaged, s.Request.StagingPath, s); serr != nil {
+				err = fmt.Errorf("%w (and rewriting it without them: %v)", err, serr)
+			}
 			errs = append(errs, fmt.Errorf("record of %s: %w", s.Request.StagingPath, err))
 			continue
 		}

@@ -14,14 +14,9 @@ import (
 )
 
 // An earlier version's record holds the password in plain text. At start
-// it is rewritten without it; when the sealing key file is refused (a mode
-// an administrator must look at), the rewrite is skipped and the password
-// stays on disk, in the state directory, for as long as the file is wrong.
-// It could go to the plugin's memory (as where there is no keyring) and the
-// file be rewritten without it.
-// A record an earlier version wrote with the password in it is rewritten
-// without it even when the sealing key is refused (not a 0600 file of the
-// plugin's): it kept its plaintext password on disk for good.
+// it is rewritten without it, also when the sealing key file is refused (a
+// mode an administrator must look at): the rewrite was skipped then, and
+// the password stayed on disk in the state directory.
 func TestAnOldRecordLosesItsPasswordEvenWhenTheSealKeyIsRefused(t *testing.T) {
 	n := NodeStore{Dir: filepath.Join(t.TempDir(), "state")}
 	if err := os.MkdirAll(n.Dir, 0o700); err != nil {

@@ -12,6 +12,8 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 	"k8s.io/klog/v2"
 
+	"github.com/fileshare-csi/fileshare-csi/pkg/share"
+	"github.com/fileshare-csi/fileshare-csi/pkg/source"
 	"github.com/fileshare-csi/fileshare-csi/pkg/state"
 	"github.com/fileshare-csi/fileshare-csi/pkg/volume"
 )
@@ -59,7 +61,7 @@ func (d *controller) CreateVolumeGroupSnapshot(ctx context.Context, req *csi.Cre
 			_, err := s.copySource(ctx, "snapshot")
 			return err
 		}); err != nil {
-			return nil, toStatus(err)
+			return nil, d.refuseGroup(ctx, req.GetName(), vols[0].Source, creds, err)
 		}
 	}
 	var g state.Group
@@ -84,11 +86,21 @@ func (d *controller) CreateVolumeGroupSnapshot(ctx context.Context, req *csi.Cre
 	for i, vol := range vols {
 		p, err := d.startSnapshot(ctx, vol, g.Members[memberIndex(g, ids[i])].SnapshotName, gid.GroupID(), creds)
 		if err != nil {
-			return nil, toStatus(err)
+			return nil, d.refuseGroup(ctx, req.GetName(), vols[0].Source, creds, err)
 		}
 		pending = append(pending, p)
 	}
 	if err := d.awaitSnapshots(ctx, pending, snapshotWait); err != nil {
+		return nil, toStatus(err)
+	}
+	// From the first answer on, the CO may hold the group's ID: no refusal
+	// deletes it any more (refuseGroup).
+	err = d.lockedAt(ctx, d.locateShare(ctx, vols[0].Source), creds, state.GroupLockPath(gid.Key), func(s site) error {
+		var err error
+		g, err = s.Answered(ctx, g)
+		return err
+	})
+	if err != nil {
 		return nil, toStatus(err)
 	}
 	snaps := make([]state.Snapshot, 0, len(pending))
@@ -300,35 +312,74 @@ func (d *controller) DeleteVolumeGroupSnapshot(ctx context.Context, req *csi.Del
 		klog.FromContext(ctx).Info("DeleteVolumeGroupSnapshot of an ID this driver never issued: nothing to delete", "reason", err.Error())
 		return &csi.DeleteVolumeGroupSnapshotResponse{}, nil
 	}
-	creds := credentialsFrom(req.GetSecrets())
+	check := func(g state.Group, vols []volume.Volume, snaps []state.Snapshot) error {
+		return checkSnapshotIDs(g, vols, snaps, req.GetSnapshotIds())
+	}
+	if err := d.deleteGroup(ctx, gid, credentialsFrom(req.GetSecrets()), check); err != nil {
+		return nil, err
+	}
+	return &csi.DeleteVolumeGroupSnapshotResponse{}, nil
+}
+
+// deleteGroup deletes the group snapshot gid: every member snapshot, each
+// with all the guards of DeleteSnapshot, then the group's record. check,
+// if not nil, must pass before anything is deleted. A group that is not
+// there is deleted already.
+func (d *controller) deleteGroup(ctx context.Context, gid volume.Snapshot, creds share.Credentials, check func(state.Group, []volume.Volume, []state.Snapshot) error) error {
 	grp := d.locateShare(ctx, gid.Source)
 	var g state.Group
 	var vols []volume.Volume
 	var snaps []state.Snapshot
-	err = d.at(ctx, grp, creds, false, func(s site) error {
+	err := d.at(ctx, grp, creds, false, func(s site) error {
 		var err error
-		if g, vols, snaps, err = s.groupMembers(ctx, gid); err != nil {
+		if g, vols, snaps, err = s.groupMembers(ctx, gid); err != nil || check == nil {
 			return err
 		}
-		// Checked before anything is deleted.
-		return checkSnapshotIDs(g, vols, snaps, req.GetSnapshotIds())
+		return check(g, vols, snaps)
 	})
 	if errors.Is(err, state.ErrNotFound) {
-		return &csi.DeleteVolumeGroupSnapshotResponse{}, nil
+		return nil
 	}
 	if err != nil {
-		return nil, toStatus(err)
+		return toStatus(err)
 	}
 	for i, s := range snaps {
 		if err := d.deleteSnapshot(ctx, volume.Snapshot{Source: vols[i].Source, Key: s.Key(), UID: s.UID}, creds); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	err = d.lockedAt(ctx, grp, creds, state.GroupLockPath(gid.Key), func(st site) error {
 		return st.DeleteGroup(ctx, g)
 	})
-	if err != nil {
-		return nil, toStatus(err)
+	return toStatus(err)
+}
+
+// refuseGroup answers err, which refused group snapshot name on the share
+// of src. A member that is gone (NotFound) refuses it for good: a group no
+// call answered yet (an earlier call cut short made it, or this one) is
+// deleted then, with the snapshots of its members made so far, since
+// nobody holds its ID to delete it. Anything else (a member still being
+// filled, the server away) leaves it to the call's retry, which goes on
+// from it; and an answered group is only ever deleted by its ID.
+func (d *controller) refuseGroup(ctx context.Context, name string, src source.Source, creds share.Credentials, err error) error {
+	refused := toStatus(err)
+	if status.Code(refused) != codes.NotFound {
+		return refused
 	}
-	return &csi.DeleteVolumeGroupSnapshotResponse{}, nil
+	var g state.Group
+	ferr := d.at(ctx, d.locateShare(ctx, src), creds, false, func(s site) error {
+		var err error
+		g, err = s.FindGroup(ctx, name)
+		return err
+	})
+	switch {
+	case errors.Is(ferr, state.ErrNotFound) || ferr == nil && !g.Unanswered:
+		return refused
+	case ferr == nil:
+		ferr = d.deleteGroup(ctx, volume.Snapshot{Source: src, Key: state.GroupKey(g.Name), UID: g.UID}, creds, nil)
+	}
+	if ferr != nil {
+		return status.Errorf(codes.NotFound, "%s (and deleting what the group's calls made so far: %v)", status.Convert(refused).Message(), ferr)
+	}
+	return refused
 }

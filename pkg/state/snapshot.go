@@ -402,6 +402,11 @@ type Group struct {
 	Name    string        `json:"name"`
 	Created time.Time     `json:"created"`
 	Members []GroupMember `json:"members"`
+	// Unanswered: no call has answered the group with its ID yet, so a
+	// refusal of it may delete what it holds (nobody can ask for it by
+	// ID). Set when the group is made, cleared (Answered) before the first
+	// answer; a record made before this field existed counts as answered.
+	Unanswered bool `json:"unanswered,omitempty"`
 }
 
 // GroupMember is one volume of a group snapshot and the snapshot taken of it.
@@ -443,7 +448,7 @@ func (s *Store) CreateGroup(ctx context.Context, name string, volumeIDs []string
 	if err != nil {
 		return Group{}, err
 	}
-	g = Group{UID: uid, Name: name, Created: s.now().UTC()}
+	g = Group{UID: uid, Name: name, Created: s.now().UTC(), Unanswered: true}
 	for _, id := range volumeIDs {
 		g.Members = append(g.Members, GroupMember{VolumeID: id, SnapshotName: MemberSnapshotName(name, id)})
 	}
@@ -475,6 +480,27 @@ func (s *Store) GetGroup(ctx context.Context, k, uid string) (Group, error) {
 	err := s.readJSON(ctx, groupRecord(k), &g)
 	if errors.Is(err, fs.ErrNotExist) || err == nil && g.UID != uid {
 		return Group{}, fmt.Errorf("no group snapshot with UID %s: %w", uid, ErrNotFound)
+	}
+	return g, err
+}
+
+// Answered records, before a call answers the group with its ID, that it
+// may have been: from then on only DeleteVolumeGroupSnapshot deletes it.
+func (s *Store) Answered(ctx context.Context, g Group) (Group, error) {
+	if !g.Unanswered {
+		return g, nil
+	}
+	g.Unanswered = false
+	return g, s.writeJSON(ctx, groupRecord(GroupKey(g.Name)), g)
+}
+
+// FindGroup is the record of the group snapshot named name, ErrNotFound
+// when there is none.
+func (s *Store) FindGroup(ctx context.Context, name string) (Group, error) {
+	var g Group
+	err := s.readJSON(ctx, groupRecord(GroupKey(name)), &g)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Group{}, fmt.Errorf("no group snapshot %q: %w", name, ErrNotFound)
 	}
 	return g, err
 }

@@ -460,3 +460,39 @@ func TestARenameFromADeepPathEndsInAFewCompounds(t *testing.T) {
 		t.Fatalf("lookupOps with no room: %v after %d COMPOUNDs", err, srv.count())
 	}
 }
+
+// A RECLAIM_COMPLETE answered RETRY_UNCACHED_REP (the server took the
+// SEQUENCE for one it already ran on the slot, as kernel nfsd once did
+// under a burst of new sessions) is done: the session is made, and its
+// next COMPOUND goes out on the next sequence ID. (The dial failed, and a
+// CreateVolume with it.)
+func TestAReclaimCompleteTheServerTookForARetryMakesTheSession(t *testing.T) {
+	var seqs []uint32
+	srv := &cannedServer{}
+	srv.answer = func(_ int, rec []byte) []byte {
+		ops := parseOps(t, rec)
+		if len(ops) > 1 && ops[0] == op4Sequence && ops[1] == op4ReclaimComplete {
+			return reply(nfs4ErrRetryUncached, result4{op4Sequence, 0, seqOK}, result4{op4ReclaimComplete, nfs4ErrRetryUncached, nil})
+		}
+		return okReply(ops)
+	}
+	client, server := net.Pipe()
+	go srv.serve(server)
+	t.Cleanup(func() { client.Close() })
+	s, err := newNFS4Session(oncrpc.NewConn(client), "nfs://fake/export?vers=4.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := s.establish(ctx); err != nil || s.broken {
+		t.Fatalf("establish: %v (broken %v)", err, s.broken)
+	}
+	seqs = append(seqs, s.seq)
+	if err := s.compound(ctx, []nfs4Op{opPutrootfh()}); err != nil {
+		t.Fatalf("the first call on the session: %v", err)
+	}
+	if seqs[0] != 2 || s.seq != 3 {
+		t.Errorf("sequence IDs: %d after the setup, %d after a call; want 2 and 3", seqs[0], s.seq)
+	}
+}

@@ -112,6 +112,7 @@ const (
 	nfs4ErrSeqMisordered  = 10063
 	nfs4ErrReqTooBig      = 10065
 	nfs4ErrRepTooBig      = 10066
+	nfs4ErrRetryUncached  = 10068
 	nfs4ErrTooManyOps     = 10070
 	nfs4ErrOpNotInSession = 10071
 	nfs4ErrDeadsession    = 10078
@@ -132,7 +133,7 @@ var nfs4StatusNames = map[uint32]string{
 	nfs4ErrAttrnotsupp: "ATTRNOTSUPP", nfs4ErrBadxdr: "BADXDR", nfs4ErrBadowner: "BADOWNER", nfs4ErrBadname: "BADNAME",
 	nfs4ErrOpIllegal: "OP_ILLEGAL", nfs4ErrAdminRevoked: "ADMIN_REVOKED", nfs4ErrBadsession: "BADSESSION", nfs4ErrBadslot: "BADSLOT",
 	nfs4ErrCompleteAlrdy: "COMPLETE_ALREADY", nfs4ErrSeqMisordered: "SEQ_MISORDERED", nfs4ErrReqTooBig: "REQ_TOO_BIG",
-	nfs4ErrRepTooBig: "REP_TOO_BIG", nfs4ErrTooManyOps: "TOO_MANY_OPS", nfs4ErrOpNotInSession: "OP_NOT_IN_SESSION",
+	nfs4ErrRepTooBig: "REP_TOO_BIG", nfs4ErrRetryUncached: "RETRY_UNCACHED_REP", nfs4ErrTooManyOps: "TOO_MANY_OPS", nfs4ErrOpNotInSession: "OP_NOT_IN_SESSION",
 	nfs4ErrDeadsession: "DEADSESSION", nfs4ErrNotOnlyOp: "NOT_ONLY_OP", nfs4ErrWrongType: "WRONG_TYPE",
 	nfs4ErrOffloadNoReqs: "OFFLOAD_NO_REQS",
 }

@@ -139,7 +139,11 @@ func (s *nfs4Session) establish(ctx context.Context) (err error) {
 	// re-establishment would start the next for as long as the server
 	// kept losing them.
 	err = s.sequenced(ctx, []nfs4Op{opReclaimComplete()}, false)
-	if err != nil && !isNFS4Status(err, nfs4ErrCompleteAlrdy) {
+	// RETRY_UNCACHED_REP: the server took the SEQUENCE for one it already
+	// ran on the slot (kernel nfsd, seen once under a burst of new
+	// sessions), so the RECLAIM_COMPLETE is done and the slot moved on
+	// (sequenced stepped it): the session is in step either way.
+	if err != nil && !isNFS4Status(err, nfs4ErrCompleteAlrdy) && !isNFS4Status(err, nfs4ErrRetryUncached) {
 		return fmt.Errorf("RECLAIM_COMPLETE: %w", s.refusal(err))
 	}
 	return nil

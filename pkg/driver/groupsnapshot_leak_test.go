@@ -28,31 +28,14 @@ import (
 func TestAFailedGroupSnapshotLeavesNothing(t *testing.T) {
 	for _, gone := range []string{"before the call", "during the call"} {
 		t.Run(gone, func(t *testing.T) {
-			ms := memshare.New()
-			d := memshareDriver(t, ms)
+			ms, d, a, b := twoVolumes(t)
 			ctx := context.Background()
-			a := createOn(t, d, "pvc-a", "delete")
-			if err := ms.WriteFileDirect("pvc-a/data.txt", []byte("a's data")); err != nil {
-				t.Fatal(err)
-			}
-			b := createOn(t, d, "pvc-b", "delete")
 			if gone == "before the call" {
 				if _, err := d.DeleteVolume(ctx, &csi.DeleteVolumeRequest{VolumeId: b}); err != nil {
 					t.Fatal(err)
 				}
 			} else {
-				// b's record reads as gone from its second read on: the
-				// look before anything is written passes, b's own
-				// snapshot does not.
-				reads := 0
-				ms.SetHook(func(op memshare.Op, when memshare.When) error {
-					if when == memshare.Before && op.Name == "read" && op.Path == state.RecordPath("pvc-b") {
-						if reads++; reads > 1 {
-							return fmt.Errorf("record gone: %w", fs.ErrNotExist)
-						}
-					}
-					return nil
-				})
+				failSecondReadOfB(ms, fmt.Errorf("record gone: %w", fs.ErrNotExist))
 			}
 			_, err := d.CreateVolumeGroupSnapshot(ctx, &csi.CreateVolumeGroupSnapshotRequest{Name: "group-1", SourceVolumeIds: []string{a, b}})
 			ms.SetHook(nil)
@@ -68,6 +51,34 @@ func TestAFailedGroupSnapshotLeavesNothing(t *testing.T) {
 			}
 		})
 	}
+}
+
+// twoVolumes is a driver on a share in memory with volumes pvc-a (with a
+// file) and pvc-b, and their IDs.
+func twoVolumes(t *testing.T) (ms *memshare.Share, d *Driver, a, b string) {
+	t.Helper()
+	ms = memshare.New()
+	d = memshareDriver(t, ms)
+	a = createOn(t, d, "pvc-a", "delete")
+	if err := ms.WriteFileDirect("pvc-a/data.txt", []byte("a's data")); err != nil {
+		t.Fatal(err)
+	}
+	return ms, d, a, createOn(t, d, "pvc-b", "delete")
+}
+
+// failSecondReadOfB makes pvc-b's record answer err from its second read
+// on: a group snapshot's look before anything is written passes, b's own
+// snapshot does not.
+func failSecondReadOfB(ms *memshare.Share, err error) {
+	reads := 0
+	ms.SetHook(func(op memshare.Op, when memshare.When) error {
+		if when == memshare.Before && op.Name == "read" && op.Path == state.RecordPath("pvc-b") {
+			if reads++; reads > 1 {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // groupLeftovers lists the files of snapshots and group records on ms.
@@ -87,23 +98,9 @@ func groupLeftovers(ms *memshare.Share) []string {
 // what the first call made goes with the refusal: the group was never
 // answered.
 func TestARetryRefusedByTheLookUndoesWhatTheCutCallMade(t *testing.T) {
-	ms := memshare.New()
-	d := memshareDriver(t, ms)
+	ms, d, a, b := twoVolumes(t)
 	ctx := context.Background()
-	a := createOn(t, d, "pvc-a", "delete")
-	if err := ms.WriteFileDirect("pvc-a/data.txt", []byte("a's data")); err != nil {
-		t.Fatal(err)
-	}
-	b := createOn(t, d, "pvc-b", "delete")
-	reads := 0
-	ms.SetHook(func(op memshare.Op, when memshare.When) error {
-		if when == memshare.Before && op.Name == "read" && op.Path == state.RecordPath("pvc-b") {
-			if reads++; reads > 1 {
-				return fmt.Errorf("connection reset: %w", share.ErrUnavailable)
-			}
-		}
-		return nil
-	})
+	failSecondReadOfB(ms, fmt.Errorf("connection reset: %w", share.ErrUnavailable))
 	req := &csi.CreateVolumeGroupSnapshotRequest{Name: "group-1", SourceVolumeIds: []string{a, b}}
 	_, err := d.CreateVolumeGroupSnapshot(ctx, req)
 	ms.SetHook(nil)
@@ -128,28 +125,14 @@ func TestARetryRefusedByTheLookUndoesWhatTheCutCallMade(t *testing.T) {
 // reply was lost), in which a member goes between the look and its own
 // snapshot, is refused, and deletes nothing: the CO holds the group's ID.
 func TestARefusalNeverDeletesAnAnsweredGroup(t *testing.T) {
-	ms := memshare.New()
-	d := memshareDriver(t, ms)
+	ms, d, a, b := twoVolumes(t)
 	ctx := context.Background()
-	a := createOn(t, d, "pvc-a", "delete")
-	if err := ms.WriteFileDirect("pvc-a/data.txt", []byte("a's data")); err != nil {
-		t.Fatal(err)
-	}
-	b := createOn(t, d, "pvc-b", "delete")
 	req := &csi.CreateVolumeGroupSnapshotRequest{Name: "group-1", SourceVolumeIds: []string{a, b}}
 	first, err := d.CreateVolumeGroupSnapshot(ctx, req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	reads := 0
-	ms.SetHook(func(op memshare.Op, when memshare.When) error {
-		if when == memshare.Before && op.Name == "read" && op.Path == state.RecordPath("pvc-b") {
-			if reads++; reads > 1 {
-				return fmt.Errorf("record gone: %w", fs.ErrNotExist)
-			}
-		}
-		return nil
-	})
+	failSecondReadOfB(ms, fmt.Errorf("record gone: %w", fs.ErrNotExist))
 	_, err = d.CreateVolumeGroupSnapshot(ctx, req)
 	ms.SetHook(nil)
 	t.Logf("the repeated call: %v", err)

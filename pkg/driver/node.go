@@ -208,6 +208,11 @@ func (n *node) NodeUnstageVolume(ctx context.Context, req *csi.NodeUnstageVolume
 		return nil, err
 	}
 	defer unlock()
+	releaseServer, err := n.lockServerOf(ctx, req.GetStagingTargetPath())
+	if err != nil {
+		return nil, err
+	}
+	defer releaseServer()
 	// A usage walk under way keeps the mount busy: it ends first.
 	n.forgetUsage(req.GetStagingTargetPath())
 	if err := n.cfg.Mounter.Unstage(ctx, req.GetStagingTargetPath()); err != nil {

@@ -107,6 +107,11 @@ func (n *node) publishInline(ctx context.Context, req *csi.NodePublishVolumeRequ
 
 // unpublishInline takes an inline volume's mount down as an unstage does.
 func (n *node) unpublishInline(ctx context.Context, target string) (*csi.NodeUnpublishVolumeResponse, error) {
+	releaseServer, err := n.lockServerOf(ctx, target)
+	if err != nil {
+		return nil, err
+	}
+	defer releaseServer()
 	n.forgetUsage(target) // a usage walk under way keeps the mount busy
 	if err := n.cfg.Mounter.Unstage(ctx, target); err != nil {
 		return nil, toStatus(err)

@@ -89,6 +89,20 @@ func (n *node) lockServer(ctx context.Context, sr mounter.StageRequest) (func(),
 	return release, nil
 }
 
+// lockServerOf is lockServer for the volume recorded at path, for a call
+// that takes it down: on a Windows node its unmount removes the share's
+// mapping when no recorded volume links into it, and a stage or an inline
+// publish of the server holds the lock from its mapping until its record
+// is saved, so waiting for it keeps the mapping under a volume being
+// recorded. Nothing to lock without a record.
+func (n *node) lockServerOf(ctx context.Context, path string) (func(), error) {
+	st, err := n.nodeState().Staged(path)
+	if err != nil {
+		return func() {}, nil
+	}
+	return n.lockServer(ctx, st.Request)
+}
+
 // mappingConflict refuses to stage an SMB volume on a Windows node when a
 // volume staged here already maps the same server with other credentials.
 // Inline volumes count as staged volumes, both ways: their publish is a

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/container-storage-interface/spec/lib/go/csi"
 	"google.golang.org/grpc/codes"
@@ -555,5 +556,60 @@ func TestWindowsRestageAsAnotherUserIsRefused(t *testing.T) {
 	wantCode(t, "bob's own volume on alice's mapping", err, codes.FailedPrecondition, alice)
 	if m := fake.Mappings(); len(m) != 1 || m[0].Username != `CORP\alice` {
 		t.Fatalf("mappings %+v, want alice's alone", m)
+	}
+}
+
+// pausingStage is a node's mounter whose Stage at path at waits, once the
+// mount is made, until resume is closed: the moment an inline publish has
+// linked into the share's mapping and not yet saved its record.
+type pausingStage struct {
+	mounter.Mounter
+	at           string
+	made, resume chan struct{}
+}
+
+func (p pausingStage) Stage(ctx context.Context, req mounter.StageRequest) error {
+	err := p.Mounter.Stage(ctx, req)
+	if winpath.Equal(req.StagingPath, p.at) {
+		close(p.made)
+		<-p.resume
+	}
+	return err
+}
+
+// An unstage of the share's last staged volume while an inline volume of
+// the share is being published waits for the inline volume's record, and
+// keeps the mapping the inline volume links through. (It went on at once,
+// found no other recorded volume of the share, and removed the mapping
+// under the live inline volume.)
+func TestAnUnstageDuringAnInlinePublishKeepsTheMappingUnderIt(t *testing.T) {
+	d, fake := aliceStaged(t, "csi-proxy")
+	ctx := context.Background()
+	p := pausingStage{Mounter: d.cfg.Mounter, at: winTargetOf("pod1"), made: make(chan struct{}), resume: make(chan struct{})}
+	d.cfg.Mounter = p
+	published := make(chan error, 1)
+	go func() {
+		published <- inlineOn(ctx, d, fake, "csi-inline", "pod1", "smb://fs/share", "", secretOf("alice", "alice-pw"))
+	}()
+	<-p.made
+	unstaged := make(chan error, 1)
+	go func() {
+		_, err := d.NodeUnstageVolume(ctx, &csi.NodeUnstageVolumeRequest{VolumeId: aliceVolume, StagingTargetPath: winStagingOf("a")})
+		unstaged <- err
+	}()
+	time.Sleep(200 * time.Millisecond) // an unstage that does not wait is done by now
+	close(p.resume)
+	if err := <-published; err != nil {
+		t.Fatal(err)
+	}
+	if err := <-unstaged; err != nil {
+		t.Fatal(err)
+	}
+	mapped := false
+	for _, m := range fake.Mappings() {
+		mapped = mapped || strings.EqualFold(m.RemotePath, `\\fs\share`)
+	}
+	if !mapped {
+		t.Errorf("the unstage removed the mapping of \\\\fs\\share under the inline volume at %s", winTargetOf("pod1"))
 	}
 }

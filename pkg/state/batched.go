@@ -64,10 +64,10 @@ func (s *Store) createNew(ctx context.Context, req CreateRequest) (rec Record, d
 	}
 	for _, a := range anc {
 		ops = append(ops, share.Op{Kind: share.OpRead, Path: s.recordPath(a)})
-		if old := recordPath(a); old != s.recordPath(a) {
+		if s.unfolded(a) {
 			// One a version before keys were folded wrote: found, it
 			// sends the call the step-by-step way, which moves it.
-			ops = append(ops, share.Op{Kind: share.OpRead, Path: old})
+			ops = append(ops, share.Op{Kind: share.OpRead, Path: recordPath(a)})
 		}
 	}
 	res := share.RunBatch(ctx, s.c, ops, false)

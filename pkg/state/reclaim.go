@@ -377,7 +377,7 @@ func (r *Reclaimer) unfold(ctx context.Context, s *Store, shareName string, lock
 	}
 	for _, f := range files {
 		var rec Record
-		if decodeJSON(f.path, f.data, &rec) != nil || rec.Path == "" || f.path != recordPath(rec.Path) || f.path == s.recordPath(rec.Path) {
+		if decodeJSON(f.path, f.data, &rec) != nil || !s.unfolded(rec.Path) || f.path != recordPath(rec.Path) {
 			continue
 		}
 		if err := under(rec.Path, func() error {
@@ -397,7 +397,7 @@ func (r *Reclaimer) unfold(ctx context.Context, s *Store, shareName string, lock
 	for _, n := range names {
 		p := intentsDir + "/" + n
 		var in Record
-		if s.readJSON(ctx, p, &in) != nil || in.Path == "" || p != intentPath(in.Path) || p == s.intentPath(in.Path) {
+		if s.readJSON(ctx, p, &in) != nil || !s.unfolded(in.Path) || p != intentPath(in.Path) {
 			continue
 		}
 		if err := under(in.Path, func() error {

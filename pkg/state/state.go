@@ -201,8 +201,11 @@ func key(p string) string {
 	return hex.EncodeToString(sum[:16])
 }
 
+// recordPath, intentPath and holdDir key p as it is spelled: where a
+// version before keys were folded (Store.key) kept what it kept of p.
 func recordPath(p string) string { return volumesDir + "/" + key(p) + ".json" }
 func intentPath(p string) string { return intentsDir + "/" + key(p) + ".json" }
+func holdDir(p string) string    { return holdsDir + "/" + key(p) }
 
 // key names what the store keeps of the directory p (its record, intent,
 // archive record and holds). On a caseless share every spelling the
@@ -215,6 +218,11 @@ func (s *Store) key(p string) string {
 	}
 	return key(p)
 }
+
+// unfolded says whether p's key is not the one of p as spelled (a caseless
+// share, and a capital letter in p): what a version before keys were
+// folded kept of p is then at recordPath(p), intentPath(p) and holdDir(p).
+func (s *Store) unfolded(p string) bool { return s.caseless && share.FoldCase(p) != p }
 
 func (s *Store) recordPath(p string) string  { return volumesDir + "/" + s.key(p) + ".json" }
 func (s *Store) intentPath(p string) string  { return intentsDir + "/" + s.key(p) + ".json" }
@@ -350,7 +358,14 @@ const TempPrefix = ".tmp-"
 // (or a torn one: errTorn).
 func (s *Store) record(ctx context.Context, p string) (Record, error) {
 	b, err := s.c.ReadFile(ctx, s.recordPath(p))
-	if errors.Is(err, fs.ErrNotExist) && s.recordPath(p) != recordPath(p) {
+	return s.recordFrom(ctx, p, b, err)
+}
+
+// recordFrom is p's record from a read of s.recordPath(p) (b, err): one not
+// there may be where a version before keys were folded wrote it
+// (unfoldedRecord).
+func (s *Store) recordFrom(ctx context.Context, p string, b []byte, err error) (Record, error) {
+	if errors.Is(err, fs.ErrNotExist) && s.unfolded(p) {
 		return s.unfoldedRecord(ctx, p)
 	}
 	return decodeRecord(s.recordPath(p), b, err)
@@ -375,9 +390,13 @@ func (s *Store) unfoldedRecord(ctx context.Context, p string) (Record, error) {
 	if err := s.addHolds(ctx, p, rec); err != nil {
 		return Record{}, err
 	}
-	if err := s.c.Rename(ctx, old, s.recordPath(p)); err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrExist) {
+	switch err := s.c.Rename(ctx, old, s.recordPath(p)); {
+	case err == nil:
+		return rec, nil
+	case !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrExist):
 		return Record{}, fmt.Errorf("move the record of %s to its key: %w", p, err)
 	}
+	// Moved by another call meanwhile, or one at the folded key already.
 	b, err = s.c.ReadFile(ctx, s.recordPath(p))
 	return decodeRecord(s.recordPath(p), b, err)
 }
@@ -925,9 +944,9 @@ func (s *Store) checkNoHolds(ctx context.Context, p string) error {
 	if err := s.checkHoldsIn(ctx, p, s.holdDir(p)); err != nil {
 		return err
 	}
-	if old := holdsDir + "/" + key(p); old != s.holdDir(p) {
+	if s.unfolded(p) {
 		// Holds a version before keys were folded wrote (unfoldedRecord).
-		return s.checkHoldsIn(ctx, p, old)
+		return s.checkHoldsIn(ctx, p, holdDir(p))
 	}
 	return nil
 }
@@ -1454,10 +1473,7 @@ func (s *Store) Dispose(ctx context.Context, p, uid string, onDelete volume.OnDe
 	// One batch reads the record and looks at the directory: all that a
 	// delete of an empty volume needs to know.
 	res := share.RunBatch(ctx, s.c, []share.Op{{Kind: share.OpRead, Path: s.recordPath(p)}, {Kind: share.OpStat, Path: p}}, false)
-	rec, err := decodeRecord(s.recordPath(p), res[0].Data, res[0].Err)
-	if errors.Is(err, fs.ErrNotExist) && s.recordPath(p) != recordPath(p) {
-		rec, err = s.unfoldedRecord(ctx, p)
-	}
+	rec, err := s.recordFrom(ctx, p, res[0].Data, res[0].Err)
 	if errors.Is(err, fs.ErrNotExist) || err == nil && rec.UID != uid {
 		err = fmt.Errorf("no volume with UID %s at %s: %w", uid, p, ErrNotFound)
 	}

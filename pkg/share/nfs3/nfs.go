@@ -667,8 +667,8 @@ func (c *nfsClient) List(ctx context.Context, rel string, max int) ([]string, er
 			if max > 0 && len(names) == max {
 				return names, nil
 			}
-			if len(names) == maxListed {
-				return nil, fmt.Errorf("list %s: more than %d entries, not a metadata directory", rel, maxListed)
+			if len(names) == share.MaxListed {
+				return nil, fmt.Errorf("list %s: %w", rel, share.TooManyListed())
 			}
 			names = append(names, e.FileName)
 		}
@@ -677,13 +677,6 @@ func (c *nfsClient) List(ctx context.Context, rel string, max int) ([]string, er
 		}
 	}
 }
-
-// maxListed bounds the names one List gathers. List is for the driver's
-// metadata directories (records, marks, packs: an entry a volume or a
-// snapshot at most), and a server that lists without end, a new cookie
-// every page, would otherwise fill the controller's memory until the
-// deadline. The walks (ReadDir, RemoveAll) hold one page at a time.
-const maxListed = 1 << 20
 
 func (c *nfsClient) Remove(ctx context.Context, rel string) error {
 	return c.removePath(ctx, procRemove, rel)
@@ -747,20 +740,17 @@ func (c *nfsClient) readdirplus(ctx context.Context, fh []byte, cookie, verf uin
 }
 
 // dirListing is one reading of a directory, from its start (cookie 0) to
-// its end: where its next READDIRPLUS starts, and each cookie it started a
-// page from. A server's cookies move on through a directory; one that
-// comes back within a listing (1, 2, 1, ...) would have it ask for the
-// same pages until the deadline, and List gather their names, which
-// decodeReaddirplus, seeing one reply, catches only where the cookie
-// stays. The cookies kept are one a page, not one an entry.
+// its end: where its next READDIRPLUS starts, and the cookies it was read
+// from (share.Cookies), which decodeReaddirplus, seeing one reply, checks
+// only where the cookie stays the same.
 type dirListing struct {
 	fh           []byte
 	cookie, verf uint64
-	from         map[uint64]struct{}
+	from         share.Cookies
 }
 
 // nextPage reads l's next page and moves l on. A page that sends l back to
-// a cookie it started from fails with ErrUnavailable and breaks the
+// a cookie it was read from fails with ErrUnavailable and breaks the
 // session, as every reply no working server sends. c.mu must be held.
 func (c *nfsClient) nextPage(ctx context.Context, l *dirListing) (readdirPage, error) {
 	page, err := c.readdirplus(ctx, l.fh, l.cookie, l.verf)
@@ -768,12 +758,11 @@ func (c *nfsClient) nextPage(ctx context.Context, l *dirListing) (readdirPage, e
 		return page, err
 	}
 	if l.from == nil {
-		l.from = map[uint64]struct{}{}
+		l.from = share.Cookies{}
 	}
-	l.from[l.cookie] = struct{}{}
-	if _, again := l.from[page.cookie]; again {
+	if err := l.from.Onward(l.cookie, page.cookie); err != nil {
 		c.broken = true
-		return readdirPage{}, fmt.Errorf("%w: READDIRPLUS sent the listing back to cookie %d, where it has been", share.ErrUnavailable, page.cookie)
+		return readdirPage{}, fmt.Errorf("READDIRPLUS: %w", err)
 	}
 	l.cookie, l.verf = page.cookie, page.verf
 	return page, nil

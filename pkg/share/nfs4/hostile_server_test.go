@@ -393,12 +393,12 @@ func TestAListingStopsWhenACookieComesAgain(t *testing.T) {
 }
 
 // A server that lists new entries for ever, each reply with a new cookie:
-// List without a limit of its own (max 0) fails after maxListNames names
+// List without a limit of its own (max 0) fails after share.MaxListed names
 // instead of filling the controller's memory; the store's directories
 // never hold that many.
 func TestListGathersAtMostMaxListNames(t *testing.T) {
-	defer func(old int) { maxListNames = old }(maxListNames)
-	maxListNames = 50
+	defer func(old int) { share.MaxListed = old }(share.MaxListed)
+	share.MaxListed = 50
 	cookies := make([]uint64, 1000)
 	for i := range cookies {
 		cookies[i] = uint64(i + 1)
@@ -408,8 +408,8 @@ func TestListGathersAtMostMaxListNames(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	names, err := c.List(ctx, "d", 0)
-	if err == nil || share.IsAnswer(err) || names != nil || readdirs > maxListNames+1 {
-		t.Fatalf("List of a directory that never ends: %d names, %v after %d READDIRs; want an error after %d names", len(names), err, readdirs, maxListNames)
+	if err == nil || share.IsAnswer(err) || names != nil || readdirs > share.MaxListed+1 {
+		t.Fatalf("List of a directory that never ends: %d names, %v after %d READDIRs; want an error after %d names", len(names), err, readdirs, share.MaxListed)
 	}
 	// A max of the caller's own still ends the listing early, and well.
 	readdirs = 0

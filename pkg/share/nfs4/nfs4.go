@@ -377,12 +377,6 @@ func (c *nfs4Client) readdirMax() uint32 {
 	return min(64<<10, c.s.fore.MaxResponse-1024)
 }
 
-// maxListNames bounds the names one List gathers, whatever its max: a
-// server that lists new names for ever (each reply with a new cookie)
-// would fill the controller's memory. The directories the driver lists
-// hold far fewer.
-var maxListNames = 1 << 20
-
 func (c *nfs4Client) List(ctx context.Context, rel string, max int) ([]string, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -392,8 +386,8 @@ func (c *nfs4Client) List(ctx context.Context, rel string, max int) ([]string, e
 			if max > 0 && len(names) == max {
 				return false, nil
 			}
-			if len(names) == maxListNames {
-				return false, fmt.Errorf("more than %d entries: more than one listing gathers", maxListNames)
+			if len(names) == share.MaxListed {
+				return false, share.TooManyListed()
 			}
 			names = append(names, e.Name)
 		}
@@ -418,7 +412,7 @@ func (c *nfs4Client) readdir(ctx context.Context, rel string, mask []uint32, pag
 	var fh []byte
 	var cookie uint64
 	var verf [8]byte
-	asked := cookiesAsked{}
+	asked := share.Cookies{}
 	ops = append(ops, opGetfh(&fh))
 	for {
 		var p readdir4Page
@@ -426,7 +420,7 @@ func (c *nfs4Client) readdir(ctx context.Context, rel string, mask []uint32, pag
 			return err
 		}
 		if !p.EOF {
-			if err := c.onward(asked, p); err != nil {
+			if err := c.onward(asked, cookie, p); err != nil {
 				return err
 			}
 		}
@@ -441,25 +435,19 @@ func (c *nfs4Client) readdir(ctx context.Context, rel string, mask []uint32, pag
 	}
 }
 
-// cookiesAsked are the cookies one listing of a directory was read from
-// after its start (cookie 0, which no entry has: RFC 8881 reserves it).
-type cookiesAsked map[uint64]bool
-
-// onward checks that the READDIR reply p, not the directory's last, gets
-// the listing on, and notes the cookie the next is read from. A reply with
-// no entries, or whose cookie the listing was read from already, would be
-// asked for again and again (List piling up names): the server breaks the
+// onward checks that the READDIR reply p, read from cookie from and not
+// the directory's last, gets the listing on (share.Cookies). A reply with
+// no entries would be asked for again and again too. The server breaks the
 // protocol, and the session is not used again.
-func (c *nfs4Client) onward(asked cookiesAsked, p readdir4Page) error {
+func (c *nfs4Client) onward(asked share.Cookies, from uint64, p readdir4Page) error {
+	err := asked.Onward(from, p.Cookie)
 	if p.Listed == 0 {
-		c.s.broken = true
-		return fmt.Errorf("%w: READDIR returned no entries before the end of the directory", share.ErrUnavailable)
+		err = fmt.Errorf("%w: READDIR returned no entries before the end of the directory", share.ErrUnavailable)
 	}
-	if asked[p.Cookie] || p.Cookie == 0 {
+	if err != nil {
 		c.s.broken = true
-		return fmt.Errorf("%w: READDIR gave the cookie %d, from which the listing was read already, before the end of the directory", share.ErrUnavailable, p.Cookie)
+		return fmt.Errorf("READDIR: %w", err)
 	}
-	asked[p.Cookie] = true
 	return nil
 }
 

@@ -86,7 +86,7 @@ func (r nfs4Remover) Pages(ctx context.Context, dir string, fn func([]share.DirE
 	fh := []byte(dir)
 	var cookie uint64
 	var verf [8]byte
-	asked := cookiesAsked{}
+	asked := share.Cookies{}
 	for {
 		var page readdir4Page
 		if err := r.c.run(ctx, []nfs4Op{opPutfh(fh), opReaddir(cookie, verf, 16384, r.c.readdirMax(), walkMask, &page)}); err != nil {
@@ -111,7 +111,7 @@ func (r nfs4Remover) Pages(ctx context.Context, dir string, fn func([]share.DirE
 			cookie, verf = 0, [8]byte{}
 			clear(asked)
 		default:
-			if err := r.c.onward(asked, page); err != nil {
+			if err := r.c.onward(asked, cookie, page); err != nil {
 				return err
 			}
 			cookie, verf = page.Cookie, page.Verf

@@ -94,8 +94,12 @@ func (n *node) lockServer(ctx context.Context, sr mounter.StageRequest) (func(),
 // mapping when no recorded volume links into it, and a stage or an inline
 // publish of the server holds the lock from its mapping until its record
 // is saved, so waiting for it keeps the mapping under a volume being
-// recorded. Nothing to lock without a record.
+// recorded. Nothing to lock without a record, nor elsewhere (no record is
+// read then: every unstage comes this way).
 func (n *node) lockServerOf(ctx context.Context, path string) (func(), error) {
+	if n.cfg.Mounter.OS() != "windows" {
+		return func() {}, nil
+	}
 	st, err := n.nodeState().Staged(path)
 	if err != nil {
 		return func() {}, nil

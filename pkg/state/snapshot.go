@@ -432,16 +432,14 @@ func MemberSnapshotName(group, volumeID string) string {
 // record an earlier call with the same name made. The same name for
 // another set of volumes is ErrConflict.
 func (s *Store) CreateGroup(ctx context.Context, name string, volumeIDs []string) (Group, error) {
-	k := GroupKey(name)
-	var g Group
-	err := s.readJSON(ctx, groupRecord(k), &g)
+	g, err := s.FindGroup(ctx, name)
 	switch {
 	case err == nil:
 		if !sameMembers(g, volumeIDs) {
 			return Group{}, fmt.Errorf("group snapshot %q exists already, of other volumes: %w", name, ErrConflict)
 		}
 		return g, nil
-	case !errors.Is(err, fs.ErrNotExist):
+	case !errors.Is(err, ErrNotFound):
 		return Group{}, err
 	}
 	uid, err := s.uid()
@@ -455,7 +453,7 @@ func (s *Store) CreateGroup(ctx context.Context, name string, volumeIDs []string
 	if err := share.MkdirAll(ctx, s.c, groupsDir, 0o700); err != nil {
 		return Group{}, err
 	}
-	return g, s.writeJSON(ctx, groupRecord(k), g)
+	return g, s.writeJSON(ctx, groupRecord(GroupKey(name)), g)
 }
 
 func sameMembers(g Group, volumeIDs []string) bool {

@@ -169,9 +169,9 @@ func (w *Windows) Stage(ctx context.Context, req StageRequest) error {
 	if len(noops) > 0 {
 		logger.V(2).Info("accepting mount options that mean nothing to a Windows mapping", "options", strings.Join(volume.RedactMountOptions(noops), ","))
 	}
-	unlock, err := w.shareLocks.Lock(ctx, strings.ToLower(m.root))
+	unlock, err := w.lockShare(ctx, m.root)
 	if err != nil {
-		return fmt.Errorf("waiting for another stage or unstage on %s: %w", m.root, err)
+		return err
 	}
 	defer unlock()
 
@@ -352,9 +352,9 @@ func (w *Windows) dropOldMapping(ctx context.Context, current, newRoot, staging 
 		return
 	}
 	logger := klog.FromContext(ctx).WithValues("share", old)
-	unlock, err := w.shareLocks.Lock(ctx, strings.ToLower(old))
+	unlock, err := w.lockShare(ctx, old)
 	if err != nil {
-		logger.Info("the old share's mapping stays: waiting for its lock", "reason", err.Error())
+		logger.Info("the old share's mapping stays", "reason", err.Error())
 		return
 	}
 	defer unlock()
@@ -366,6 +366,17 @@ func (w *Windows) dropOldMapping(ctx context.Context, current, newRoot, staging 
 		return
 	}
 	logger.V(2).Info("removed the SMB global mapping of the share the volume was linked to before")
+}
+
+// lockShare holds the share root's lock (names in any case are one share
+// to Windows) until the returned function is called: a share's stages and
+// unstages, and what they do to its mapping, go one at a time.
+func (w *Windows) lockShare(ctx context.Context, root string) (func(), error) {
+	unlock, err := w.shareLocks.Lock(ctx, strings.ToLower(root))
+	if err != nil {
+		return nil, fmt.Errorf("waiting for another stage or unstage on %s: %w", root, err)
+	}
+	return unlock, nil
 }
 
 // dropUnvouchedMapping removes the node's mapping of root, if there is one,
@@ -443,9 +454,9 @@ func (w *Windows) Unstage(ctx context.Context, stagingPath string) error {
 	if err != nil {
 		return fmt.Errorf("staging path %s links to %s: %w", staging, l.target, err)
 	}
-	unlock, err := w.shareLocks.Lock(ctx, strings.ToLower(root))
+	unlock, err := w.lockShare(ctx, root)
 	if err != nil {
-		return fmt.Errorf("waiting for another stage or unstage on %s: %w", root, err)
+		return err
 	}
 	defer unlock()
 	// Count before removing anything: if counting fails, the link stays and

@@ -81,11 +81,23 @@ func startCanned(t *testing.T, srv *cannedServer, maxOps uint32) *nfs4Client {
 	return &nfs4Client{s: s, root: []byte{1}, desc: "nfs://fake/export?vers=4.1"}
 }
 
-// parseOps reads the operation codes of a COMPOUND call record, skipping
-// the arguments of the operations these tests make the client send.
-func parseOps(t *testing.T, rec []byte) []uint32 {
+// compoundCall is what a fake server reads of a COMPOUND call record: its
+// XID, its operations' codes, and each SEQUENCE's session and sequence ID.
+type compoundCall struct {
+	xid      uint32
+	ops      []uint32
+	sessions [][16]byte
+	seqids   []uint32
+	ok       bool // every operation decoded
+}
+
+// decodeCall decodes a COMPOUND call record, skipping the arguments of the
+// operations these tests make the client send; another operation, or a
+// record cut short, is a test error (ok false).
+func decodeCall(t *testing.T, rec []byte) compoundCall {
 	d := &xdrDec{b: rec}
-	for range 6 { // xid, message type, RPC version, program, version, procedure
+	c := compoundCall{xid: d.u32()}
+	for range 5 { // message type, RPC version, program, version, procedure
 		d.u32()
 	}
 	d.u32()
@@ -95,14 +107,15 @@ func parseOps(t *testing.T, rec []byte) []uint32 {
 	d.opaque(maxTag)
 	d.u32()
 	n := int(d.u32())
-	var ops []uint32
 	for range n {
 		op := d.u32()
-		ops = append(ops, op)
+		c.ops = append(c.ops, op)
 		switch op {
 		case op4Sequence:
-			d.fixed(16)
-			d.u32()
+			var id [16]byte
+			copy(id[:], d.fixed(16))
+			c.sessions = append(c.sessions, id)
+			c.seqids = append(c.seqids, d.u32())
 			d.u32()
 			d.u32()
 			d.boolean()
@@ -150,15 +163,20 @@ func parseOps(t *testing.T, rec []byte) []uint32 {
 			d.u64()
 		case op4Putrootfh, op4Getfh, op4Savefh, op4Restorefh:
 		default:
-			t.Errorf("parseOps: %s", op4Name(op))
-			return ops
+			t.Errorf("the fake server got %s", op4Name(op))
+			return c
 		}
 	}
 	if d.err != nil {
-		t.Errorf("parseOps: %v", d.err)
+		t.Errorf("the fake server: %v", d.err)
+		return c
 	}
-	return ops
+	c.ok = true
+	return c
 }
+
+// parseOps is the operation codes of a COMPOUND call record (decodeCall).
+func parseOps(t *testing.T, rec []byte) []uint32 { return decodeCall(t, rec).ops }
 
 // okResult is NFS4_OK to op with the smallest body; a READDIR lists one
 // entry and the end.

@@ -56,73 +56,16 @@ func (srv *scriptedServer) serve(c net.Conn) {
 		if err != nil {
 			return
 		}
-		d := &xdrDec{b: rec}
-		xid := d.u32()
-		for range 6 { // message type, RPC version, program, version, procedure, cred flavour
-			d.u32()
-		}
-		d.opaque(400)
-		d.u32()
-		d.opaque(400)
-		d.opaque(maxTag)
-		d.u32()
-		n := int(d.u32())
-		var ops []uint32
-		var res xdrEnc
-		statuses := []uint32(nil)
-		hasSeq := false
-		for i := range n {
-			op := d.u32()
-			ops = append(ops, op)
-			if i == 0 && op == op4Sequence {
-				hasSeq = true
-			}
-			switch op {
-			case op4ExchangeID:
-				d.fixed(8)
-				d.opaque(nfs4OpaqueLimit)
-				d.u32()
-				d.u32()
-				d.u32()
-			case op4CreateSession:
-				d.u64()
-				d.u32()
-				d.u32()
-				for range 2 {
-					d.channelAttrs()
-				}
-				d.u32()
-				for range d.u32() {
-					d.u32()
-				}
-			case op4Sequence:
-				var id [16]byte
-				copy(id[:], d.fixed(16))
-				srv.sessIDs = append(srv.sessIDs, id)
-				srv.seqids = append(srv.seqids, d.u32())
-				d.u32()
-				d.u32()
-				d.boolean()
-			case op4ReclaimComplete:
-				d.boolean()
-			case op4Remove, op4Lookup:
-				d.opaque(maxName)
-			case op4Putfh:
-				d.opaque(128)
-			case op4DestroySession:
-				d.fixed(16)
-			case op4DestroyClientID:
-				d.u64()
-			case op4Putrootfh:
-			default:
-				srv.t.Errorf("the scripted server got %s", op4Name(op))
-				return
-			}
-		}
-		if d.err != nil {
-			srv.t.Errorf("scripted server: %v", d.err)
+		call := decodeCall(srv.t, rec)
+		if !call.ok {
 			return
 		}
+		xid, ops := call.xid, call.ops
+		srv.sessIDs = append(srv.sessIDs, call.sessions...)
+		srv.seqids = append(srv.seqids, call.seqids...)
+		var res xdrEnc
+		statuses := []uint32(nil)
+		hasSeq := len(ops) > 0 && ops[0] == op4Sequence
 		srv.calls = append(srv.calls, ops)
 		if hasSeq && !(len(ops) == 2 && ops[1] == op4ReclaimComplete) {
 			if srv.answer != nil {

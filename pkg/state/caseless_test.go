@@ -214,27 +214,8 @@ func TestTheReclaimerUndoesAnEarlierBuildsCutCreateAtACapitalPath(t *testing.T) 
 	ctx := context.Background()
 	c := &clock{t0}
 	sh := memshare.New()
-	sh.SetHook(func(op memshare.Op, when memshare.When) error {
-		if strings.HasPrefix(op.Path, volumesDir+"/") && (op.Name == "write" || op.Name == "create") {
-			return errDied
-		}
-		return nil
-	})
-	old := New(caseless{c: sh.Client()}).WithClock(c.now, testUID)
-	if _, err := old.Create(ctx, CreateRequest{Path: "Data/pvc-a", Name: "pvc-a", Perm: 0o777}); err == nil {
-		t.Fatal("the cut create succeeded")
-	}
-	sh.SetHook(nil)
-	idle := func(string) bool { return false }
-	r := Reclaimer{SnapshotBusy: idle, VolumeBusy: idle}
-	lock := func(context.Context, string) (func(), error) { return func() {}, nil }
-	for range 3 {
-		c.t = c.t.Add(IntentTTL + time.Minute)
-		st := New(caseless{c: sh.Client(), tell: true}).WithClock(c.now, testUID)
-		if _, err := r.Pass(ctx, st, "share", lock); err != nil {
-			t.Fatal(err)
-		}
-	}
+	earlierBuildsCutCreate(t, sh, c, CreateRequest{Path: "Data/pvc-a", Name: "pvc-a", Perm: 0o777})
+	reclaimerPasses(t, sh, c)
 	if _, err := sh.Client().Stat(ctx, intentPath("Data/pvc-a")); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("the earlier build's intent is never reclaimed: %v", err)
 	}
@@ -251,18 +232,8 @@ func TestARetriedEarlierCreateLeavesNoIntentBehind(t *testing.T) {
 	ctx := context.Background()
 	c := &clock{t0}
 	sh := memshare.New()
-	sh.SetHook(func(op memshare.Op, when memshare.When) error {
-		if strings.HasPrefix(op.Path, volumesDir+"/") && (op.Name == "write" || op.Name == "create") {
-			return errDied
-		}
-		return nil
-	})
 	req := CreateRequest{Path: "Data/pvc-a", Name: "pvc-a", Perm: 0o777}
-	old := New(caseless{c: sh.Client()}).WithClock(c.now, testUID)
-	if _, err := old.Create(ctx, req); err == nil {
-		t.Fatal("the cut create succeeded")
-	}
-	sh.SetHook(nil)
+	earlierBuildsCutCreate(t, sh, c, req)
 	st := New(caseless{c: sh.Client(), tell: true}).WithClock(c.now, testUID)
 	rec, err := st.Create(ctx, req)
 	if err != nil {
@@ -271,15 +242,7 @@ func TestARetriedEarlierCreateLeavesNoIntentBehind(t *testing.T) {
 	if _, _, err := st.Dispose(ctx, rec.Path, rec.UID, volume.Delete, nil); err != nil {
 		t.Fatal(err)
 	}
-	idle := func(string) bool { return false }
-	r := Reclaimer{SnapshotBusy: idle, VolumeBusy: idle}
-	lock := func(context.Context, string) (func(), error) { return func() {}, nil }
-	for range 3 {
-		c.t = c.t.Add(IntentTTL + time.Minute)
-		if _, err := r.Pass(ctx, New(caseless{c: sh.Client(), tell: true}).WithClock(c.now, testUID), "share", lock); err != nil {
-			t.Fatal(err)
-		}
-	}
+	reclaimerPasses(t, sh, c)
 	for _, p := range []string{intentPath(req.Path), st.intentPath(req.Path)} {
 		if _, err := sh.Client().Stat(ctx, p); !errors.Is(err, fs.ErrNotExist) {
 			t.Errorf("an intent is left at %s: %v", p, err)
@@ -287,5 +250,39 @@ func TestARetriedEarlierCreateLeavesNoIntentBehind(t *testing.T) {
 	}
 	if _, err := st.Create(ctx, CreateRequest{Path: "Data", Name: "outer", Perm: 0o777}); err != nil {
 		t.Errorf("a volume at Data once pvc-a is gone (and the reclaimer passed): %v", err)
+	}
+}
+
+// earlierBuildsCutCreate is req's create by a store before keys were
+// folded (on a caseless server that never said so), cut at its record's
+// write: its intent, holds and directory are left, keyed by req.Path as
+// spelled.
+func earlierBuildsCutCreate(t *testing.T, sh *memshare.Share, c *clock, req CreateRequest) {
+	t.Helper()
+	sh.SetHook(func(op memshare.Op, when memshare.When) error {
+		if strings.HasPrefix(op.Path, volumesDir+"/") && (op.Name == "write" || op.Name == "create") {
+			return errDied
+		}
+		return nil
+	})
+	defer sh.SetHook(nil)
+	old := New(caseless{c: sh.Client()}).WithClock(c.now, testUID)
+	if _, err := old.Create(context.Background(), req); err == nil {
+		t.Fatal("the cut create succeeded")
+	}
+}
+
+// reclaimerPasses runs three reclaimer passes on sh, IntentTTL apart, as
+// the first pass of a process after the upgrade and the next ones.
+func reclaimerPasses(t *testing.T, sh *memshare.Share, c *clock) {
+	t.Helper()
+	idle := func(string) bool { return false }
+	r := Reclaimer{SnapshotBusy: idle, VolumeBusy: idle}
+	lock := func(context.Context, string) (func(), error) { return func() {}, nil }
+	for range 3 {
+		c.t = c.t.Add(IntentTTL + time.Minute)
+		if _, err := r.Pass(context.Background(), New(caseless{c: sh.Client(), tell: true}).WithClock(c.now, testUID), "share", lock); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -89,46 +89,52 @@ func TestWindowsNodeRotatesTheMappingPassword(t *testing.T) {
 // rotation took such a Secret for a Linux Kerberos mount, which holds no
 // password, and a repair mapped again with the old one, error 1326.)
 func TestAPrincipalSecretsNewPasswordReachesTheWindowsMapping(t *testing.T) {
-	fake := csiproxytest.Start(t, winDriverDir)
-	d := newWindowsCredsNode(t, fake, filepath.Join(t.TempDir(), "state"))
+	d, fake := alicePublishedByPrincipal(t)
 	ctx := context.Background()
-	const v1 = "v1#smb://fs/share?auth=negotiate#pvc-1#delete"
-	upn := func(p, pw string) map[string]string { return map[string]string{"principal": p, "password": pw} }
-	fake.SetPassword("fs", "alice@CORP.EXAMPLE", "pw-alice-1")
-	if err := stageOn(ctx, d, fake, v1, "a", upn("alice@CORP.EXAMPLE", "pw-alice-1")); err != nil {
-		t.Fatal(err)
-	}
-	if err := publishOn(ctx, d, v1, "a", "p1", upn("alice@CORP.EXAMPLE", "pw-alice-1")); err != nil {
-		t.Fatal(err)
-	}
 	// The server and the Secret change; the server drops the session.
 	fake.SetPassword("fs", "alice@CORP.EXAMPLE", "pw-alice-2")
 	fake.DropSessions("fs")
-	err := publishOn(ctx, d, v1, "a", "p1", upn("alice@CORP.EXAMPLE", "pw-alice-2"))
+	err := publishOn(ctx, d, principalVolume, "a", "p1", upnSecret("alice@CORP.EXAMPLE", "pw-alice-2"))
 	st, _ := d.nodeState().Staged(winStagingOf("a"))
 	if st.Request.Credentials.Password != "pw-alice-2" {
 		t.Errorf("after a republish with the new password (answered %v) the record keeps the old one; mappings %+v", err, fake.Mappings())
 	}
 }
 
-// And a Secret naming another principal is not refused as another user.
+// A Secret naming another principal is refused as another user (it was
+// answered OK).
 func TestAWindowsRepublishWithAnotherPrincipalIsRefused(t *testing.T) {
-	fake := csiproxytest.Start(t, winDriverDir)
-	d := newWindowsCredsNode(t, fake, filepath.Join(t.TempDir(), "state"))
+	d, fake := alicePublishedByPrincipal(t)
 	ctx := context.Background()
-	const v1 = "v1#smb://fs/share?auth=negotiate#pvc-1#delete"
-	upn := func(p, pw string) map[string]string { return map[string]string{"principal": p, "password": pw} }
-	fake.SetPassword("fs", "alice@CORP.EXAMPLE", "pw-alice-1")
 	fake.SetPassword("fs", "bob@CORP.EXAMPLE", "pw-bob-1")
-	if err := stageOn(ctx, d, fake, v1, "a", upn("alice@CORP.EXAMPLE", "pw-alice-1")); err != nil {
-		t.Fatal(err)
-	}
-	if err := publishOn(ctx, d, v1, "a", "p1", upn("alice@CORP.EXAMPLE", "pw-alice-1")); err != nil {
-		t.Fatal(err)
-	}
-	err := publishOn(ctx, d, v1, "a", "p1", upn("bob@CORP.EXAMPLE", "pw-bob-1"))
+	err := publishOn(ctx, d, principalVolume, "a", "p1", upnSecret("bob@CORP.EXAMPLE", "pw-bob-1"))
 	if err == nil {
 		t.Fatal("republish with another principal answered OK")
 	}
 	wantCode(t, "republish with another principal", err, codes.FailedPrecondition, "another")
+}
+
+// principalVolume is a negotiate volume whose Secret names its user by
+// principal (a UPN).
+const principalVolume = "v1#smb://fs/share?auth=negotiate#pvc-1#delete"
+
+func upnSecret(principal, password string) map[string]string {
+	return map[string]string{"principal": principal, "password": password}
+}
+
+// alicePublishedByPrincipal is a Windows node with principalVolume staged
+// at "a" and published for pod p1 as alice@CORP.EXAMPLE.
+func alicePublishedByPrincipal(t *testing.T) (*Driver, *csiproxytest.Server) {
+	t.Helper()
+	fake := csiproxytest.Start(t, winDriverDir)
+	d := newWindowsCredsNode(t, fake, filepath.Join(t.TempDir(), "state"))
+	ctx := context.Background()
+	fake.SetPassword("fs", "alice@CORP.EXAMPLE", "pw-alice-1")
+	if err := stageOn(ctx, d, fake, principalVolume, "a", upnSecret("alice@CORP.EXAMPLE", "pw-alice-1")); err != nil {
+		t.Fatal(err)
+	}
+	if err := publishOn(ctx, d, principalVolume, "a", "p1", upnSecret("alice@CORP.EXAMPLE", "pw-alice-1")); err != nil {
+		t.Fatal(err)
+	}
+	return d, fake
 }

@@ -27,6 +27,9 @@ const (
 	// a missing Path is success. A link is never followed: what a link
 	// leads to is never removed.
 	OpRmdir
+	// OpReplace is Replace: the file Path moved to To in one step, in
+	// place of any file there.
+	OpReplace
 )
 
 func (k OpKind) String() string {
@@ -43,6 +46,8 @@ func (k OpKind) String() string {
 		return "remove"
 	case OpRmdir:
 		return "rmdir"
+	case OpReplace:
+		return "replace"
 	}
 	return fmt.Sprintf("op %d", k)
 }
@@ -52,6 +57,8 @@ type Op struct {
 	Kind OpKind
 	Path string
 	Data []byte
+	// To is where OpReplace moves Path.
+	To string
 }
 
 // Result is what one Op did: Err wraps fs.ErrNotExist, fs.ErrExist,
@@ -147,6 +154,8 @@ func RunOne(ctx context.Context, c Client, op Op) Result {
 			break
 		}
 		r.Err = rd.RemoveDir(ctx, op.Path)
+	case OpReplace:
+		r.Err = c.Replace(ctx, op.Path, op.To)
 	default:
 		r.Err = fmt.Errorf("%s: %w", op.Kind, errors.ErrUnsupported)
 	}

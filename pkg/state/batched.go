@@ -31,8 +31,9 @@ import (
 //  2. MKDIR, which tells the new directory's ID.
 //  3. ordered: the record, written only where none is (COMMIT: a record
 //     already there is a volume whose directory went behind the driver's
-//     back, and is never replaced unread); the root's mark; the intent
-//     removed.
+//     back, and is never replaced unread); the intent renamed onto the
+//     root's mark (markRoot: one step for the two), or for a volume still
+//     to be filled the mark alone (its intent stays).
 //
 // A cut anywhere is the step-by-step protocol's cut at the same step, with
 // one more: between the record's CREATE and its WRITE, which leaves an
@@ -132,7 +133,8 @@ func (s *Store) dropIntent(ctx context.Context, rec Record, holds bool) error {
 }
 
 // commitNew is createNew's third batch: the record where none is (the
-// commit), the root's mark, the intent removed. It answers the volume's
+// commit), then the intent renamed onto the root's mark (markRoot), or for
+// a volume to be filled the mark alone. It answers the volume's
 // record: rec, or the one a record already there says.
 func (s *Store) commitNew(ctx context.Context, rec Record, req CreateRequest) (Record, error) {
 	b, err := json.Marshal(rec)
@@ -140,10 +142,13 @@ func (s *Store) commitNew(ctx context.Context, rec Record, req CreateRequest) (R
 		return Record{}, err
 	}
 	ops := []share.Op{{Kind: share.OpCreate, Path: s.recordPath(rec.Path), Data: b}}
-	if rec.RootID != 0 {
+	switch {
+	case answersAtOnce(rec):
+		// The intent renamed onto the root's mark (markRoot).
+		ops = append(ops, share.Op{Kind: share.OpReplace, Path: s.intentPath(rec.Path), To: rootMarker(rec.RootID)})
+	case rec.RootID != 0:
 		ops = append(ops, share.Op{Kind: share.OpWrite, Path: rootMarker(rec.RootID)})
-	}
-	if !rec.Populating {
+	case !rec.Populating:
 		ops = append(ops, share.Op{Kind: share.OpRemove, Path: s.intentPath(rec.Path)})
 	}
 	res := share.RunBatch(ctx, s.c, ops, true)

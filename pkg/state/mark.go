@@ -45,13 +45,74 @@ func (s *Store) writeMarker(ctx context.Context, p string) error {
 	return s.writeFile(ctx, p, nil)
 }
 
+// markRoot is what follows the commit of a volume answered at once (made
+// empty, not filled from a snapshot or volume, nor replacing an old root):
+// its intent renamed onto its root's mark, one step for the mark's write
+// and the intent's removal. The record stands, so the intent has served;
+// and a volume's mark says all it says by its name, so the intent's
+// content in it names no path (rootMark), as an empty mark does.
+//
+// Only this volume's intent becomes its mark (a later call's, for the same
+// claim, is removed as any intent after a commit). With none to rename (a
+// call cut after the rename, or the intent removed since) the mark there is
+// kept, unless it names paths: a stale mark of an archive or snapshot whose
+// file ID this root was given, which the root's own empty one replaces, as
+// writeMarker does.
+func (s *Store) markRoot(ctx context.Context, rec Record) error {
+	intent, mark := s.intentPath(rec.Path), rootMarker(rec.RootID)
+	switch in, err := s.intent(ctx, rec.Path); {
+	case err == nil && in.UID == rec.UID:
+		err := s.c.Replace(ctx, intent, mark)
+		if errors.Is(err, fs.ErrNotExist) {
+			// The intent is there: the roots directory is not, yet.
+			if err := share.MkdirAll(ctx, s.c, rootsDir, 0o755); err != nil {
+				return fmt.Errorf("create %s: %w", rootsDir, err)
+			}
+			err = s.c.Replace(ctx, intent, mark)
+		}
+		return wrapMark(rec.RootID, err)
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return err
+	}
+	b, err := s.c.ReadFile(ctx, mark)
+	var m rootMark
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		err = s.writeMarker(ctx, mark)
+	case err != nil:
+		return fmt.Errorf("read the root mark of file ID %d: %w", rec.RootID, err)
+	case json.Unmarshal(b, &m) == nil && len(m.Paths) > 0:
+		err = s.writeMarker(ctx, mark)
+	}
+	if err != nil {
+		return err
+	}
+	return s.removeFile(ctx, intent)
+}
+
+// answersAtOnce says whether a committed volume's create ends with its
+// root's mark (markRoot): it has a root ID, replaces no old root, and is
+// not filled from a snapshot or volume (whose intent stays until the fill
+// is done: Populated).
+func answersAtOnce(rec Record) bool {
+	return rec.RootID != 0 && rec.ReplacedRootID == 0 && rec.ContentSource == ""
+}
+
+func wrapMark(id uint64, err error) error {
+	if err != nil {
+		return fmt.Errorf("mark the root with file ID %d: %w", id, err)
+	}
+	return nil
+}
+
 // rootMark is what a root mark says beside its name (the file ID): the
 // paths where the marked directory is, from the share root. A file ID
 // alone outlives its directory: an archive removed by hand leaves its mark,
 // and the file system may give the ID to a directory inside a volume, which
 // every copy of that volume would then take for another volume's root.
-// Archives' and snapshots' marks name their paths; a volume's mark is empty
-// (it goes with the volume's DeleteVolume) and counts as live, so a volume
+// Archives' and snapshots' marks name their paths; a volume's mark names
+// none (it is empty, or its create's intent: markRoot; it goes with the
+// volume's DeleteVolume) and counts as live, so a volume
 // directory removed by hand, behind the driver's back, makes copies that
 // meet its ID fail loudly rather than drop a directory.
 type rootMark struct {

@@ -611,3 +611,95 @@ func TestADeleteAfterACutRemakeDropsTheOldMark(t *testing.T) {
 		t.Errorf("marks left after the volume was deleted: %v (the replaced root's mark is orphaned)", m)
 	}
 }
+
+// A create answered at once (an empty volume) ends with its intent renamed
+// onto its root's mark: one step where a mark's write and the intent's
+// removal were two (issue #28's budget: on NFSv3 every step is an RPC). The
+// mark carries the intent's content, which names no path: a copy takes it
+// for a live volume's mark, as an empty one.
+func TestACreateRenamesItsIntentOntoItsRootsMark(t *testing.T) {
+	ctx := context.Background()
+	sh := memshare.New()
+	st := storeOn(sh, &clock{t0})
+	warmShare(t, st, sh)
+	var steps []string
+	sh.SetHook(func(op memshare.Op, when memshare.When) error {
+		if when == memshare.Before {
+			steps = append(steps, op.Name+" "+op.Path)
+		}
+		return nil
+	})
+	rec, err := st.Create(ctx, createReq())
+	sh.SetHook(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A new file is two steps, as over NFSv3: CREATE, then WRITE.
+	want := []string{
+		"create " + st.intentPath(volPath),
+		"write " + st.intentPath(volPath),
+		"write " + st.holdDir("base") + "/" + st.key(volPath),
+		"read " + st.recordPath("base"),
+		"mkdir " + volPath,
+		"create " + st.recordPath(volPath),
+		"write " + st.recordPath(volPath),
+		"replace " + st.intentPath(volPath) + " -> " + rootMarker(rec.RootID),
+	}
+	if !slices.Equal(steps, want) {
+		t.Errorf("a warm create's steps:\n  %s\nwant\n  %s", strings.Join(steps, "\n  "), strings.Join(want, "\n  "))
+	}
+	b, err := sh.Client().ReadFile(ctx, rootMarker(rec.RootID))
+	var in Record
+	if err != nil || json.Unmarshal(b, &in) != nil || in.UID != rec.UID {
+		t.Errorf("the root's mark is not the create's intent: %q %v", b, err)
+	}
+	if names, err := sh.Client().List(ctx, intentsDir, 0); err != nil || len(names) > 0 {
+		t.Errorf("intents left: %v %v", names, err)
+	}
+	if live, err := ForeignRoot(ctx, sh.Client(), rec.RootID); err != nil || !live {
+		t.Errorf("the volume's root is not another volume's root to a copy (%v)", err)
+	}
+}
+
+// A repeated CreateVolume finds its volume's mark as its first call left
+// it, and keeps it; a mark that names paths is another root's, stale (an
+// archive removed by hand, its file ID given to this volume's directory),
+// and is replaced by the volume's own. A later call's intent is not this
+// volume's, and is removed, never renamed onto its mark.
+func TestARepeatedCreateKeepsItsMarkAndReplacesAStaleOne(t *testing.T) {
+	ctx := context.Background()
+	sh := memshare.New()
+	st := storeOn(sh, &clock{t0})
+	c := sh.Client()
+	rec, err := st.Create(ctx, createReq())
+	if err != nil {
+		t.Fatal(err)
+	}
+	mark := rootMarker(rec.RootID)
+	first, err := c.ReadFile(ctx, mark)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := []byte(`{"uid":"a later call's"}`)
+	if err := c.WriteFile(ctx, st.intentPath(volPath), other); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.create(ctx, createReq()); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := c.ReadFile(ctx, mark); err != nil || string(b) != string(first) {
+		t.Errorf("the mark after a repeated create: %q %v, want %q", b, err, first)
+	}
+	if _, err := c.Stat(ctx, st.intentPath(volPath)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a later call's intent is still there: %v", err)
+	}
+	if err := c.WriteFile(ctx, mark, []byte(`{"paths":["archived-gone"]}`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Create(ctx, createReq()); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := c.ReadFile(ctx, mark); err != nil || len(b) != 0 {
+		t.Errorf("a stale mark naming another root's path was kept: %q %v", b, err)
+	}
+}

@@ -29,7 +29,9 @@
 //
 //   - CreateVolume: intent (a plain write: a torn one means nothing after it
 //     happened) → holds on the ancestors → MKDIR (or adopt a directory that
-//     is no one's) → STAT → record (COMMIT) → root mark → intent removed.
+//     is no one's) → STAT → record (COMMIT) → root mark → intent removed
+//     (one step for a volume answered at once: the intent renamed onto
+//     the mark, markRoot).
 //     Holds come before the directory, so no volume is ever swallowed by
 //     one made at an ancestor; the root mark after the record, so a mark
 //     always has an owner the retry can find. A call that finds no record
@@ -689,6 +691,9 @@ func (s *Store) commit(ctx context.Context, rec Record, oldRoot uint64) error {
 func (s *Store) afterCommit(ctx context.Context, rec Record, oldRoot uint64) error {
 	if oldRoot == 0 {
 		oldRoot = rec.ReplacedRootID
+	}
+	if answersAtOnce(rec) && oldRoot == 0 {
+		return s.markRoot(ctx, rec)
 	}
 	if rec.RootID != 0 {
 		// An empty mark: a volume's mark goes with its DeleteVolume, so

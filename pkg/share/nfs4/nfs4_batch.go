@@ -210,6 +210,27 @@ func (c *nfs4Client) batchPart(ctx context.Context, op share.Op) (batchPart, err
 			}
 			return share.Result{Err: gone(err)}
 		}}, nil
+	case share.OpReplace:
+		// As Replace: from's directory, SAVEFH, to's directory, RENAME.
+		from, to := share.SplitRel(op.Path), share.SplitRel(op.To)
+		if len(from) == 0 || len(to) == 0 {
+			return batchPart{}, fmt.Errorf("rename of the share root: %w", fs.ErrPermission)
+		}
+		ops, err := c.lookupOps(ctx, from[:len(from)-1], len(to)+2)
+		if err != nil {
+			return batchPart{}, err
+		}
+		toOps, toName, err := c.parentOps(ctx, op.To, len(ops)+2)
+		if err != nil {
+			return batchPart{}, err
+		}
+		ops = append(append(append(ops, opSavefh()), toOps...), opRename(from[len(from)-1], toName))
+		return batchPart{ops: ops, done: func(err error, _ int) share.Result {
+			if err != nil {
+				return share.Result{Err: wrap(err)}
+			}
+			return share.Result{}
+		}}, nil
 	}
 	return batchPart{}, fmt.Errorf("%s: %w", op.Kind, errors.ErrUnsupported)
 }

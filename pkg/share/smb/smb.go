@@ -14,6 +14,7 @@ import (
 	"net"
 	"os"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -355,9 +356,15 @@ var smbKinds = map[share.OpKind]smb2.SmallOpKind{
 // Batch is Batcher's. An unordered batch is one related compound (the
 // patch in third_party/go-smb2): one round trip for all of it. The server
 // goes on after a failed part, so an ordered batch sends each op on its own.
+// A rename is a compound of its own (Replace: CREATE, SET_INFO, CLOSE),
+// which the patch's chains of one file each do not carry: a batch with one
+// sends each op on its own too.
 func (c *smbClient) Batch(ctx context.Context, ops []share.Op, ordered bool) []share.Result {
-	if ordered {
-		return share.EachOp(ops, true, func(op share.Op) share.Result { return c.Batch(ctx, []share.Op{op}, false)[0] })
+	if ordered || len(ops) > 1 && slices.ContainsFunc(ops, func(op share.Op) bool { return op.Kind == share.OpReplace }) {
+		return share.EachOp(ops, ordered, func(op share.Op) share.Result { return c.Batch(ctx, []share.Op{op}, false)[0] })
+	}
+	if len(ops) == 1 && ops[0].Kind == share.OpReplace {
+		return []share.Result{share.RunOne(ctx, c, ops[0])}
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()

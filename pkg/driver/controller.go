@@ -200,7 +200,11 @@ func (d *controller) CreateVolume(ctx context.Context, req *csi.CreateVolumeRequ
 	// directory behind. The place checked is the one the volume is created
 	// at: its source goes through the aliases once.
 	l := d.locate(ctx, vol)
-	if err := state.CheckPath(l.path); err != nil {
+	err = state.CheckPath(l.path)
+	if err == nil {
+		err = state.CheckSubDir(vol.SubDir)
+	}
+	if err != nil {
 		return nil, toStatus(err)
 	}
 	creds := credentialsFrom(req.GetSecrets())

@@ -269,7 +269,7 @@ func CheckPath(p string) error {
 	if first, _, _ := strings.Cut(p, "/"); first == Dir {
 		return fmt.Errorf("%s is where the driver keeps its records: %w", p, ErrInvalid)
 	}
-	if strings.HasPrefix(path.Base(p), ArchivePrefix) {
+	if archiveNamed(path.Base(p)) {
 		return fmt.Errorf("directory %s: names starting with %q are archives of deleted volumes and are never handed to a new claim: %w", p, ArchivePrefix, ErrInvalid)
 	}
 	for _, c := range strings.Split(p, "/") {
@@ -279,6 +279,26 @@ func CheckPath(p string) error {
 	}
 	return nil
 }
+
+// CheckSubDir refuses a claim's directory below its class's base (the
+// subDir its template gave) that passes through a directory named like an
+// archive, in any case (an SMB server takes Archived-x for archived-x). A
+// claim chooses its namespace and name, and another class on the same base
+// may have archived a volume there: a template that puts the namespace
+// above the claim's directory would otherwise make the volume inside that
+// archive, or adopt a directory of it and hand a deleted volume's data to
+// another tenant. The base is the administrator's, and not checked.
+func CheckSubDir(sub string) error {
+	for _, c := range strings.Split(sub, "/") {
+		if archiveNamed(share.FoldCase(c)) {
+			return fmt.Errorf("subDir %s: %q is named like an archive of a deleted volume (%s...), and no claim's directory is made in one or below one; give the claim another name or namespace: %w", sub, c, ArchivePrefix, ErrInvalid)
+		}
+	}
+	return nil
+}
+
+// archiveNamed says whether the name c is an archive's.
+func archiveNamed(c string) bool { return strings.HasPrefix(c, ArchivePrefix) }
 
 func (s *Store) readJSON(ctx context.Context, p string, v any) error {
 	b, err := s.c.ReadFile(ctx, p)

@@ -1,0 +1,60 @@
+package driver
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/container-storage-interface/spec/lib/go/csi"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/share/memshare"
+)
+
+// A claim chooses its namespace and name, and another class on the same
+// base (one directory per claim) may have archived a volume there: a
+// subDir template that puts the namespace above the claim's directory
+// would, for a namespace named after that archive, make the new volume
+// inside the archive, or adopt a directory it holds and hand a deleted
+// volume's data to another tenant. No directory a claim's template names
+// may be named like an archive, in any case (SMB servers take
+// Archived-pvc-a for archived-pvc-a); the archive is left as it was.
+func TestAClaimsDirectoryNeverPassesThroughAnArchive(t *testing.T) {
+	ms := memshare.New()
+	d := memshareDriver(t, ms)
+	ctx := context.Background()
+	id := createOn(t, d, "pvc-a", "archive")
+	if err := ms.Client().Mkdir(ctx, "pvc-a/data", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := ms.WriteFileDirect("pvc-a/data/secret.txt", []byte("the first tenant's")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.DeleteVolume(ctx, &csi.DeleteVolumeRequest{VolumeId: id}); err != nil {
+		t.Fatal(err)
+	}
+	before := ms.Dump()
+	if !slices.ContainsFunc(before, func(e memshare.Entry) bool { return e.Path == "archived-pvc-a/data/secret.txt" }) {
+		t.Fatalf("the volume was not archived where this test expects it: %v", before)
+	}
+	for _, ns := range []string{"archived-pvc-a", "Archived-pvc-a"} {
+		_, err := d.CreateVolume(ctx, &csi.CreateVolumeRequest{
+			Name: "pvc-b",
+			Parameters: map[string]string{
+				"source": "nfs://127.0.0.1/export/base", "subDir": "${pvc.metadata.namespace}/data",
+				"csi.storage.k8s.io/pvc/name": "data", "csi.storage.k8s.io/pvc/namespace": ns,
+			},
+			VolumeCapabilities: []*csi.VolumeCapability{{
+				AccessType: &csi.VolumeCapability_Mount{Mount: &csi.VolumeCapability_MountVolume{}},
+				AccessMode: &csi.VolumeCapability_AccessMode{Mode: csi.VolumeCapability_AccessMode_MULTI_NODE_MULTI_WRITER},
+			}},
+		})
+		if status.Code(err) != codes.InvalidArgument {
+			t.Errorf("namespace %s: %v, want InvalidArgument", ns, err)
+		}
+	}
+	if after := ms.Dump(); !slices.Equal(before, after) {
+		t.Errorf("the share changed:\nbefore %v\nafter  %v", before, after)
+	}
+}

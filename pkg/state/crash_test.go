@@ -171,6 +171,31 @@ func warmScenarios() []scenario {
 			},
 			call: createPVCA,
 		},
+		{
+			// The retry makes the directory again and records the
+			// replaced root; the intent the cut left must be gone before
+			// the record stops naming that root, or a later retry renames
+			// it onto the mark (markRoot).
+			name: "CreateVolume again, cut before its intent became its mark, its directory removed by hand",
+			setup: func(t *testing.T, st *Store, sh *memshare.Share) {
+				warmShare(t, st, sh)
+				sh.SetHook(func(op memshare.Op, when memshare.When) error {
+					if strings.Contains(op.Path, rootsDir+"/") { // the rename onto the mark
+						return errDied
+					}
+					return nil
+				})
+				_, err := st.Create(context.Background(), createReq())
+				sh.SetHook(nil)
+				if _, rerr := st.record(context.Background(), volPath); err == nil || rerr != nil {
+					t.Fatalf("the create was not cut between its commit and its mark: %v, %v", err, rerr)
+				}
+				if err := sh.Client().(share.Rmdirer).RemoveDir(context.Background(), volPath); err != nil {
+					t.Fatal(err)
+				}
+			},
+			call: createPVCA,
+		},
 		lostScenario("CreateVolume again, its directory removed by hand, its ID another volume's now", true, createPVCA),
 		lostScenario("DeleteVolume of a volume whose directory was removed by hand, its ID another volume's now", true, deletePVCA),
 		lostScenario("DeleteVolume of a volume whose directory was removed by hand, its ID nobody's", false, deletePVCA),

@@ -730,6 +730,17 @@ func (s *Store) afterCommit(ctx context.Context, rec Record, oldRoot uint64) err
 			return err
 		}
 	}
+	// A volume still being filled has not been answered: its intent stays
+	// until Populated, so the reclaimer finds it should its claim go away
+	// before then. Another's goes before the record stops naming the
+	// replaced root: a retry that finds the record without it takes
+	// markRoot, which would rename an intent still there onto the mark
+	// this call wrote.
+	if !rec.Populating {
+		if err := s.removeFile(ctx, s.intentPath(rec.Path)); err != nil {
+			return err
+		}
+	}
 	if rec.ReplacedRootID != 0 {
 		// Dealt with: no later call looks for its holder again.
 		rec.ReplacedRootID = 0
@@ -737,13 +748,7 @@ func (s *Store) afterCommit(ctx context.Context, rec Record, oldRoot uint64) err
 			return err
 		}
 	}
-	if rec.Populating {
-		// A volume still being filled has not been answered: its intent
-		// stays until Populated, so the reclaimer finds it should its
-		// claim go away before then.
-		return nil
-	}
-	return s.removeFile(ctx, s.intentPath(rec.Path))
+	return nil
 }
 
 func isRefusal(err error) bool {

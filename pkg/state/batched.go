@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 )
@@ -63,6 +64,12 @@ func (s *Store) createNew(ctx context.Context, req CreateRequest) (rec Record, d
 	for _, a := range anc {
 		ops = append(ops, share.Op{Kind: share.OpWrite, Path: s.holdDir(a) + "/" + s.key(p)})
 	}
+	// No other store's records in an ancestor (foreignStore): a metadata
+	// directory there sends the call the step-by-step way, which tells a
+	// v1 base's from another store's.
+	for _, a := range anc {
+		ops = append(ops, share.Op{Kind: share.OpStat, Path: path.Join(a, Dir)})
+	}
 	for _, a := range anc {
 		ops = append(ops, share.Op{Kind: share.OpRead, Path: s.recordPath(a)})
 		if s.unfolded(a) {
@@ -82,10 +89,15 @@ func (s *Store) createNew(ctx context.Context, req CreateRequest) (rec Record, d
 	}
 	fine := true
 	for i, r := range res[1:] {
-		if i < len(anc) {
+		switch {
+		case i < len(anc): // the holds
 			fine = fine && r.Err == nil
-		} else if _, err := decodeRecord(ops[i+1].Path, r.Data, r.Err); !errors.Is(err, fs.ErrNotExist) {
-			fine = false // a volume above, or a record that cannot be read
+		case i < 2*len(anc): // no metadata directory of another store
+			fine = fine && errors.Is(r.Err, fs.ErrNotExist)
+		default:
+			if _, err := decodeRecord(ops[i+1].Path, r.Data, r.Err); !errors.Is(err, fs.ErrNotExist) {
+				fine = false // a volume above, or a record that cannot be read
+			}
 		}
 	}
 	if !fine {

@@ -639,6 +639,7 @@ func TestACreateRenamesItsIntentOntoItsRootsMark(t *testing.T) {
 		"create " + st.intentPath(volPath),
 		"write " + st.intentPath(volPath),
 		"write " + st.holdDir("base") + "/" + st.key(volPath),
+		"stat base/" + Dir,
 		"read " + st.recordPath("base"),
 		"mkdir " + volPath,
 		"create " + st.recordPath(volPath),

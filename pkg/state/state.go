@@ -937,6 +937,9 @@ func (s *Store) checkAdoptable(ctx context.Context, p string) (share.FileInfo, e
 	case !fi.IsDir:
 		return fi, fmt.Errorf("%s exists on the share and is not a directory: %w", p, ErrConflict)
 	}
+	if err := s.foreignStore(ctx, p); err != nil {
+		return fi, err
+	}
 	var a Archive
 	if err := s.readJSON(ctx, s.archivePath(p), &a); err == nil {
 		return fi, fmt.Errorf("%s is the archive of deleted volume %q and is never handed to a new claim: %w", p, a.Name, ErrConflict)
@@ -953,9 +956,44 @@ func (s *Store) checkAdoptable(ctx context.Context, p string) (share.FileInfo, e
 	return fi, s.checkNoHolds(ctx, p)
 }
 
-// checkAncestors refuses p when a directory above it is a volume.
+// foreignStore refuses the directory p when another store keeps its
+// records there: p holds a metadata directory of this layout. That is the
+// root of another class's sessions on the same files: a share or export
+// nested in this one, a directory shared over SMB and exported over NFS at
+// another level, or an NFS server that withholds its export list (each
+// session is then rooted at its class's own path). Neither store reads the
+// other's records, so no volume of this one may lie at or below p: the
+// other's claims would adopt it, and a DeleteVolume here would take every
+// volume there. A v1 class base holds only .fileshare-csi/<escaped>.json
+// (records of volumes from before records moved to the share's root): this
+// store's own, not refused.
+func (s *Store) foreignStore(ctx context.Context, p string) error {
+	if _, err := s.c.Stat(ctx, path.Join(p, Dir)); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	// The first directory a store makes (its first intent's), and the
+	// ones every store that ever made a volume has.
+	for _, d := range []string{intentsDir, volumesDir, rootsDir} {
+		_, err := s.c.Stat(ctx, path.Join(p, d))
+		switch {
+		case err == nil:
+			return fmt.Errorf("directory %s holds the records of another class's sessions (%s: a share or export nested in this one, the same files shared over SMB and exported over NFS at another level, or a server that hides its export list), and no volume of this class is made or adopted in it; give the classes bases that do not overlap, or sources that reach the files at the same directory: %w", p, path.Join(p, Dir), ErrConflict)
+		case !errors.Is(err, fs.ErrNotExist):
+			return err
+		}
+	}
+	return nil
+}
+
+// checkAncestors refuses p when a directory above it is a volume, or the
+// root of another store.
 func (s *Store) checkAncestors(ctx context.Context, p string) error {
 	for _, a := range ancestors(p) {
+		if err := s.foreignStore(ctx, a); err != nil {
+			return err
+		}
 		r, err := s.record(ctx, a)
 		if err == nil {
 			return fmt.Errorf("directory %s would lie inside volume %q (%s); give the classes on this share subDir templates that cannot nest: %w", p, r.Name, a, ErrConflict)

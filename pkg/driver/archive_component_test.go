@@ -58,3 +58,37 @@ func TestAClaimsDirectoryNeverPassesThroughAnArchive(t *testing.T) {
 		t.Errorf("the share changed:\nbefore %v\nafter  %v", before, after)
 	}
 }
+
+// Archiving drops the volume's holds: nothing then kept a claim from
+// adopting the directory that holds the archive (a claim named after the
+// namespace directory of a ${pvc.metadata.namespace}/${pvc.metadata.name}
+// class, through another class on the same base), and its pod read the
+// deleted volume's data; its DeleteVolume took the archive into its own
+// quarantine. The archive holds its ancestors as a volume does.
+func TestAClaimNeverAdoptsADirectoryHoldingAnArchive(t *testing.T) {
+	ms := memshare.New()
+	d := memshareDriver(t, ms)
+	ctx := context.Background()
+	const src = "nfs://127.0.0.1/export/base"
+	res, err := createWith(ctx, d, src, "${pvc.metadata.namespace}/${pvc.metadata.name}", "archive", "pvc-1", "team1", "data")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ms.WriteFileDirect("team1/data/secret.txt", []byte("team1's")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.DeleteVolume(ctx, &csi.DeleteVolumeRequest{VolumeId: res.GetVolume().GetVolumeId()}); err != nil {
+		t.Fatal(err)
+	}
+	before := ms.Dump()
+	if !slices.ContainsFunc(before, func(e memshare.Entry) bool { return e.Path == "team1/archived-data/secret.txt" }) {
+		t.Fatalf("not archived where this test expects: %v", before)
+	}
+	res, err = createIn(ctx, d, src, "${pvc.metadata.name}", "pvc-2", "attacker", "team1")
+	if status.Code(err) != codes.AlreadyExists {
+		t.Errorf("a claim got %q, the directory holding an archive (%v); want AlreadyExists", res.GetVolume().GetVolumeContext()["subDir"], err)
+	}
+	if after := ms.Dump(); !slices.Equal(before, after) {
+		t.Errorf("the share changed:\nbefore %v\nafter  %v", before, after)
+	}
+}

@@ -71,12 +71,17 @@ func (f subRoot) RemoveDir(ctx context.Context, p string) error {
 }
 
 // createIn is a CreateVolume of a claim pvc in namespace ns through a class
-// on src with the subDir template tmpl.
+// on src with the subDir template tmpl, whose volumes are deleted.
 func createIn(ctx context.Context, d *Driver, src, tmpl, name, ns, pvc string) (*csi.CreateVolumeResponse, error) {
+	return createWith(ctx, d, src, tmpl, "delete", name, ns, pvc)
+}
+
+// createWith is createIn through a class with onDelete.
+func createWith(ctx context.Context, d *Driver, src, tmpl, onDelete, name, ns, pvc string) (*csi.CreateVolumeResponse, error) {
 	return d.CreateVolume(ctx, &csi.CreateVolumeRequest{
 		Name: name,
 		Parameters: map[string]string{
-			"source": src, "subDir": tmpl, "onDelete": "delete",
+			"source": src, "subDir": tmpl, "onDelete": onDelete,
 			"csi.storage.k8s.io/pvc/name": pvc, "csi.storage.k8s.io/pvc/namespace": ns,
 		},
 		VolumeCapabilities: []*csi.VolumeCapability{{

@@ -47,8 +47,8 @@
 //     and goes on; with the record gone, Resume finishes the quarantine.
 //   - DeleteVolume (retain): holds → root mark → record (COMMIT).
 //   - DeleteVolume (archive): record names the archive (ArchivingTo) →
-//     archive mark → RENAME to the archive (COMMIT) → holds → record; the
-//     root mark stays with the archive.
+//     archive mark → the archive's holds → RENAME to the archive (COMMIT)
+//     → the volume's holds → record; the root mark stays with the archive.
 //   - CreateSnapshot: record (not ready) → copy into <uid>.partial and the
 //     run's own pack <uid>.packs/<run> (the tree resumed by a retry) →
 //     record with the copy's counts → the run's pack RENAMEd over <uid>.pack
@@ -1039,6 +1039,15 @@ func (s *Store) checkHoldsIn(ctx context.Context, p, dir string) error {
 		if !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
+		// An archive below (archive): its holds stay as long as its
+		// mark, which an administrator who removes the archive by hand
+		// removes too.
+		var ar Archive
+		if err := s.readJSON(ctx, archivesDir+"/"+n+".json", &ar); err == nil {
+			return fmt.Errorf("directory %s would hold the archive of deleted volume %q (archived from %s; if that archive was removed by hand, remove %s/%s.json): %w", p, ar.Name, ar.From, archivesDir, n, ErrConflict)
+		} else if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, ErrConflict) {
+			return err
+		}
 		// A create of the volume below that has not written its record
 		// yet: it goes first, or the reclaimer undoes it.
 		if err := s.readJSON(ctx, intentsDir+"/"+n+".json", &r); err == nil {
@@ -1232,6 +1241,15 @@ func (s *Store) archive(ctx context.Context, rec Record, save func(context.Conte
 		// claim whose subDir resolves to its name would adopt it.
 		if err := s.writeJSON(ctx, s.archivePath(to), Archive{UID: rec.UID, Name: rec.Name, From: rec.Path, Archived: s.now().UTC()}); err != nil {
 			return "", err
+		}
+		// Holds on the archive's ancestors, named by its key, before it
+		// is one: no claim adopts a directory that holds it (the volume's
+		// own holds go after the rename), which would hand a deleted
+		// volume's data to another claim (checkHoldsIn).
+		for _, a := range ancestors(to) {
+			if err := s.writeMarker(ctx, s.holdDir(a)+"/"+s.key(to)); err != nil {
+				return "", err
+			}
 		}
 		// The root's mark names the archive as well: it stays live there.
 		if rec.RootID != 0 {

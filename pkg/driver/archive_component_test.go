@@ -3,6 +3,7 @@ package driver
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/container-storage-interface/spec/lib/go/csi"
@@ -87,6 +88,40 @@ func TestAClaimNeverAdoptsADirectoryHoldingAnArchive(t *testing.T) {
 	res, err = createIn(ctx, d, src, "${pvc.metadata.name}", "pvc-2", "attacker", "team1")
 	if status.Code(err) != codes.AlreadyExists {
 		t.Errorf("a claim got %q, the directory holding an archive (%v); want AlreadyExists", res.GetVolume().GetVolumeContext()["subDir"], err)
+	}
+	if after := ms.Dump(); !slices.Equal(before, after) {
+		t.Errorf("the share changed:\nbefore %v\nafter  %v", before, after)
+	}
+}
+
+// An archive record the server hands back torn or corrupt still holds: the
+// directory holding the archive is never taken for free of it, nor is the
+// archive's hold cleared as stale.
+func TestAnUnreadableArchiveRecordStillHolds(t *testing.T) {
+	ms := memshare.New()
+	d := memshareDriver(t, ms)
+	ctx := context.Background()
+	const src = "nfs://127.0.0.1/export/base"
+	res, err := createWith(ctx, d, src, "${pvc.metadata.namespace}/${pvc.metadata.name}", "archive", "pvc-1", "team1", "data")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.DeleteVolume(ctx, &csi.DeleteVolumeRequest{VolumeId: res.GetVolume().GetVolumeId()}); err != nil {
+		t.Fatal(err)
+	}
+	var record string
+	for _, e := range ms.Dump() {
+		if strings.HasPrefix(e.Path, ".fileshare-csi/archives/") && !e.Dir {
+			record = e.Path
+		}
+	}
+	if err := ms.WriteFileDirect(record, []byte(`{"uid":`)); err != nil {
+		t.Fatal(err)
+	}
+	before := ms.Dump()
+	res, err = createIn(ctx, d, src, "${pvc.metadata.name}", "pvc-2", "attacker", "team1")
+	if err == nil {
+		t.Errorf("a claim got %q, the directory holding an archive whose record is corrupt", res.GetVolume().GetVolumeContext()["subDir"])
 	}
 	if after := ms.Dump(); !slices.Equal(before, after) {
 		t.Errorf("the share changed:\nbefore %v\nafter  %v", before, after)

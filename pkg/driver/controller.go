@@ -306,9 +306,16 @@ func (d *controller) DeleteVolume(ctx context.Context, req *csi.DeleteVolumeRequ
 // showed the volume there: a race or a broken server, never a volume that
 // is gone. Taking it for one would have the CO forget a volume the share
 // still holds, so the call fails retryably and the retry reads again.
+//
+// A delete never finds its volume already there: a conflict is something
+// in the volume the delete will not take (another class's records), which
+// the operator has to move first.
 func deleteStatus(err error) error {
 	if errors.Is(err, fs.ErrNotExist) && !errors.Is(err, share.ErrUnavailable) {
 		return fail(share.ErrUnavailable, "the server answered that a path does not exist in the middle of the delete, after it showed the volume there; nothing is forgotten, a retry reads the share again: %v", err)
+	}
+	if errors.Is(err, state.ErrConflict) {
+		return status.Error(codes.FailedPrecondition, err.Error())
 	}
 	return toStatus(err)
 }

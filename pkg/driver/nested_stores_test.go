@@ -2,11 +2,13 @@ package driver
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"path"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/container-storage-interface/spec/lib/go/csi"
 	"google.golang.org/grpc/codes"
@@ -15,6 +17,7 @@ import (
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 	"github.com/fileshare-csi/fileshare-csi/pkg/share/memshare"
 	"github.com/fileshare-csi/fileshare-csi/pkg/source"
+	"github.com/fileshare-csi/fileshare-csi/pkg/state"
 )
 
 // subRoot is a session rooted at the directory dir of the share below: what
@@ -96,14 +99,11 @@ const (
 	inner = "nfs://127.0.0.1/export/b" // class B, rooted at /export/b
 )
 
-// twoRoots is a share with two session roots, one inside the other, each
-// keeping its own records, and class B's volume db with data in it. warm:
-// class A made and deleted b/warm before that.
-func twoRoots(t *testing.T, warm bool) (*memshare.Share, *Driver) {
+// twoRootsEmpty is a controller of two classes on one share: A rooted at
+// the share's root (outer), B at its directory b (inner), each keeping its
+// own records; nothing is made yet.
+func twoRootsEmpty(t *testing.T) (*memshare.Share, *Driver) {
 	ms := memshare.New()
-	if err := ms.Client().Mkdir(context.Background(), "b", 0o755); err != nil {
-		t.Fatal(err)
-	}
 	pool := share.NewPool()
 	pool.Dial = func(_ context.Context, src source.Source, _ share.Credentials) (share.Client, error) {
 		if src.Export == "/export/b" {
@@ -114,6 +114,16 @@ func twoRoots(t *testing.T, warm bool) (*memshare.Share, *Driver) {
 	t.Cleanup(pool.Close)
 	d, err := New(Config{Name: "test.csi", Controller: true, Pool: pool})
 	if err != nil {
+		t.Fatal(err)
+	}
+	return ms, d
+}
+
+// twoRoots is twoRootsEmpty with class B's volume db, data in it. warm:
+// class A made and deleted b/warm before that.
+func twoRoots(t *testing.T, warm bool) (*memshare.Share, *Driver) {
+	ms, d := twoRootsEmpty(t)
+	if err := ms.Client().Mkdir(context.Background(), "b", 0o755); err != nil {
 		t.Fatal(err)
 	}
 	if warm {
@@ -200,5 +210,76 @@ func TestAV1BaseIsNotAnotherClasssSessionRoot(t *testing.T) {
 		if _, err := createIn(ctx, d, "nfs://127.0.0.1/export/base", "team/${pvc.metadata.name}", "pvc-"+pvc, "ns", pvc); err != nil {
 			t.Errorf("a claim in a v1 base: %v", err)
 		}
+	}
+}
+
+// Class A's volume b was made before class B was rooted in it (or adopted
+// by a version before foreignStore): B keeps its records and volumes in
+// it. A's DeleteVolume, deleted or archived, would take every volume of B
+// into A's quarantine, or move B's root from under its share or export;
+// it is refused, and B keeps everything.
+func TestADeleteNeverTakesAnotherClasssSessionRoot(t *testing.T) {
+	for _, mode := range []string{"delete", "archive"} {
+		t.Run(mode, func(t *testing.T) {
+			ctx := context.Background()
+			ms, d := twoRootsEmpty(t)
+			a, err := createWith(ctx, d, outer, "${pvc.metadata.name}", mode, "pvc-outer", "ns", "b")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := createIn(ctx, d, inner, "${pvc.metadata.name}", "pvc-victim", "ns", "db"); err != nil {
+				t.Fatal(err)
+			}
+			if err := ms.WriteFileDirect("b/db/secret.txt", []byte("the victim's")); err != nil {
+				t.Fatal(err)
+			}
+			_, err = d.DeleteVolume(ctx, &csi.DeleteVolumeRequest{VolumeId: a.GetVolume().GetVolumeId()})
+			if status.Code(err) != codes.FailedPrecondition {
+				t.Errorf("class A's DeleteVolume: %v, want FailedPrecondition", err)
+			}
+			for _, p := range []string{"b/db/secret.txt", "b/.fileshare-csi/volumes"} {
+				if _, err := ms.Client().Stat(ctx, p); err != nil {
+					t.Errorf("class A's DeleteVolume took class B's %s: %v", p, err)
+				}
+			}
+		})
+	}
+}
+
+// Class A's create at b/new is cut after its MKDIR, and never retried;
+// class B's root b gets its store since, and B's claim new adopts the empty
+// directory, no one's to B. A's reclaimer, undoing its create, leaves it:
+// it lies in another store's root now.
+func TestTheReclaimerLeavesADirectoryInAnotherClasssSessionRoot(t *testing.T) {
+	ctx := context.Background()
+	ms := memshare.New()
+	now := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+	n := 0
+	uid := func() (string, error) { n++; return fmt.Sprintf("beef%012x", n), nil }
+	a := state.New(ms.Client()).WithClock(func() time.Time { return now }, uid)
+	b := state.New(subRoot{c: ms.Client(), dir: "b"}).WithClock(func() time.Time { return now }, uid)
+	ms.SetHook(func(op memshare.Op, when memshare.When) error {
+		if strings.HasPrefix(op.Path, ".fileshare-csi/volumes/") && (op.Name == "write" || op.Name == "create") {
+			return fmt.Errorf("the controller died: %w", share.ErrUnavailable)
+		}
+		return nil
+	})
+	if _, err := a.Create(ctx, state.CreateRequest{Path: "b/new", Name: "pvc-a", Perm: 0o777}); err == nil {
+		t.Fatal("the create was not cut")
+	}
+	ms.SetHook(nil)
+	if _, err := b.Create(ctx, state.CreateRequest{Path: "new", Name: "pvc-b", Perm: 0o777}); err != nil {
+		t.Fatal(err)
+	}
+	var r state.Reclaimer
+	lock := func(context.Context, string) (func(), error) { return func() {}, nil }
+	for range 2 {
+		now = now.Add(state.IntentTTL + time.Minute)
+		if _, err := r.Pass(ctx, a, "a", lock); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := ms.Client().Stat(ctx, "b/new"); err != nil {
+		t.Errorf("class A's reclaimer removed class B's volume: %v", err)
 	}
 }

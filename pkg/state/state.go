@@ -822,8 +822,14 @@ func (s *Store) rollBack(ctx context.Context, in Record) (kept string, err error
 	case err != nil:
 		return "", err
 	case fi.IsDir && !fi.IsLink:
-		if _, err := s.checkAdoptable(ctx, p); isRefusal(err) {
-			break // another volume's, an archive: not the intent's to touch
+		_, err := s.checkAdoptable(ctx, p)
+		if err == nil {
+			// Another store's root above it since (foreignStore): its
+			// volume, perhaps, now.
+			err = s.checkAncestors(ctx, p)
+		}
+		if isRefusal(err) {
+			break // another volume's, an archive, another store's: not the intent's to touch
 		} else if err != nil {
 			return "", err
 		}
@@ -979,7 +985,7 @@ func (s *Store) foreignStore(ctx context.Context, p string) error {
 		_, err := s.c.Stat(ctx, path.Join(p, d))
 		switch {
 		case err == nil:
-			return fmt.Errorf("directory %s holds the records of another class's sessions (%s: a share or export nested in this one, the same files shared over SMB and exported over NFS at another level, or a server that hides its export list), and no volume of this class is made or adopted in it; give the classes bases that do not overlap, or sources that reach the files at the same directory: %w", p, path.Join(p, Dir), ErrConflict)
+			return fmt.Errorf("directory %s holds the records of another class's sessions (%s: a share or export nested in this one, the same files shared over SMB and exported over NFS at another level, or a server that hides its export list): no volume of this class is made, adopted, deleted or archived there, which would take that class's volumes; give the classes bases that do not overlap, or sources that reach the files at the same directory: %w", p, path.Join(p, Dir), ErrConflict)
 		case !errors.Is(err, fs.ErrNotExist):
 			return err
 		}
@@ -1045,8 +1051,8 @@ func (s *Store) checkHoldsIn(ctx context.Context, p, dir string) error {
 		var ar Archive
 		if err := s.readJSON(ctx, archivesDir+"/"+n+".json", &ar); err == nil {
 			return fmt.Errorf("directory %s would hold the archive of deleted volume %q (archived from %s; if that archive was removed by hand, remove %s/%s.json): %w", p, ar.Name, ar.From, archivesDir, n, ErrConflict)
-		} else if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, ErrConflict) {
-			return err
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return err // one that cannot be read holds, as a volume's record does
 		}
 		// A create of the volume below that has not written its record
 		// yet: it goes first, or the reclaimer undoes it.
@@ -1193,6 +1199,11 @@ func (s *Store) ArchiveVolume(ctx context.Context, rec Record) (string, error) {
 	case exists && !own:
 		s.logf("volume path no longer leads to the volume's own directory (replaced by a link or another directory); not archiving it", "path", rec.Path)
 	case exists:
+		// Archived, another class's session root inside would move away
+		// from under its share or export.
+		if err := s.foreignStore(ctx, rec.Path); err != nil {
+			return "", err
+		}
 		save := func(ctx context.Context, r Record) error { return s.writeJSON(ctx, s.recordPath(r.Path), r) }
 		if to, err = s.archive(ctx, rec, save); err != nil {
 			return "", err
@@ -1322,7 +1333,17 @@ func (s *Store) deleteDir(ctx context.Context, rec Record) error {
 		return err
 	}
 	switch {
-	case exists && (own || fi.IsLink):
+	case exists && own:
+		// Another class's session root inside the volume (made inside it
+		// after it was, or adopted by a version before foreignStore):
+		// the walk would take every volume of that class.
+		if err := s.foreignStore(ctx, rec.Path); err != nil {
+			return err
+		}
+		if err := s.moveToQuarantine(ctx, rec); err != nil {
+			return err
+		}
+	case exists && fi.IsLink:
 		// A link is removed as a link (purge): that loses no data, and
 		// leaves no link where a claim of the same name would be made.
 		if err := s.moveToQuarantine(ctx, rec); err != nil {

@@ -106,6 +106,7 @@ func (s site) copySource(ctx context.Context, verb string) (state.Record, error)
 // dialed to, by its path from the session's root.
 type copyEnd struct {
 	root   source.Source
+	prefix string // the Prefix of the session path was placed on
 	path   string
 	rootID uint64 // the directory's recorded file ID; 0 when not checked
 	// pack is a snapshot's archive of small files beside its tree, from
@@ -169,8 +170,14 @@ func (d *controller) copyBetween(ctx context.Context, kind string, from, to copy
 			f()
 		}
 	}()
-	tree := func(l *share.Lease) (share.TreeClient, error) {
+	tree := func(l *share.Lease, end copyEnd) (share.TreeClient, error) {
 		leases = append(leases, l)
+		if got := l.Client.Prefix(); got != end.prefix {
+			// The session is rooted elsewhere than the one the path was
+			// placed on (the server's exports changed between dials):
+			// the path would lead to another directory.
+			return nil, fmt.Errorf("a session to %s is rooted at another directory (prefix %q) than the one %s was found on (%q): %w", end.root.String(), got, end.path, end.prefix, share.ErrUnavailable)
+		}
 		tc, ok := l.Client.(share.TreeClient)
 		if !ok {
 			return nil, fmt.Errorf("the %s client cannot copy directory trees: %w", from.root.Protocol, errors.ErrUnsupported)
@@ -179,7 +186,8 @@ func (d *controller) copyBetween(ctx context.Context, kind string, from, to copy
 	}
 	// lease waits for the lister and the first worker; later workers only
 	// come from sessions to spare.
-	lease := func(root source.Source, wait bool) (share.TreeClient, error) {
+	lease := func(end copyEnd, wait bool) (share.TreeClient, error) {
+		root := end.root
 		done, ok := d.copySlots.hold(lockName(root), d.cfg.Pool.MaxOpenPerKey, !wait)
 		if !ok {
 			return nil, nil
@@ -199,22 +207,22 @@ func (d *controller) copyBetween(ctx context.Context, kind string, from, to copy
 			return nil, nil
 		}
 		unhold = append(unhold, done)
-		return tree(l)
+		return tree(l, end)
 	}
-	lister, err := lease(from.root, true)
+	lister, err := lease(from, true)
 	if err != nil {
 		return err
 	}
 	sameShare := lockName(from.root) == lockName(to.root)
 	var workers []copytree.Pair
 	for i := range copyWorkers {
-		src, err := lease(from.root, i == 0)
+		src, err := lease(from, i == 0)
 		if err != nil {
 			return err
 		}
 		dst := src
-		if src != nil && !sameShare {
-			if dst, err = lease(to.root, i == 0); err != nil {
+		if src != nil && (!sameShare || from.prefix != to.prefix) {
+			if dst, err = lease(to, i == 0); err != nil {
 				return err
 			}
 		}

@@ -64,7 +64,7 @@ func (d *controller) resolveContent(ctx context.Context, cs *csi.VolumeContentSo
 			if !snap.Ready {
 				return fail(errNotReady, "snapshot %q is not ready yet: its copy is still being made", snap.Name)
 			}
-			o.from = copyEnd{root: s.root, path: snap.Tree(), rootID: snap.RootID, pack: snapshotPack(snap)}
+			o.from = copyEnd{root: s.root, prefix: s.prefix, path: snap.Tree(), rootID: snap.RootID, pack: snapshotPack(snap)}
 			o.size = snap.SizeBytes
 			return nil
 		})
@@ -87,7 +87,7 @@ func (d *controller) resolveContent(ctx context.Context, cs *csi.VolumeContentSo
 			if err != nil {
 				return err
 			}
-			o.from = copyEnd{root: s.root, path: s.path, rootID: rec.RootID}
+			o.from = copyEnd{root: s.root, prefix: s.prefix, path: s.path, rootID: rec.RootID}
 			o.size = rec.CapacityBytes
 			return nil
 		})
@@ -121,7 +121,7 @@ func (d *controller) populate(ctx context.Context, rec state.Record, w where, o 
 	key := populateJobKey(rec.UID)
 	job := d.jobs.Start(key, func(jctx context.Context) (any, error) {
 		start := time.Now()
-		err := d.copyBetween(jctx, o.kind, o.from, copyEnd{root: w.root, path: w.path, beat: rec.UID, still: stillFilling(w.path, rec.UID)}, creds, logger, func(c share.Client, stats copytree.Stats) error {
+		err := d.copyBetween(jctx, o.kind, o.from, copyEnd{root: w.root, prefix: w.prefix, path: w.path, beat: rec.UID, still: stillFilling(w.path, rec.UID)}, creds, logger, func(c share.Client, stats copytree.Stats) error {
 			return d.holding(jctx, w, func() error {
 				st := storeOf(jctx, c)
 				cur, err := st.Get(jctx, w.path, rec.UID)

@@ -27,6 +27,7 @@ type where struct {
 	path   string        // from the session's root
 	base   string        // the class's base, from the session's root
 	subDir string
+	prefix string // the session's Prefix the paths were placed under
 }
 
 // located is a volume (or a share: no subDir and no UID) placed once for
@@ -64,7 +65,9 @@ func (l located) sameShare(o located) bool { return l.canon == o.canon }
 
 // on is l's site on session c to its share.
 func (l located) on(ctx context.Context, c share.Client) site {
-	return site{Store: storeOf(ctx, c), where: l.under(c.Prefix()), vol: l.vol, prefix: c.Prefix()}
+	w := l.under(c.Prefix())
+	w.prefix = c.Prefix()
+	return site{Store: storeOf(ctx, c), where: w, vol: l.vol, prefix: c.Prefix()}
 }
 
 // place says where vol's source lies, as it is written.

@@ -178,7 +178,7 @@ func (s site) snapshot(ctx context.Context, name, groupID string) (state.Snapsho
 	snap, err := s.CreateSnapshot(ctx, state.SnapshotRequest{
 		Name: name, SourceVolumeID: s.vol.ID(), SourcePath: s.path, SizeBytes: rec.CapacityBytes, GroupID: groupID,
 	})
-	return snap, copyEnd{root: s.root, path: s.path, rootID: rec.RootID}, err
+	return snap, copyEnd{root: s.root, prefix: s.prefix, path: s.path, rootID: rec.RootID}, err
 }
 
 // copySnapshot copies the volume into the snapshot's partial copy and,
@@ -216,7 +216,7 @@ func (d *controller) copySnapshot(ctx context.Context, sid volume.Snapshot, snap
 	}
 	start := time.Now()
 	var copied copytree.Stats
-	to := copyEnd{root: from.root, path: snap.PartialTree(), pack: pack, beat: snap.UID, still: stillCopying(sid),
+	to := copyEnd{root: from.root, prefix: from.prefix, path: snap.PartialTree(), pack: pack, beat: snap.UID, still: stillCopying(sid),
 		begin: func(ctx context.Context, st *state.Store) {
 			// Earlier runs' packs: this run writes its own from the start.
 			if err := st.DropRunPacks(ctx, snap); err != nil {

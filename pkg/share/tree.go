@@ -166,6 +166,19 @@ type TreeClient interface {
 	SetAttr(ctx context.Context, rel string, a Attr, mask AttrMask) error
 }
 
+// KeptMode is the mode a copy sets on a file whose owner it sets too
+// (owned) or not: setuid and setgid only with the owner they were the
+// file's with, as cp drops them when it cannot keep the owner. Without
+// it, the file stays its creator's, the controller's user (root, where
+// owners are kept at all), and a tenant's setuid binary would become one of
+// that user in the new volume.
+func KeptMode(m fs.FileMode, owned bool) fs.FileMode {
+	if owned {
+		return m
+	}
+	return m &^ (fs.ModeSetuid | fs.ModeSetgid)
+}
+
 // IDLister is a TreeClient whose server may resolve a link in a path for
 // its clients (Samba, Windows): what a path opens can be another directory
 // than the one a listing showed there a moment before, its file ID and

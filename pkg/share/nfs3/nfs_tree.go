@@ -466,22 +466,33 @@ func (c *nfsClient) setAttrFH(ctx context.Context, fh []byte, rel string, a shar
 	if mask&share.SetSize != 0 && a.Size < 0 {
 		return fmt.Errorf("%s: size %d: %w", rel, a.Size, fs.ErrInvalid)
 	}
+	for _, s := range sattrs(a, mask) {
+		if err := c.setattr(ctx, fh, s); err != nil {
+			return fmt.Errorf("%s: %w", rel, err)
+		}
+	}
+	return nil
+}
+
+// sattrs are the SETATTRs that set a's fields named by mask, in order;
+// setuid and setgid only with the owner (share.KeptMode), which NFSv3
+// cannot set from the names an NFSv4.1 server gave.
+func sattrs(a share.Attr, mask share.AttrMask) []nfs.Sattr3 {
+	var out []nfs.Sattr3
 	var s nfs.Sattr3
-	if mask&share.SetOwner != 0 && a.HasOwner {
+	owned := mask&share.SetOwner != 0 && a.HasOwner
+	if owned {
 		s.UID = nfs.SetUID{SetIt: true, UID: a.UID}
 		s.GID = nfs.SetUID{SetIt: true, UID: a.GID}
 		if mask&share.SetMode != 0 && a.Mode&(fs.ModeSetuid|fs.ModeSetgid) != 0 {
 			// A change of owner clears setuid and setgid, and Linux nfsd
 			// does so even when the same SETATTR sets them: the owner
 			// first, then the mode with the rest.
-			if err := c.setattr(ctx, fh, s); err != nil {
-				return fmt.Errorf("%s: %w", rel, err)
-			}
-			s = nfs.Sattr3{}
+			out, s = append(out, s), nfs.Sattr3{}
 		}
 	}
 	if mask&share.SetMode != 0 {
-		s.Mode = nfs.SetMode{SetIt: true, Mode: share.UnixMode(a.Mode)}
+		s.Mode = nfs.SetMode{SetIt: true, Mode: share.UnixMode(share.KeptMode(a.Mode, owned))}
 	}
 	if mask&share.SetSize != 0 {
 		s.Size = nfs.SetSize{SetIt: true, Size: uint64(a.Size)}
@@ -489,10 +500,7 @@ func (c *nfsClient) setAttrFH(ctx context.Context, fh []byte, rel string, a shar
 	if mask&share.SetModTime != 0 {
 		s.Mtime = nfs.SetTime{SetIt: nfs.SetToClientTime, Time: nfsTime(a.ModTime)}
 	}
-	if err := c.setattr(ctx, fh, s); err != nil {
-		return fmt.Errorf("%s: %w", rel, err)
-	}
-	return nil
+	return append(out, s)
 }
 
 // nfsTime is t as nfstime3, whose unsigned 32-bit seconds span 1970 to

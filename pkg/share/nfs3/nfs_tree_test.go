@@ -358,6 +358,33 @@ func TestNFSSetAttrSetsTheOwnerBeforeSetuidAndSetgid(t *testing.T) {
 	}
 }
 
+// A tenant's setuid or setgid file copied without its owner (owners an
+// NFSv4.1 server named, which NFSv3 cannot set; or no owner asked for)
+// would stay its creator's, the controller's user: root where owners are
+// kept at all. The bits go, as cp drops them when it cannot keep the owner.
+func TestNFSSetAttrSetsNoSetuidOrSetgidWithoutTheOwner(t *testing.T) {
+	srv := &fakeNFS3{files: map[string][]byte{"f": nil}}
+	c := startFakeNFS3(t, srv)
+	ctx := testCtx(t)
+	for _, tc := range []struct {
+		what string
+		a    share.Attr
+		mask share.AttrMask
+	}{
+		{"owners by name", share.Attr{Mode: 0o755 | fs.ModeSetuid | fs.ModeSetgid, OwnerName: "alice@example.com", GroupName: "alice@example.com"}, share.SetOwner | share.SetMode},
+		{"no owner asked for", share.Attr{Mode: 0o755 | fs.ModeSetuid, UID: 5, GID: 6, HasOwner: true}, share.SetMode},
+	} {
+		srv.setattrs = nil
+		if err := c.SetAttr(ctx, "f", tc.a, tc.mask); err != nil {
+			t.Fatal(err)
+		}
+		want := []nfs.Sattr3{{Mode: nfs.SetMode{SetIt: true, Mode: 0o755}}}
+		if !slices.Equal(srv.setattrs, want) {
+			t.Errorf("%s: SETATTRs %+v, want %+v", tc.what, srv.setattrs, want)
+		}
+	}
+}
+
 // A file that one WRITE carries whole is written FILE_SYNC and needs no
 // COMMIT; one written in pieces is written UNSTABLE and committed.
 func TestNFSSmallFileIsWrittenStableWithoutCommit(t *testing.T) {

@@ -188,14 +188,18 @@ func (c *nfs4Client) SetAttr(ctx context.Context, rel string, a share.Attr, mask
 // sends, in their order.
 func setAttrList(rel string, a share.Attr, mask share.AttrMask) ([]setAttrs, error) {
 	var sets []setAttrs
+	owned := true
 	switch {
 	case mask&share.SetOwner == 0:
+		owned = false
 	case a.OwnerName != "" && a.GroupName != "":
 		// As the source's server named them: the same kind of server maps
 		// them back.
 		sets = append(sets, setAttrs{owner: &owner4{a.OwnerName, a.GroupName}})
 	case a.HasOwner:
 		sets = append(sets, setAttrs{owner: &owner4{strconv.FormatUint(uint64(a.UID), 10), strconv.FormatUint(uint64(a.GID), 10)}})
+	default:
+		owned = false
 	}
 	if mask&share.SetSize != 0 {
 		if a.Size < 0 {
@@ -206,7 +210,7 @@ func setAttrList(rel string, a share.Attr, mask share.AttrMask) ([]setAttrs, err
 	}
 	var last setAttrs
 	if mask&share.SetMode != 0 {
-		mode := share.UnixMode(a.Mode)
+		mode := share.UnixMode(share.KeptMode(a.Mode, owned))
 		last.mode = &mode
 	}
 	if mask&share.SetModTime != 0 {

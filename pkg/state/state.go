@@ -973,8 +973,12 @@ func (s *Store) checkAdoptable(ctx context.Context, p string) (share.FileInfo, e
 // volume there. A v1 class base holds only .fileshare-csi/<escaped>.json
 // (records of volumes from before records moved to the share's root): this
 // store's own, not refused.
+//
+// A directory the controller may not search (a pod's 0700 data directory on
+// a root-squashing export) holds no store: the controller could not keep one
+// there either, and refusing would break adopting or archiving it.
 func (s *Store) foreignStore(ctx context.Context, p string) error {
-	if _, err := s.c.Stat(ctx, path.Join(p, Dir)); errors.Is(err, fs.ErrNotExist) {
+	if _, err := s.c.Stat(ctx, path.Join(p, Dir)); errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
 		return nil
 	} else if err != nil {
 		return err
@@ -1199,11 +1203,6 @@ func (s *Store) ArchiveVolume(ctx context.Context, rec Record) (string, error) {
 	case exists && !own:
 		s.logf("volume path no longer leads to the volume's own directory (replaced by a link or another directory); not archiving it", "path", rec.Path)
 	case exists:
-		// Archived, another class's session root inside would move away
-		// from under its share or export.
-		if err := s.foreignStore(ctx, rec.Path); err != nil {
-			return "", err
-		}
 		save := func(ctx context.Context, r Record) error { return s.writeJSON(ctx, s.recordPath(r.Path), r) }
 		if to, err = s.archive(ctx, rec, save); err != nil {
 			return "", err
@@ -1232,6 +1231,11 @@ func (s *Store) ArchiveVolume(ctx context.Context, rec Record) (string, error) {
 // volume's kind of record lives) before anything moves, so a retry after a
 // cut renames to the same name.
 func (s *Store) archive(ctx context.Context, rec Record, save func(context.Context, Record) error) (string, error) {
+	// Archived, another class's session root inside would move away from
+	// under its share or export (v1 volumes too: ArchiveLegacy).
+	if err := s.foreignStore(ctx, rec.Path); err != nil {
+		return "", err
+	}
 	for i := range 10 {
 		to := rec.ArchivingTo
 		if to == "" || i > 0 {
@@ -1336,9 +1340,16 @@ func (s *Store) deleteDir(ctx context.Context, rec Record) error {
 	case exists && own:
 		// Another class's session root inside the volume (made inside it
 		// after it was, or adopted by a version before foreignStore):
-		// the walk would take every volume of that class.
-		if err := s.foreignStore(ctx, rec.Path); err != nil {
-			return err
+		// the walk would take every volume of that class. Not asked of a
+		// snapshot's tree (in the metadata directory, where no class is
+		// rooted) nor of a volume still being filled (made by this store
+		// a moment ago): what they hold is a copy's, and a look-alike a
+		// tenant copied in would keep them, and the reclaimer's every pass,
+		// stuck.
+		if first, _, _ := strings.Cut(rec.Path, "/"); first != Dir && !rec.Populating {
+			if err := s.foreignStore(ctx, rec.Path); err != nil {
+				return err
+			}
 		}
 		if err := s.moveToQuarantine(ctx, rec); err != nil {
 			return err
@@ -1505,6 +1516,9 @@ func (s *Store) DeleteLegacy(ctx context.Context, base, subDir string, rec Recor
 				} else if m {
 					return fmt.Errorf("%s now leads to another volume's directory; not deleting it: %w", rec.Path, ErrConflict)
 				}
+			}
+			if err := s.foreignStore(ctx, rec.Path); err != nil {
+				return err
 			}
 			if err := s.purge(ctx, rec.Path, 0); err != nil {
 				return err

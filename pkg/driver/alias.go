@@ -9,6 +9,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/mounter"
+	"github.com/fileshare-csi/fileshare-csi/pkg/os/winpath"
 	"github.com/fileshare-csi/fileshare-csi/pkg/source"
 )
 
@@ -61,17 +62,18 @@ func (n *node) stage(ctx context.Context, sr mounter.StageRequest) error {
 // lies on its server as the volume names it.
 func aliasKey(sr mounter.StageRequest) string { return sr.Source.Device(sr.SubDir) }
 
-// hosts are the server names a mount of src may be made at now, lower
-// case: src's own, and every address the aliases give it (stage tries them
-// in order). Not logged: it is asked for checks, not to reach a volume.
+// hosts are the server names a mount of src may be made at now, as
+// serverKey writes them: src's own, and every address the aliases give it
+// (stage tries them in order). Not logged: it is asked for checks, not to
+// reach a volume.
 func (a *aliasUse) hosts(src source.Source) []string {
-	out := []string{strings.ToLower(src.Host)}
+	out := []string{serverKey(src.Host)}
 	if a == nil {
 		return out
 	}
 	if got, _, ok := a.cfg.Aliases.Aliases().Resolve(src); ok {
 		for _, addr := range got.Addresses() {
-			if h := strings.ToLower(addr.Host); !slices.Contains(out, h) {
+			if h := serverKey(addr.Host); !slices.Contains(out, h) {
 				out = append(out, h)
 			}
 		}
@@ -107,3 +109,14 @@ func (a *aliasUse) resolve(ctx context.Context, key string, src source.Source) s
 	}
 	return got
 }
+
+// serverKey is a host as a Windows node names the server: as its UNC paths
+// write it (winpath.UNCHost), lower case, as Windows compares them. The one
+// form of a host for the per-server checks of a Windows node, the server's
+// lock (lockServer) and its one user (mappingConflict): Windows keys a
+// global mapping by its UNC root, where an IPv6 address is written as its
+// ipv6-literal.net name, so smb://[fd00::5]/share and
+// smb://fd00--5.ipv6-literal.net/share are one mapping, and must be one
+// server to the checks, or one volume links into the mapping another made
+// with other credentials.
+func serverKey(host string) string { return strings.ToLower(winpath.UNCHost(host)) }

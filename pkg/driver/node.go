@@ -505,9 +505,13 @@ func (n *node) NodeGetVolumeHealth(ctx context.Context, req *csi.NodeGetVolumeHe
 // pkg/krb5cache). Without it, cifs.upcall finds root's tickets (cruid=0):
 // the node's own identity, not the Secret's, which only the operator may
 // allow (--krb5-host-tickets). An inline volume, which a tenant writes in
-// a pod, never mounts with Kerberos. added is true when the volume was
-// not using its uid before, for the caller to undo on a failed stage.
+// a pod, never mounts with Kerberos, on NFS either (see inlineNFSSecurity).
+// added is true when the volume was not using its uid before, for the
+// caller to undo on a failed stage.
 func (n *node) kerberosMount(ctx context.Context, sr *mounter.StageRequest, inline bool) (added bool, err error) {
+	if inline && sr.Source.Protocol == source.NFS {
+		return false, inlineNFSSecurity(sr)
+	}
 	if inline && sr.Source.Protocol == source.SMB && mounter.OptionsAskForKerberos(sr.MountOptions) {
 		// sec=krb5 in the options, without auth: krb5, is mounted with
 		// the mounting uid's tickets: root's, the node's.

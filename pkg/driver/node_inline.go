@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"strings"
 
 	"github.com/container-storage-interface/spec/lib/go/csi"
 	"google.golang.org/grpc/codes"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/mounter"
 	"github.com/fileshare-csi/fileshare-csi/pkg/nodestate"
+	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 	"github.com/fileshare-csi/fileshare-csi/pkg/source"
 	"github.com/fileshare-csi/fileshare-csi/pkg/volume"
 )
@@ -41,6 +43,11 @@ func (n *node) publishInline(ctx context.Context, req *csi.NodePublishVolumeRequ
 		}
 		return nil, fail(fs.ErrPermission, "inline volume: %s is not within the shares this node allows for inline volumes (%s); ask the cluster administrator to add it to the node plugin's --inline-sources",
 			where, n.cfg.InlineSources)
+	}
+	if rel != "" {
+		if err := checkInlinePath(rel); err != nil {
+			return nil, status.Errorf(codes.InvalidArgument, "inline volume: %s: the path below the allowed share %s: %v; name a directory of your own below it", src, root, err)
+		}
 	}
 	options, err := volume.ParseMountOptions(vctx[ContextMountOptions])
 	if err != nil {
@@ -120,6 +127,48 @@ func (n *node) unpublishInline(ctx context.Context, target string) (*csi.NodeUnp
 	n.nodeState().DropPublished(target)
 	n.mounts.unstaged(target)
 	return &csi.NodeUnpublishVolumeResponse{}, nil
+}
+
+// checkInlinePath holds rel, the path of an inline volume below the
+// allowed source it lies in (the source's own path and its subDir
+// together), to the rules of a subDir (volume.ValidateSubDir): the subDir
+// alone is checked, but the path a pod writes in its source is as much its
+// choice. Without it, nfs://nas/exports/.fileshare-csi is mounted where
+// the allow-list names a class's base, nfs://nas/exports: the controller's
+// records of every volume of the class, for the pod to read and rewrite.
+// The records directory is refused at any depth and in any case (an SMB
+// share, or a case-insensitive export, finds .FILESHARE-CSI there too): an
+// allow-list entry may lie above a class's base, and no inline volume has
+// any business with the controller's records.
+func checkInlinePath(rel string) error {
+	if err := volume.ValidateSubDir(rel); err != nil {
+		return err
+	}
+	for _, c := range strings.Split(rel, "/") {
+		if strings.EqualFold(c, volume.MetadataDir) {
+			return fmt.Errorf("%q: %s is where the driver keeps its records", rel, volume.MetadataDir)
+		}
+	}
+	return nil
+}
+
+// inlineNFSSecurity holds an inline NFS volume to the rule that a pod's
+// inline volume never mounts with Kerberos. An NFS sec=krb5 mount logs in
+// through the host's rpc.gssd: as the node's machine principal for uid 0
+// and, for another uid, with whatever ticket cache the host has for it
+// (the --krb5-cache-uids caches of staged volumes among them), none of it
+// the pod's. So a sec= naming a Kerberos flavour anywhere in its list is
+// refused, and a mount whose options name no sec= is given sec=sys: NFSv4
+// negotiates the flavour otherwise, and takes krb5 by itself from an
+// export that offers only that.
+func inlineNFSSecurity(sr *mounter.StageRequest) error {
+	if mounter.OptionsNameKerberos(sr.MountOptions) {
+		return fail(share.ErrPrecondition, "inline volume: an NFS mount option sec= names Kerberos (krb5, krb5i or krb5p), which a Linux node would log in with using the node's own tickets, not the pod's: inline NFS volumes mount with sec=sys; leave sec out or use sec=sys, or mount the export through a PersistentVolume")
+	}
+	if !mounter.OptionsNameSec(sr.MountOptions) {
+		sr.MountOptions = append(sr.MountOptions, "sec=sys")
+	}
+	return nil
 }
 
 // inlineMountGroup is the fsGroup an inline volume's mount gets. On NFS the

@@ -65,7 +65,8 @@ func (n *node) stagedRecord(volumeID string, sr mounter.StageRequest) nodestate.
 }
 
 // lockServer serializes the stages of one SMB server's volumes on a
-// Windows node; elsewhere it locks nothing.
+// Windows node, the server named as mappingConflict compares it
+// (serverKey); elsewhere it locks nothing.
 func (n *node) lockServer(ctx context.Context, sr mounter.StageRequest) (func(), error) {
 	if n.cfg.Mounter.OS() != "windows" || sr.Source.Protocol != source.SMB {
 		return func() {}, nil
@@ -128,11 +129,13 @@ func (n *node) lockServerOf(ctx context.Context, path string) (func(), error) {
 // share its mapping. Replacing the mapping's password is the rotation's
 // work (rotateCredentials), at the next republish.
 //
-// Servers are compared by host name, without case, as Windows does (it
-// counts another name of the same server, or an address, as another
-// server): the names each volume may be mapped at, its source's and those
-// the source aliases give it now, so a volume reached through an alias
-// meets the volumes of the server it is mapped at.
+// Servers are compared by host name as a UNC path writes it, without case,
+// as Windows does (it counts another name of the same server, or an
+// address, as another server, but an IPv6 address and its
+// ipv6-literal.net name as one: serverKey): the names each volume may be
+// mapped at, its source's and those the source aliases give it now, so a
+// volume reached through an alias meets the volumes of the server it is
+// mapped at.
 //
 // The share's mapping must also give this volume what its class demands
 // of it (see weakerMapping); what it demands less than the share's other

@@ -141,6 +141,36 @@ func OptionsAskForKerberos(opts []string) bool {
 	return strings.HasPrefix(secOption(opts), "krb5")
 }
 
+// OptionsNameKerberos reports whether any sec= of mount options names a
+// Kerberos flavour (krb5, krb5i, krb5p) among its colon-separated ones: an
+// NFS mount takes a list (sec=sys:krb5i) and logs in with whichever of
+// them the server offers, so one Kerberos flavour anywhere in any sec= may
+// be the one used.
+func OptionsNameKerberos(opts []string) bool {
+	for _, v := range secOptions(opts) {
+		for _, f := range strings.Split(v, ":") {
+			if strings.HasPrefix(strings.TrimSpace(f), "krb5") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// OptionsNameSec reports whether mount options name a sec= at all.
+func OptionsNameSec(opts []string) bool { return len(secOptions(opts)) > 0 }
+
+// secOptions are the values of every sec= of mount options, lower case.
+func secOptions(opts []string) []string {
+	var out []string
+	for _, o := range strings.Split(strings.Join(opts, ","), ",") {
+		if k, v, _ := strings.Cut(o, "="); strings.EqualFold(strings.TrimSpace(k), "sec") {
+			out = append(out, strings.ToLower(strings.TrimSpace(v)))
+		}
+	}
+	return out
+}
+
 // secOption is the sec= flavour mount options ask for, lower case ("" when
 // none does; the last one when several do, as mount.cifs takes it). The
 // one reading of sec= for every check: a key in any case counts.

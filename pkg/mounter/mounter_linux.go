@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -35,6 +36,10 @@ type Linux struct {
 	probes probes
 	// umount2 is the umount2(2) system call; replaced in unit tests.
 	umount2 func(path string, flags int) error
+	// sharedFS says whether another mount has the file system of the
+	// mount at a path (sharesSuperblock); replaced in unit tests, whose
+	// fake mount table has no device numbers.
+	sharedFS func(path string) bool
 	// RootsDir holds the private mount points of sources whose
 	// subdirectory is opened on the node (see beneath_linux.go).
 	RootsDir string
@@ -63,7 +68,7 @@ type Linux struct {
 func New() Mounter {
 	credDir := filepath.Join(os.TempDir(), "fileshare-csi-credentials")
 	removeStaleCredentials(credDir, staleCredentials)
-	return &Linux{m: mount.New(""), run: runMount, CredentialsDir: credDir, umount2: unix.Unmount, remountReadOnly: remountBindReadOnly,
+	return &Linux{m: mount.New(""), run: runMount, CredentialsDir: credDir, umount2: unix.Unmount, sharedFS: sharesSuperblock, remountReadOnly: remountBindReadOnly,
 		RootsDir: filepath.Join(os.TempDir(), "fileshare-csi-roots"), openSub: openSubdir, bindAt: bindOpened,
 		UpcallTarget: upcallTargetSupported, Retrans: func() error { return cifsTakes("retrans", strconv.Itoa(krb5Retrans)) }}
 }
@@ -72,9 +77,12 @@ func New() Mounter {
 // stand-in for mount(8), for unit tests of the staging logic. A hung mount is
 // detached with m.Unmount.
 // A subdirectory is bound with m.Mount from the root's path joined with it.
+// Which mounts share a file system is told from the fake's devices
+// (fakeFileSystems).
 func NewLinuxForTest(m mount.Interface, run func(ctx context.Context, fstype, device, target string, options []string) error, credDir string) *Linux {
 	unmount := func(path string, _ int) error { return m.Unmount(path) }
-	return &Linux{m: m, run: run, CredentialsDir: credDir, umount2: unmount, RootsDir: credDir + "-roots",
+	fsys := &fakeFileSystems{m: m, bound: map[string]string{}}
+	return &Linux{m: m, run: run, CredentialsDir: credDir, umount2: unmount, RootsDir: credDir + "-roots", sharedFS: fsys.shared,
 		remountReadOnly: func(path string) error { return m.Mount(path, path, "", []string{"remount", "ro"}) },
 		openSub:         func(root, sub string) (string, func(), error) { return filepath.Join(root, sub), func() {}, nil },
 		bindAt: func(src, target string, readOnly bool) error {
@@ -82,8 +90,66 @@ func NewLinuxForTest(m mount.Interface, run func(ctx context.Context, fstype, de
 			if readOnly {
 				opts = append(opts, "ro")
 			}
+			fsys.bind(src, target)
 			return m.Mount(src, target, "", opts)
 		}}
+}
+
+// fakeFileSystems tells, for NewLinuxForTest, which mounts of a fake mount
+// table share a file system, as a real table's major:minor would: a mount
+// is of the file system its device names, and a subdirectory bound at a
+// staging path (bindAt) is of the file system of the mount it lay in, the
+// share's root, mounted under RootsDir while it was bound.
+type fakeFileSystems struct {
+	m     mount.Interface
+	mu    sync.Mutex
+	bound map[string]string // bind target: the device of the mount its source lay in
+}
+
+// bind records that target is a bind of src, of the mount src lies in now.
+func (f *fakeFileSystems) bind(src, target string) {
+	mps, _ := f.m.List()
+	dev, longest := src, -1
+	for _, mp := range mps {
+		p := filepath.Clean(mp.Path)
+		if (src == p || strings.HasPrefix(src, p+string(filepath.Separator))) && len(p) > longest {
+			dev, longest = mp.Device, len(p)
+		}
+	}
+	f.mu.Lock()
+	f.bound[filepath.Clean(target)] = dev
+	f.mu.Unlock()
+}
+
+func (f *fakeFileSystems) shared(path string) bool {
+	mps, err := f.m.List()
+	if err != nil {
+		return true
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	fsOf := func(mp mount.MountPoint) string {
+		if dev, ok := f.bound[filepath.Clean(mp.Path)]; ok {
+			return dev
+		}
+		return mp.Device
+	}
+	path = filepath.Clean(path)
+	found := -1
+	for i, mp := range mps {
+		if filepath.Clean(mp.Path) == path {
+			found = i
+		}
+	}
+	if found < 0 {
+		return false
+	}
+	for i, mp := range mps {
+		if i != found && fsOf(mp) == fsOf(mps[found]) {
+			return true
+		}
+	}
+	return false
 }
 
 func (l *Linux) OS() string { return "linux" }
@@ -617,12 +683,21 @@ const defaultBudget = 2 * time.Minute
 
 // unmount unmounts path and removes the directory, within ctx's deadline. A
 // path that does not exist is already done. force says path is the staging
-// mount itself rather than a bind of it (see detach).
+// mount itself rather than a bind of it (see detach); it is dropped when
+// another mount shares the staging mount's file system (sharesSuperblock).
 func (l *Linux) unmount(ctx context.Context, path string, force bool) error {
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, defaultBudget)
 		defer cancel()
+	}
+	if force && l.sharedFS != nil && l.sharedFS(path) {
+		// The staging mounts of one NFS export share its superblock (each
+		// a bind of the export's root, stageBeneath; or mounts the kernel
+		// merged), and MNT_FORCE aborts the requests in flight on the
+		// superblock: every other volume's pods would get EIO.
+		klog.FromContext(ctx).V(2).Info("another mount shares this mount's file system: it is not forced", "path", path)
+		force = false
 	}
 	// Look first, with a third of the time, so a hung mount leaves the rest
 	// to detach it. A path whose probe is already stuck answers at once.
@@ -770,13 +845,52 @@ func (l *Linux) unmountRootless(path string) error {
 	return nil
 }
 
+// sharesSuperblock says whether a mount other than the top one at path has
+// its file system: another entry of the mount table with the same
+// major:minor (for NFS and CIFS, the superblock's anonymous device). One
+// NFS export's staging mounts are binds of one superblock (stageBeneath
+// mounts the export's root and binds the volume's subdirectory; the kernel
+// gives mounts of one export with the same options one superblock too),
+// and so are pods' binds of a staging mount. The table is read, the path
+// is not touched: it answers for a hung mount. A table it cannot read is
+// taken to share: never forced.
+func sharesSuperblock(path string) bool {
+	infos, err := mount.ParseMountInfo("/proc/self/mountinfo")
+	if err != nil {
+		return true
+	}
+	return sharedIn(infos, path)
+}
+
+// sharedIn is sharesSuperblock's answer from the mount table infos.
+func sharedIn(infos []mount.MountInfo, path string) bool {
+	path = filepath.Clean(path)
+	found := -1
+	for i, mi := range infos {
+		// A mount point whose directory was removed shows with the suffix.
+		if filepath.Clean(strings.TrimSuffix(mi.MountPoint, `\040(deleted)`)) == path {
+			found = i // the last one is on top
+		}
+	}
+	if found < 0 {
+		return false // nothing mounted there: nothing to force
+	}
+	for i, mi := range infos {
+		if i != found && mi.Major == infos[found].Major && mi.Minor == infos[found].Minor {
+			return true
+		}
+	}
+	return false
+}
+
 // detach takes a hung mount off path. umount(8) and mount-utils stat the
 // path first and would block like every other caller; umount(2) resolves
 // the mount point without asking the file server, so it answers while the
 // server is gone.
 //
-// The staging mount (force) gets MNT_FORCE first: for NFS it aborts the
-// requests in flight on the mount, so the threads stuck in the kernel are
+// The staging mount (force) gets MNT_FORCE first, when no other mount
+// shares its file system (unmount): for NFS it aborts the requests in
+// flight on the superblock, so the threads stuck in the kernel are
 // released (with EIO) and the mount goes if nothing else holds it. If it is
 // still busy, MNT_DETACH: the kubelet wants the path gone, and a lazy
 // unmount takes it out of the namespace now; the kernel drops the mount

@@ -73,8 +73,10 @@ func (osFS) Root(path string) (string, Entry, error) {
 	return path, entryOf(fi, 0, false), nil
 }
 
+// OpenDir opens dir as a directory, never through a link nor any other
+// file put in its place (openDir).
 func (osFS) OpenDir(dir string) (Dir, error) {
-	f, err := os.Open(dir)
+	f, err := openDir(dir)
 	if err != nil {
 		return nil, err
 	}

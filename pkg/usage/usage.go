@@ -295,12 +295,15 @@ func (w *walker) add(e Entry) {
 // for a link between the listing and the open, and the open would follow
 // it out of the volume (into the node's own directories, whose sizes the
 // stats would then show). A directory that is not the one listed is left
-// out, as one removed while walked is.
+// out, as one removed while walked is. So is a name that is no longer a
+// directory at all when opened (a link, a FIFO or a device put in its
+// place): the FS refuses to open it (osFS.OpenDir), never opening the file
+// a link leads to.
 func (w *walker) dir(p string, depth int, want *Entry) error {
 	f, err := w.fs.OpenDir(p)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) && depth > 0 {
-			return nil // removed while walked, or not the plugin's to read
+		if errors.Is(err, fs.ErrNotExist) || (errors.Is(err, fs.ErrPermission) || notADir(err)) && depth > 0 {
+			return nil // removed or replaced while walked, or not the plugin's to read
 		}
 		return err
 	}

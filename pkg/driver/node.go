@@ -243,7 +243,15 @@ func (n *node) repairStaging(ctx context.Context, stagingPath string) error {
 		return fmt.Errorf("no record of how %s was staged, cannot remount it: %w", stagingPath, err)
 	}
 	klog.FromContext(ctx).Info("remounting broken staged volume", "path", stagingPath)
-	err = n.stage(ctx, st.Request)
+	req := st.Request
+	if pub, perr := n.nodeState().Published(stagingPath); perr == nil && pub.Ephemeral && req.Source.Protocol == source.NFS {
+		// An inline NFS volume is remounted under today's rule, from a
+		// record an earlier version wrote too (sec=krb5, or no sec=).
+		err = inlineNFSSecurity(&req)
+	}
+	if err == nil {
+		err = n.stage(ctx, req)
+	}
 	protocol := string(st.Request.Source.Protocol)
 	n.cfg.Metrics.MountRepaired(protocol, err)
 	if err == nil {

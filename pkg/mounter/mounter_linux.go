@@ -868,7 +868,7 @@ func sharedIn(infos []mount.MountInfo, path string) bool {
 	found := -1
 	for i, mi := range infos {
 		// A mount point whose directory was removed shows with the suffix.
-		if filepath.Clean(strings.TrimSuffix(mi.MountPoint, `\040(deleted)`)) == path {
+		if filepath.Clean(strings.TrimSuffix(unescapeMountInfo(mi.MountPoint), " (deleted)")) == path {
 			found = i // the last one is on top
 		}
 	}

@@ -67,25 +67,9 @@ func TestAClaimsDirectoryNeverPassesThroughAnArchive(t *testing.T) {
 // deleted volume's data; its DeleteVolume took the archive into its own
 // quarantine. The archive holds its ancestors as a volume does.
 func TestAClaimNeverAdoptsADirectoryHoldingAnArchive(t *testing.T) {
-	ms := memshare.New()
-	d := memshareDriver(t, ms)
-	ctx := context.Background()
-	const src = "nfs://127.0.0.1/export/base"
-	res, err := createWith(ctx, d, src, "${pvc.metadata.namespace}/${pvc.metadata.name}", "archive", "pvc-1", "team1", "data")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := ms.WriteFileDirect("team1/data/secret.txt", []byte("team1's")); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := d.DeleteVolume(ctx, &csi.DeleteVolumeRequest{VolumeId: res.GetVolume().GetVolumeId()}); err != nil {
-		t.Fatal(err)
-	}
+	ms, d := archivedTeam1(t)
 	before := ms.Dump()
-	if !slices.ContainsFunc(before, func(e memshare.Entry) bool { return e.Path == "team1/archived-data/secret.txt" }) {
-		t.Fatalf("not archived where this test expects: %v", before)
-	}
-	res, err = createIn(ctx, d, src, "${pvc.metadata.name}", "pvc-2", "attacker", "team1")
+	res, err := createIn(context.Background(), d, archiveSrc, "${pvc.metadata.name}", "pvc-2", "attacker", "team1")
 	if status.Code(err) != codes.AlreadyExists {
 		t.Errorf("a claim got %q, the directory holding an archive (%v); want AlreadyExists", res.GetVolume().GetVolumeContext()["subDir"], err)
 	}
@@ -98,17 +82,7 @@ func TestAClaimNeverAdoptsADirectoryHoldingAnArchive(t *testing.T) {
 // directory holding the archive is never taken for free of it, nor is the
 // archive's hold cleared as stale.
 func TestAnUnreadableArchiveRecordStillHolds(t *testing.T) {
-	ms := memshare.New()
-	d := memshareDriver(t, ms)
-	ctx := context.Background()
-	const src = "nfs://127.0.0.1/export/base"
-	res, err := createWith(ctx, d, src, "${pvc.metadata.namespace}/${pvc.metadata.name}", "archive", "pvc-1", "team1", "data")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := d.DeleteVolume(ctx, &csi.DeleteVolumeRequest{VolumeId: res.GetVolume().GetVolumeId()}); err != nil {
-		t.Fatal(err)
-	}
+	ms, d := archivedTeam1(t)
 	var record string
 	for _, e := range ms.Dump() {
 		if strings.HasPrefix(e.Path, ".fileshare-csi/archives/") && !e.Dir {
@@ -119,11 +93,36 @@ func TestAnUnreadableArchiveRecordStillHolds(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := ms.Dump()
-	res, err = createIn(ctx, d, src, "${pvc.metadata.name}", "pvc-2", "attacker", "team1")
+	res, err := createIn(context.Background(), d, archiveSrc, "${pvc.metadata.name}", "pvc-2", "attacker", "team1")
 	if err == nil {
 		t.Errorf("a claim got %q, the directory holding an archive whose record is corrupt", res.GetVolume().GetVolumeContext()["subDir"])
 	}
 	if after := ms.Dump(); !slices.Equal(before, after) {
 		t.Errorf("the share changed:\nbefore %v\nafter  %v", before, after)
 	}
+}
+
+const archiveSrc = "nfs://127.0.0.1/export/base"
+
+// archivedTeam1 is a share where a ${pvc.metadata.namespace}/${pvc.metadata.name}
+// class archived team1's claim data: team1/archived-data holds its data.
+func archivedTeam1(t *testing.T) (*memshare.Share, *Driver) {
+	t.Helper()
+	ms := memshare.New()
+	d := memshareDriver(t, ms)
+	ctx := context.Background()
+	res, err := createWith(ctx, d, archiveSrc, "${pvc.metadata.namespace}/${pvc.metadata.name}", "archive", "pvc-1", "team1", "data")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ms.WriteFileDirect("team1/data/secret.txt", []byte("team1's")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.DeleteVolume(ctx, &csi.DeleteVolumeRequest{VolumeId: res.GetVolume().GetVolumeId()}); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(ms.Dump(), func(e memshare.Entry) bool { return e.Path == "team1/archived-data/secret.txt" }) {
+		t.Fatalf("not archived where the tests expect: %v", ms.Dump())
+	}
+	return ms, d
 }

@@ -250,7 +250,13 @@ func (n *node) repairStaging(ctx context.Context, stagingPath string) error {
 		err = inlineNFSSecurity(&req)
 	}
 	if err == nil {
-		err = n.stage(ctx, req)
+		// A repair maps (and may relink) as a stage does: held to the same
+		// per-server check, with the aliases as they are now.
+		var release func()
+		if release, err = n.claimServer(ctx, st.VolumeID, &req, stageSecret); err == nil {
+			err = n.stage(ctx, req)
+			release()
+		}
 	}
 	protocol := string(st.Request.Source.Protocol)
 	n.cfg.Metrics.MountRepaired(protocol, err)

@@ -201,7 +201,9 @@ func (n *node) rotateMapping(ctx context.Context, mr mounter.MappingRotator, mou
 		return err
 	}
 	req.Credentials = creds
-	replaced, err := mr.RotateMapping(ctx, req)
+	at := req // mapped where a stage maps it: through the aliases as they are now
+	at.Source = n.aliases.resolve(ctx, aliasKey(req), req.Source)
+	replaced, err := mr.RotateMapping(ctx, at)
 	if err != nil {
 		if errors.Is(err, mounter.ErrNotMounted) {
 			return nil // not staged: the publish says so

@@ -222,7 +222,13 @@ func (n *node) mappingConflict(ctx context.Context, volumeID string, sr *mounter
 	if verify == nil {
 		verify = verifyCredentials
 	}
-	err = verify(ctx, n.aliases.resolve(ctx, aliasKey(*sr), sr.Source), sr.Credentials)
+	// Prove the identity that was compared: WindowsUser maps negotiate
+	// as the username when there is one, never as the principal.
+	vc := sr.Credentials
+	if sr.Source.EffectiveAuth() == source.AuthNegotiate && vc.Username != "" {
+		vc.Principal, vc.Keytab = "", ""
+	}
+	err = verify(ctx, n.aliases.resolve(ctx, aliasKey(*sr), sr.Source), vc)
 	switch {
 	case err == nil:
 		klog.FromContext(ctx).Info("the Secret brings another password for the user the server's mapping logs on as, and the server takes it; the mapping takes it when it is made again", "server", sr.Source.Host)

@@ -56,8 +56,10 @@ func (d *controller) CreateVolumeGroupSnapshot(ctx context.Context, req *csi.Cre
 	// Every member is looked at before anything is written: one gone, or
 	// still being filled, refuses the group with nothing made (a member's
 	// snapshot made first would be a full copy nobody has an ID for).
+	roots := map[string]bool{}
 	for _, vol := range vols {
 		if err := d.at(ctx, d.locate(ctx, vol), creds, false, func(s site) error {
+			roots[s.canon] = true
 			_, err := s.copySource(ctx, "snapshot")
 			return err
 		}); err != nil {
@@ -66,6 +68,11 @@ func (d *controller) CreateVolumeGroupSnapshot(ctx context.Context, req *csi.Cre
 	}
 	var g state.Group
 	err = d.at(ctx, d.locateShare(ctx, vols[0].Source), creds, false, func(s site) error {
+		// One share by name is not one session root: each member's
+		// snapshot must lie where the group's record does.
+		if len(roots) != 1 || !roots[s.canon] {
+			return status.Errorf(codes.InvalidArgument, "the volumes of a group snapshot must be reached at one session root (their classes reach %d)", len(roots))
+		}
 		if vg != nil {
 			if err := d.checkVolumeGroupMembers(ctx, s, *vg, ids); err != nil {
 				return err

@@ -51,7 +51,7 @@ var Entries = []Entry{
 	{Busy, "<uid>: a copy into the volume or snapshot <uid> runs (in any process, or any cluster on the share): names its process, rewritten with a new token every 10 seconds while it does", true},
 	{Holds, "one directory per directory with volumes below it", true},
 	{Holds + "/*", "<key2>: the volume or archive <key2> lies below this directory (empty)", true},
-	{Roots, "<id>: a volume, archive or snapshot root's server file ID (a volume's names no path: empty, or its create's intent renamed onto it; an archive's or snapshot's names its paths); <id>.drop: a mark being removed, until the look for another root given its ID is done", true},
+	{Roots, "<id>: a volume, archive or snapshot root's server file ID (a volume's carries no paths list: empty, or its create's intent renamed onto it; an archive's or snapshot's lists its paths); <id>.drop: a mark being removed, until the look for another root given its ID is done", true},
 	{Archives, "<key>.json: the directory <key> is the archive of a deleted volume", true},
 	{Deleting, "<uid>: a volume or snapshot copy being deleted (the quarantine)", true},
 	{Snapshots, "<key>.json: a snapshot's record; <uid>: its whole copy; <uid>.partial: the copy while it is made; <uid>.pack: its small files; <uid>.packs/<run>: the small files of each run of its copy, until the one that finished is moved to <uid>.pack", true},

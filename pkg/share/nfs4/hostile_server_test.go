@@ -514,3 +514,35 @@ func TestAReclaimCompleteTheServerTookForARetryMakesTheSession(t *testing.T) {
 		t.Errorf("sequence IDs: %d after the setup, %d after a call; want 2 and 3", seqs[0], s.seq)
 	}
 }
+
+// A call whose SEQUENCE the server took for a replay of an earlier one on
+// the slot (RETRY_UNCACHED_REP on the operation after it, as kernel nfsd
+// answers) ran none of its operations: the session is out of step, and
+// the caller is told to try again (Unavailable, a fresh session), not
+// given an error it takes for an answer about a path.
+func TestAReplayedSequenceBreaksTheSessionAndIsRetryable(t *testing.T) {
+	srv := &cannedServer{}
+	srv.answer = func(_ int, rec []byte) []byte {
+		ops := parseOps(t, rec)
+		if len(ops) > 1 && ops[0] == op4Sequence && ops[1] == op4Putrootfh {
+			return reply(nfs4ErrRetryUncached, result4{op4Sequence, 0, seqOK}, result4{op4Putrootfh, nfs4ErrRetryUncached, nil})
+		}
+		return okReply(ops)
+	}
+	client, server := net.Pipe()
+	go srv.serve(server)
+	t.Cleanup(func() { client.Close() })
+	s, err := newNFS4Session(oncrpc.NewConn(client), "nfs://fake/export?vers=4.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := s.establish(ctx); err != nil {
+		t.Fatal(err)
+	}
+	err = s.compound(ctx, []nfs4Op{opPutrootfh()})
+	if !errors.Is(err, share.ErrUnavailable) || errors.Is(err, fs.ErrNotExist) || !s.broken {
+		t.Errorf("a call the server took for a replay: %v (broken %v), want ErrUnavailable and a broken session", err, s.broken)
+	}
+}

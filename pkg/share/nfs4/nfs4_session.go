@@ -251,9 +251,15 @@ func (s *nfs4Session) sequenced(ctx context.Context, ops []nfs4Op, renew bool) e
 			}
 			backoff = min(2*backoff, time.Second)
 			continue
-		case r.failed <= 0:
+		case r.failed <= 0 || renew && ne.Status == nfs4ErrRetryUncached:
 			// SEQUENCE itself, or the whole COMPOUND, refused: the session
-			// is out of step with the server.
+			// is out of step with the server. So is a slot the server took
+			// this call's sequence ID on before (kernel nfsd answers it on
+			// the operation after a SEQUENCE it took for a replay; seen in
+			// the VM under controllers killed at random, cause not found):
+			// none of this call's operations ran, and a fresh session runs
+			// them again. (establish, which does not renew, takes it on its
+			// RECLAIM_COMPLETE for done.)
 			s.broken = true
 			return fmt.Errorf("%s: %w: %w", s.desc, share.ErrUnavailable, sessionStatus{ne})
 		}

@@ -33,31 +33,8 @@ func (g gatedOpen) Open(ctx context.Context, p string) (share.FileReader, error)
 // X's snapshot, which X restores and reads.
 func TestASnapshotCopyNeverReadsAVolumeMadeAtItsSourcesPathSince(t *testing.T) {
 	ctx := context.Background()
-	ms := memshare.New()
-	reached, release := make(chan struct{}), make(chan struct{})
-	var once sync.Once
-	gate := func(p string) {
-		if p == "db/z.txt" {
-			once.Do(func() { close(reached); <-release })
-		}
-	}
-	pool := share.NewPool()
-	pool.Dial = func(context.Context, source.Source, share.Credentials) (share.Client, error) {
-		return gatedOpen{subTree{subRoot{c: ms.Client(), dir: ""}}, gate}, nil
-	}
-	t.Cleanup(pool.Close)
-	d, err := New(Config{Name: "test.csi", Controller: true, Pool: pool})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ms, d, x, reached, release := gatedVolumeX(t)
 	const src, tmpl = "nfs://127.0.0.1/export/base", "${pvc.metadata.name}"
-	x, err := createIn(ctx, d, src, tmpl, "pvc-x", "ns-x", "db")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := ms.WriteFileDirect("db/z.txt", []byte("X's own file")); err != nil {
-		t.Fatal(err)
-	}
 	first := make(chan string, 1)
 	go func() {
 		r, err := d.CreateSnapshot(ctx, &csi.CreateSnapshotRequest{Name: "snap-x", SourceVolumeId: x.GetVolume().GetVolumeId()})
@@ -92,7 +69,7 @@ func TestASnapshotCopyNeverReadsAVolumeMadeAtItsSourcesPathSince(t *testing.T) {
 			return
 		}
 	}
-	_, err = d.CreateVolume(ctx, &csi.CreateVolumeRequest{
+	_, err := d.CreateVolume(ctx, &csi.CreateVolumeRequest{
 		Name:       "pvc-x-restore",
 		Parameters: map[string]string{"source": src, "subDir": tmpl, "csi.storage.k8s.io/pvc/name": "restored", "csi.storage.k8s.io/pvc/namespace": "ns-x"},
 		VolumeCapabilities: []*csi.VolumeCapability{{
@@ -119,31 +96,8 @@ func TestASnapshotCopyNeverReadsAVolumeMadeAtItsSourcesPathSince(t *testing.T) {
 // the members while their copies run, so X may delete its claim at once.
 func TestAGroupSnapshotCopyNeverReadsAVolumeMadeAtItsMembersPathSince(t *testing.T) {
 	ctx := context.Background()
-	ms := memshare.New()
-	reached, release := make(chan struct{}), make(chan struct{})
-	var once sync.Once
-	gate := func(p string) {
-		if p == "db/z.txt" {
-			once.Do(func() { close(reached); <-release })
-		}
-	}
-	pool := share.NewPool()
-	pool.Dial = func(context.Context, source.Source, share.Credentials) (share.Client, error) {
-		return gatedOpen{subTree{subRoot{c: ms.Client(), dir: ""}}, gate}, nil
-	}
-	t.Cleanup(pool.Close)
-	d, err := New(Config{Name: "test.csi", Controller: true, Pool: pool})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ms, d, x, reached, release := gatedVolumeX(t)
 	const src, tmpl = "nfs://127.0.0.1/export/base", "${pvc.metadata.name}"
-	x, err := createIn(ctx, d, src, tmpl, "pvc-x", "ns-x", "db")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := ms.WriteFileDirect("db/z.txt", []byte("X's own file")); err != nil {
-		t.Fatal(err)
-	}
 	first := make(chan *csi.VolumeGroupSnapshot, 1)
 	go func() {
 		r, err := d.CreateVolumeGroupSnapshot(ctx, &csi.CreateVolumeGroupSnapshotRequest{Name: "group-x", SourceVolumeIds: []string{x.GetVolume().GetVolumeId()}})
@@ -186,4 +140,37 @@ func TestAGroupSnapshotCopyNeverReadsAVolumeMadeAtItsMembersPathSince(t *testing
 			t.Errorf("X's group snapshot's pack holds tenant Y's file: %s", e.Path)
 		}
 	}
+}
+
+// gatedVolumeX is a controller whose sessions stop a copy's first open of
+// db/z.txt until release is closed (reached says it got there), with
+// tenant X's volume db (class nfs://127.0.0.1/export/base, subDir the
+// claim's name) holding z.txt.
+func gatedVolumeX(t *testing.T) (*memshare.Share, *Driver, *csi.CreateVolumeResponse, chan struct{}, chan struct{}) {
+	t.Helper()
+	ms := memshare.New()
+	reached, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	gate := func(p string) {
+		if p == "db/z.txt" {
+			once.Do(func() { close(reached); <-release })
+		}
+	}
+	pool := share.NewPool()
+	pool.Dial = func(context.Context, source.Source, share.Credentials) (share.Client, error) {
+		return gatedOpen{subTree{subRoot{c: ms.Client(), dir: ""}}, gate}, nil
+	}
+	t.Cleanup(pool.Close)
+	d, err := New(Config{Name: "test.csi", Controller: true, Pool: pool})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := createIn(context.Background(), d, "nfs://127.0.0.1/export/base", "${pvc.metadata.name}", "pvc-x", "ns-x", "db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ms.WriteFileDirect("db/z.txt", []byte("X's own file")); err != nil {
+		t.Fatal(err)
+	}
+	return ms, d, x, reached, release
 }

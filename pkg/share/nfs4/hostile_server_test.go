@@ -494,18 +494,7 @@ func TestAReclaimCompleteTheServerTookForARetryMakesTheSession(t *testing.T) {
 		}
 		return okReply(ops)
 	}
-	client, server := net.Pipe()
-	go srv.serve(server)
-	t.Cleanup(func() { client.Close() })
-	s, err := newNFS4Session(oncrpc.NewConn(client), "nfs://fake/export?vers=4.1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := s.establish(ctx); err != nil || s.broken {
-		t.Fatalf("establish: %v (broken %v)", err, s.broken)
-	}
+	s, ctx := establishedOn(t, srv)
 	seqs = append(seqs, s.seq)
 	if err := s.compound(ctx, []nfs4Op{opPutrootfh()}); err != nil {
 		t.Fatalf("the first call on the session: %v", err)
@@ -529,6 +518,16 @@ func TestAReplayedSequenceBreaksTheSessionAndIsRetryable(t *testing.T) {
 		}
 		return okReply(ops)
 	}
+	s, ctx := establishedOn(t, srv)
+	err := s.compound(ctx, []nfs4Op{opPutrootfh()})
+	if !errors.Is(err, share.ErrUnavailable) || errors.Is(err, fs.ErrNotExist) || !s.broken {
+		t.Errorf("a call the server took for a replay: %v (broken %v), want ErrUnavailable and a broken session", err, s.broken)
+	}
+}
+
+// establishedOn is a session made on srv, and a context for its calls.
+func establishedOn(t *testing.T, srv *cannedServer) (*nfs4Session, context.Context) {
+	t.Helper()
 	client, server := net.Pipe()
 	go srv.serve(server)
 	t.Cleanup(func() { client.Close() })
@@ -537,12 +536,9 @@ func TestAReplayedSequenceBreaksTheSessionAndIsRetryable(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := s.establish(ctx); err != nil {
-		t.Fatal(err)
+	t.Cleanup(cancel)
+	if err := s.establish(ctx); err != nil || s.broken {
+		t.Fatalf("establish: %v (broken %v)", err, s.broken)
 	}
-	err = s.compound(ctx, []nfs4Op{opPutrootfh()})
-	if !errors.Is(err, share.ErrUnavailable) || errors.Is(err, fs.ErrNotExist) || !s.broken {
-		t.Errorf("a call the server took for a replay: %v (broken %v), want ErrUnavailable and a broken session", err, s.broken)
-	}
+	return s, ctx
 }

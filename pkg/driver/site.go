@@ -27,7 +27,7 @@ type where struct {
 	path   string        // from the session's root
 	base   string        // the class's base, from the session's root
 	subDir string
-	prefix string // the session's Prefix the paths were placed under
+	prefix string // the session's Prefix the paths were placed under (under)
 }
 
 // located is a volume (or a share: no subDir and no UID) placed once for
@@ -65,9 +65,7 @@ func (l located) sameShare(o located) bool { return l.canon == o.canon }
 
 // on is l's site on session c to its share.
 func (l located) on(ctx context.Context, c share.Client) site {
-	w := l.under(c.Prefix())
-	w.prefix = c.Prefix()
-	return site{Store: storeOf(ctx, c), where: w, vol: l.vol, prefix: c.Prefix()}
+	return site{Store: storeOf(ctx, c), where: l.under(c.Prefix()), vol: l.vol}
 }
 
 // place says where vol's source lies, as it is written.
@@ -100,6 +98,7 @@ func lockName(root source.Source) string {
 // under places w below prefix, the path from the session's root to the
 // source's own directory, once the session says what it is.
 func (w where) under(prefix string) where {
+	w.prefix = prefix
 	if prefix == "" {
 		return w
 	}
@@ -145,15 +144,14 @@ func storeOf(ctx context.Context, c share.Client) *state.Store {
 type site struct {
 	*state.Store
 	where
-	vol    volume.Volume
-	prefix string // the session's, from the share's root
+	vol volume.Volume
 }
 
 // member is l's site on s's session: a volume of a group whose record s's
 // share holds, found to lie on that share (sameShare) before the session
 // was taken.
 func (s site) member(l located) site {
-	return site{Store: s.Store, where: l.under(s.prefix), vol: l.vol, prefix: s.prefix}
+	return site{Store: s.Store, where: l.under(s.prefix), vol: l.vol}
 }
 
 // whereOf is where p, a path from the session's root (a record in the

@@ -197,7 +197,7 @@ func Copy(ctx context.Context, s Sessions, from, to string, opts Options) (Stats
 	if top.Type != share.TypeDir {
 		return Stats{}, fmt.Errorf("source %s is a %s, not a directory: %w", from, top.Type, fs.ErrInvalid)
 	}
-	if opts.TopID != 0 && top.ID != 0 && top.ID != opts.TopID {
+	if !isTop(top, opts.TopID) {
 		return Stats{}, fmt.Errorf("source %s is no longer the directory it was made as (a link or another directory in its place): not copied: %w", from, fs.ErrInvalid)
 	}
 	c.guard = share.Guard{Top: from, Protect: opts.Protect, FSID: top.FSID}
@@ -272,6 +272,13 @@ func Copy(ctx context.Context, s Sessions, from, to string, opts Options) (Stats
 	if err := ctx.Err(); err != nil {
 		return c.stats(), err
 	}
+	// The source is read by path, and nothing holds it: one deleted, or
+	// replaced by another directory (its path given to another claim),
+	// while it was copied was not all read from itself. Nothing is
+	// committed then (the pack neither).
+	if now, err := s.Lister.Lstat(ctx, from); err != nil || !isTop(now, opts.TopID) {
+		return c.stats(), fmt.Errorf("the source %s is no longer the directory the copy began in (deleted or replaced meanwhile; err %v): nothing is committed: %w", from, err, share.ErrUnavailable)
+	}
 	if c.pk != nil {
 		err := c.pk.finish(true)
 		c.pk = nil
@@ -281,6 +288,10 @@ func Copy(ctx context.Context, s Sessions, from, to string, opts Options) (Stats
 	}
 	return c.stats(), nil
 }
+
+// isTop says whether a, the source's top as looked up, is the directory
+// the copy is of (Options.TopID; 0, or a server that tells no ID: any).
+func isTop(a share.Attr, want uint64) bool { return want == 0 || a.ID == 0 || a.ID == want }
 
 type copier struct {
 	s        Sessions

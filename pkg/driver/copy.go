@@ -257,11 +257,5 @@ func (d *controller) copyBetween(ctx context.Context, kind string, from, to copy
 	if err := f.confirm(callCtx, storeOf(callCtx, workers[0].Dst)); err != nil {
 		return err
 	}
-	// The source is read by path, unlocked: a volume deleted (and its
-	// path given to another claim) while it was copied was not all read
-	// from its own directory. Nothing is committed then.
-	if top, err := lister.Lstat(callCtx, from.path); err != nil || from.rootID != 0 && top.ID != 0 && top.ID != from.rootID {
-		return fmt.Errorf("the source %s is no longer the directory the copy began in (deleted or replaced meanwhile; err %v): nothing is committed: %w", from.path, err, share.ErrUnavailable)
-	}
 	return finish(workers[0].Dst, stats)
 }

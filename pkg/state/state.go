@@ -1261,10 +1261,8 @@ func (s *Store) archive(ctx context.Context, rec Record, save func(context.Conte
 		// is one: no claim adopts a directory that holds it (the volume's
 		// own holds go after the rename), which would hand a deleted
 		// volume's data to another claim (checkHoldsIn).
-		for _, a := range ancestors(to) {
-			if err := s.writeMarker(ctx, s.holdDir(a)+"/"+s.key(to)); err != nil {
-				return "", err
-			}
+		if err := s.addHolds(ctx, to, rec); err != nil {
+			return "", err
 		}
 		// The root's mark names the archive as well: it stays live there.
 		if rec.RootID != 0 {

@@ -851,7 +851,17 @@ func (c *copier) copyLink(ctx context.Context, w Pair, src, dst string, a share.
 			return err
 		}
 	}
-	if err := w.Dst.Symlink(ctx, target, dst); err != nil {
+	err = w.Dst.Symlink(ctx, target, dst)
+	if errors.Is(err, fs.ErrExist) {
+		// Made since the look: by an earlier try's request of this very
+		// step that the server ran late (its process killed, or its
+		// deadline cut it, just after it sent it). The same link is the
+		// step done; anything else stays a failure.
+		if t, rerr := w.Dst.Readlink(ctx, dst); rerr == nil && t == target {
+			err = nil
+		}
+	}
+	if err != nil {
 		return fmt.Errorf("link %s: %w", dst, err)
 	}
 	// A link keeps its owner and time, in one call; its mode means nothing.

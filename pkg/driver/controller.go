@@ -236,7 +236,7 @@ func (d *controller) CreateVolume(ctx context.Context, req *csi.CreateVolumeRequ
 	})
 	d.provisionedOn(vol.Source)
 	if err != nil {
-		return nil, toStatus(err)
+		return nil, createStatus(err)
 	}
 	if rec.Populating {
 		if err := d.populate(ctx, rec, w, origin, creds); err != nil {
@@ -316,6 +316,23 @@ func deleteStatus(err error) error {
 	}
 	if errors.Is(err, state.ErrConflict) {
 		return status.Error(codes.FailedPrecondition, err.Error())
+	}
+	return toStatus(err)
+}
+
+// createStatus maps a CreateVolume's error. The spec's NotFound is for a
+// content source that is not there (the store's ErrNotFound, or
+// resolveContent's, before the store is asked). A "no such file" from one
+// of the create's own steps is the server's answer to a step that moves or
+// makes something after the reads showed what it needed: a concurrent
+// call, or a request of a killed or deadline-cut try that the server ran
+// late. csi-provisioner takes NotFound for final (no volume made), so the
+// claim would be retried as new and what the create made forgotten; the
+// call fails retryably instead, and the retry reads the share again.
+func createStatus(err error) error {
+	var de dialError
+	if errors.Is(err, fs.ErrNotExist) && !errors.Is(err, state.ErrNotFound) && !errors.Is(err, share.ErrUnavailable) && !errors.As(err, &de) {
+		return fail(share.ErrUnavailable, "the server answered that a path does not exist in the middle of the create, after it showed what the create needed; a retry reads the share again: %v", err)
 	}
 	return toStatus(err)
 }

@@ -86,13 +86,13 @@ func (d *controller) reclaimOn(ctx context.Context, src source.Source) {
 	for _, p := range rep.Kept {
 		logger.Info("a CreateVolume that was never finished left a directory with data in it; kept, for an administrator to look at", "path", p)
 	}
-	d.cfg.Metrics.Reclaimed(string(src.Protocol), rep.Intents, rep.Temps, rep.Snapshots, len(rep.Kept))
+	d.cfg.Metrics.Reclaimed(string(src.Protocol), rep.Intents, rep.Temps, rep.Snapshots, rep.Quarantines, len(rep.Kept))
 	if err != nil {
 		logger.Error(err, "reclaim pass stopped; the next one goes on")
 		return
 	}
-	if rep.Intents+rep.Temps+rep.Snapshots > 0 {
-		logger.Info("reclaimed what calls that never came back left", "creates", rep.Intents, "temporaries", rep.Temps, "snapshots", rep.Snapshots)
+	if rep.Intents+rep.Temps+rep.Snapshots+rep.Quarantines > 0 {
+		logger.Info("reclaimed what calls that never came back left", "creates", rep.Intents, "temporaries", rep.Temps, "snapshots", rep.Snapshots, "quarantines", rep.Quarantines)
 	}
 }
 

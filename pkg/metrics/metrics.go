@@ -237,13 +237,14 @@ func (m *Metrics) CopyStarted(kind, protocol string) func(files, bytes, server i
 }
 
 // Reclaimed records one reclaim pass on a share of protocol.
-func (m *Metrics) Reclaimed(protocol string, creates, temps, snapshots, kept int) {
+func (m *Metrics) Reclaimed(protocol string, creates, temps, snapshots, quarantines, kept int) {
 	if m == nil {
 		return
 	}
 	m.reclaimed.WithLabelValues(protocol, "create").Add(float64(creates))
 	m.reclaimed.WithLabelValues(protocol, "temporary").Add(float64(temps))
 	m.reclaimed.WithLabelValues(protocol, "snapshot").Add(float64(snapshots))
+	m.reclaimed.WithLabelValues(protocol, "quarantine").Add(float64(quarantines))
 	m.reclaimKept.WithLabelValues(protocol).Add(float64(kept))
 }
 

@@ -64,13 +64,11 @@ func (s *Store) markRoot(ctx context.Context, rec Record) error {
 	case err == nil && in.UID == rec.UID:
 		err := s.c.Replace(ctx, intent, mark)
 		if errors.Is(err, fs.ErrNotExist) {
-			// The intent is there: the roots directory is not, yet.
-			if err := share.MkdirAll(ctx, s.c, rootsDir, 0o755); err != nil {
-				return fmt.Errorf("create %s: %w", rootsDir, err)
-			}
-			err = s.c.Replace(ctx, intent, mark)
+			err = s.markAgain(ctx, intent, mark)
 		}
-		return wrapMark(rec.RootID, err)
+		if !errors.Is(err, errIntentGone) {
+			return wrapMark(rec.RootID, err)
+		}
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return err
 	}
@@ -88,6 +86,34 @@ func (s *Store) markRoot(ctx context.Context, rec Record) error {
 		return err
 	}
 	return s.removeFile(ctx, intent)
+}
+
+// errIntentGone: the intent markRoot read went before its rename.
+var errIntentGone = errors.New("the intent went")
+
+// markAgain follows a rename of the intent onto the mark that found no
+// such file: either the roots directory is not made yet, or the intent
+// went since markRoot read it, renamed by a request of this call's
+// sender that the server ran late (a process killed just after it sent
+// it, a call cut by its deadline) or removed by a concurrent call. The
+// second is errIntentGone, and markRoot goes on as for an intent it never
+// found: never an error for a step that is done.
+func (s *Store) markAgain(ctx context.Context, intent, mark string) error {
+	if _, err := s.c.Stat(ctx, intent); errors.Is(err, fs.ErrNotExist) {
+		return errIntentGone
+	} else if err != nil {
+		return err
+	}
+	if err := share.MkdirAll(ctx, s.c, rootsDir, 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", rootsDir, err)
+	}
+	err := s.c.Replace(ctx, intent, mark)
+	if errors.Is(err, fs.ErrNotExist) {
+		if _, serr := s.c.Stat(ctx, intent); errors.Is(serr, fs.ErrNotExist) {
+			return errIntentGone
+		}
+	}
+	return err
 }
 
 // answersAtOnce says whether a committed volume's create ends with its

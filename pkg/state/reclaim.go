@@ -71,10 +71,11 @@ type sighting struct {
 
 // ReclaimReport says what one pass did.
 type ReclaimReport struct {
-	Intents   int      // abandoned creates undone, or finished after their commit
-	Temps     int      // temporary files and torn intents
-	Snapshots int      // abandoned snapshots deleted
-	Kept      []string // directories of abandoned creates that hold data
+	Intents     int      // abandoned creates undone, or finished after their commit
+	Temps       int      // temporary files and torn intents
+	Snapshots   int      // abandoned snapshots deleted
+	Quarantines int      // quarantined directories no call finished deleting
+	Kept        []string // directories of abandoned creates that hold data
 }
 
 // LockFunc holds the volume lock of the directory p until the returned
@@ -213,6 +214,35 @@ func (r *Reclaimer) Pass(ctx context.Context, s *Store, shareName string, lock L
 			}
 			rep.Temps++
 		}
+	}
+	// Quarantines no call will finish: a DeleteVolume whose RMDIR found its
+	// directory gone, moved here just before by a rename of an earlier try
+	// that the server ran late (its process killed, or its deadline cut
+	// it, just after it sent it), answered done: an RMDIR of a missing
+	// directory is success, and one more look on every delete would cost
+	// NFSv3 a round trip. Whatever is here is being deleted, so the purge,
+	// with every guard of the delete walk, ends where any call would. One
+	// a call purges still (a long delete) is purged by two at once, which
+	// the walk takes as entries gone under it.
+	names, err = s.list(ctx, deletingDir)
+	if err != nil {
+		return rep, err
+	}
+	for _, n := range names {
+		p := deletingDir + "/" + n
+		if !old(p) || r.SnapshotBusy != nil && r.SnapshotBusy(n) || r.VolumeBusy != nil && r.VolumeBusy(n) {
+			continue
+		}
+		if err := s.Resume(ctx, n); err != nil && !errors.Is(err, ErrNotFound) {
+			if cutShort(ctx, err) {
+				return rep, err
+			}
+			// What the walk will not remove stays, logged, outside
+			// every volume; the pass goes on.
+			s.logf("cannot finish the delete of a quarantined directory", "path", p, "error", err.Error())
+			continue
+		}
+		rep.Quarantines++
 	}
 	// Forget what is gone from this share.
 	r.mu.Lock()

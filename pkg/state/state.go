@@ -82,6 +82,7 @@
 package state
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -351,7 +352,18 @@ func (s *Store) writeJSON(ctx context.Context, p string, v any) error {
 	if err := s.writeFile(ctx, tmp, b); err != nil {
 		return err
 	}
-	if err := s.c.Replace(ctx, tmp, p); err != nil {
+	err = s.c.Replace(ctx, tmp, p)
+	if errors.Is(err, fs.ErrNotExist) {
+		// The temporary went: a request of this call's sender that the
+		// server ran late (its process was killed, or its deadline cut
+		// the call, just after it sent its own rename of the same
+		// temporary) moved it, or a concurrent call did. What the record
+		// holds now says whether this write is done.
+		if now, rerr := s.c.ReadFile(ctx, p); rerr == nil && bytes.Equal(now, b) {
+			return nil
+		}
+	}
+	if err != nil {
 		_ = s.c.Remove(ctx, tmp)
 		return fmt.Errorf("write %s: %w", p, err)
 	}
@@ -1241,7 +1253,16 @@ func (s *Store) archive(ctx context.Context, rec Record, save func(context.Conte
 		if to == "" || i > 0 {
 			to = ArchiveName(rec.Path, s.now(), i)
 		}
-		if _, err := s.c.Stat(ctx, to); err == nil {
+		if fi, err := s.c.Stat(ctx, to); err == nil {
+			if to != rec.ArchivingTo {
+				continue
+			}
+			// The name saved for this volume is taken: by the volume
+			// itself, when an earlier try's rename ran after this call
+			// looked (the server ran it late, its sender killed or cut).
+			if done, err := s.archivedAs(ctx, rec, to, fi); done || err != nil {
+				return to, err
+			}
 			continue
 		} else if !errors.Is(err, fs.ErrNotExist) {
 			return "", err
@@ -1274,6 +1295,15 @@ func (s *Store) archive(ctx context.Context, rec Record, save func(context.Conte
 		if err == nil {
 			return to, nil
 		}
+		if errors.Is(err, fs.ErrNotExist) {
+			// The volume went since this call looked: to the same name,
+			// by an earlier try's rename that the server ran late?
+			if fi, serr := s.c.Stat(ctx, to); serr == nil {
+				if done, serr := s.archivedAs(ctx, rec, to, fi); done || serr != nil {
+					return to, serr
+				}
+			}
+		}
 		if !errors.Is(err, fs.ErrExist) {
 			// Keep the mark: the rename may have happened before the
 			// error, and a stray mark only refuses one archive name.
@@ -1281,6 +1311,23 @@ func (s *Store) archive(ctx context.Context, rec Record, save func(context.Conte
 		}
 	}
 	return "", fmt.Errorf("every archive name for %s is taken; move old archives away: %w", rec.Path, ErrBusy)
+}
+
+// archivedAs says whether the directory at to (fi) is rec's volume,
+// archived there by an earlier try of this call: its path is gone, and to
+// has its file ID (a v1 volume, which has none, by its path alone, as
+// ArchiveVolume takes it).
+func (s *Store) archivedAs(ctx context.Context, rec Record, to string, fi share.FileInfo) (bool, error) {
+	if !fi.IsDir || fi.IsLink || rec.RootID != 0 && fi.ID != rec.RootID {
+		return false, nil
+	}
+	switch _, err := s.c.Stat(ctx, rec.Path); {
+	case errors.Is(err, fs.ErrNotExist):
+		return true, nil
+	case err != nil:
+		return false, err
+	}
+	return false, nil
 }
 
 // ArchiveName is where the i-th attempt archives the directory p at time t:

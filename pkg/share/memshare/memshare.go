@@ -14,6 +14,7 @@ package memshare
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -43,9 +44,20 @@ const (
 )
 
 // Hook is called twice for every operation; an error it returns is the
-// operation's result. Before: nothing happens. After: what the operation
-// did stays done.
+// operation's result. Before: nothing happens (but Hold and Release). After:
+// what the operation did stays done.
 type Hook func(op Op, when When) error
+
+var (
+	// Hold, returned before an operation, keeps it to take effect later
+	// and fails the call: a request a process sent just before it died,
+	// which the server runs late, after the next process's first calls
+	// (it was still in the server's queue, or on the wire).
+	Hold = errors.New("memshare: the request is held, its sender is gone")
+	// Release, returned before an operation, has the held ones take effect
+	// first, in the order they were sent, then this one.
+	Release = errors.New("memshare: held requests run first")
+)
 
 // Share is one in-memory file system. The zero value is not usable: New.
 type Share struct {
@@ -63,6 +75,7 @@ type Share struct {
 	reuseID  uint64
 	hook     Hook
 	ops      int
+	held     []func() error
 }
 
 type node struct {
@@ -107,6 +120,17 @@ func (s *Share) SetHook(h Hook) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.hook, s.ops = h, 0
+}
+
+// RunHeld has the held operations take effect, in the order they were
+// sent, as Release does.
+func (s *Share) RunHeld() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, h := range s.held {
+		_ = h()
+	}
+	s.held = nil
 }
 
 // Ops is how many operations ran since the hook was last set.
@@ -302,7 +326,16 @@ func (s *Share) step(ctx context.Context, name, rel string, fn func() error) err
 	s.ops++
 	op := Op{N: s.ops, Name: name, Path: rel}
 	if s.hook != nil {
-		if err := s.hook(op, Before); err != nil {
+		switch err := s.hook(op, Before); {
+		case errors.Is(err, Hold):
+			s.held = append(s.held, fn)
+			return err
+		case errors.Is(err, Release):
+			for _, h := range s.held {
+				_ = h() // its sender is gone: nobody sees the answer
+			}
+			s.held = nil
+		case err != nil:
 			return err
 		}
 	}

@@ -1,0 +1,155 @@
+package state
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/share/memshare"
+)
+
+// TestLateRequestsConverge: a controller killed just after it sent a
+// request does not take the request back, nor does a call its deadline
+// cut. The server may run it late, after the retry has looked at the
+// share: it was still in the server's queue (the fault test met one on
+// Ganesha: a killed try's rename of the intent onto its root's mark ran
+// after the next process's retry read the intent, and the retry's own
+// rename found no such file). Each operation of each scenario is held so,
+// and lands:
+//   - before each operation of the retry up to its first write (the retry's
+//     reads overtaken), and
+//   - just before the retry's own try of the same step (the same operation
+//     on the same path), wherever it comes: two tries of one step, the late
+//     one first.
+//
+// The retry must answer as an uninterrupted call does, and after the
+// reclaimer's passes the share must be as after an uninterrupted call's.
+// Not covered: a late write that lands after the retry wrote something
+// else (two writers of one record at once: the older may land last); no
+// file protocol here fences a dead client's requests (docs/data-safety.md).
+// Copies (copyScenarios) take the second point alone: a late write of a
+// file's data that overtakes the copy's reads lands in the copy's data,
+// which no step of the copy reads again.
+func TestLateRequestsConverge(t *testing.T) {
+	copies := map[string]bool{}
+	for _, sc := range copyScenarios() {
+		copies[sc.name] = true
+	}
+	for _, sc := range append(append(scenarios(), warmScenarios()...), copyScenarios()...) {
+		t.Run(sc.name, func(t *testing.T) {
+			c := &clock{t: t0}
+			base := memshare.New()
+			sc.setup(t, storeOn(base, c), base)
+
+			ref := base.Clone()
+			refErr := sc.call(context.Background(), storeOn(ref, c))
+			if retryable(refErr) {
+				t.Fatalf("the uninterrupted call failed: %v", refErr)
+			}
+			ops := ref.Ops()
+			// The reclaimer passes after each retry: its passes over the
+			// uninterrupted call's share are the mark (a volume still to
+			// be filled, never filled, goes).
+			reclaim(t, ref, c)
+			want := canon(ref.Dump())
+			for n := 1; n <= ops; n++ {
+				for m := 0; ; m++ {
+					sh := base.Clone()
+					var heldOp memshare.Op
+					sh.SetHook(func(op memshare.Op, when memshare.When) error {
+						switch {
+						case op.N < n:
+							return nil
+						case op.N == n && when == memshare.Before:
+							heldOp = op
+							return memshare.Hold
+						}
+						return errDied
+					})
+					if err := sc.call(context.Background(), storeOn(sh, c)); err == nil {
+						// Only a best-effort step fails unseen: nothing was held.
+						break
+					}
+					// m == 0: just before the retry's try of the same step.
+					released, wrote := false, false
+					sh.SetHook(func(op memshare.Op, when memshare.When) error {
+						if when != memshare.Before || released {
+							return nil
+						}
+						if m == 0 && op.Name == heldOp.Name && op.Path == heldOp.Path || m > 0 && op.N == m && !wrote {
+							released = true
+							return memshare.Release
+						}
+						wrote = wrote || !reads[op.Name]
+						return nil
+					})
+					at := fmt.Sprintf("op %d (%s %s) held until the retry's op %d", n, heldOp.Name, heldOp.Path, m)
+					if m == 0 {
+						at = fmt.Sprintf("op %d (%s %s) held until the retry's own try of it", n, heldOp.Name, heldOp.Path)
+					}
+					var got error
+					for try := 0; try < 4; try++ {
+						if got = sc.call(context.Background(), storeOn(sh, c)); !retryable(got) {
+							break
+						}
+						if m == 0 && released {
+							// The late twin did the step: the retry takes it
+							// for done, never for a failure of its own.
+							t.Errorf("%s: the retry failed: %v", at, got)
+						}
+					}
+					if !released || copies[sc.name] && m > 0 {
+						if m == 0 {
+							continue // the retry takes another way
+						}
+						break
+					}
+					if (got == nil) != (refErr == nil) || !sameRefusal(got, refErr) {
+						t.Errorf("%s: the retry answered %v, the uninterrupted call %v", at, got, refErr)
+					}
+					reclaim(t, sh, c)
+					if diff := compare(sameMarks(dropEmptyDirs(want)), sameMarks(dropEmptyDirs(canon(sh.Dump())))); diff != "" {
+						t.Errorf("%s: the share after the retry differs from an uninterrupted call's:\n%s", at, diff)
+					}
+				}
+			}
+		})
+	}
+}
+
+// reclaim has the reclaimer pass after its TTLs, with no call or copy
+// running: what a late request left (a temporary, an intent written after
+// its create ended) is its to clear.
+func reclaim(t *testing.T, sh *memshare.Share, c0 *clock) {
+	t.Helper()
+	c := &clock{t: c0.t}
+	idle := func(string) bool { return false }
+	r := Reclaimer{SnapshotBusy: idle, VolumeBusy: idle}
+	lock := func(context.Context, string) (func(), error) { return func() {}, nil }
+	for range 3 {
+		c.t = c.t.Add(IntentTTL + time.Minute)
+		if _, err := r.Pass(context.Background(), storeOn(sh, c), "share", lock); err != nil {
+			t.Fatalf("reclaim: %v", err)
+		}
+	}
+}
+
+// sameMarks writes a volume's root mark as one line whatever it holds: an
+// empty file and its create's intent (markRoot) name no path, and say the
+// same.
+func sameMarks(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		if strings.HasPrefix(l, ".fileshare-csi/roots/") && !strings.Contains(l, `"paths"`) {
+			l, _, _ = strings.Cut(l, " ")
+		}
+		out[i] = l
+	}
+	return out
+}
+
+// reads are the operations that change nothing on the share.
+var reads = map[string]bool{"capacity": true, "ids": true, "list": true, "lookup": true, "lstat": true, "open": true,
+	"read": true, "readdir": true, "readdir page": true, "readlink": true, "stat": true}

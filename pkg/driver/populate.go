@@ -149,7 +149,7 @@ func (d *controller) populate(ctx context.Context, rec state.Record, w where, o 
 	select {
 	case <-job.Done():
 		if err := job.Err(); err != nil {
-			return toStatus(fmt.Errorf("filling volume %q from %s: %w", rec.Name, o.id, err))
+			return createStatus(fmt.Errorf("filling volume %q from %s: %w", rec.Name, o.id, err))
 		}
 		d.jobs.Forget(key, job)
 		return nil

@@ -2,12 +2,14 @@ package state
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/share/memshare"
+	"github.com/fileshare-csi/fileshare-csi/pkg/volume"
 )
 
 // TestLateRequestsConverge: a controller killed just after it sent a
@@ -153,3 +155,93 @@ func sameMarks(lines []string) []string {
 // reads are the operations that change nothing on the share.
 var reads = map[string]bool{"capacity": true, "ids": true, "list": true, "lookup": true, "lstat": true, "open": true,
 	"read": true, "readdir": true, "readdir page": true, "readlink": true, "stat": true}
+
+// cutDeleteAfter runs pvc-a's DeleteVolume (delete) on a volume with data
+// and kills it just after the first operation whose name and path match.
+func cutDeleteAfter(t *testing.T, opName, pathPart string, nth int) (*memshare.Share, *clock, Record) {
+	t.Helper()
+	c := &clock{t: t0}
+	sh := memshare.New()
+	st := storeOn(sh, c)
+	baseDir(t, st, sh)
+	rec := madeVolume(t, st, sh)
+	dead, seen := false, 0
+	sh.SetHook(func(op memshare.Op, when memshare.When) error {
+		if dead {
+			return errDied
+		}
+		if when == memshare.After && op.Name == opName && strings.Contains(op.Path, pathPart) {
+			seen++
+			dead = seen == nth
+		}
+		return nil
+	})
+	if _, _, err := storeOn(sh, c).Dispose(context.Background(), volPath, rec.UID, volume.Delete, nil); err == nil {
+		t.Fatal("the delete was not cut")
+	}
+	sh.SetHook(nil)
+	return sh, c, rec
+}
+
+func quarantined(sh *memshare.Share, uid string) bool {
+	for _, e := range sh.Dump() {
+		if e.Path == Quarantine(uid) {
+			return true
+		}
+	}
+	return false
+}
+
+// The reclaimer's sweep of quarantines counts only what it removed: a
+// DeleteVolume cut after its rename into the quarantine, before it
+// dropped the root's mark, its record then removed by hand, left a top the
+// purge (RootID 0) takes for another root's and keeps (purge answers nil,
+// and logs it).
+func TestQuarantineSweepCountsOnlyWhatItRemoved(t *testing.T) {
+	sh, c, rec := cutDeleteAfter(t, "rename", Quarantine(""), 2) // the first finds no deleting/ yet
+	if err := storeOn(sh, c).c.Remove(context.Background(), storeOn(sh, c).recordPath(rec.Path)); err != nil {
+		t.Fatal(err)
+	}
+	idle := func(string) bool { return false }
+	r := Reclaimer{SnapshotBusy: idle, VolumeBusy: idle}
+	lock := func(context.Context, string) (func(), error) { return func() {}, nil }
+	total := 0
+	for range 4 {
+		c.t = c.t.Add(IntentTTL + time.Minute)
+		rep, err := r.Pass(context.Background(), storeOn(sh, c), "share", lock)
+		if err != nil {
+			t.Fatal(err)
+		}
+		total += rep.Quarantines
+	}
+	if !quarantined(sh, rec.UID) {
+		t.Fatal("the sweep removed a quarantine whose top a root mark names")
+	}
+	if total > 0 {
+		t.Errorf("the quarantine is still there, yet the passes counted %d reclaimed", total)
+	}
+}
+
+// A DeleteVolume cut after it dropped the root's mark, before its purge:
+// the record is still there and waits for the delete's retry, and until
+// then another claim at the same directory is told to wait (ErrBusy: the
+// quarantine, beingDeleted). The sweep leaves a quarantine a record names:
+// purged, the claim would be refused for good instead (ErrConflict,
+// "already belongs to volume pvc-a"), though the volume is being deleted.
+func TestQuarantineSweepLeavesWhatARecordNames(t *testing.T) {
+	sh, c, rec := cutDeleteAfter(t, "remove", RootsDir+"/", 1)
+	if !quarantined(sh, rec.UID) {
+		t.Fatal("setup: nothing in the quarantine")
+	}
+	other := CreateRequest{Path: volPath, Name: "pvc-b", CapacityBytes: 1 << 30, Perm: 0o777}
+	if _, err := storeOn(sh.Clone(), c).Create(context.Background(), other); !errors.Is(err, ErrBusy) {
+		t.Fatalf("before the sweep: %v, want ErrBusy", err)
+	}
+	reclaim(t, sh, c)
+	if _, err := storeOn(sh, c).record(context.Background(), volPath); err != nil {
+		t.Fatalf("the record went: %v", err)
+	}
+	if _, err := storeOn(sh, c).Create(context.Background(), other); !errors.Is(err, ErrBusy) {
+		t.Errorf("after the sweep, with pvc-a's record still there: %v, want ErrBusy", err)
+	}
+}

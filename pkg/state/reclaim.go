@@ -220,27 +220,41 @@ func (r *Reclaimer) Pass(ctx context.Context, s *Store, shareName string, lock L
 	// that the server ran late (its process killed, or its deadline cut
 	// it, just after it sent it), answered done: an RMDIR of a missing
 	// directory is success, and one more look on every delete would cost
-	// NFSv3 a round trip. Whatever is here is being deleted, so the purge,
-	// with every guard of the delete walk, ends where any call would. One
-	// a call purges still (a long delete) is purged by two at once, which
-	// the walk takes as entries gone under it.
-	names, err = s.list(ctx, deletingDir)
-	if err != nil {
+	// NFSv3 a round trip. One whose volume or snapshot record is still
+	// there is its delete's to finish (its retry comes; until then a claim
+	// of the same directory is told to wait, not refused). The rest is
+	// being deleted and nothing names it, so the purge, with every guard of
+	// the delete walk, ends where any call would.
+	if names, err = s.list(ctx, deletingDir); err != nil {
 		return rep, err
 	}
+	var named map[string]bool // the UIDs records name; read once a quarantine is due
 	for _, n := range names {
 		p := deletingDir + "/" + n
-		if !old(p) || r.SnapshotBusy != nil && r.SnapshotBusy(n) || r.VolumeBusy != nil && r.VolumeBusy(n) {
+		if !old(p) || r.SnapshotBusy == nil || r.VolumeBusy == nil || r.SnapshotBusy(n) || r.VolumeBusy(n) {
 			continue
 		}
-		if err := s.Resume(ctx, n); err != nil && !errors.Is(err, ErrNotFound) {
-			if cutShort(ctx, err) {
+		if named == nil {
+			if named, err = s.namedUIDs(ctx); err != nil {
 				return rep, err
 			}
-			// What the walk will not remove stays, logged, outside
-			// every volume; the pass goes on.
+		}
+		if named[n] || named[""] {
+			continue
+		}
+		switch err := s.Resume(ctx, n); {
+		case errors.Is(err, ErrNotFound):
+			continue // gone meanwhile
+		case cutShort(ctx, err):
+			return rep, err
+		case err != nil:
+			// What the walk will not remove stays, logged, outside every
+			// volume; the pass goes on.
 			s.logf("cannot finish the delete of a quarantined directory", "path", p, "error", err.Error())
 			continue
+		}
+		if _, err := s.c.Stat(ctx, p); !errors.Is(err, fs.ErrNotExist) {
+			continue // left (a marked top, entries the server keeps): purge logged it
 		}
 		rep.Quarantines++
 	}
@@ -469,4 +483,28 @@ func cutAnySuffix(s string, suffixes ...string) (string, bool) {
 		}
 	}
 	return s, false
+}
+
+// namedUIDs are the UIDs the share's volume and snapshot records name. A
+// record that cannot be read names one it cannot tell: the set then holds
+// "", and no quarantine is taken for nobody's.
+func (s *Store) namedUIDs(ctx context.Context) (map[string]bool, error) {
+	out := map[string]bool{}
+	for _, dir := range []string{volumesDir, snapshotsDir} {
+		files, err := s.readAll(ctx, dir)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			var rec struct {
+				UID string `json:"uid"`
+			}
+			if err := decodeJSON(f.path, f.data, &rec); err != nil || rec.UID == "" {
+				out[""] = true
+				continue
+			}
+			out[rec.UID] = true
+		}
+	}
+	return out, nil
 }

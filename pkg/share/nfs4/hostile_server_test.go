@@ -542,3 +542,61 @@ func establishedOn(t *testing.T, srv *cannedServer) (*nfs4Session, context.Conte
 	}
 	return s, ctx
 }
+
+// A new session whose first SEQUENCE the server answers SEQ_MISORDERED (as
+// kernel nfsd did under a burst of new sessions) ran nothing and is of no
+// use: the dial makes one more, as a new client on a fresh connection, and
+// only once. A refusal of the session's setup is not tried again.
+func TestASessionOutOfStepAtBirthIsMadeAgainOnce(t *testing.T) {
+	misordered := func(_ int, rec []byte) []byte {
+		ops := parseOps(t, rec)
+		if len(ops) > 1 && ops[0] == op4Sequence && ops[1] == op4ReclaimComplete {
+			return reply(nfs4ErrSeqMisordered, result4{op4Sequence, nfs4ErrSeqMisordered, nil})
+		}
+		return okReply(ops)
+	}
+	refused := func(_ int, rec []byte) []byte {
+		ops := parseOps(t, rec)
+		if ops[0] == op4ExchangeID {
+			return reply(nfs4ErrMinorVersMism, result4{op4ExchangeID, nfs4ErrMinorVersMism, nil})
+		}
+		return okReply(ops)
+	}
+	ok := func(_ int, rec []byte) []byte { return okReply(parseOps(t, rec)) }
+	for _, c := range []struct {
+		name    string
+		answers []func(int, []byte) []byte // per connection; the last for the rest
+		dials   int
+		fails   bool
+	}{
+		{"out of step, then a good one", []func(int, []byte) []byte{misordered, ok}, 2, false},
+		{"out of step twice", []func(int, []byte) []byte{misordered}, 2, true},
+		{"refused", []func(int, []byte) []byte{refused, ok}, 1, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dials := 0
+			dial := func(context.Context) (*oncrpc.Conn, error) {
+				srv := &cannedServer{answer: c.answers[min(dials, len(c.answers)-1)]}
+				dials++
+				client, server := net.Pipe()
+				go srv.serve(server)
+				t.Cleanup(func() { client.Close() })
+				return oncrpc.NewConn(client), nil
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			s, err := bornSession(ctx, dial, "nfs://fake/export?vers=4.1", nfs4Minor)
+			if dials != c.dials {
+				t.Errorf("%d connections, want %d", dials, c.dials)
+			}
+			switch {
+			case c.fails && err == nil:
+				t.Errorf("a session was made")
+			case !c.fails && (err != nil || s.broken):
+				t.Errorf("no session: %v", err)
+			case c.fails && c.dials == 2 && !errors.Is(err, share.ErrUnavailable):
+				t.Errorf("%v, want ErrUnavailable (a retry of the call dials again)", err)
+			}
+		})
+	}
+}

@@ -116,7 +116,8 @@ func bornSession(ctx context.Context, dial func(context.Context) (*oncrpc.Conn, 
 // outOfStepAtBirth says whether a session's setup failed on the server's
 // view of its slot or of the session itself, not on a refusal of NFSv4.1.
 func outOfStepAtBirth(err error) bool {
-	return isSessionStatus(err, nfs4ErrSeqMisordered) || isSessionStatus(err, nfs4ErrBadsession) || isSessionStatus(err, nfs4ErrDeadsession)
+	return isSessionStatus(err, nfs4ErrSeqMisordered) || isSessionStatus(err, nfs4ErrRetryUncached) || isSessionStatus(err, nfs4ErrSeqFalseRetry) ||
+		isSessionStatus(err, nfs4ErrBadsession) || isSessionStatus(err, nfs4ErrDeadsession)
 }
 
 func portOr(p, def int) int {

@@ -115,6 +115,7 @@ const (
 	nfs4ErrRetryUncached  = 10068
 	nfs4ErrTooManyOps     = 10070
 	nfs4ErrOpNotInSession = 10071
+	nfs4ErrSeqFalseRetry  = 10076
 	nfs4ErrDeadsession    = 10078
 	nfs4ErrNotOnlyOp      = 10081
 	nfs4ErrWrongType      = 10083
@@ -134,7 +135,7 @@ var nfs4StatusNames = map[uint32]string{
 	nfs4ErrOpIllegal: "OP_ILLEGAL", nfs4ErrAdminRevoked: "ADMIN_REVOKED", nfs4ErrBadsession: "BADSESSION", nfs4ErrBadslot: "BADSLOT",
 	nfs4ErrCompleteAlrdy: "COMPLETE_ALREADY", nfs4ErrSeqMisordered: "SEQ_MISORDERED", nfs4ErrReqTooBig: "REQ_TOO_BIG",
 	nfs4ErrRepTooBig: "REP_TOO_BIG", nfs4ErrRetryUncached: "RETRY_UNCACHED_REP", nfs4ErrTooManyOps: "TOO_MANY_OPS", nfs4ErrOpNotInSession: "OP_NOT_IN_SESSION",
-	nfs4ErrDeadsession: "DEADSESSION", nfs4ErrNotOnlyOp: "NOT_ONLY_OP", nfs4ErrWrongType: "WRONG_TYPE",
+	nfs4ErrSeqFalseRetry: "SEQ_FALSE_RETRY", nfs4ErrDeadsession: "DEADSESSION", nfs4ErrNotOnlyOp: "NOT_ONLY_OP", nfs4ErrWrongType: "WRONG_TYPE",
 	nfs4ErrOffloadNoReqs: "OFFLOAD_NO_REQS",
 }
 

@@ -5,7 +5,9 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"net"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/vmware/go-nfs-client/nfs/rpc"
@@ -114,7 +116,12 @@ func (s *nfs4Session) establish(ctx context.Context) (err error) {
 		}
 	}()
 	var ex exchangeIDRes
+	release, err := exchangeGate(ctx, s.conn)
+	if err != nil {
+		return fmt.Errorf("EXCHANGE_ID: %w", err)
+	}
 	r, err := s.send(ctx, []nfs4Op{opExchangeID(s.verifier, s.owner, &ex)})
+	release()
 	if err == nil {
 		err = r.err
 	}
@@ -139,14 +146,40 @@ func (s *nfs4Session) establish(ctx context.Context) (err error) {
 	// re-establishment would start the next for as long as the server
 	// kept losing them.
 	err = s.sequenced(ctx, []nfs4Op{opReclaimComplete()}, false)
-	// RETRY_UNCACHED_REP: the server took the SEQUENCE for one it already
-	// ran on the slot (kernel nfsd, seen once under a burst of new
-	// sessions), so the RECLAIM_COMPLETE is done and the slot moved on
-	// (sequenced stepped it): the session is in step either way.
-	if err != nil && !isNFS4Status(err, nfs4ErrCompleteAlrdy) && !isNFS4Status(err, nfs4ErrRetryUncached) {
+	// A new session's first SEQUENCE (sequence ID 1) can be no replay:
+	// RETRY_UNCACHED_REP, SEQ_FALSE_RETRY or SEQ_MISORDERED here say
+	// someone else runs this slot. Kernel nfsd hands two concurrent
+	// EXCHANGE_IDs one client ID (create_client's clientid_counter++ is
+	// outside its lock), then answers the second CREATE_SESSION from its
+	// replay cache with the first's session. Such a session is not ours:
+	// it fails here (never destroyed: that would end the other's) and
+	// bornSession makes another as a new client.
+	if err != nil && !isNFS4Status(err, nfs4ErrCompleteAlrdy) {
 		return fmt.Errorf("RECLAIM_COMPLETE: %w", s.refusal(err))
 	}
 	return nil
+}
+
+// exchangeGates holds, per server address, the right to have an
+// EXCHANGE_ID in flight: kernel nfsd gives two EXCHANGE_IDs it runs at
+// once the same client ID now and then (gen_clid's unlocked
+// clientid_counter++), and then one session to both. One at a time from
+// this process, none of its sessions share one.
+var exchangeGates sync.Map // host -> chan struct{} (capacity 1)
+
+func exchangeGate(ctx context.Context, conn *oncrpc.Conn) (release func(), err error) {
+	key := conn.RemoteAddr().String()
+	if h, _, err := net.SplitHostPort(key); err == nil {
+		key = h
+	}
+	g, _ := exchangeGates.LoadOrStore(key, make(chan struct{}, 1))
+	gate := g.(chan struct{})
+	select {
+	case gate <- struct{}{}:
+		return func() { <-gate }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 // refusal turns a session-setup refusal into an error for a server that
@@ -255,11 +288,10 @@ func (s *nfs4Session) sequenced(ctx context.Context, ops []nfs4Op, renew bool) e
 			// SEQUENCE itself, or the whole COMPOUND, refused: the session
 			// is out of step with the server. So is a slot the server took
 			// this call's sequence ID on before (kernel nfsd answers it on
-			// the operation after a SEQUENCE it took for a replay; seen in
-			// the VM under controllers killed at random, cause not found):
+			// the operation after a SEQUENCE it took for a replay: another
+			// session of one client ID shares the slot, see establish):
 			// none of this call's operations ran, and a fresh session runs
-			// them again. (establish, which does not renew, takes it on its
-			// RECLAIM_COMPLETE for done.)
+			// them again.
 			s.broken = true
 			return fmt.Errorf("%s: %w: %w", s.desc, share.ErrUnavailable, sessionStatus{ne})
 		}

@@ -101,6 +101,9 @@ func NewConn(c net.Conn) *Conn {
 	return &Conn{conn: c, r: bufio.NewReader(c), xid: rand.Uint32()}
 }
 
+// RemoteAddr is the server's address.
+func (c *Conn) RemoteAddr() net.Addr { return c.conn.RemoteAddr() }
+
 // Close closes the connection; a call in progress fails.
 func (c *Conn) Close() error { return c.conn.Close() }
 

@@ -11,8 +11,6 @@ import (
 	"github.com/fileshare-csi/fileshare-csi/pkg/share/oncrpc"
 )
 
-const nfs4ErrSeqFalseRetryModel = nfs4ErrSeqFalseRetry
-
 // nfsdModel is the client and session state of kernel nfsd (6.1,
 // fs/nfsd/nfs4state.c) as far as these tests need it, shared by every
 // connection: EXCHANGE_ID cases 1, 2 and 4, CREATE_SESSION's
@@ -129,7 +127,7 @@ func (m *nfsdModel) handle(t *testing.T, rec []byte) []byte {
 			case seq == slot.seq && !slot.initialized:
 				st = nfs4ErrSeqMisordered
 			case seq == slot.seq && (slot.opcnt > n || slot.opcnt < n):
-				st = nfs4ErrSeqFalseRetryModel
+				st = nfs4ErrSeqFalseRetry
 			case seq == slot.seq && n > 1:
 				// A replay whose reply was not cached (not a solo SEQUENCE,
 				// cachethis false): SEQUENCE OK, RETRY_UNCACHED_REP next.

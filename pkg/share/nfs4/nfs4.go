@@ -85,11 +85,13 @@ func dialNFS4Minor(ctx context.Context, src source.Source, minor uint32) (*nfs4C
 }
 
 // bornSession makes a session on a connection dial opens. One the server
-// finds out of step at birth, its first SEQUENCE answered SEQ_MISORDERED
-// or the session lost already, ran nothing and is of no use: one more is
-// made, as a new client on a fresh connection. (Kernel nfsd answered a new
-// session's first SEQUENCE so twice in the VM suite, under bursts of new
-// sessions; the cause is not found.)
+// finds out of step at birth (its first SEQUENCE answered as a replay, or
+// misordered, or the session lost already) is another's slot or none, ran
+// nothing, and is of no use: one more is made, as a new client on a fresh
+// connection. Kernel nfsd gives two EXCHANGE_IDs it runs at once one
+// client ID now and then, and the second CREATE_SESSION the first's
+// session (see establish); seen in the VM suite under bursts of new
+// sessions, in this process's and others'.
 func bornSession(ctx context.Context, dial func(context.Context) (*oncrpc.Conn, error), desc string, minor uint32) (*nfs4Session, error) {
 	for try := 0; ; try++ {
 		conn, err := dial(ctx)

@@ -672,18 +672,9 @@ func sameRefusal(a, b error) bool {
 // directories (the metadata directories, parents made for the volume).
 func checkReclaimed(t *testing.T, at string, sh *memshare.Share, c0 *clock, before, after []string) {
 	t.Helper()
-	c := &clock{t: c0.t}
 	// Nothing asks for anything any more: the process that made the call
 	// is gone.
-	idle := func(string) bool { return false }
-	r := Reclaimer{SnapshotBusy: idle, VolumeBusy: idle}
-	lock := func(context.Context, string) (func(), error) { return func() {}, nil }
-	for range 3 {
-		c.t = c.t.Add(IntentTTL + time.Minute)
-		if _, err := r.Pass(context.Background(), storeOn(sh, c), "share", lock); err != nil {
-			t.Fatalf("%s: reclaim: %v", at, err)
-		}
-	}
+	reclaim(t, at, sh, c0)
 	got := dropEmptyDirs(canon(sh.Dump()))
 	if compare(dropEmptyDirs(after), got) == "" {
 		return

@@ -54,7 +54,7 @@ func TestLateRequestsConverge(t *testing.T) {
 			// The reclaimer passes after each retry: its passes over the
 			// uninterrupted call's share are the mark (a volume still to
 			// be filled, never filled, goes).
-			reclaim(t, ref, c)
+			reclaim(t, "the uninterrupted call", ref, c)
 			want := canon(ref.Dump())
 			for n := 1; n <= ops; n++ {
 				for m := 0; ; m++ {
@@ -111,7 +111,7 @@ func TestLateRequestsConverge(t *testing.T) {
 					if (got == nil) != (refErr == nil) || !sameRefusal(got, refErr) {
 						t.Errorf("%s: the retry answered %v, the uninterrupted call %v", at, got, refErr)
 					}
-					reclaim(t, sh, c)
+					reclaim(t, at, sh, c)
 					if diff := compare(sameMarks(dropEmptyDirs(want)), sameMarks(dropEmptyDirs(canon(sh.Dump())))); diff != "" {
 						t.Errorf("%s: the share after the retry differs from an uninterrupted call's:\n%s", at, diff)
 					}
@@ -121,10 +121,11 @@ func TestLateRequestsConverge(t *testing.T) {
 	}
 }
 
-// reclaim has the reclaimer pass after its TTLs, with no call or copy
-// running: what a late request left (a temporary, an intent written after
-// its create ended) is its to clear.
-func reclaim(t *testing.T, sh *memshare.Share, c0 *clock) {
+// reclaim has the reclaimer pass three times, IntentTTL apart, with no
+// call or copy running (the process that made them is gone): what a cut
+// call or a late request left (a temporary, an intent, a quarantine) is
+// its to clear. at says where, for a failure.
+func reclaim(t *testing.T, at string, sh *memshare.Share, c0 *clock) {
 	t.Helper()
 	c := &clock{t: c0.t}
 	idle := func(string) bool { return false }
@@ -133,7 +134,7 @@ func reclaim(t *testing.T, sh *memshare.Share, c0 *clock) {
 	for range 3 {
 		c.t = c.t.Add(IntentTTL + time.Minute)
 		if _, err := r.Pass(context.Background(), storeOn(sh, c), "share", lock); err != nil {
-			t.Fatalf("reclaim: %v", err)
+			t.Fatalf("%s: reclaim: %v", at, err)
 		}
 	}
 }
@@ -237,7 +238,7 @@ func TestQuarantineSweepLeavesWhatARecordNames(t *testing.T) {
 	if _, err := storeOn(sh.Clone(), c).Create(context.Background(), other); !errors.Is(err, ErrBusy) {
 		t.Fatalf("before the sweep: %v, want ErrBusy", err)
 	}
-	reclaim(t, sh, c)
+	reclaim(t, "after the cut delete", sh, c)
 	if _, err := storeOn(sh, c).record(context.Background(), volPath); err != nil {
 		t.Fatalf("the record went: %v", err)
 	}

@@ -84,15 +84,7 @@ func (m *nfsdModel) find(id uint64, confirmed bool) *modelClient {
 
 func (m *nfsdModel) handle(t *testing.T, rec []byte) []byte {
 	d := &xdrDec{b: rec}
-	for range 6 { // xid, message type, RPC version, program, version, procedure
-		d.u32()
-	}
-	d.u32()
-	d.opaque(400)
-	d.u32()
-	d.opaque(400)
-	d.opaque(maxTag)
-	d.u32()
+	callHeader(d)
 	n := int(d.u32())
 	var res []result4
 	for i := range n {

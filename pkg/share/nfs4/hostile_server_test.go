@@ -81,6 +81,23 @@ func startCanned(t *testing.T, srv *cannedServer, maxOps uint32) *nfs4Client {
 	return &nfs4Client{s: s, root: []byte{1}, desc: "nfs://fake/export?vers=4.1"}
 }
 
+// callHeader reads a COMPOUND call record up to its operations' count:
+// the XID (returned), the RPC header, the credential and verifier, the tag
+// and the minor version.
+func callHeader(d *xdrDec) uint32 {
+	xid := d.u32()
+	for range 5 { // message type, RPC version, program, version, procedure
+		d.u32()
+	}
+	d.u32()
+	d.opaque(400)
+	d.u32()
+	d.opaque(400)
+	d.opaque(maxTag)
+	d.u32()
+	return xid
+}
+
 // compoundCall is what a fake server reads of a COMPOUND call record: its
 // XID, its operations' codes, and each SEQUENCE's session and sequence ID.
 type compoundCall struct {
@@ -96,16 +113,7 @@ type compoundCall struct {
 // record cut short, is a test error (ok false).
 func decodeCall(t *testing.T, rec []byte) compoundCall {
 	d := &xdrDec{b: rec}
-	c := compoundCall{xid: d.u32()}
-	for range 5 { // message type, RPC version, program, version, procedure
-		d.u32()
-	}
-	d.u32()
-	d.opaque(400)
-	d.u32()
-	d.opaque(400)
-	d.opaque(maxTag)
-	d.u32()
+	c := compoundCall{xid: callHeader(d)}
 	n := int(d.u32())
 	for range n {
 		op := d.u32()

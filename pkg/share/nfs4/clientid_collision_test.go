@@ -108,6 +108,15 @@ func (m *nfsdModel) handle(t *testing.T, rec []byte) []byte {
 			d.u32()
 			d.u32()
 			d.boolean()
+			// SEQUENCE's result: the session and sequence ID as sent.
+			seqBody := func(e *xdrEnc) {
+				e.fixed(sid[:])
+				e.u32(seq)
+				e.u32(0)
+				e.u32(0)
+				e.u32(0)
+				e.u32(0)
+			}
 			m.mu.Lock()
 			slot := m.sessions[sid]
 			var st uint32
@@ -124,14 +133,6 @@ func (m *nfsdModel) handle(t *testing.T, rec []byte) []byte {
 				// A replay whose reply was not cached (not a solo SEQUENCE,
 				// cachethis false): SEQUENCE OK, RETRY_UNCACHED_REP next.
 				m.mu.Unlock()
-				seqBody := func(e *xdrEnc) {
-					e.fixed(sid[:])
-					e.u32(seq)
-					e.u32(0)
-					e.u32(0)
-					e.u32(0)
-					e.u32(0)
-				}
 				return reply(nfs4ErrRetryUncached, result4{op4Sequence, nfs4OK, seqBody}, result4{d.u32(), nfs4ErrRetryUncached, nil})
 			case seq == slot.seq:
 				// A solo SEQUENCE replayed from the cache: no change.
@@ -142,14 +143,7 @@ func (m *nfsdModel) handle(t *testing.T, rec []byte) []byte {
 			if st != nfs4OK {
 				return reply(st, result4{op4Sequence, st, nil})
 			}
-			res = append(res, result4{op4Sequence, nfs4OK, func(e *xdrEnc) {
-				e.fixed(sid[:])
-				e.u32(seq)
-				e.u32(0)
-				e.u32(0)
-				e.u32(0)
-				e.u32(0)
-			}})
+			res = append(res, result4{op4Sequence, nfs4OK, seqBody})
 		case op4ReclaimComplete:
 			d.boolean()
 			res = append(res, result4{op, nfs4OK, nil})
@@ -201,16 +195,7 @@ func (m *nfsdModel) exchangeID(verf, name []byte) result4 {
 		m.clients = append([]*modelClient{c}, keep...)
 	}
 	id, seq := c.id, c.csSeq+1
-	return result4{op4ExchangeID, nfs4OK, func(e *xdrEnc) {
-		e.u64(id)
-		e.u32(seq)
-		e.u32(0)
-		e.u32(0)
-		e.u64(0)
-		e.opaque([]byte("srv"))
-		e.opaque(nil)
-		e.u32(0)
-	}}
+	return result4{op4ExchangeID, nfs4OK, exchangeIDBody(id, seq)}
 }
 
 func (m *nfsdModel) createSession(id uint64, seq uint32) (uint32, result4) {

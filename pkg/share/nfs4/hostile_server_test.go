@@ -206,16 +206,7 @@ func okResult(op uint32) result4 {
 			}
 		}
 	case op4ExchangeID:
-		body = func(e *xdrEnc) {
-			e.u64(0xc1)
-			e.u32(1)
-			e.u32(0)
-			e.u32(0)
-			e.u64(0)
-			e.opaque([]byte("srv"))
-			e.opaque(nil)
-			e.u32(0)
-		}
+		body = exchangeIDBody(0xc1, 1)
 	case op4CreateSession:
 		body = func(e *xdrEnc) {
 			e.fixed(make([]byte, 16))
@@ -591,5 +582,20 @@ func TestASessionOutOfStepAtBirthIsMadeAgainOnce(t *testing.T) {
 				t.Errorf("%v, want ErrUnavailable (a retry of the call dials again)", err)
 			}
 		})
+	}
+}
+
+// exchangeIDBody is an EXCHANGE_ID result giving client ID id and the
+// sequence ID seq for its CREATE_SESSION.
+func exchangeIDBody(id uint64, seq uint32) func(*xdrEnc) {
+	return func(e *xdrEnc) {
+		e.u64(id)
+		e.u32(seq)
+		e.u32(0)
+		e.u32(0)
+		e.u64(0)
+		e.opaque([]byte("srv"))
+		e.opaque(nil)
+		e.u32(0)
 	}
 }

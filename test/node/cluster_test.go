@@ -78,6 +78,7 @@ var env struct {
 	control             string // the guest's control API, http://127.0.0.1:port
 	kubeletPort         int
 	nodeMetrics         string // the node plugin's /metrics, through a forwarded port
+	nodeStarted         bool   // guestd said "running"
 }
 
 // nodeMetricsPort is the node plugin's --metrics-address port in
@@ -232,7 +233,8 @@ func bootCluster(t *testing.T) {
 		if strings.HasPrefix(s, "failed") {
 			t.Fatalf("the node failed to start: %s\n%s", s, guestLogs())
 		}
-		return s == "running", err
+		env.nodeStarted = s == "running"
+		return env.nodeStarted, err
 	})
 	t.Logf("node started in %s", time.Since(start).Round(time.Second))
 	cluster.WaitFor(t, "node "+nodeName+" to be Ready", 6*time.Minute, func() (bool, error) {
@@ -259,8 +261,36 @@ func stopVM(t *testing.T) func() {
 		}
 		if t.Failed() {
 			t.Logf("the node's logs: guest.log, logs/containerd.log, logs/kubelet.log")
+			if !env.nodeStarted {
+				// A node that never started has no kubelet or driver logs to
+				// look at, and CI shows only the test's output: what the boot
+				// (run.sh), the kernel and guestd last said goes in it.
+				t.Logf("the node never started; the last of vm.log, console.log and guest.log:\n%s", bootLogs())
+			}
 		}
 	}
+}
+
+func bootLogs() string {
+	var out strings.Builder
+	for _, f := range []string{filepath.Join(env.work, "vm.log"), filepath.Join(env.results, "console.log"), filepath.Join(env.results, "guest.log")} {
+		fmt.Fprintf(&out, "---- %s ----\n%s\n", filepath.Base(f), lastLines(f, 15))
+	}
+	return out.String()
+}
+
+// lastLines is the end of a log, at most n lines of at most 200 bytes.
+func lastLines(p string, n int) string {
+	lines := strings.Split(strings.TrimRight(tailFile(p), "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	for i, l := range lines {
+		if len(l) > 200 {
+			lines[i] = l[:200] + "…"
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 func tailFile(p string) string {

@@ -169,7 +169,10 @@ func ValidateSubDir(p string) error {
 	}
 	for i, c := range strings.Split(p, "/") {
 		switch {
-		case i == 0 && c == MetadataDir:
+		case i == 0 && strings.EqualFold(c, MetadataDir):
+			// In any case: an SMB server takes .FILESHARE-CSI for the
+			// driver's own directory (a static PV's ID is the
+			// administrator's to write, and the node mounts what it says).
 			return fmt.Errorf("subDir %q: %s is where the driver keeps its records", p, MetadataDir)
 		case c == "":
 			return fmt.Errorf("subDir %q has an empty component (// or a trailing /)", p)

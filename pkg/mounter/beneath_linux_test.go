@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -29,7 +30,15 @@ func TestAStageThatGaveUpNeverBindsLate(t *testing.T) {
 			l := NewLinuxForTest(fake, run, filepath.Join(t.TempDir(), "creds"))
 			open := l.openSub
 			answer, closed := make(chan struct{}), make(chan struct{})
+			// Only the first open waits for the server; the later stage's
+			// goes through. The swap is made once, before any stage: the
+			// first stage's goroutine outlives its call, and setting the
+			// field back under it would race with its read.
+			var opens atomic.Int32
 			l.openSub = func(root, sub string) (string, func(), error) {
+				if opens.Add(1) > 1 {
+					return open(root, sub)
+				}
 				<-answer // the server answers now
 				src, _, err := open(root, sub)
 				return src, func() { close(closed) }, err
@@ -40,7 +49,6 @@ func TestAStageThatGaveUpNeverBindsLate(t *testing.T) {
 			if err := l.Stage(ctx, req); !errors.Is(err, ErrNotResponding) {
 				t.Fatalf("stage with the server silent: %v, want ErrNotResponding", err)
 			}
-			l.openSub = open
 			ctx = context.Background()
 			want := 0
 			if then == "stage again" {

@@ -122,12 +122,40 @@ func (s *Store) createNew(ctx context.Context, req CreateRequest) (rec Record, d
 		case !errors.Is(rerr, fs.ErrNotExist):
 			return Record{}, true, rerr
 		}
+		if err := s.adopted(ctx, rec); err != nil {
+			if cutShort(ctx, err) {
+				return Record{}, true, err
+			}
+			return Record{}, true, s.undoCreate(ctx, rec, false, err)
+		}
 		rec, err := s.finishCreate(ctx, rec, req)
 		return rec, true, err
 	}
 	rec.RootID = fi.ID
 	rec, err = s.commitNew(ctx, rec, req)
 	return rec, true, err
+}
+
+// adopted writes into createNew's intent, which was the first at its
+// directory (share.OpCreate), the ID of the directory its MKDIR found
+// there: none of the driver's creates made it (Record.AdoptedID). Until
+// this write lands, a create cut short and never retried leaves the
+// reclaimer an intent that does not say so, and an empty directory found
+// so is removed with the rest; from this write on, it is kept. The intent
+// is replaced whole (writeJSON, as begin writes it): a torn one would say
+// nothing.
+func (s *Store) adopted(ctx context.Context, rec Record) error {
+	fi, err := s.c.Stat(ctx, rec.Path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil // its parents are not there
+	case err != nil:
+		return err
+	case !fi.IsDir || fi.IsLink || fi.ID == 0:
+		return nil // refused by the steps that follow
+	}
+	rec.AdoptedID = fi.ID
+	return s.writeJSON(ctx, s.intentPath(rec.Path), rec)
 }
 
 // dropIntent removes the intent createNew wrote, and its holds unless a

@@ -61,6 +61,19 @@ func (s *Store) writeMarker(ctx context.Context, p string) error {
 func (s *Store) markRoot(ctx context.Context, rec Record) error {
 	intent, mark := s.intentPath(rec.Path), rootMarker(rec.RootID)
 	switch in, err := s.intent(ctx, rec.Path); {
+	case err == nil && in.UID == rec.UID && in.AdoptedID != 0:
+		// What an intent says of the directory it found ends with the
+		// commit: the mark is the intent without it, as a retry that
+		// never learned it (its create cut before adopted) writes it.
+		in.AdoptedID = 0
+		b, err := json.Marshal(in)
+		if err == nil {
+			err = s.writeFile(ctx, mark, b)
+		}
+		if err != nil {
+			return wrapMark(rec.RootID, err)
+		}
+		return s.removeFile(ctx, intent)
 	case err == nil && in.UID == rec.UID:
 		err := s.c.Replace(ctx, intent, mark)
 		if errors.Is(err, fs.ErrNotExist) {

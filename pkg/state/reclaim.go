@@ -22,9 +22,11 @@ import (
 // versions left are cleared by the next create that meets them.)
 //
 // Its rule: it removes only what the driver wrote itself and nothing else
-// holds. The directory of an abandoned create is removed when it is empty;
-// one that holds anything (a pod wrote into it, or it was a retained
-// directory being adopted) is kept and reported, never deleted.
+// holds. The directory of an abandoned create is removed when it is empty
+// and its intent does not say it was there before the driver's creates
+// (Record.AdoptedID); one that holds anything (a pod wrote into it, or it
+// was a retained directory being adopted) is kept and reported, never
+// deleted.
 //
 // A volume being filled from a snapshot or a volume keeps its intent until
 // it is filled, and is answered only then: one whose claim went away (no
@@ -83,7 +85,7 @@ type ReclaimReport struct {
 type LockFunc func(ctx context.Context, p string) (func(), error)
 
 // tempDirs are where records are written through temporaries (intents
-// are plain writes: none in intentsDir).
+// too, but the pass over intentsDir takes theirs).
 var tempDirs = []string{volumesDir, archivesDir, snapshotsDir, groupsDir, volumeGroupsDir}
 
 // Pass reclaims once on the share s works on; shareName tells shares apart
@@ -128,6 +130,17 @@ func (r *Reclaimer) Pass(ctx context.Context, s *Store, shareName string, lock L
 	}
 	for _, n := range names {
 		p := intentsDir + "/" + n
+		if strings.HasPrefix(n, TempPrefix) {
+			// An intent replaced whole (createNew's adopted) through a
+			// temporary that a cut or a late request left.
+			if old(p) {
+				if err := s.removeFile(ctx, p); err != nil {
+					return rep, err
+				}
+				rep.Temps++
+			}
+			continue
+		}
 		var in Record
 		err := s.readJSON(ctx, p, &in)
 		switch {

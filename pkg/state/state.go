@@ -27,9 +27,12 @@
 // call ended. TestEveryCrashPointConverges cuts each step of each call in
 // three ways and compares the whole share with an uninterrupted call's.
 //
-//   - CreateVolume: intent (a plain write: a torn one means nothing after it
-//     happened) → holds on the ancestors → MKDIR (or adopt a directory that
-//     is no one's) → STAT → record (COMMIT) → root mark → intent removed
+//   - CreateVolume: intent (an exclusive create, where a torn one means
+//     nothing after it happened, or a replace through a temporary; it says
+//     which directory at the path was there before any of the driver's
+//     creates, which no rollback removes: Record.AdoptedID) → holds on the
+//     ancestors → MKDIR (or adopt a directory that is no one's) → STAT →
+//     record (COMMIT) → root mark → intent removed
 //     (one step for a volume answered at once: the intent renamed onto
 //     the mark, markRoot).
 //     Holds come before the directory, so no volume is ever swallowed by
@@ -72,8 +75,9 @@
 // it made at once; one cut short leaves them for its retry.
 //
 // Reclaimer undoes what no retry will: intents older than IntentTTL, with
-// their holds (the directory removed only when empty; one with data in it
-// is kept and reported), and temporaries.
+// their holds (the directory removed only when empty and not there before
+// the driver's creates; one with data in it is kept and reported), and
+// temporaries.
 //
 // Error contract: every method returns nil, or an error that wraps one of
 // ErrNotFound, ErrConflict, ErrInvalid, ErrBusy, or an error from the share
@@ -164,6 +168,14 @@ type Record struct {
 	// ArchivingTo is the archive name a DeleteVolume chose before it
 	// renamed the directory: its retry after a cut finds the archive there.
 	ArchivingTo string `json:"archivingTo,omitempty"`
+	// AdoptedID, in an intent only, is the file ID of the directory at
+	// Path that none of the driver's creates made: it was there before
+	// the first intent of the creates at Path (an administrator's, with
+	// its own owner and ACL, or one a volume left). A rollback never
+	// removes it, empty or not (rollBack). Written into the intent by the
+	// call that knows (begin, createNew's adopted), carried by every
+	// intent after it, and never into a record or a mark (markRoot).
+	AdoptedID uint64 `json:"adoptedID,omitempty"`
 }
 
 // Archive marks a directory as the archive of a deleted volume.
@@ -605,14 +617,50 @@ func (s *Store) begin(ctx context.Context, req CreateRequest) (Record, error) {
 	if err := s.checkAncestors(ctx, req.Path); err != nil {
 		return Record{}, err
 	}
-	rec, b, err := s.newIntent(req)
+	rec, _, err := s.newIntent(req)
 	if err != nil {
 		return Record{}, err
 	}
-	// A plain write, not a replace: a torn intent (the call died between
-	// CREATE and WRITE) means nothing after it happened, and is read as
-	// no intent at all.
-	return rec, s.writeFile(ctx, s.intentPath(req.Path), b)
+	in := rec
+	if in.AdoptedID, err = s.adoptedBefore(ctx, req.Path); err != nil {
+		return Record{}, err
+	}
+	// Replaced whole, through the temporary createNew's adopted writes
+	// too: a cut there leaves one, which this write takes over. (A torn
+	// intent, which createNew's exclusive create can leave, means nothing
+	// after it happened, and is read as no intent at all.)
+	return rec, s.writeJSON(ctx, s.intentPath(req.Path), in)
+}
+
+// adoptedBefore says, for the intent a create is about to write at p, the
+// ID of a directory at p that none of the driver's creates made
+// (Record.AdoptedID). With no intent at p, none is unfinished there: a
+// create that made the directory committed (and the caller found no
+// record), or was rolled back, which removed it or kept it for what was
+// written into it. So a directory there now is not one a rollback may
+// take. An earlier intent passes on what it says, since its create may
+// have made the directory since; a torn one says nothing (it may have
+// replaced one whose create did), and neither does a link or a file.
+func (s *Store) adoptedBefore(ctx context.Context, p string) (uint64, error) {
+	old, err := s.intent(ctx, p)
+	switch {
+	case err == nil:
+		return old.AdoptedID, nil
+	case errors.Is(err, errTornIntent):
+		return 0, nil
+	case !errors.Is(err, fs.ErrNotExist):
+		return 0, err
+	}
+	fi, err := s.c.Stat(ctx, p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return 0, nil
+	case err != nil:
+		return 0, err
+	case fi.IsDir && !fi.IsLink:
+		return fi.ID, nil
+	}
+	return 0, nil
 }
 
 // newIntent is the record a create of req begins with, and its bytes.
@@ -833,6 +881,8 @@ func (s *Store) rollBack(ctx context.Context, in Record) (kept string, err error
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
 		return "", err
+	case fi.IsDir && !fi.IsLink && in.AdoptedID != 0 && fi.ID == in.AdoptedID:
+		// There before the create: an administrator's, kept as found.
 	case fi.IsDir && !fi.IsLink:
 		_, err := s.checkAdoptable(ctx, p)
 		if err == nil {

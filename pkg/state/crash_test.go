@@ -432,6 +432,7 @@ func scenarios() []scenario {
 				t.Fatal(err)
 			}
 		}),
+		takenArchiveNameScenario(),
 		snapshotScenario(),
 		{
 			name: "DeleteSnapshot",
@@ -953,4 +954,31 @@ func deleteGroupSnapshotScenario() scenario {
 			return st.DeleteGroup(ctx, cur)
 		},
 	}
+}
+
+// takenArchiveNameScenario is the retry of a DeleteVolume (archive) cut
+// just before its rename, whose saved archive name a directory made by
+// hand has taken since: the retry archives under another name, and the
+// first name's archive record and holds go (unclaim).
+func takenArchiveNameScenario() scenario {
+	return disposeScenario("DeleteVolume (archive) again, its saved name taken by hand since", volume.Archive, func(t *testing.T, st *Store, sh *memshare.Share) {
+		sh.SetHook(func(op memshare.Op, when memshare.When) error {
+			if op.Name == "rename" {
+				return errDied
+			}
+			return nil
+		})
+		rec, err := st.record(context.Background(), volPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _, err = st.Dispose(context.Background(), volPath, rec.UID, volume.Archive, nil)
+		sh.SetHook(nil)
+		if err == nil {
+			t.Fatal("the archive was not cut at its rename")
+		}
+		if err := sh.WriteFileDirect("base/"+ArchivePrefix+"pvc-a/mine.txt", []byte("an administrator's")); err != nil {
+			t.Fatal(err)
+		}
+	})
 }

@@ -52,6 +52,8 @@
 //   - DeleteVolume (archive): record names the archive (ArchivingTo) →
 //     archive mark → the archive's holds → RENAME to the archive (COMMIT)
 //     → the volume's holds → record; the root mark stays with the archive.
+//     A saved name that a directory made by hand took since gives up its
+//     archive mark and holds (unclaim) before the next name is saved.
 //   - CreateSnapshot: record (not ready) → copy into <uid>.partial and the
 //     run's own pack <uid>.packs/<run> (the tree resumed by a retry) →
 //     record with the copy's counts → the run's pack RENAMEd over <uid>.pack
@@ -1313,6 +1315,10 @@ func (s *Store) archive(ctx context.Context, rec Record, save func(context.Conte
 			if done, err := s.archivedAs(ctx, rec, to, fi); done || err != nil {
 				return to, err
 			}
+			// Taken by hand after an earlier try saved it.
+			if err := s.unclaim(ctx, rec, to); err != nil {
+				return "", err
+			}
 			continue
 		} else if !errors.Is(err, fs.ErrNotExist) {
 			return "", err
@@ -1359,8 +1365,36 @@ func (s *Store) archive(ctx context.Context, rec Record, save func(context.Conte
 			// error, and a stray mark only refuses one archive name.
 			return "", err
 		}
+		// Taken since this call looked (made by hand).
+		if err := s.unclaim(ctx, rec, to); err != nil {
+			return "", err
+		}
 	}
 	return "", fmt.Errorf("every archive name for %s is taken; move old archives away: %w", rec.Path, ErrBusy)
+}
+
+// unclaim takes back what archive wrote for the name to, found taken by a
+// directory that is not the volume (made by hand after the name was saved,
+// before the rename): the archive's record, when it is this volume's, and
+// its holds (first: the record is written before them, and goes after).
+// Left, they would call that directory the archive of a deleted volume,
+// refuse it to claims, and outlive everything of the volume. It runs before
+// the next name is saved, so a retry cut between still reads this name,
+// finds it taken, and comes here again.
+func (s *Store) unclaim(ctx context.Context, rec Record, to string) error {
+	var a Archive
+	switch err := s.readJSON(ctx, s.archivePath(to), &a); {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	case a.UID != rec.UID:
+		return nil // another volume's archive: its record and holds stay
+	}
+	if err := s.removeHolds(ctx, to); err != nil {
+		return err
+	}
+	return s.removeFile(ctx, s.archivePath(to))
 }
 
 // archivedAs says whether the directory at to (fi) is rec's volume,

@@ -145,6 +145,9 @@ func (s *Store) createNew(ctx context.Context, req CreateRequest) (rec Record, d
 // is replaced whole (writeJSON, as begin writes it): a torn one would say
 // nothing.
 func (s *Store) adopted(ctx context.Context, rec Record) error {
+	if early, err := s.unfoldedIntent(ctx, rec.Path); err != nil || early {
+		return err
+	}
 	fi, err := s.c.Stat(ctx, rec.Path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

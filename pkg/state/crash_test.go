@@ -71,6 +71,10 @@ type scenario struct {
 	stale func(ctx context.Context, st *Store) error
 	// vol is the directory a create makes, when not volPath.
 	vol string
+	// window is how many cuts of the call may leave an intent that does
+	// not yet say the directory was there first (checkVolumeDir): those
+	// between createNew's intent and adopted's rename; none elsewhere.
+	window int
 }
 
 func (sc scenario) volDir() string {
@@ -185,6 +189,7 @@ func warmScenarios() []scenario {
 			},
 			call:   createPVCA,
 			create: true,
+			window: 24,
 		},
 		{
 			name:   "CreateVolume on a warm share, from a snapshot",
@@ -398,6 +403,12 @@ func scenarios() []scenario {
 			name:   "CreateVolume adopting an empty directory made by hand",
 			setup:  handMadeDir,
 			call:   createPVCA,
+			create: true,
+		},
+		{
+			name:   "CreateVolume from a snapshot into an empty directory made by hand",
+			setup:  handMadeDir,
+			call:   createPVCAFromSnapshot,
 			create: true,
 		},
 		{
@@ -634,6 +645,9 @@ func TestEveryCrashPointConverges(t *testing.T) {
 			defer func() {
 				if window > 0 {
 					report = append(report, fmt.Sprintf("%s: %d cuts before the intent said the directory was there first", sc.name, window))
+				}
+				if window > sc.window {
+					t.Errorf("%d cuts left an intent that does not say the directory was there first, want at most %d", window, sc.window)
 				}
 			}()
 			for n := 1; n <= ops; n++ {

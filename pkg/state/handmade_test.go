@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 	"github.com/fileshare-csi/fileshare-csi/pkg/share/memshare"
@@ -159,5 +160,104 @@ func TestAnArchiveNameTakenAtItsRenameIsLeftAsFound(t *testing.T) {
 	}
 	if b, err := st.c.ReadFile(ctx, taken+"/mine.txt"); err != nil || string(b) != "an administrator's" {
 		t.Errorf("the hand-made directory lost its file: %q, %v", b, err)
+	}
+}
+
+// TestAnAbandonedRestoreKeepsAHandMadeDirectory: a restore into an
+// administrator's empty directory whose copy was abandoned (never
+// Populated, its claim gone): the reclaimer takes the record, holds and
+// mark, but the directory was there before the driver's creates, and its
+// intent, which stays while the volume is filled, says so. It is kept,
+// with what the copy wrote, and reported.
+func TestAnAbandonedRestoreKeepsAHandMadeDirectory(t *testing.T) {
+	for _, warm := range []bool{false, true} {
+		ctx := context.Background()
+		c := &clock{t: t0}
+		sh := memshare.New()
+		st := storeOn(sh, c)
+		if warm {
+			warmShare(t, st, sh)
+		} else {
+			baseDir(t, st, sh)
+		}
+		must(t, sh.Client().Mkdir(ctx, volPath, 0o750))
+		was, _ := entryAt(sh, volPath)
+		req := createReq()
+		req.ContentSource = "snapshot-id"
+		vol, err := st.Create(ctx, req)
+		if err != nil || !vol.Populating {
+			t.Fatalf("restore: %+v, %v", vol, err)
+		}
+		in, err := st.intent(ctx, volPath)
+		if err != nil || in.AdoptedID != was.ID {
+			t.Fatalf("warm %v: the intent of the restore says %d (%v), want %d", warm, in.AdoptedID, err, was.ID)
+		}
+		must(t, sh.WriteFileDirect(volPath+"/restored.txt", []byte("part of a copy")))
+		reclaim(t, "abandoned restore", sh, c)
+		if now, ok := entryAt(sh, volPath); !ok || now.ID != was.ID || !now.Dir {
+			t.Errorf("warm %v: the reclaimer took the administrator's directory with the abandoned copy: %+v (there: %v), was %+v", warm, now, ok, was)
+		}
+	}
+}
+
+// TestAnEarlierBuildsDirectoryIsNotTakenForAnAdministrators: an earlier
+// build's create at a path with a capital letter, cut after its MKDIR, is
+// retried after the upgrade and cut again at its commit, then never
+// retried: the directory is the earlier build's create's, and the
+// reclaimer removes it, empty, as it did before AdoptedID (the earlier
+// build's intent, at its unfolded key, is an intent at that directory).
+func TestAnEarlierBuildsDirectoryIsNotTakenForAnAdministrators(t *testing.T) {
+	ctx := context.Background()
+	c := &clock{t0}
+	sh := memshare.New()
+	req := CreateRequest{Path: "Data/pvc-a", Name: "pvc-a", Perm: 0o777}
+	earlierBuildsCutCreate(t, sh, c, req)
+	sh.SetHook(func(op memshare.Op, when memshare.When) error {
+		if strings.HasPrefix(op.Path, volumesDir+"/") && !reads[op.Name] {
+			return errDied
+		}
+		return nil
+	})
+	st := New(caseless{c: sh.Client(), tell: true}).WithClock(c.now, testUID)
+	if _, err := st.Create(ctx, req); err == nil {
+		t.Fatal("the retry was not cut at its commit")
+	}
+	sh.SetHook(nil)
+	if in, err := st.intent(ctx, req.Path); err == nil && in.AdoptedID != 0 {
+		t.Errorf("the retry's intent says the earlier build's directory was there before the driver's creates (AdoptedID %d)", in.AdoptedID)
+	}
+	reclaimerPasses(t, sh, c)
+	if _, err := sh.Client().Stat(ctx, "data/pvc-a"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the directory the earlier build's create made is orphaned: %v", err)
+	}
+}
+
+// TestRetainedAdoptionKeptIsReported: a retained directory with data
+// that a cut, never retried create was adopting is kept and reported
+// (rep.Kept: the controller log and the kept-directories metric), as one
+// a pod wrote into is.
+func TestRetainedAdoptionKeptIsReported(t *testing.T) {
+	ctx := context.Background()
+	c := &clock{t: t0}
+	sh := memshare.New()
+	st := storeOn(sh, c)
+	retainedDir(t, st, sh)
+	sh.SetHook(func(op memshare.Op, when memshare.When) error {
+		if strings.HasPrefix(op.Path, volumesDir+"/") && !reads[op.Name] {
+			return errDied
+		}
+		return nil
+	})
+	if _, err := storeOn(sh, c).Create(ctx, createReq()); err == nil {
+		t.Fatal("not cut")
+	}
+	sh.SetHook(nil)
+	var r Reclaimer
+	lock := func(context.Context, string) (func(), error) { return func() {}, nil }
+	c.t = c.t.Add(IntentTTL + time.Minute)
+	rep, err := r.Pass(ctx, storeOn(sh, c), "s", lock)
+	must(t, err)
+	if rep.Intents != 1 || len(rep.Kept) != 1 {
+		t.Errorf("reclaim report %+v: the retained directory with data is not reported kept", rep)
 	}
 }

@@ -653,6 +653,9 @@ func (s *Store) adoptedBefore(ctx context.Context, p string) (uint64, error) {
 	case !errors.Is(err, fs.ErrNotExist):
 		return 0, err
 	}
+	if early, err := s.unfoldedIntent(ctx, p); err != nil || early {
+		return 0, err
+	}
 	fi, err := s.c.Stat(ctx, p)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -663,6 +666,21 @@ func (s *Store) adoptedBefore(ctx context.Context, p string) (uint64, error) {
 		return fi.ID, nil
 	}
 	return 0, nil
+}
+
+// unfoldedIntent says whether, on a caseless share, an intent a version
+// before keys were folded wrote for p is at p's own spelling's key: its
+// create, unfinished, may have made the directory at p (the reclaimer's
+// unfold hands its rollback to the intent at the folded key).
+func (s *Store) unfoldedIntent(ctx context.Context, p string) (bool, error) {
+	if !s.unfolded(p) {
+		return false, nil
+	}
+	_, err := s.c.Stat(ctx, intentPath(p))
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 // newIntent is the record a create of req begins with, and its bytes.
@@ -859,7 +877,20 @@ func (s *Store) rollBack(ctx context.Context, in Record) (kept string, err error
 	case err == nil && rec.UID == in.UID && rec.Populating:
 		// Committed, but never filled, so never answered: nothing but
 		// the copy wrote into it (no pod can have mounted it). It goes
-		// as a DeleteVolume would take it, and its intent last.
+		// as a DeleteVolume would take it, and its intent last; but a
+		// directory that was there before the create is not the
+		// driver's to remove: it stays, with what the copy wrote,
+		// reported for an administrator, and the rest goes.
+		if in.AdoptedID != 0 && in.AdoptedID == rec.RootID {
+			if ok, err := dirHasID(ctx, s.c, p, in.AdoptedID); err != nil {
+				return "", err
+			} else if ok {
+				if err := s.dropRecord(ctx, rec, true); err != nil {
+					return "", err
+				}
+				return p, s.removeFile(ctx, s.intentPath(p))
+			}
+		}
 		if err := s.DeleteVolume(ctx, rec); err != nil {
 			return "", err
 		}
@@ -883,8 +914,6 @@ func (s *Store) rollBack(ctx context.Context, in Record) (kept string, err error
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
 		return "", err
-	case fi.IsDir && !fi.IsLink && in.AdoptedID != 0 && fi.ID == in.AdoptedID:
-		// There before the create: an administrator's, kept as found.
 	case fi.IsDir && !fi.IsLink:
 		_, err := s.checkAdoptable(ctx, p)
 		if err == nil {
@@ -904,6 +933,9 @@ func (s *Store) rollBack(ctx context.Context, in Record) (kept string, err error
 		if len(names) > 0 {
 			kept = p
 			break
+		}
+		if in.AdoptedID != 0 && fi.ID == in.AdoptedID {
+			break // there before the create: an administrator's, kept as found
 		}
 		if err := s.removeEmptyDir(ctx, p); err != nil {
 			return "", err

@@ -1397,7 +1397,15 @@ func (s *Store) archive(ctx context.Context, rec Record, save func(context.Conte
 			// error, and a stray mark only refuses one archive name.
 			return "", err
 		}
-		// Taken since this call looked (made by hand).
+		// Taken since this call looked: by the volume itself, when an
+		// earlier try's rename ran late just before this one (with a
+		// directory made at its old path since, or archivedAs would have
+		// said so above); else by hand.
+		if fi, serr := s.c.Stat(ctx, to); serr == nil && fi.IsDir && !fi.IsLink && rec.RootID != 0 && fi.ID == rec.RootID {
+			return to, nil
+		} else if serr != nil && !errors.Is(serr, fs.ErrNotExist) {
+			return "", serr
+		}
 		if err := s.unclaim(ctx, rec, to); err != nil {
 			return "", err
 		}
@@ -1414,6 +1422,23 @@ func (s *Store) archive(ctx context.Context, rec Record, save func(context.Conte
 // the next name is saved, so a retry cut between still reads this name,
 // finds it taken, and comes here again.
 func (s *Store) unclaim(ctx context.Context, rec Record, to string) error {
+	if rec.RootID == 0 {
+		// No file ID tells the volume from a directory made by hand (a v1
+		// volume, a server that gives none; archivedAs goes by path
+		// alone): the directory at to may be the volume, archived there
+		// by an earlier try, with one made at its old path since. Its
+		// record and holds stay: left, they only refuse a hand-made
+		// directory's ancestors to claims; taken, they would hand a
+		// deleted volume's data to one.
+		return nil
+	}
+	switch fi, err := s.c.Stat(ctx, to); {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return err
+	case fi.ID == 0 || fi.ID == rec.RootID:
+		return nil // the volume itself, renamed there late (the rename site does not look)
+	}
 	var a Archive
 	switch err := s.readJSON(ctx, s.archivePath(to), &a); {
 	case errors.Is(err, fs.ErrNotExist):

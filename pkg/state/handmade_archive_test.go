@@ -1,0 +1,114 @@
+package state
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/share"
+	"github.com/fileshare-csi/fileshare-csi/pkg/share/memshare"
+	"github.com/fileshare-csi/fileshare-csi/pkg/volume"
+)
+
+// TestAV1ArchiveKeepsItsRecordWhenItsPathIsMadeAgain: a v1 volume's
+// DeleteVolume (archive) renamed it to its archive and was cut before its
+// v1 record went; a directory is made by hand at the volume's old path
+// before the retry. A v1 volume has no UID and no root ID, so the archive's
+// record (UID "") matches the retry's, and archivedAs cannot tell the
+// archive from a hand-made directory. The real archive must keep its
+// record and holds.
+func TestAV1ArchiveKeepsItsRecordWhenItsPathIsMadeAgain(t *testing.T) {
+	ctx := context.Background()
+	sh := memshare.New()
+	c := &clock{t0}
+	st := storeOn(sh, c)
+	must(t, sh.WriteFileDirect("base/ns/pvc-1/a.txt", []byte("the deleted volume's data")))
+	must(t, st.writeJSON(ctx, LegacyRecordPath("base", "ns/pvc-1"), Record{Name: "pvc-1", CapacityBytes: 1}))
+	renamed := false
+	sh.SetHook(func(op memshare.Op, when memshare.When) error {
+		if op.Name == "rename" && strings.Contains(op.Path, "pvc-1") && when == memshare.After {
+			renamed = true
+			return nil
+		}
+		if renamed && !reads[op.Name] {
+			return errDied
+		}
+		return nil
+	})
+	if _, _, err := st.DisposeLegacy(ctx, "base", "ns/pvc-1", volume.Archive); err == nil {
+		t.Fatal("not cut after the rename")
+	}
+	sh.SetHook(nil)
+	archive := "base/ns/" + ArchivePrefix + "pvc-1"
+	if _, err := sh.Client().Stat(ctx, archive+"/a.txt"); err != nil {
+		t.Fatalf("not archived: %v", err)
+	}
+	// Made by hand at the old path.
+	must(t, sh.Client().Mkdir(ctx, "base/ns/pvc-1", 0o750))
+	// Without IDs the retry cannot tell the hand-made directory from the
+	// volume either, and archives it under the next name (as before
+	// unclaim): what it must not do is take the real archive's record.
+	if _, _, err := storeOn(sh, c).DisposeLegacy(ctx, "base", "ns/pvc-1", volume.Archive); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sh.Client().Stat(ctx, st.archivePath(archive)); err != nil {
+		t.Errorf("the archive record of %s, the deleted volume's data, is gone: %v", archive, err)
+	}
+	held := false
+	for _, e := range sh.Dump() {
+		if strings.HasPrefix(e.Path, holdsDir+"/") && strings.HasSuffix(e.Path, "/"+st.key(archive)) {
+			held = true
+		}
+	}
+	if !held {
+		t.Errorf("no hold names %s: a claim at base/ns may adopt a directory holding a deleted volume's data", archive)
+	}
+}
+
+// lateRenameAtRename: just before the call's rename of from onto to, an
+// earlier try's rename of the same step lands (the volume moves to to),
+// and a directory is made by hand at from.
+type lateRenameAtRename struct {
+	share.Client
+	sh   *memshare.Share
+	to   string
+	done bool
+}
+
+func (c *lateRenameAtRename) Rename(ctx context.Context, from, to string) error {
+	if to == c.to && !c.done {
+		c.done = true
+		if err := c.Client.Rename(ctx, from, to); err != nil {
+			return err
+		}
+		if err := c.Client.Mkdir(ctx, from, 0o750); err != nil {
+			return err
+		}
+	}
+	return c.Client.Rename(ctx, from, to)
+}
+
+// TestAnArchiveRenamedLateKeepsItsRecord: the rename site's unclaim must
+// not take the record of the volume's own archive.
+func TestAnArchiveRenamedLateKeepsItsRecord(t *testing.T) {
+	ctx := context.Background()
+	c := &clock{t: t0}
+	sh := memshare.New()
+	baseDir(t, storeOn(sh, c), sh)
+	rec := madeVolume(t, storeOn(sh, c), sh)
+	archive := "base/" + ArchivePrefix + "pvc-a"
+	st := New(&lateRenameAtRename{Client: sh.Client(), sh: sh, to: archive}).WithClock(c.now, testUID)
+	got, _, err := st.Dispose(ctx, volPath, rec.UID, volume.Archive, nil)
+	if err != nil || got != archive {
+		t.Errorf("the DeleteVolume answered %q, %v; want the archive where the volume is, %s", got, err, archive)
+	}
+	if _, err := sh.Client().Stat(ctx, volPath); err != nil {
+		t.Errorf("the directory made by hand at %s is gone: %v", volPath, err)
+	}
+	if _, err := sh.Client().Stat(ctx, archive+"/d/e/c.txt"); err != nil {
+		t.Fatalf("the volume is not at %s: %v", archive, err)
+	}
+	if _, err := sh.Client().Stat(ctx, st.archivePath(archive)); err != nil {
+		t.Errorf("the archive record of %s, the deleted volume's data, is gone: %v", archive, err)
+	}
+}

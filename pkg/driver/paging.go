@@ -1,27 +1,39 @@
 package driver
 
 import (
-	"strconv"
+	"sort"
+	"strings"
+	"time"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
 
 // listPage is where one page of a List call starts, from its
-// starting_token and max_entries. The token is a position in the listing,
-// oldest first, which is what this driver's tokens are.
+// starting_token and max_entries. A listing is in one order on every call
+// (oldest first, then by UID: listKey), and a token names the last entry
+// of the page before by its key, so the next page starts after it whatever
+// was made or deleted in between: an entry that was there throughout is
+// listed once and none is skipped. (A position in the listing, which the
+// tokens were before, skipped an entry for each older one deleted between
+// two pages.)
 type listPage struct {
-	start, max int
+	after string
+	max   int
 }
+
+// tokenPrefix marks this driver's tokens, so that one it did not give is
+// refused rather than taken for a key.
+const tokenPrefix = "after:"
 
 func parseListPage(token string, maxEntries int32) (listPage, error) {
 	var p listPage
 	if token != "" {
-		n, err := strconv.Atoi(token)
-		if err != nil || n < 0 {
+		k, ok := strings.CutPrefix(token, tokenPrefix)
+		if !ok || k == "" {
 			return p, fail(errStaleToken, "starting_token %q is not one this driver gave", token)
 		}
-		p.start = n
+		p.after = k
 	}
 	if maxEntries < 0 {
 		return p, status.Error(codes.InvalidArgument, "max_entries is negative")
@@ -30,18 +42,37 @@ func parseListPage(token string, maxEntries int32) (listPage, error) {
 	return p, nil
 }
 
-// bounds is the page's part of a listing of total entries, and the token
-// of the next page ("" after the last). what names the entries.
-func (p listPage) bounds(total int, what string) (start, end int, next string, err error) {
-	if p.start > total {
-		return 0, 0, "", fail(errStaleToken, "starting_token %d is past the %d %s there are", p.start, total, what)
+// listKey is an entry's place in a listing: its creation time (fixed
+// width, so keys sort as times do) and its UID.
+func listKey(created time.Time, uid string) string {
+	return created.UTC().Format("20060102T150405.000000000Z") + "/" + uid
+}
+
+// bounds is the page's part of a listing whose keys (listKey) are sorted,
+// and the token of the next page ("" after the last).
+func (p listPage) bounds(keys []string) (start, end int, next string) {
+	if p.after != "" {
+		start = sort.Search(len(keys), func(i int) bool { return keys[i] > p.after })
 	}
-	end = total
-	if p.max > 0 && p.start+p.max < end {
-		end = p.start + p.max
+	end = len(keys)
+	if p.max > 0 && start+p.max < end {
+		end = start + p.max
 	}
-	if end < total {
-		next = strconv.Itoa(end)
+	if end < len(keys) {
+		next = tokenPrefix + keys[end-1]
 	}
-	return p.start, end, next, nil
+	return start, end, next
+}
+
+// byKey sorts a listing by its keys, the entries with them.
+type byKey[T any] struct {
+	keys    []string
+	entries []T
+}
+
+func (b byKey[T]) Len() int           { return len(b.keys) }
+func (b byKey[T]) Less(i, j int) bool { return b.keys[i] < b.keys[j] }
+func (b byKey[T]) Swap(i, j int) {
+	b.keys[i], b.keys[j] = b.keys[j], b.keys[i]
+	b.entries[i], b.entries[j] = b.entries[j], b.entries[i]
 }

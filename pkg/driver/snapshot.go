@@ -422,16 +422,12 @@ func (d *controller) ListSnapshots(ctx context.Context, req *csi.ListSnapshotsRe
 			}
 		}
 	}
-	sort.SliceStable(all, func(i, j int) bool {
-		if !all[i].snap.Created.Equal(all[j].snap.Created) {
-			return all[i].snap.Created.Before(all[j].snap.Created)
-		}
-		return all[i].snap.UID < all[j].snap.UID
-	})
-	start, end, next, err := page.bounds(len(all), "snapshots")
-	if err != nil {
-		return nil, err
+	keys := make([]string, len(all))
+	for i, f := range all {
+		keys[i] = listKey(f.snap.Created, f.snap.UID)
 	}
+	sort.Sort(byKey[found]{keys, all})
+	start, end, next := page.bounds(keys)
 	resp := &csi.ListSnapshotsResponse{NextToken: next}
 	for _, f := range all[start:end] {
 		resp.Entries = append(resp.Entries, &csi.ListSnapshotsResponse_Entry{Snapshot: csiSnapshot(f.src, f.snap)})

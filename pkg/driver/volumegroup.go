@@ -3,8 +3,7 @@ package driver
 import (
 	"context"
 	"errors"
-	"slices"
-	"strings"
+	"sort"
 
 	"github.com/container-storage-interface/spec/lib/go/csi"
 	"github.com/csi-addons/spec/lib/go/volumegroup"
@@ -249,7 +248,7 @@ func (v *VolumeGroups) ControllerGetVolumeGroup(ctx context.Context, req *volume
 
 // ListVolumeGroups lists the groups on every share this controller has made
 // a group on since it started (as ListSnapshots does with snapshots), oldest first,
-// paged by position.
+// paged by the last entry each page listed (listPage).
 func (v *VolumeGroups) ListVolumeGroups(ctx context.Context, req *volumegroup.ListVolumeGroupsRequest) (*volumegroup.ListVolumeGroupsResponse, error) {
 	page, err := parseListPage(req.GetStartingToken(), req.GetMaxEntries())
 	if err != nil {
@@ -289,16 +288,12 @@ func (v *VolumeGroups) ListVolumeGroups(ctx context.Context, req *volumegroup.Li
 		}
 	}
 	// One order across shares, the same on every call, for the tokens.
-	slices.SortFunc(all, func(a, b found) int {
-		if c := a.g.Created.Compare(b.g.Created); c != 0 {
-			return c
-		}
-		return strings.Compare(a.g.UID, b.g.UID)
-	})
-	start, end, next, err := page.bounds(len(all), "volume groups")
-	if err != nil {
-		return nil, err
+	keys := make([]string, len(all))
+	for i, f := range all {
+		keys[i] = listKey(f.g.Created, f.g.UID)
 	}
+	sort.Sort(byKey[found]{keys, all})
+	start, end, next := page.bounds(keys)
 	resp := &volumegroup.ListVolumeGroupsResponse{NextToken: next}
 	for _, f := range all[start:end] {
 		resp.Entries = append(resp.Entries, &volumegroup.ListVolumeGroupsResponse_Entry{VolumeGroup: csiVolumeGroup(f.src, f.g)})

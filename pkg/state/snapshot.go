@@ -306,7 +306,7 @@ func (s *Store) dirID(ctx context.Context, paths ...string) (uint64, error) {
 }
 
 // ListSnapshots returns the share's snapshot records, oldest first (then
-// by UID), so that a listing can be paged by position.
+// by UID), the order the driver pages listings in.
 func (s *Store) ListSnapshots(ctx context.Context) ([]Snapshot, error) {
 	return listRecords(ctx, s, snapshotsDir, func(x Snapshot) (time.Time, string) { return x.Created, x.UID })
 }

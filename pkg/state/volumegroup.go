@@ -112,7 +112,7 @@ func (s *Store) DeleteVolumeGroup(ctx context.Context, g VolumeGroup) error {
 }
 
 // ListVolumeGroups returns the share's volume group records, oldest first
-// (then by UID), so that a listing can be paged by position.
+// (then by UID), the order the driver pages listings in.
 func (s *Store) ListVolumeGroups(ctx context.Context) ([]VolumeGroup, error) {
 	return listRecords(ctx, s, volumeGroupsDir, func(g VolumeGroup) (time.Time, string) { return g.Created, g.UID })
 }

@@ -2,6 +2,8 @@ package state
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"strings"
 	"testing"
 
@@ -54,13 +56,7 @@ func TestAV1ArchiveKeepsItsRecordWhenItsPathIsMadeAgain(t *testing.T) {
 	if _, err := sh.Client().Stat(ctx, st.archivePath(archive)); err != nil {
 		t.Errorf("the archive record of %s, the deleted volume's data, is gone: %v", archive, err)
 	}
-	held := false
-	for _, e := range sh.Dump() {
-		if strings.HasPrefix(e.Path, holdsDir+"/") && strings.HasSuffix(e.Path, "/"+st.key(archive)) {
-			held = true
-		}
-	}
-	if !held {
+	if len(holdsOf(sh, st, archive)) == 0 {
 		t.Errorf("no hold names %s: a claim at base/ns may adopt a directory holding a deleted volume's data", archive)
 	}
 }
@@ -111,4 +107,101 @@ func TestAnArchiveRenamedLateKeepsItsRecord(t *testing.T) {
 	if _, err := sh.Client().Stat(ctx, st.archivePath(archive)); err != nil {
 		t.Errorf("the archive record of %s, the deleted volume's data, is gone: %v", archive, err)
 	}
+}
+
+// TestAnArchiveNameTakenByHandIsLeftAsFound: a DeleteVolume (archive) cut
+// before its rename saved its archive name and wrote that name's archive
+// record and holds; a directory made by hand has the name since. The retry
+// archives under another name, and the hand-made directory is left as
+// found: no archive record calls it a deleted volume's, no hold names it.
+func TestAnArchiveNameTakenByHandIsLeftAsFound(t *testing.T) {
+	ctx := context.Background()
+	c := &clock{t: t0}
+	sh := memshare.New()
+	sc := takenArchiveNameScenario()
+	sc.setup(t, storeOn(sh, c), sh)
+	st := storeOn(sh, c)
+	taken := "base/" + ArchivePrefix + "pvc-a"
+	if _, err := st.c.ReadFile(ctx, st.archivePath(taken)); err != nil {
+		t.Fatalf("the cut try wrote no archive record for %s to take back: %v", taken, err)
+	}
+	if err := sc.call(ctx, st); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.c.ReadFile(ctx, st.archivePath(taken)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the archive record of %s, made by hand, is left: %v", taken, err)
+	}
+	if h := holdsOf(sh, st, taken); len(h) > 0 {
+		t.Errorf("holds name %s, made by hand: %v", taken, h)
+	}
+	archives := 0
+	for _, e := range sh.Dump() {
+		switch {
+		case strings.HasPrefix(e.Path, archivesDir+"/") && !e.Dir:
+			archives++
+		case strings.HasPrefix(e.Path, "base/"+ArchivePrefix+"pvc-a-") && strings.HasSuffix(e.Path, "/d/e/c.txt"):
+			archives++
+		}
+	}
+	if archives != 2 {
+		t.Errorf("want the volume archived under another name with its record: %d of the two found", archives)
+	}
+	if b, err := st.c.ReadFile(ctx, taken+"/mine.txt"); err != nil || string(b) != "an administrator's" {
+		t.Errorf("the hand-made directory lost its file: %q, %v", b, err)
+	}
+}
+
+// takenAtRename is a session on which a directory is made by hand at one
+// path just before the first rename onto it, as an administrator might
+// between an archive's look at its name and its rename.
+type takenAtRename struct {
+	share.Client
+	sh   *memshare.Share
+	path string
+	done bool
+}
+
+func (c *takenAtRename) Rename(ctx context.Context, from, to string) error {
+	if to == c.path && !c.done {
+		c.done = true
+		if err := c.sh.WriteFileDirect(to+"/mine.txt", []byte("an administrator's")); err != nil {
+			return err
+		}
+	}
+	return c.Client.Rename(ctx, from, to)
+}
+
+// TestAnArchiveNameTakenAtItsRenameIsLeftAsFound: the same, with the name
+// taken within the call, between its look and its rename.
+func TestAnArchiveNameTakenAtItsRenameIsLeftAsFound(t *testing.T) {
+	ctx := context.Background()
+	c := &clock{t: t0}
+	sh := memshare.New()
+	baseDir(t, storeOn(sh, c), sh)
+	rec := madeVolume(t, storeOn(sh, c), sh)
+	taken := "base/" + ArchivePrefix + "pvc-a"
+	st := New(&takenAtRename{Client: sh.Client(), sh: sh, path: taken}).WithClock(c.now, testUID)
+	if _, _, err := st.Dispose(ctx, volPath, rec.UID, volume.Archive, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.c.ReadFile(ctx, st.archivePath(taken)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the archive record of %s, made by hand, is left: %v", taken, err)
+	}
+	if h := holdsOf(sh, st, taken); len(h) > 0 {
+		t.Errorf("holds name %s, made by hand: %v", taken, h)
+	}
+	if b, err := st.c.ReadFile(ctx, taken+"/mine.txt"); err != nil || string(b) != "an administrator's" {
+		t.Errorf("the hand-made directory lost its file: %q, %v", b, err)
+	}
+}
+
+// holdsOf lists the holds that name p.
+func holdsOf(sh *memshare.Share, st *Store, p string) []string {
+	var out []string
+	for _, e := range sh.Dump() {
+		if strings.HasPrefix(e.Path, holdsDir+"/") && strings.HasSuffix(e.Path, "/"+st.key(p)) {
+			out = append(out, e.Path)
+		}
+	}
+	return out
 }

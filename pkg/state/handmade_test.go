@@ -8,9 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 	"github.com/fileshare-csi/fileshare-csi/pkg/share/memshare"
-	"github.com/fileshare-csi/fileshare-csi/pkg/volume"
 )
 
 // TestAHandMadeDirectoryOutlivesCutRetries: an administrator's empty
@@ -29,18 +27,8 @@ func TestAHandMadeDirectoryOutlivesCutRetries(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
-			c := &clock{t: t0}
-			sh := memshare.New()
+			sh, c, was := handMadeShare(t, warm)
 			st := storeOn(sh, c)
-			if warm {
-				warmShare(t, st, sh)
-			} else {
-				baseDir(t, st, sh)
-			}
-			if err := sh.Client().Mkdir(ctx, volPath, 0o750); err != nil {
-				t.Fatal(err)
-			}
-			was, _ := entryAt(sh, volPath)
 			for try := 1; try <= 3; try++ {
 				// Cut at the commit: everything before it happened.
 				sh.SetHook(func(op memshare.Op, when memshare.When) error {
@@ -76,93 +64,6 @@ func TestAHandMadeDirectoryOutlivesCutRetries(t *testing.T) {
 	}
 }
 
-// TestAnArchiveNameTakenByHandIsLeftAsFound: a DeleteVolume (archive) cut
-// before its rename saved its archive name and wrote that name's archive
-// record and holds; a directory made by hand has the name since. The retry
-// archives under another name, and the hand-made directory is left as
-// found: no archive record calls it a deleted volume's, no hold names it.
-func TestAnArchiveNameTakenByHandIsLeftAsFound(t *testing.T) {
-	ctx := context.Background()
-	c := &clock{t: t0}
-	sh := memshare.New()
-	sc := takenArchiveNameScenario()
-	sc.setup(t, storeOn(sh, c), sh)
-	st := storeOn(sh, c)
-	taken := "base/" + ArchivePrefix + "pvc-a"
-	if _, err := st.c.ReadFile(ctx, st.archivePath(taken)); err != nil {
-		t.Fatalf("the cut try wrote no archive record for %s to take back: %v", taken, err)
-	}
-	if err := sc.call(ctx, st); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := st.c.ReadFile(ctx, st.archivePath(taken)); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("the archive record of %s, made by hand, is left: %v", taken, err)
-	}
-	archives := 0
-	for _, e := range sh.Dump() {
-		switch {
-		case strings.HasPrefix(e.Path, holdsDir+"/") && strings.HasSuffix(e.Path, "/"+st.key(taken)):
-			t.Errorf("a hold names %s, made by hand: %s", taken, e.Path)
-		case strings.HasPrefix(e.Path, archivesDir+"/") && !e.Dir:
-			archives++
-		case strings.HasPrefix(e.Path, "base/"+ArchivePrefix+"pvc-a-") && strings.HasSuffix(e.Path, "/d/e/c.txt"):
-			archives++
-		}
-	}
-	if archives != 2 {
-		t.Errorf("want the volume archived under another name with its record: %d of the two found", archives)
-	}
-	if b, err := st.c.ReadFile(ctx, taken+"/mine.txt"); err != nil || string(b) != "an administrator's" {
-		t.Errorf("the hand-made directory lost its file: %q, %v", b, err)
-	}
-}
-
-// takenAtRename is a session on which a directory is made by hand at one
-// path just before the first rename onto it, as an administrator might
-// between an archive's look at its name and its rename.
-type takenAtRename struct {
-	share.Client
-	sh   *memshare.Share
-	path string
-	done bool
-}
-
-func (c *takenAtRename) Rename(ctx context.Context, from, to string) error {
-	if to == c.path && !c.done {
-		c.done = true
-		if err := c.sh.WriteFileDirect(to+"/mine.txt", []byte("an administrator's")); err != nil {
-			return err
-		}
-	}
-	return c.Client.Rename(ctx, from, to)
-}
-
-// TestAnArchiveNameTakenAtItsRenameIsLeftAsFound: the same, with the name
-// taken within the call, between its look and its rename.
-func TestAnArchiveNameTakenAtItsRenameIsLeftAsFound(t *testing.T) {
-	ctx := context.Background()
-	c := &clock{t: t0}
-	sh := memshare.New()
-	baseDir(t, storeOn(sh, c), sh)
-	rec := madeVolume(t, storeOn(sh, c), sh)
-	taken := "base/" + ArchivePrefix + "pvc-a"
-	st := New(&takenAtRename{Client: sh.Client(), sh: sh, path: taken}).WithClock(c.now, testUID)
-	if _, _, err := st.Dispose(ctx, volPath, rec.UID, volume.Archive, nil); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := st.c.ReadFile(ctx, st.archivePath(taken)); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("the archive record of %s, made by hand, is left: %v", taken, err)
-	}
-	for _, e := range sh.Dump() {
-		if strings.HasPrefix(e.Path, holdsDir+"/") && strings.HasSuffix(e.Path, "/"+st.key(taken)) {
-			t.Errorf("a hold names %s, made by hand: %s", taken, e.Path)
-		}
-	}
-	if b, err := st.c.ReadFile(ctx, taken+"/mine.txt"); err != nil || string(b) != "an administrator's" {
-		t.Errorf("the hand-made directory lost its file: %q, %v", b, err)
-	}
-}
-
 // TestAnAbandonedRestoreKeepsAHandMadeDirectory: a restore into an
 // administrator's empty directory whose copy was abandoned (never
 // Populated, its claim gone): the reclaimer takes the record, holds and
@@ -172,16 +73,8 @@ func TestAnArchiveNameTakenAtItsRenameIsLeftAsFound(t *testing.T) {
 func TestAnAbandonedRestoreKeepsAHandMadeDirectory(t *testing.T) {
 	for _, warm := range []bool{false, true} {
 		ctx := context.Background()
-		c := &clock{t: t0}
-		sh := memshare.New()
+		sh, c, was := handMadeShare(t, warm)
 		st := storeOn(sh, c)
-		if warm {
-			warmShare(t, st, sh)
-		} else {
-			baseDir(t, st, sh)
-		}
-		must(t, sh.Client().Mkdir(ctx, volPath, 0o750))
-		was, _ := entryAt(sh, volPath)
 		req := createReq()
 		req.ContentSource = "snapshot-id"
 		vol, err := st.Create(ctx, req)
@@ -260,4 +153,22 @@ func TestRetainedAdoptionKeptIsReported(t *testing.T) {
 	if rep.Intents != 1 || len(rep.Kept) != 1 {
 		t.Errorf("reclaim report %+v: the retained directory with data is not reported kept", rep)
 	}
+}
+
+// handMadeShare is a share, new or warm (batched.go), with an empty
+// directory made by hand where pvc-a's goes; was is that directory.
+func handMadeShare(t *testing.T, warm bool) (sh *memshare.Share, c *clock, was memshare.Entry) {
+	t.Helper()
+	c = &clock{t: t0}
+	sh = memshare.New()
+	if warm {
+		warmShare(t, storeOn(sh, c), sh)
+		if err := sh.Client().Mkdir(context.Background(), volPath, 0o750); err != nil {
+			t.Fatal(err)
+		}
+	} else {
+		handMadeDir(t, storeOn(sh, c), sh)
+	}
+	was, _ = entryAt(sh, volPath)
+	return sh, c, was
 }

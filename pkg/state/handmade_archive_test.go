@@ -61,23 +61,20 @@ func TestAV1ArchiveKeepsItsRecordWhenItsPathIsMadeAgain(t *testing.T) {
 	}
 }
 
-// lateRenameAtRename: just before the call's rename of from onto to, an
-// earlier try's rename of the same step lands (the volume moves to to),
-// and a directory is made by hand at from.
-type lateRenameAtRename struct {
+// atRename is a session that does what first says just before the first
+// rename onto to, once: what another try or an administrator does between
+// an archive's look at its name and its rename.
+type atRename struct {
 	share.Client
-	sh   *memshare.Share
-	to   string
-	done bool
+	to    string
+	first func(ctx context.Context, from string) error
+	done  bool
 }
 
-func (c *lateRenameAtRename) Rename(ctx context.Context, from, to string) error {
+func (c *atRename) Rename(ctx context.Context, from, to string) error {
 	if to == c.to && !c.done {
 		c.done = true
-		if err := c.Client.Rename(ctx, from, to); err != nil {
-			return err
-		}
-		if err := c.Client.Mkdir(ctx, from, 0o750); err != nil {
+		if err := c.first(ctx, from); err != nil {
 			return err
 		}
 	}
@@ -93,7 +90,16 @@ func TestAnArchiveRenamedLateKeepsItsRecord(t *testing.T) {
 	baseDir(t, storeOn(sh, c), sh)
 	rec := madeVolume(t, storeOn(sh, c), sh)
 	archive := "base/" + ArchivePrefix + "pvc-a"
-	st := New(&lateRenameAtRename{Client: sh.Client(), sh: sh, to: archive}).WithClock(c.now, testUID)
+	// An earlier try's rename of the same step lands just before this
+	// call's (the volume moves to the archive), and a directory is made
+	// by hand at the volume's old path.
+	late := func(ctx context.Context, from string) error {
+		if err := sh.Client().Rename(ctx, from, archive); err != nil {
+			return err
+		}
+		return sh.Client().Mkdir(ctx, from, 0o750)
+	}
+	st := New(&atRename{Client: sh.Client(), to: archive, first: late}).WithClock(c.now, testUID)
 	got, _, err := st.Dispose(ctx, volPath, rec.UID, volume.Archive, nil)
 	if err != nil || got != archive {
 		t.Errorf("the DeleteVolume answered %q, %v; want the archive where the volume is, %s", got, err, archive)
@@ -151,26 +157,6 @@ func TestAnArchiveNameTakenByHandIsLeftAsFound(t *testing.T) {
 	}
 }
 
-// takenAtRename is a session on which a directory is made by hand at one
-// path just before the first rename onto it, as an administrator might
-// between an archive's look at its name and its rename.
-type takenAtRename struct {
-	share.Client
-	sh   *memshare.Share
-	path string
-	done bool
-}
-
-func (c *takenAtRename) Rename(ctx context.Context, from, to string) error {
-	if to == c.path && !c.done {
-		c.done = true
-		if err := c.sh.WriteFileDirect(to+"/mine.txt", []byte("an administrator's")); err != nil {
-			return err
-		}
-	}
-	return c.Client.Rename(ctx, from, to)
-}
-
 // TestAnArchiveNameTakenAtItsRenameIsLeftAsFound: the same, with the name
 // taken within the call, between its look and its rename.
 func TestAnArchiveNameTakenAtItsRenameIsLeftAsFound(t *testing.T) {
@@ -180,7 +166,10 @@ func TestAnArchiveNameTakenAtItsRenameIsLeftAsFound(t *testing.T) {
 	baseDir(t, storeOn(sh, c), sh)
 	rec := madeVolume(t, storeOn(sh, c), sh)
 	taken := "base/" + ArchivePrefix + "pvc-a"
-	st := New(&takenAtRename{Client: sh.Client(), sh: sh, path: taken}).WithClock(c.now, testUID)
+	byHand := func(context.Context, string) error {
+		return sh.WriteFileDirect(taken+"/mine.txt", []byte("an administrator's"))
+	}
+	st := New(&atRename{Client: sh.Client(), to: taken, first: byHand}).WithClock(c.now, testUID)
 	if _, _, err := st.Dispose(ctx, volPath, rec.UID, volume.Archive, nil); err != nil {
 		t.Fatal(err)
 	}

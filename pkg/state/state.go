@@ -53,7 +53,7 @@
 //     archive mark → the archive's holds → RENAME to the archive (COMMIT)
 //     → the volume's holds → record; the root mark stays with the archive.
 //     A saved name that a directory made by hand took since gives up its
-//     archive mark and holds (unclaim) before the next name is saved.
+//     archive record and holds (unclaim) before the next name is saved.
 //   - CreateSnapshot: record (not ready) → copy into <uid>.partial and the
 //     run's own pack <uid>.packs/<run> (the tree resumed by a retry) →
 //     record with the copy's counts → the run's pack RENAMEd over <uid>.pack

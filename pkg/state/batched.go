@@ -145,19 +145,13 @@ func (s *Store) createNew(ctx context.Context, req CreateRequest) (rec Record, d
 // is replaced whole (writeJSON, as begin writes it): a torn one would say
 // nothing.
 func (s *Store) adopted(ctx context.Context, rec Record) error {
-	if early, err := s.unfoldedIntent(ctx, rec.Path); err != nil || early {
+	id, err := s.dirFirst(ctx, rec.Path)
+	if err != nil || id == 0 {
+		// None: its parents are not there, or what is there is refused
+		// by the steps that follow.
 		return err
 	}
-	fi, err := s.c.Stat(ctx, rec.Path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil // its parents are not there
-	case err != nil:
-		return err
-	case !fi.IsDir || fi.IsLink || fi.ID == 0:
-		return nil // refused by the steps that follow
-	}
-	rec.AdoptedID = fi.ID
+	rec.AdoptedID = id
 	return s.writeJSON(ctx, s.intentPath(rec.Path), rec)
 }
 

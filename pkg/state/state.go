@@ -653,8 +653,24 @@ func (s *Store) adoptedBefore(ctx context.Context, p string) (uint64, error) {
 	case !errors.Is(err, fs.ErrNotExist):
 		return 0, err
 	}
-	if early, err := s.unfoldedIntent(ctx, p); err != nil || early {
-		return 0, err
+	return s.dirFirst(ctx, p)
+}
+
+// dirFirst is the ID of the directory at p, for a create whose intent is
+// the first at p (no other is unfinished there), so that none of the
+// driver's creates made that directory; 0 when there is none (or a link,
+// a file). On a caseless share, an intent a version before keys were
+// folded wrote at p's own spelling's key is an unfinished create too,
+// which may have made it (the reclaimer's unfold hands its rollback to the
+// intent at the folded key): then 0.
+func (s *Store) dirFirst(ctx context.Context, p string) (uint64, error) {
+	if s.unfolded(p) {
+		switch _, err := s.c.Stat(ctx, intentPath(p)); {
+		case err == nil:
+			return 0, nil
+		case !errors.Is(err, fs.ErrNotExist):
+			return 0, err
+		}
 	}
 	fi, err := s.c.Stat(ctx, p)
 	switch {
@@ -666,21 +682,6 @@ func (s *Store) adoptedBefore(ctx context.Context, p string) (uint64, error) {
 		return fi.ID, nil
 	}
 	return 0, nil
-}
-
-// unfoldedIntent says whether, on a caseless share, an intent a version
-// before keys were folded wrote for p is at p's own spelling's key: its
-// create, unfinished, may have made the directory at p (the reclaimer's
-// unfold hands its rollback to the intent at the folded key).
-func (s *Store) unfoldedIntent(ctx context.Context, p string) (bool, error) {
-	if !s.unfolded(p) {
-		return false, nil
-	}
-	_, err := s.c.Stat(ctx, intentPath(p))
-	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil
-	}
-	return err == nil, err
 }
 
 // newIntent is the record a create of req begins with, and its bytes.

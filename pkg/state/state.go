@@ -1384,13 +1384,16 @@ func (s *Store) archive(ctx context.Context, rec Record, save func(context.Conte
 		if err == nil {
 			return to, nil
 		}
-		if errors.Is(err, fs.ErrNotExist) {
-			// The volume went since this call looked: to the same name,
-			// by an earlier try's rename that the server ran late?
+		if taken := errors.Is(err, fs.ErrExist); taken || errors.Is(err, fs.ErrNotExist) {
+			// The volume went since this call looked, or the name was
+			// taken: by an earlier try's rename of this step that the
+			// server ran late?
 			if fi, serr := s.c.Stat(ctx, to); serr == nil {
 				if done, serr := s.archivedAs(ctx, rec, to, fi); done || serr != nil {
 					return to, serr
 				}
+			} else if taken && !errors.Is(serr, fs.ErrNotExist) {
+				return "", serr
 			}
 		}
 		if !errors.Is(err, fs.ErrExist) {
@@ -1398,15 +1401,7 @@ func (s *Store) archive(ctx context.Context, rec Record, save func(context.Conte
 			// error, and a stray mark only refuses one archive name.
 			return "", err
 		}
-		// Taken since this call looked: by the volume itself, when an
-		// earlier try's rename ran late just before this one (with a
-		// directory made at its old path since, or archivedAs would have
-		// said so above); else by hand.
-		if fi, serr := s.c.Stat(ctx, to); serr == nil && fi.IsDir && !fi.IsLink && rec.RootID != 0 && fi.ID == rec.RootID {
-			return to, nil
-		} else if serr != nil && !errors.Is(serr, fs.ErrNotExist) {
-			return "", serr
-		}
+		// Taken by hand since this call looked.
 		if err := s.unclaim(ctx, rec, to); err != nil {
 			return "", err
 		}
@@ -1438,7 +1433,7 @@ func (s *Store) unclaim(ctx context.Context, rec Record, to string) error {
 	case err != nil:
 		return err
 	case fi.ID == 0 || fi.ID == rec.RootID:
-		return nil // the volume itself, renamed there late (the rename site does not look)
+		return nil // the volume's ID: no hand-made directory (archivedAs)
 	}
 	var a Archive
 	switch err := s.readJSON(ctx, s.archivePath(to), &a); {
@@ -1456,20 +1451,24 @@ func (s *Store) unclaim(ctx context.Context, rec Record, to string) error {
 }
 
 // archivedAs says whether the directory at to (fi) is rec's volume,
-// archived there by an earlier try of this call: its path is gone, and to
-// has its file ID (a v1 volume, which has none, by its path alone, as
-// ArchiveVolume takes it).
+// archived there by an earlier try of this call: to has its file ID, and
+// its path is gone or holds another directory (made by hand since); a v1
+// volume, which has no ID, by its path alone, as ArchiveVolume takes it.
 func (s *Store) archivedAs(ctx context.Context, rec Record, to string, fi share.FileInfo) (bool, error) {
 	if !fi.IsDir || fi.IsLink || rec.RootID != 0 && fi.ID != rec.RootID {
 		return false, nil
 	}
-	switch _, err := s.c.Stat(ctx, rec.Path); {
+	at, err := s.c.Stat(ctx, rec.Path)
+	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return true, nil
 	case err != nil:
 		return false, err
 	}
-	return false, nil
+	// A directory made at the old path since, with another ID, is not the
+	// volume, which to has. (One with the volume's ID is the volume still
+	// there, and to a way to it: a link the server resolves.)
+	return rec.RootID != 0 && at.ID != 0 && at.ID != rec.RootID, nil
 }
 
 // ArchiveName is where the i-th attempt archives the directory p at time t:

@@ -112,6 +112,18 @@ func (r *Reclaimer) Pass(ctx context.Context, s *Store, shareName string, lock L
 		return now.Sub(was.first) >= IntentTTL
 	}
 	old := func(p string) bool { return quiet(p, "") }
+	// leftover removes a time-less leftover (a temporary, a torn intent)
+	// once the passes have seen it for IntentTTL.
+	leftover := func(p string) error {
+		if !old(p) {
+			return nil
+		}
+		if err := s.removeFile(ctx, p); err != nil {
+			return err
+		}
+		rep.Temps++
+		return nil
+	}
 	// idle says the same of a volume or snapshot a copy fills, by its
 	// beat on the share: a copy in another process beats there.
 	idle := func(p, uid string) (bool, error) {
@@ -131,13 +143,10 @@ func (r *Reclaimer) Pass(ctx context.Context, s *Store, shareName string, lock L
 	for _, n := range names {
 		p := intentsDir + "/" + n
 		if strings.HasPrefix(n, TempPrefix) {
-			// An intent replaced whole (createNew's adopted) through a
-			// temporary that a cut or a late request left.
-			if old(p) {
-				if err := s.removeFile(ctx, p); err != nil {
-					return rep, err
-				}
-				rep.Temps++
+			// An intent is replaced through a temporary (begin, createNew's
+			// adopted), which a cut or a late request may leave.
+			if err := leftover(p); err != nil {
+				return rep, err
 			}
 			continue
 		}
@@ -147,11 +156,8 @@ func (r *Reclaimer) Pass(ctx context.Context, s *Store, shareName string, lock L
 		case errors.Is(err, fs.ErrNotExist):
 			continue
 		case errors.Is(err, ErrConflict):
-			if old(p) {
-				if err := s.removeFile(ctx, p); err != nil {
-					return rep, err
-				}
-				rep.Temps++
+			if err := leftover(p); err != nil {
+				return rep, err
 			}
 			continue
 		case err != nil:
@@ -192,11 +198,10 @@ func (r *Reclaimer) Pass(ctx context.Context, s *Store, shareName string, lock L
 		}
 		for _, n := range names {
 			p := dir + "/" + n
-			if strings.HasPrefix(n, TempPrefix) && old(p) {
-				if err := s.removeFile(ctx, p); err != nil {
+			if strings.HasPrefix(n, TempPrefix) {
+				if err := leftover(p); err != nil {
 					return rep, err
 				}
-				rep.Temps++
 			}
 		}
 		if dir == snapshotsDir {

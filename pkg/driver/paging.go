@@ -64,6 +64,18 @@ func (p listPage) bounds(keys []string) (start, end int, next string) {
 	return start, end, next
 }
 
+// pageOf sorts a listing by its entries' keys (listKey) and returns the
+// part of it page p lists, with the next page's token ("" after the last).
+func pageOf[T any](p listPage, all []T, key func(T) string) ([]T, string) {
+	keys := make([]string, len(all))
+	for i, e := range all {
+		keys[i] = key(e)
+	}
+	sort.Sort(byKey[T]{keys, all})
+	start, end, next := p.bounds(keys)
+	return all[start:end], next
+}
+
 // byKey sorts a listing by its keys, the entries with them.
 type byKey[T any] struct {
 	keys    []string

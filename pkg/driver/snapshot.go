@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"sync"
 	"time"
 
@@ -422,14 +421,9 @@ func (d *controller) ListSnapshots(ctx context.Context, req *csi.ListSnapshotsRe
 			}
 		}
 	}
-	keys := make([]string, len(all))
-	for i, f := range all {
-		keys[i] = listKey(f.snap.Created, f.snap.UID)
-	}
-	sort.Sort(byKey[found]{keys, all})
-	start, end, next := page.bounds(keys)
+	entries, next := pageOf(page, all, func(f found) string { return listKey(f.snap.Created, f.snap.UID) })
 	resp := &csi.ListSnapshotsResponse{NextToken: next}
-	for _, f := range all[start:end] {
+	for _, f := range entries {
 		resp.Entries = append(resp.Entries, &csi.ListSnapshotsResponse_Entry{Snapshot: csiSnapshot(f.src, f.snap)})
 	}
 	return resp, nil

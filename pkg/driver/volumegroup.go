@@ -3,7 +3,6 @@ package driver
 import (
 	"context"
 	"errors"
-	"sort"
 
 	"github.com/container-storage-interface/spec/lib/go/csi"
 	"github.com/csi-addons/spec/lib/go/volumegroup"
@@ -288,14 +287,9 @@ func (v *VolumeGroups) ListVolumeGroups(ctx context.Context, req *volumegroup.Li
 		}
 	}
 	// One order across shares, the same on every call, for the tokens.
-	keys := make([]string, len(all))
-	for i, f := range all {
-		keys[i] = listKey(f.g.Created, f.g.UID)
-	}
-	sort.Sort(byKey[found]{keys, all})
-	start, end, next := page.bounds(keys)
+	entries, next := pageOf(page, all, func(f found) string { return listKey(f.g.Created, f.g.UID) })
 	resp := &volumegroup.ListVolumeGroupsResponse{NextToken: next}
-	for _, f := range all[start:end] {
+	for _, f := range entries {
 		resp.Entries = append(resp.Entries, &volumegroup.ListVolumeGroupsResponse_Entry{VolumeGroup: csiVolumeGroup(f.src, f.g)})
 	}
 	return resp, nil

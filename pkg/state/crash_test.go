@@ -148,6 +148,16 @@ func handMadeDir(t *testing.T, st *Store, sh *memshare.Share) {
 	}
 }
 
+// warmHandMadeDir is handMadeDir on a warm share (warmShare): a create
+// there takes the batched way, whose MKDIR finds the directory.
+func warmHandMadeDir(t *testing.T, st *Store, sh *memshare.Share) {
+	t.Helper()
+	warmShare(t, st, sh)
+	if err := sh.Client().Mkdir(context.Background(), volPath, 0o750); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // warmShare is a share on which an earlier volume was made and deleted:
 // the metadata directories and the base's holds directory are there, so
 // CreateVolume and DeleteVolume take their batches (batched.go).
@@ -180,13 +190,8 @@ func warmScenarios() []scenario {
 		{name: "CreateVolume on a warm share", setup: warmShare, call: createPVCA, create: true},
 		{
 			// createNew's MKDIR finds it, after the intent was written.
-			name: "CreateVolume on a warm share adopting an empty directory made by hand",
-			setup: func(t *testing.T, st *Store, sh *memshare.Share) {
-				warmShare(t, st, sh)
-				if err := sh.Client().Mkdir(context.Background(), volPath, 0o750); err != nil {
-					t.Fatal(err)
-				}
-			},
+			name:   "CreateVolume on a warm share adopting an empty directory made by hand",
+			setup:  warmHandMadeDir,
 			call:   createPVCA,
 			create: true,
 			window: 24,

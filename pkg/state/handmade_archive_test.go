@@ -61,6 +61,16 @@ func TestAV1ArchiveKeepsItsRecordWhenItsPathIsMadeAgain(t *testing.T) {
 	}
 }
 
+// volumeToArchive is pvc-a with data, and the name its archive takes
+// first.
+func volumeToArchive(t *testing.T) (sh *memshare.Share, c *clock, rec Record, archive string) {
+	t.Helper()
+	c = &clock{t: t0}
+	sh = memshare.New()
+	baseDir(t, storeOn(sh, c), sh)
+	return sh, c, madeVolume(t, storeOn(sh, c), sh), "base/" + ArchivePrefix + "pvc-a"
+}
+
 // atRename is a session that does what first says just before the first
 // rename onto to, once: what another try or an administrator does between
 // an archive's look at its name and its rename.
@@ -85,11 +95,7 @@ func (c *atRename) Rename(ctx context.Context, from, to string) error {
 // not take the record of the volume's own archive.
 func TestAnArchiveRenamedLateKeepsItsRecord(t *testing.T) {
 	ctx := context.Background()
-	c := &clock{t: t0}
-	sh := memshare.New()
-	baseDir(t, storeOn(sh, c), sh)
-	rec := madeVolume(t, storeOn(sh, c), sh)
-	archive := "base/" + ArchivePrefix + "pvc-a"
+	sh, c, rec, archive := volumeToArchive(t)
 	// An earlier try's rename of the same step lands just before this
 	// call's (the volume moves to the archive), and a directory is made
 	// by hand at the volume's old path.
@@ -161,11 +167,7 @@ func TestAnArchiveNameTakenByHandIsLeftAsFound(t *testing.T) {
 // taken within the call, between its look and its rename.
 func TestAnArchiveNameTakenAtItsRenameIsLeftAsFound(t *testing.T) {
 	ctx := context.Background()
-	c := &clock{t: t0}
-	sh := memshare.New()
-	baseDir(t, storeOn(sh, c), sh)
-	rec := madeVolume(t, storeOn(sh, c), sh)
-	taken := "base/" + ArchivePrefix + "pvc-a"
+	sh, c, rec, taken := volumeToArchive(t)
 	byHand := func(context.Context, string) error {
 		return sh.WriteFileDirect(taken+"/mine.txt", []byte("an administrator's"))
 	}

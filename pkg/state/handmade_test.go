@@ -30,13 +30,7 @@ func TestAHandMadeDirectoryOutlivesCutRetries(t *testing.T) {
 			sh, c, was := handMadeShare(t, warm)
 			st := storeOn(sh, c)
 			for try := 1; try <= 3; try++ {
-				// Cut at the commit: everything before it happened.
-				sh.SetHook(func(op memshare.Op, when memshare.When) error {
-					if strings.HasPrefix(op.Path, volumesDir+"/") && !reads[op.Name] {
-						return errDied
-					}
-					return nil
-				})
+				cutAtCommit(sh)
 				_, err := storeOn(sh, c).Create(ctx, createReq())
 				sh.SetHook(nil)
 				if err == nil {
@@ -105,12 +99,7 @@ func TestAnEarlierBuildsDirectoryIsNotTakenForAnAdministrators(t *testing.T) {
 	sh := memshare.New()
 	req := CreateRequest{Path: "Data/pvc-a", Name: "pvc-a", Perm: 0o777}
 	earlierBuildsCutCreate(t, sh, c, req)
-	sh.SetHook(func(op memshare.Op, when memshare.When) error {
-		if strings.HasPrefix(op.Path, volumesDir+"/") && !reads[op.Name] {
-			return errDied
-		}
-		return nil
-	})
+	cutAtCommit(sh)
 	st := New(caseless{c: sh.Client(), tell: true}).WithClock(c.now, testUID)
 	if _, err := st.Create(ctx, req); err == nil {
 		t.Fatal("the retry was not cut at its commit")
@@ -135,12 +124,7 @@ func TestRetainedAdoptionKeptIsReported(t *testing.T) {
 	sh := memshare.New()
 	st := storeOn(sh, c)
 	retainedDir(t, st, sh)
-	sh.SetHook(func(op memshare.Op, when memshare.When) error {
-		if strings.HasPrefix(op.Path, volumesDir+"/") && !reads[op.Name] {
-			return errDied
-		}
-		return nil
-	})
+	cutAtCommit(sh)
 	if _, err := storeOn(sh, c).Create(ctx, createReq()); err == nil {
 		t.Fatal("not cut")
 	}
@@ -162,13 +146,27 @@ func handMadeShare(t *testing.T, warm bool) (sh *memshare.Share, c *clock, was m
 	c = &clock{t: t0}
 	sh = memshare.New()
 	if warm {
-		warmShare(t, storeOn(sh, c), sh)
-		if err := sh.Client().Mkdir(context.Background(), volPath, 0o750); err != nil {
-			t.Fatal(err)
-		}
+		warmHandMadeDir(t, storeOn(sh, c), sh)
 	} else {
 		handMadeDir(t, storeOn(sh, c), sh)
 	}
 	was, _ = entryAt(sh, volPath)
 	return sh, c, was
+}
+
+// atCommit says whether op writes a volume's record: a hook that fails it
+// cuts a create at its commit, with everything before it done.
+func atCommit(op memshare.Op) bool {
+	return strings.HasPrefix(op.Path, volumesDir+"/") && !reads[op.Name]
+}
+
+// cutAtCommit cuts every create on sh at its commit, until the hook is
+// set again.
+func cutAtCommit(sh *memshare.Share) {
+	sh.SetHook(func(op memshare.Op, _ memshare.When) error {
+		if atCommit(op) {
+			return errDied
+		}
+		return nil
+	})
 }

@@ -29,7 +29,7 @@ func TestAnEarlierBuildsDirectoryIsNotTakenForAnAdministratorsBatched(t *testing
 		if op.Name == "mkdir" && strings.HasSuffix(op.Path, "pvc-a") {
 			batched = true
 		}
-		if strings.HasPrefix(op.Path, volumesDir+"/") && !reads[op.Name] {
+		if atCommit(op) {
 			return errDied
 		}
 		return nil

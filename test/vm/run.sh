@@ -96,23 +96,22 @@ while :; do
   wait "$qpid"
   qrc=$?
   set -e
-  if [ -n "$hung" ] || { [ ! -s "$results/exit-code" ] && [ $qrc -ne 124 ] && [ $qrc -ne 137 ] &&
-    [ "$(glog_size)" = "$started" ]; }; then
-    if [ $boots -lt 2 ]; then
-      if [ -n "$hung" ]; then
-        echo "the VM's kernel did not start the guest in ${boot_limit}s; booting it once more. Console tail:" >&2
-      else
-        echo "the VM's kernel died before the guest started (qemu rc $qrc); booting it once more. Console tail:" >&2
-      fi
-      tail -20 "$results/console.log" >&2
-      : > "$results/console.log"
-      continue
-    fi
-    if [ -n "$hung" ]; then
-      echo "the VM's kernel did not start the guest in ${boot_limit}s, twice; console tail:" >&2
-      tail -50 "$results/console.log" >&2
-      exit 124
-    fi
+  why=
+  if [ -n "$hung" ]; then
+    why="did not start the guest in ${boot_limit}s"
+  elif [ ! -s "$results/exit-code" ] && [ $qrc -ne 124 ] && [ $qrc -ne 137 ] && [ "$(glog_size)" = "$started" ]; then
+    why="died before the guest started (qemu rc $qrc)"
+  fi
+  if [ -n "$why" ] && [ $boots -lt 2 ]; then
+    echo "the VM's kernel $why; booting it once more. Console tail:" >&2
+    tail -20 "$results/console.log" >&2
+    : > "$results/console.log"
+    continue
+  fi
+  if [ -n "$hung" ]; then
+    echo "the VM's kernel $why, twice; console tail:" >&2
+    tail -50 "$results/console.log" >&2
+    exit 124
   fi
   break
 done

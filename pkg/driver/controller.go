@@ -51,7 +51,10 @@ func (d *controller) ControllerGetCapabilities(context.Context, *csi.ControllerG
 }
 
 // withShare runs fn on a pooled session. A reused session that turns out to
-// be dead (the server restarted while it sat idle) gets one fresh retry.
+// be dead (the server restarted while it sat idle) gets one fresh retry. One
+// the server asked to wait (share.ErrTryLater) is alive, and a fresh one
+// would be asked the same: the call answers, and the CO retries with its
+// backoff.
 func (d *controller) withShare(ctx context.Context, src source.Source, creds share.Credentials, fn func(share.Client) error) error {
 	lease, err := d.cfg.Pool.Get(ctx, src, creds)
 	if err != nil {
@@ -59,7 +62,7 @@ func (d *controller) withShare(ctx context.Context, src source.Source, creds sha
 	}
 	err = fn(lease.Client)
 	lease.Release(err)
-	if err == nil || !lease.Reused || !errors.Is(err, share.ErrUnavailable) || ctx.Err() != nil {
+	if err == nil || !lease.Reused || !errors.Is(err, share.ErrUnavailable) || errors.Is(err, share.ErrTryLater) || ctx.Err() != nil {
 		return err
 	}
 	klog.FromContext(ctx).V(2).Info("idle session was dead, retrying with a new one", "share", src.String())

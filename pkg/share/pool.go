@@ -219,7 +219,7 @@ type Lease struct {
 // errors leave a healthy session in the pool.
 func (l *Lease) Release(lastErr error) {
 	l.once.Do(func() {
-		broken := BreaksSession(lastErr)
+		broken := BreaksSession(lastErr) && !answeredLater(lastErr)
 		if b, ok := l.Client.(interface{ Broken() bool }); ok && b.Broken() {
 			broken = true
 		}
@@ -229,7 +229,7 @@ func (l *Lease) Release(lastErr error) {
 			// idle sessions to it are then gone too, and each would fail
 			// the call or the copy it is lent to next (a copy has no
 			// retry of its own). One dial each is cheaper, even when the
-			// break was this session's alone (a stale handle, JUKEBOX).
+			// break was this session's alone (a stale handle).
 			// Closed apart: an NFSv4 session's close waits for its
 			// server, and the caller is on its way.
 			prefix := shareOf(l.key)
@@ -242,7 +242,21 @@ func (l *Lease) Release(lastErr error) {
 // server's (its connection closed or reset, a reply it should not have
 // sent), not a call cut by its own deadline.
 func lostConnection(err error) bool {
-	return errors.Is(err, ErrUnavailable) && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled)
+	return errors.Is(err, ErrUnavailable) && !errors.Is(err, ErrTryLater) && !cutByContext(err)
+}
+
+// answeredLater says whether err is the server's "try again later"
+// (ErrTryLater) to a request whose whole reply was read: the session is in
+// step and stays. A session whose transport broke as well says so through
+// its Broken.
+func answeredLater(err error) bool {
+	return errors.Is(err, ErrTryLater) && !cutByContext(err)
+}
+
+// cutByContext says whether err ended a call by its deadline or its
+// cancellation, which may leave a reply on its way.
+func cutByContext(err error) bool {
+	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)
 }
 
 // shareOf is the share's part of a pool key (shareKey).

@@ -557,3 +557,53 @@ func TestPoolDialsTheAddressesOfAnAliasInOrder(t *testing.T) {
 		t.Fatalf("dialed %v: %v, want a refusal from b and no try of c", dialed, err)
 	}
 }
+
+// A server in its grace period after a restart, or recalling a file from
+// offline storage, answers "try again later" (NFSv3 JUKEBOX, NFSv4 DELAY or
+// GRACE). The call is retried as after a lost connection, but the session
+// answered in step: closing it, and the share's idle sessions with it, would
+// send the server a new session for every call it asks to wait. A session
+// whose transport broke as well is still closed, as is one cut by its
+// deadline while it waited.
+func TestPoolKeepsSessionsTheServerAsksToWait(t *testing.T) {
+	p, dialed, closed := newTestPool(4)
+	defer p.Close()
+	ctx := context.Background()
+	a, _ := p.Get(ctx, testSrc, Credentials{})
+	b, _ := p.Get(ctx, testSrc, Credentials{})
+	b.Release(nil)
+	later := fmt.Errorf("mkdir d: NFS status 10008 (JUKEBOX): %w", ErrTryLater)
+	if !errors.Is(later, ErrUnavailable) || !BreaksSession(later) {
+		t.Fatalf("a try-again-later must still be retried and count as cut short")
+	}
+	a.Release(later)
+	time.Sleep(10 * time.Millisecond) // what would close the idle ones runs apart
+	if closed.Load() != 0 {
+		t.Fatalf("%d sessions closed after the server asked to try later, want none", closed.Load())
+	}
+	for range 2 {
+		l, _ := p.Get(ctx, testSrc, Credentials{})
+		if !l.Reused {
+			t.Fatalf("a session the server asked to wait was not lent again")
+		}
+		defer l.Release(nil)
+	}
+	if dialed.Load() != 2 {
+		t.Fatalf("%d dials, want the first 2 only", dialed.Load())
+	}
+
+	c, _ := p.Get(ctx, testSrc, Credentials{})
+	c.Release(fmt.Errorf("stat d: %w", errors.Join(ErrTryLater, context.DeadlineExceeded)))
+	if closed.Load() != 1 {
+		t.Fatalf("a session cut by its deadline was kept (closed %d)", closed.Load())
+	}
+	p.Dial = func(context.Context, source.Source, Credentials) (Client, error) {
+		dialed.Add(1)
+		return brokenClient{countingClient{closed: closed}}, nil
+	}
+	d, _ := p.Get(ctx, testSrc, Credentials{})
+	d.Release(later)
+	if closed.Load() != 2 {
+		t.Fatalf("a session whose transport broke was kept because its last error was a try-again-later (closed %d)", closed.Load())
+	}
+}

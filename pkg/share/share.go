@@ -31,6 +31,17 @@ import (
 // the server answering "no"); callers map it to gRPC Unavailable.
 var ErrUnavailable = errors.New("file server unavailable")
 
+// ErrTryLater is the server's answer "not now" to one request: NFSv3
+// JUKEBOX, NFSv4 DELAY or GRACE still so at the call's deadline (a file
+// being recalled from offline storage, a server in its grace period after a
+// restart). It wraps ErrUnavailable, so the call is retried as any other and
+// counts as cut short (the steps before it stand, the one refused did not
+// run). Unlike a broken transport it leaves the session in step with its
+// server: the pool keeps it, and the share's idle sessions too, so a server
+// that asks for patience is not sent a new session for each call it
+// refuses.
+var ErrTryLater = fmt.Errorf("the server asks to try again later: %w", ErrUnavailable)
+
 // Credentials authenticate SMB sessions (source.Credentials: the mounter
 // takes the same struct without importing this package).
 type Credentials = source.Credentials

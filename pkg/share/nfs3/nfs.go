@@ -370,7 +370,7 @@ func statusError(status uint32) error {
 		// The server cannot answer yet (a file being recalled from
 		// offline storage, a delegation being returned): ask again later,
 		// the call has not failed for good.
-		return fmt.Errorf("NFS status %d (JUKEBOX, try again later): %w", status, share.ErrUnavailable)
+		return fmt.Errorf("NFS status %d (JUKEBOX): %w", status, share.ErrTryLater)
 	}
 	return nfs.NFS3Error(status)
 }

@@ -61,9 +61,9 @@ func TestOnlyWithheldExportsRootTheSessionAtTheSource(t *testing.T) {
 }
 
 // The statuses that say nothing about a path (a stale handle, a server
-// that asks for the call again later) are ErrUnavailable, retried on a
-// fresh session, never fs.ErrNotExist, which the store takes for "not
-// there".
+// that asks for the call again later) are ErrUnavailable, retried, never
+// fs.ErrNotExist, which the store takes for "not there". JUKEBOX is
+// ErrTryLater: the session that read it stays in the pool.
 func TestStatusesThatAreNoAnswerAboutAPath(t *testing.T) {
 	for status, want := range map[uint32]error{
 		2:              fs.ErrNotExist, // NOENT
@@ -71,7 +71,7 @@ func TestStatusesThatAreNoAnswerAboutAPath(t *testing.T) {
 		13:             fs.ErrPermission,
 		66:             share.ErrNotEmpty,
 		70:             share.ErrUnavailable, // STALE
-		nfs3ErrJukebox: share.ErrUnavailable,
+		nfs3ErrJukebox: share.ErrTryLater,
 	} {
 		err := statusError(status)
 		if !errors.Is(err, want) {
@@ -79,6 +79,9 @@ func TestStatusesThatAreNoAnswerAboutAPath(t *testing.T) {
 		}
 		if errors.Is(want, share.ErrUnavailable) && share.IsAnswer(err) {
 			t.Errorf("status %d: %v reads as an answer about a path", status, err)
+		}
+		if status == 70 && errors.Is(err, share.ErrTryLater) {
+			t.Errorf("STALE reads as try-again-later, which keeps a session whose handles the server no longer knows")
 		}
 	}
 }

@@ -179,9 +179,9 @@ func (e *NFS4Error) Unwrap() error {
 	case nfs4ErrPerm, nfs4ErrAccess, nfs4ErrRofs, nfs4ErrWrongsec:
 		return fs.ErrPermission
 	case nfs4ErrDelay, nfs4ErrGrace:
-		// Still so at the call's deadline: worth a retry later, on any
-		// session.
-		return share.ErrUnavailable
+		// Still so at the call's deadline: worth a retry later, on this
+		// session too (the slot moved on with the reply).
+		return share.ErrTryLater
 	case nfs4ErrStaleStateid, nfs4ErrBadStateid, nfs4ErrExpired, nfs4ErrAdminRevoked:
 		// An open file's state is gone: the server restarted (the session
 		// was made again under it) or ended the lease. Not an answer about

@@ -200,7 +200,7 @@ func TestSessionDoesNotRepeatAChange(t *testing.T) {
 	s := startScripted(t, srv)
 	before := s.roundTrips
 	err := s.compound(context.Background(), []nfs4Op{opRemove("a"), opLookup("b")})
-	if !isNFS4Status(err, nfs4ErrDelay) || !errors.Is(err, share.ErrUnavailable) || s.roundTrips-before != 1 {
+	if !isNFS4Status(err, nfs4ErrDelay) || !errors.Is(err, share.ErrTryLater) || s.roundTrips-before != 1 {
 		t.Fatalf("DELAY after a REMOVE: %v after %d round trips; want it returned at once, as Unavailable", err, s.roundTrips-before)
 	}
 }
@@ -212,8 +212,8 @@ func TestSessionGivesUpAtTheDeadline(t *testing.T) {
 	defer cancel()
 	began := time.Now()
 	err := s.compound(ctx, []nfs4Op{opPutrootfh()})
-	if !errors.Is(err, share.ErrUnavailable) || time.Since(began) > time.Second {
-		t.Fatalf("GRACE past the deadline: %v after %v; want Unavailable by the deadline", err, time.Since(began))
+	if !errors.Is(err, share.ErrTryLater) || time.Since(began) > time.Second {
+		t.Fatalf("GRACE past the deadline: %v after %v; want try-again-later (Unavailable) by the deadline", err, time.Since(began))
 	}
 	if s.broken {
 		t.Fatal("a server in grace broke the session")

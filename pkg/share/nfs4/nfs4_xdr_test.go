@@ -257,8 +257,8 @@ func TestNFS4ErrorsUnwrapLikeV3(t *testing.T) {
 		nfs4ErrAccess:   fs.ErrPermission,
 		nfs4ErrPerm:     fs.ErrPermission,
 		nfs4ErrRofs:     fs.ErrPermission,
-		nfs4ErrDelay:    share.ErrUnavailable,
-		nfs4ErrGrace:    share.ErrUnavailable,
+		nfs4ErrDelay:    share.ErrTryLater, // ErrUnavailable, but the session stays
+		nfs4ErrGrace:    share.ErrTryLater,
 	} {
 		err := error(&NFS4Error{Op: op4Remove, Status: status})
 		if !errors.Is(err, want) {

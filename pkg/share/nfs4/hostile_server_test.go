@@ -599,3 +599,55 @@ func exchangeIDBody(id uint64, seq uint32) func(*xdrEnc) {
 		e.u32(0)
 	}
 }
+
+// TYPE is a REQUIRED attribute (RFC 8881 section 5.6): a GETATTR that
+// answers NFS4_OK and leaves it out is a reply no working server sends.
+// Read as it was, Stat said "there, and not a directory", which the state
+// store takes for a volume directory replaced (purge leaves it alone and
+// a DeleteVolume answers OK) or missing (CheckDir says fs.ErrNotExist). It
+// must fail as Unavailable, on a session not used again.
+func TestAGetattrWithoutTheTypeIsNoAnswer(t *testing.T) {
+	calls := map[string]func(ctx context.Context, c *nfs4Client) error{
+		"Stat": func(ctx context.Context, c *nfs4Client) error {
+			fi, err := c.Stat(ctx, "pvc-1")
+			if err == nil {
+				t.Logf("Stat = %+v", fi)
+			}
+			return err
+		},
+		"Batch stat": func(ctx context.Context, c *nfs4Client) error {
+			r := c.Batch(ctx, []share.Op{{Kind: share.OpStat, Path: "pvc-1"}}, false)[0]
+			if r.Err == nil {
+				t.Logf("Batch stat = %+v", r.Info)
+			}
+			return r.Err
+		},
+	}
+	for call, run := range calls {
+		srv := &cannedServer{hangUpAfter: 20}
+		srv.answer = func(_ int, rec []byte) []byte {
+			ops := parseOps(t, rec)
+			rs := make([]result4, len(ops))
+			for i, op := range ops {
+				rs[i] = okResult(op)
+				if op == op4Getattr {
+					// NFS4_OK, with the mode and the file ID but no type.
+					rs[i].body = func(e *xdrEnc) {
+						fattr(e, []int{attrFileID, attrMode}, func(v *xdrEnc) { v.u64(7); v.u32(0o755) })
+					}
+				}
+			}
+			return reply(nfs4OK, rs...)
+		}
+		c := startCanned(t, srv, 16)
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		err := run(ctx, c)
+		cancel()
+		if !errors.Is(err, share.ErrUnavailable) || share.IsAnswer(err) {
+			t.Errorf("%s = %v; want Unavailable, no answer about the path", call, err)
+		}
+		if !c.s.broken {
+			t.Errorf("%s: the session is still taken for usable", call)
+		}
+	}
+}

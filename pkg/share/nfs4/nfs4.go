@@ -294,7 +294,11 @@ func (c *nfs4Client) Stat(ctx context.Context, rel string) (share.FileInfo, erro
 	if err != nil {
 		return share.FileInfo{}, fmt.Errorf("stat %s: %w", rel, err)
 	}
-	return fileInfo4(a), nil
+	fi, err := c.fileInfoOf(a)
+	if err != nil {
+		return share.FileInfo{}, fmt.Errorf("stat %s: %w", rel, err)
+	}
+	return fi, nil
 }
 
 // getattr reads the attributes mask names of rel: its path's LOOKUPs and
@@ -306,6 +310,18 @@ func (c *nfs4Client) getattr(ctx context.Context, rel string, mask []uint32) (at
 		err = c.run(ctx, append(ops, opGetattr(mask, &a)))
 	}
 	return a, err
+}
+
+// fileInfoOf is fileInfo4 of a GETATTR's answer, which must carry the
+// type (a REQUIRED attribute): one without it would read as "there, and
+// not a directory". Such a reply breaks the session, as one that does not
+// decode.
+func (c *nfs4Client) fileInfoOf(a attrs4) (share.FileInfo, error) {
+	if !a.has(attrType) {
+		c.s.broken = true
+		return share.FileInfo{}, fmt.Errorf("GETATTR returned no type: %w", share.ErrUnavailable)
+	}
+	return fileInfo4(a), nil
 }
 
 func fileInfo4(a attrs4) share.FileInfo {

@@ -137,7 +137,11 @@ func (c *nfs4Client) batchPart(ctx context.Context, op share.Op) (batchPart, err
 			if err != nil {
 				return share.Result{Err: wrap(err)}
 			}
-			return share.Result{Info: fileInfo4(a)}
+			fi, err := c.fileInfoOf(a)
+			if err != nil {
+				return share.Result{Err: wrap(err)}
+			}
+			return share.Result{Info: fi}
 		}}, nil
 	case share.OpRead:
 		var data []byte

@@ -2,7 +2,9 @@ package smb
 
 import (
 	"errors"
+	"io/fs"
 	"math"
+	"os"
 	"testing"
 	"time"
 
@@ -67,5 +69,38 @@ func TestCopychunkLimitsShrink(t *testing.T) {
 	}
 	if l.chunks != 1 || l.size != 64<<10 || steps > 10 {
 		t.Fatalf("shrinking ends at %+v after %d steps", l, steps)
+	}
+}
+
+// A server that lists no file IDs has each directory's asked for by name
+// (fileID). An entry removed between the listing and that question is
+// gone, as the NFS clients' listings take it: skipped. Its "not found" is
+// not the listed directory's: passed up as the listing's error, it told
+// RemoveTree that the top it was emptying was gone (a RemoveAll answered
+// nil with the tree still there, and a DeleteVolume OK), and a copy that
+// its source directory was.
+func TestAnSMBEntryGoneBeforeItsIDIsSkipped(t *testing.T) {
+	batch := []os.FileInfo{
+		&smb2.FileStat{FileName: "gone", FileAttributes: 0x10},
+		&smb2.FileStat{FileName: "kept", FileAttributes: 0x10},
+		&smb2.FileStat{FileName: "file", FileAttributes: 0x20, FileId: 9},
+	}
+	ids := map[string]uint64{"kept": 7}
+	page, err := (&smbClient{}).dirEntries(batch, func(name string) (uint64, error) {
+		if id, ok := ids[name]; ok {
+			return id, nil
+		}
+		return 0, &fs.PathError{Op: "stat", Path: `dir\` + name, Err: fs.ErrNotExist}
+	})
+	if err != nil {
+		t.Fatalf("dirEntries = %v; want the entries still there", err)
+	}
+	if len(page) != 2 || page[0].Name != "kept" || page[0].Attr.ID != 7 || page[1].Name != "file" || page[1].Attr.ID != 9 {
+		t.Errorf("dirEntries = %+v; want kept (ID 7) and file (ID 9)", page)
+	}
+	// Any other failure to read an ID fails the page.
+	_, err = (&smbClient{}).dirEntries(batch, func(string) (uint64, error) { return 0, &smb2.ResponseError{Code: 0xC0000022} })
+	if err == nil {
+		t.Error("dirEntries with every ID refused = nil; want the refusal")
 	}
 }

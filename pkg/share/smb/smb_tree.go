@@ -189,6 +189,12 @@ func (c *smbClient) readDirBatch(sh *smb2.Share, f *smb2.File, p string) ([]shar
 	if err != nil {
 		return nil, err
 	}
+	return c.dirEntries(batch, func(name string) (uint64, error) { return fileID(sh, smbJoin(p, name)) })
+}
+
+// dirEntries is the page of a listed batch; id asks for the file ID of a
+// directory the listing gave none for.
+func (c *smbClient) dirEntries(batch []os.FileInfo, id func(name string) (uint64, error)) ([]share.DirEntry, error) {
 	page := make([]share.DirEntry, 0, len(batch))
 	for _, e := range batch {
 		st, ok := e.Sys().(*smb2.FileStat)
@@ -201,7 +207,9 @@ func (c *smbClient) readDirBatch(sh *smb2.Share, f *smb2.File, p string) ([]shar
 		}
 		if a.Type == share.TypeDir && a.ID == 0 {
 			// A server that lists no IDs: a directory must have one.
-			if a.ID, err = fileID(sh, smbJoin(p, e.Name())); err != nil {
+			if a.ID, err = id(e.Name()); errors.Is(err, fs.ErrNotExist) {
+				continue // removed since the listing; not the listed directory's "not found"
+			} else if err != nil {
 				return nil, err
 			}
 		}

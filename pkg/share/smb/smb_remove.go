@@ -196,6 +196,5 @@ func (r smbRemover) Workers(context.Context) ([]share.Remover, func([]error)) {
 }
 
 func isNotEmpty(err error) bool {
-	return ntStatus(err) == 0xC0000101 || // STATUS_DIRECTORY_NOT_EMPTY
-		err != nil && strings.Contains(err.Error(), "not empty")
+	return ntStatus(err) == 0xC0000101 // STATUS_DIRECTORY_NOT_EMPTY
 }

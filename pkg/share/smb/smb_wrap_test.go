@@ -52,3 +52,26 @@ func TestSMBWrapBreaksSessionOnlyOnTransportFailures(t *testing.T) {
 		})
 	}
 }
+
+// "Not empty" is STATUS_DIRECTORY_NOT_EMPTY, and only that: the error's
+// text holds the path too, which a volume's user names. Read from the
+// text, a directory called "not empty" that another open held
+// (STATUS_SHARING_VIOLATION, worth a retry) was "not empty" to Rmdir, and
+// after two passes left behind for good (ErrLeftBehind: purge answered OK
+// with the tree kept in the quarantine).
+func TestNotEmptyIsTheStatusNotThePath(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		err  error
+		want bool
+	}{
+		{"directory not empty", &fs.PathError{Op: "remove", Path: `q\a`, Err: &smb2.ResponseError{Code: 0xC0000101}}, true},
+		{"in use, in a directory named so", &fs.PathError{Op: "remove", Path: `q\not empty`, Err: &smb2.ResponseError{Code: 0xC0000043}}, false},
+		{"connection reset, in a directory named so", &fs.PathError{Op: "remove", Path: `q\not empty\b`, Err: &smb2.TransportError{Err: io.ErrUnexpectedEOF}}, false},
+		{"no error", nil, false},
+	} {
+		if got := isNotEmpty(tc.err); got != tc.want {
+			t.Errorf("%s: isNotEmpty(%v) = %v, want %v", tc.name, tc.err, got, tc.want)
+		}
+	}
+}

@@ -227,7 +227,14 @@ func mountExport(ctx context.Context, mnt *oncrpc.Conn, auth rpc.Auth, export st
 	}
 	switch stat {
 	case 0:
-		return res.Opaque(maxFH)
+		fh, err := res.Opaque(maxFH)
+		if err != nil {
+			// A reply cut short or garbled: the server's fault, not an
+			// answer about the export (Unavailable: the next address
+			// of the server, or a retry, may do better).
+			return nil, fmt.Errorf("MOUNT %s: the reply's handle: %w: %w", export, share.ErrUnavailable, err)
+		}
+		return fh, nil
 	case nfs.MNT3ErrNoEnt:
 		return nil, fmt.Errorf("the server has no export or directory %s: %w", export, fs.ErrNotExist)
 	case nfs.MNT3ErrAcces, nfs.MNT3ErrPerm:
@@ -337,7 +344,7 @@ func (c *nfsClient) call(ctx context.Context, args any) (*oncrpc.Reader, error) 
 		return nil, fmt.Errorf("%w: %w", share.ErrUnavailable, err)
 	}
 	if status != 0 {
-		if status == nfs.NFS3ErrStale {
+		if staleHandle(status) {
 			// The handle may be the export's own (its directory was
 			// replaced on the server), which only a new MNT finds
 			// again: the session is done, and the call is answered
@@ -351,13 +358,13 @@ func (c *nfsClient) call(ctx context.Context, args any) (*oncrpc.Reader, error) 
 
 func statusError(status uint32) error {
 	switch status {
-	case nfs.NFS3ErrStale:
+	case nfs.NFS3ErrStale, nfs.NFS3ErrBadHandle: // staleHandle
 		// The thing may well be there, under a handle the session no
 		// longer knows. Never fs.ErrNotExist, which the state store takes
 		// for the server's word that a path is not there (a record read so
 		// would make a DeleteVolume answer OK and leave the volume): a
 		// caller retries on a new session.
-		return fmt.Errorf("NFS status %d (stale file handle): %w", status, share.ErrUnavailable)
+		return fmt.Errorf("NFS status %d (stale or bad file handle): %w", status, share.ErrUnavailable)
 	case nfs.NFS3ErrNoEnt:
 		return fmt.Errorf("NFS status %d: %w", status, fs.ErrNotExist)
 	case nfs.NFS3ErrExist:
@@ -373,6 +380,14 @@ func statusError(status uint32) error {
 		return fmt.Errorf("NFS status %d (JUKEBOX): %w", status, share.ErrTryLater)
 	}
 	return nfs.NFS3Error(status)
+}
+
+// staleHandle says status is about a file handle the server no longer
+// knows: STALE (it was replaced, or the server restarted without keeping
+// handles) or BADHANDLE (it does not take it at all, as NFSv4's client
+// reads the same status). Neither says whether a path is there.
+func staleHandle(status uint32) bool {
+	return status == nfs.NFS3ErrStale || status == nfs.NFS3ErrBadHandle
 }
 
 // nfs3ErrJukebox is NFS3ERR_JUKEBOX (RFC 1813), which go-nfs-client does not

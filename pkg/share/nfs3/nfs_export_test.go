@@ -71,6 +71,7 @@ func TestStatusesThatAreNoAnswerAboutAPath(t *testing.T) {
 		13:             fs.ErrPermission,
 		66:             share.ErrNotEmpty,
 		70:             share.ErrUnavailable, // STALE
+		10001:          share.ErrUnavailable, // BADHANDLE
 		nfs3ErrJukebox: share.ErrTryLater,
 	} {
 		err := statusError(status)

@@ -3,12 +3,15 @@ package nfs3
 import (
 	"context"
 	"errors"
+	"net"
 	"testing"
 	"time"
 
 	"github.com/vmware/go-nfs-client/nfs"
+	"github.com/vmware/go-nfs-client/nfs/rpc"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
+	"github.com/fileshare-csi/fileshare-csi/pkg/share/oncrpc"
 )
 
 // A size3 is unsigned: a server answering one of 2^63 or more (broken or
@@ -76,5 +79,34 @@ func TestNFSWriteCountAboveTheCallIsRefused(t *testing.T) {
 		srv.mu.Lock()
 		defer srv.mu.Unlock()
 		t.Fatalf("CreateFile of %d bytes, the server holding %d: %v (session broken %v); want ErrUnavailable", len(data), len(srv.files["rec"]), err, c.Broken())
+	}
+}
+
+// NFS3ERR_BADHANDLE says the server does not take a handle at all (one
+// the session kept for a metadata directory, or the export's), nothing
+// about whether a path is there, as STALE does and as NFSv4's client reads
+// the same status: never "no such file", and the session, which would send
+// the handle again, is not used again.
+func TestABadHandleIsNoAnswerAndEndsTheSession(t *testing.T) {
+	for _, status := range []uint32{nfs.NFS3ErrStale, nfs.NFS3ErrBadHandle} {
+		srv := &fakeNFS3{files: map[string][]byte{"rec": []byte("x")}, lookupStatus: status}
+		c := startFakeNFS3(t, srv)
+		_, err := c.Stat(testCtx(t), "rec")
+		if !errors.Is(err, share.ErrUnavailable) || share.IsAnswer(err) || !c.Broken() {
+			t.Errorf("LOOKUP answered status %d: %v (session broken %v); want ErrUnavailable and the session done", status, err, c.Broken())
+		}
+	}
+}
+
+// An MNT reply that says OK and ends before the handle is the server's
+// fault, not an answer about the export: Unavailable (retried, or the
+// server's next address tried), not an Internal error.
+func TestAMountReplyCutShortIsUnavailable(t *testing.T) {
+	client, server := net.Pipe()
+	go (&fakeNFS3{files: map[string][]byte{}}).serve(server)
+	t.Cleanup(func() { client.Close() })
+	_, err := mountExport(testCtx(t), oncrpc.NewConn(client), rpc.AuthNull, "/export")
+	if !errors.Is(err, share.ErrUnavailable) || share.IsAnswer(err) {
+		t.Fatalf("MNT answered OK without a handle: %v; want ErrUnavailable", err)
 	}
 }

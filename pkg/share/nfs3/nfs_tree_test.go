@@ -44,6 +44,7 @@ type fakeNFS3 struct {
 	writeClaims  uint32 // WRITE answers it took this many bytes (0: what it was sent)
 	cookieRing   bool   // READDIRPLUS cookies go round (1, 2, 1, ...), never at the end
 	readdirs     int    // READDIRPLUS calls
+	lookupStatus uint32 // LOOKUP answers this NFS status (0: as the files say)
 }
 
 func startFakeNFS3(t *testing.T, srv *fakeNFS3) *nfsClient {
@@ -95,6 +96,9 @@ func (srv *fakeNFS3) serve(c net.Conn) {
 		}
 		srv.mu.Lock()
 		res := srv.answer(call.Proc, args{r})
+		if call.Prog == mountProg {
+			res = []any{uint32(0)} // MNT: OK, and the reply ends there
+		}
 		srv.mu.Unlock()
 		var out bytes.Buffer
 		out.Write(make([]byte, 4)) // record mark, set below
@@ -148,6 +152,9 @@ func (srv *fakeNFS3) answer(proc uint32, d args) []any {
 		return []any{uint32(0), srv.attr(fh)}
 	case procLookup:
 		name := d.str(255)
+		if srv.lookupStatus != 0 {
+			return []any{srv.lookupStatus, none}
+		}
 		if _, ok := srv.files[name]; !ok {
 			return []any{uint32(nfs.NFS3ErrNoEnt), none}
 		}

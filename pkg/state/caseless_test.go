@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 	"github.com/fileshare-csi/fileshare-csi/pkg/share/memshare"
@@ -276,13 +275,7 @@ func earlierBuildsCutCreate(t *testing.T, sh *memshare.Share, c *clock, req Crea
 // the first pass of a process after the upgrade and the next ones.
 func reclaimerPasses(t *testing.T, sh *memshare.Share, c *clock) {
 	t.Helper()
-	idle := func(string) bool { return false }
-	r := Reclaimer{SnapshotBusy: idle, VolumeBusy: idle}
-	lock := func(context.Context, string) (func(), error) { return func() {}, nil }
-	for range 3 {
-		c.t = c.t.Add(IntentTTL + time.Minute)
-		if _, err := r.Pass(context.Background(), New(caseless{c: sh.Client(), tell: true}).WithClock(c.now, testUID), "share", lock); err != nil {
-			t.Fatal(err)
-		}
+	if err := threePasses(c, func() *Store { return New(caseless{c: sh.Client(), tell: true}).WithClock(c.now, testUID) }); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -128,15 +128,24 @@ func TestLateRequestsConverge(t *testing.T) {
 func reclaim(t *testing.T, at string, sh *memshare.Share, c0 *clock) {
 	t.Helper()
 	c := &clock{t: c0.t}
+	if err := threePasses(c, func() *Store { return storeOn(sh, c) }); err != nil {
+		t.Fatalf("%s: reclaim: %v", at, err)
+	}
+}
+
+// threePasses has the reclaimer pass three times on the store on(),
+// IntentTTL and a minute apart on c, with no call or copy running.
+func threePasses(c *clock, on func() *Store) error {
 	idle := func(string) bool { return false }
 	r := Reclaimer{SnapshotBusy: idle, VolumeBusy: idle}
 	lock := func(context.Context, string) (func(), error) { return func() {}, nil }
 	for range 3 {
 		c.t = c.t.Add(IntentTTL + time.Minute)
-		if _, err := r.Pass(context.Background(), storeOn(sh, c), "share", lock); err != nil {
-			t.Fatalf("%s: reclaim: %v", at, err)
+		if _, err := r.Pass(context.Background(), on(), "share", lock); err != nil {
+			return err
 		}
 	}
+	return nil
 }
 
 // sameMarks writes a volume's root mark as one line whatever it holds: an

@@ -84,11 +84,12 @@ func packHeader(e packEntry) *tar.Header {
 	return h
 }
 
-// entryOf reads back what packHeader wrote. The name must stay below the
-// tree it is unpacked into: a pack is the driver's own, but a restore
-// never writes outside its volume whatever one holds.
-func entryOf(h *tar.Header) (packEntry, error) {
-	if err := validPackName(h.Name); err != nil {
+// entryOf reads back what packHeader wrote, for a destination whose names
+// are of syntax. The name must stay below the tree it is unpacked into: a
+// pack is the driver's own, but a restore never writes outside its volume
+// whatever one holds.
+func entryOf(h *tar.Header, syntax share.NameSyntax) (packEntry, error) {
+	if err := validPackName(h.Name, syntax); err != nil {
 		return packEntry{}, err
 	}
 	if h.Typeflag != tar.TypeReg {
@@ -115,9 +116,19 @@ func entryOf(h *tar.Header) (packEntry, error) {
 }
 
 // validPackName accepts a clean relative path that names something below
-// the top: no "..", no absolute path, no empty element.
-func validPackName(name string) error {
-	if name == "" || name == "." || path.IsAbs(name) || path.Clean(name) != name || name == ".." || strings.HasPrefix(name, "../") {
+// the top: no "..", no absolute path, no empty element, and each element
+// an entry name on the destination's server (share.ListedName, the rule
+// for listed names): on SMB a backslash separates names too, and Samba
+// takes `x\..\..\pvc-b\f` for another volume's pvc-b/f.
+func validPackName(name string, syntax share.NameSyntax) error {
+	bad := name == "" || name == "." || path.IsAbs(name) || path.Clean(name) != name || name == ".." || strings.HasPrefix(name, "../")
+	for _, elem := range strings.Split(name, "/") {
+		if keep, err := share.ListedName(elem, syntax); bad || !keep || err != nil {
+			bad = true
+			break
+		}
+	}
+	if bad {
 		return fmt.Errorf("pack entry %q is not a path below the tree: %w", name, fs.ErrInvalid)
 	}
 	return nil
@@ -355,6 +366,7 @@ func (c *copier) unpack(ctx context.Context) error {
 	if fw, ok := c.s.Workers[0].Dst.(share.FilesWriter); ok && c.topFresh {
 		_, per = fw.FilesLimit()
 	}
+	syntax := share.SyntaxOf(c.s.Workers[0].Dst)
 	jobs := make(chan []packEntry)
 	for _, w := range c.s.Workers {
 		g.Go(func() error {
@@ -393,7 +405,7 @@ func (c *copier) unpack(ctx context.Context) error {
 			if err != nil {
 				return fmt.Errorf("read the pack %s: %w", c.opts.UnpackFrom, err)
 			}
-			e, err := entryOf(h)
+			e, err := entryOf(h, syntax)
 			if err != nil {
 				return err
 			}

@@ -4,12 +4,16 @@ import (
 	"archive/tar"
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"io/fs"
+	"path"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
+	"github.com/fileshare-csi/fileshare-csi/pkg/share/memshare"
 )
 
 // Writing and reading packs against real servers is in
@@ -44,7 +48,7 @@ func TestPackEntryKeepsWhatACopyKeeps(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e, err := entryOf(h)
+		e, err := entryOf(h, share.UnixNames)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -59,13 +63,26 @@ func TestPackEntryKeepsWhatACopyKeeps(t *testing.T) {
 
 func TestPackNamesStayBelowTheTree(t *testing.T) {
 	for _, name := range []string{"", ".", "..", "../x", "a/../../x", "/etc/passwd", "a//b", "a/./b", "a/"} {
-		if err := validPackName(name); err == nil {
-			t.Errorf("%q accepted", name)
+		for _, syntax := range []share.NameSyntax{share.UnixNames, share.SMBNames} {
+			if err := validPackName(name, syntax); err == nil {
+				t.Errorf("%q accepted (syntax %d)", name, syntax)
+			}
 		}
 	}
 	for _, name := range []string{"f", "a/b/c", "..f", "a/..b"} {
-		if err := validPackName(name); err != nil {
-			t.Errorf("%q refused: %v", name, err)
+		for _, syntax := range []share.NameSyntax{share.UnixNames, share.SMBNames} {
+			if err := validPackName(name, syntax); err != nil {
+				t.Errorf("%q refused (syntax %d): %v", name, syntax, err)
+			}
+		}
+	}
+	// A backslash is a character of a name on NFS, a separator on SMB.
+	for _, name := range []string{`a\b`, `x\..\..\y`, `a/..\b`} {
+		if err := validPackName(name, share.UnixNames); err != nil {
+			t.Errorf("%q refused on NFS: %v", name, err)
+		}
+		if err := validPackName(name, share.SMBNames); !errors.Is(err, fs.ErrInvalid) {
+			t.Errorf("%q on SMB: %v, want fs.ErrInvalid", name, err)
 		}
 	}
 	// What is not a regular file of a packed size is refused too.
@@ -75,7 +92,7 @@ func TestPackNamesStayBelowTheTree(t *testing.T) {
 		{Typeflag: tar.TypeReg, Name: "big", Size: packLimit + 1},
 		{Typeflag: tar.TypeReg, Name: "../escape"},
 	} {
-		if _, err := entryOf(h); err == nil {
+		if _, err := entryOf(h, share.UnixNames); err == nil {
 			t.Errorf("entry %+v accepted", h)
 		}
 	}
@@ -114,5 +131,75 @@ func TestOffsetReaderReadsToTheEnd(t *testing.T) {
 	got, err := io.ReadAll(r)
 	if err != nil || !bytes.Equal(got, src) {
 		t.Fatalf("read %d bytes (%v), want %d", len(got), err, len(src))
+	}
+}
+
+// sambaPaths is a destination whose server takes a backslash for a
+// separator and resolves ".." in a path by its text, as Samba does with
+// the paths of SMB2 CREATEs (go-smb2 passes both through as they are).
+type sambaPaths struct{ share.TreeClient }
+
+func samba(rel string) string { return path.Clean(strings.ReplaceAll(rel, `\`, "/")) }
+
+func (s sambaPaths) NameSyntax() share.NameSyntax { return share.SMBNames }
+func (s sambaPaths) Lstat(ctx context.Context, rel string) (share.Attr, error) {
+	return s.TreeClient.Lstat(ctx, samba(rel))
+}
+func (s sambaPaths) Mkdir(ctx context.Context, rel string, perm fs.FileMode) error {
+	return s.TreeClient.Mkdir(ctx, samba(rel), perm)
+}
+func (s sambaPaths) ReadDir(ctx context.Context, rel string, fn func([]share.DirEntry) error) error {
+	return s.TreeClient.ReadDir(ctx, samba(rel), fn)
+}
+func (s sambaPaths) Create(ctx context.Context, rel string, perm fs.FileMode) (share.FileWriter, error) {
+	return s.TreeClient.Create(ctx, samba(rel), perm)
+}
+func (s sambaPaths) SetAttr(ctx context.Context, rel string, a share.Attr, mask share.AttrMask) error {
+	return s.TreeClient.SetAttr(ctx, samba(rel), a, mask)
+}
+func (s sambaPaths) Remove(ctx context.Context, rel string) error {
+	return s.TreeClient.Remove(ctx, samba(rel))
+}
+
+// A pack is the driver's, but a restore never writes outside its volume
+// whatever one holds: on SMB, where a backslash separates names, an entry
+// `x\..\..\pvc-b\secret.txt` (a plain name to the check of pack names,
+// which knows only "/") reached another volume's file and overwrote it.
+// An SMB snapshot's names never hold one (its listings refuse them).
+func TestAPackEntryWithBackslashesStaysInAnSMBVolume(t *testing.T) {
+	ctx := context.Background()
+	sh := memshare.New()
+	if err := sh.WriteFileDirect("base/pvc-b/secret.txt", []byte("another tenant's")); err != nil {
+		t.Fatal(err)
+	}
+	if err := sh.WriteFileDirect(".fileshare-csi/snapshots/u1/keep", []byte("tree")); err != nil {
+		t.Fatal(err)
+	}
+	data := []byte("overwritten")
+	var buf bytes.Buffer
+	tw := tar.NewWriter(&buf)
+	if err := tw.WriteHeader(&tar.Header{Typeflag: tar.TypeReg, Name: `x\..\..\pvc-b\secret.txt`, Size: int64(len(data)), Mode: 0o644, Format: tar.FormatPAX}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tw.Write(data); err != nil {
+		t.Fatal(err)
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := sh.WriteFileDirect(".fileshare-csi/snapshots/u1.pack", buf.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	c := sh.Client().(share.TreeClient)
+	if err := c.Mkdir(ctx, "base/pvc-a", 0o777); err != nil {
+		t.Fatal(err)
+	}
+	s := Sessions{Lister: c, Workers: []Pair{{Src: c, Dst: sambaPaths{c}}}}
+	_, err := Copy(ctx, s, ".fileshare-csi/snapshots/u1", "base/pvc-a", Options{UnpackFrom: ".fileshare-csi/snapshots/u1.pack", TopExists: true})
+	if got, rerr := c.ReadFile(ctx, "base/pvc-b/secret.txt"); rerr != nil || string(got) != "another tenant's" {
+		t.Errorf("another volume's file is now %q (%v); the restore: %v", got, rerr, err)
+	}
+	if !errors.Is(err, fs.ErrInvalid) {
+		t.Errorf("a pack entry with backslashes restored to SMB: %v, want fs.ErrInvalid", err)
 	}
 }

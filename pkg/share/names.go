@@ -32,6 +32,16 @@ const (
 	SMBNames
 )
 
+// SyntaxOf says what separates path components on c's server: SMBNames
+// for a client that says so (SMB's), UnixNames otherwise. A name that
+// holds a separator of its server's is a path there, whatever it is here.
+func SyntaxOf(c any) NameSyntax {
+	if n, ok := c.(interface{ NameSyntax() NameSyntax }); ok {
+		return n.NameSyntax()
+	}
+	return UnixNames
+}
+
 // ListedName checks one name a server listed in a directory: the one check
 // every listing of the protocol packages passes its names through, before a caller
 // sees them. keep is false for "." and "..", which NFSv3 and SMB servers

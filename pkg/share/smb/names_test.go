@@ -68,3 +68,12 @@ func FuzzSMBListedNames(f *testing.F) {
 		}
 	})
 }
+
+// What writes names it did not list (a restore's pack) checks them with
+// the syntax its destination says: the SMB client's is SMBNames, where a
+// backslash separates names.
+func TestTheSMBClientSaysABackslashSeparates(t *testing.T) {
+	if got := share.SyntaxOf(&smbClient{}); got != share.SMBNames {
+		t.Fatalf("SyntaxOf(an SMB client) = %d, want SMBNames", got)
+	}
+}

@@ -323,6 +323,10 @@ func (c *smbClient) Prefix() string { return "" }
 // one name.
 func (c *smbClient) CaseInsensitive() bool { return true }
 
+// NameSyntax is share.SyntaxOf's: a backslash separates names too, and
+// the server resolves a ".." between them.
+func (c *smbClient) NameSyntax() share.NameSyntax { return share.SMBNames }
+
 // Broken reports whether a transport failure or a cut deadline happened on
 // the session.
 func (c *smbClient) Broken() bool { return c.broken.Load() }

@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -444,6 +445,76 @@ func TestSnapshotNeverReadsAnotherVolume(t *testing.T) {
 		}
 		mustRead(t, filepath.Join(base, "victim", "secret"), "the victim's data")
 		for _, v := range []*csi.Volume{restored, src, victim} {
+			deleteVol(t, c, v.GetVolumeId(), secrets)
+		}
+	})
+}
+
+// A restore never writes outside its volume, whatever the snapshot's pack
+// holds (whoever can write the share's .fileshare-csi can write a pack).
+// On SMB a backslash separates names and Samba resolves a ".." between
+// them, so an entry `x\..\..\victim\secret` is another volume's file
+// there: the restore is refused. On NFS it is one odd name, which the
+// restore may make inside its own volume.
+func TestARestoreNeverWritesWhereATamperedPackPoints(t *testing.T) {
+	c := controller(t)
+	protocols(t, func(t *testing.T, params, secrets map[string]string, base string) {
+		victim := create(t, c, "victim", params, secrets)
+		writeFile(t, filepath.Join(base, "victim", "secret"), "the victim's data")
+		src := create(t, c, "src", params, secrets)
+		writeFile(t, filepath.Join(base, "src", "mine"), "mine")
+		packs := filepath.Join(metadataRoot(t), "snapshots", "*.pack")
+		before, _ := filepath.Glob(packs)
+		snap := snapshotOf(t, c, "snap-tampered", src.GetVolumeId(), secrets)
+		after, _ := filepath.Glob(packs)
+		var pack string
+		for _, p := range after {
+			if !slices.Contains(before, p) {
+				pack = p
+			}
+		}
+		if pack == "" {
+			t.Fatalf("no new pack among %v", after)
+		}
+		var tampered strings.Builder
+		tw := tar.NewWriter(&tampered)
+		data := "overwritten by a restore"
+		must(t, tw.WriteHeader(&tar.Header{Typeflag: tar.TypeReg, Name: `x\..\..\victim\secret`, Size: int64(len(data)), Mode: 0o644, Format: tar.FormatPAX}))
+		_, err := tw.Write([]byte(data))
+		must(t, err)
+		must(t, tw.Close())
+		must(t, os.WriteFile(pack, []byte(tampered.String()), 0o644))
+
+		var restored *csi.Volume
+		for deadline := time.Now().Add(time.Minute); ; time.Sleep(200 * time.Millisecond) {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			var resp *csi.CreateVolumeResponse
+			resp, err = c.CreateVolume(ctx, &csi.CreateVolumeRequest{
+				Name: "restored", Parameters: params, Secrets: secrets, VolumeCapabilities: []*csi.VolumeCapability{mountCap},
+				VolumeContentSource: fromSnapshot(snap.GetSnapshotId()),
+			})
+			cancel()
+			restored = resp.GetVolume()
+			if status.Code(err) != codes.Aborted || time.Now().After(deadline) {
+				break
+			}
+		}
+		mustRead(t, filepath.Join(base, "victim", "secret"), "the victim's data")
+		switch {
+		case !isNFS(t) && err == nil:
+			t.Errorf("a restore from a pack whose entry leads out of the volume on SMB succeeded")
+		case isNFS(t) && err != nil:
+			t.Errorf("a restore of a name with backslashes on NFS: %v", err)
+		case isNFS(t):
+			mustRead(t, filepath.Join(base, "restored", `x\..\..\victim\secret`), data)
+		}
+		if restored != nil {
+			deleteVol(t, c, restored.GetVolumeId(), secrets)
+		}
+		if _, err := c.DeleteSnapshot(context.Background(), &csi.DeleteSnapshotRequest{SnapshotId: snap.GetSnapshotId(), Secrets: secrets}); err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range []*csi.Volume{src, victim} {
 			deleteVol(t, c, v.GetVolumeId(), secrets)
 		}
 	})

@@ -208,6 +208,8 @@ type Share struct {
 	*treeConn
 	ctx     context.Context
 	mapping utf16le.MapChars
+	// fileshare-csi: noClientLinks, see NoClientLinks.
+	noClientLinks bool
 }
 
 func (fs *Share) WithContext(ctx context.Context) *Share {
@@ -215,9 +217,10 @@ func (fs *Share) WithContext(ctx context.Context) *Share {
 		panic("nil context")
 	}
 	return &Share{
-		treeConn: fs.treeConn,
-		ctx:      ctx,
-		mapping:  fs.mapping,
+		treeConn:      fs.treeConn,
+		ctx:           ctx,
+		mapping:       fs.mapping,
+		noClientLinks: fs.noClientLinks, // fileshare-csi
 	}
 }
 
@@ -1034,7 +1037,7 @@ func (fs *Share) SetSecurityInfoRaw(name string, flags SecurityInformationReques
 }
 
 func (fs *Share) createFile(name string, req *smb2.CreateRequest, followSymlinks bool) (f *File, err error) {
-	if followSymlinks {
+	if followSymlinks && !fs.noClientLinks { // fileshare-csi: NoClientLinks
 		return fs.createFileRec(name, req)
 	}
 

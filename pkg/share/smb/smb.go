@@ -129,7 +129,7 @@ func dialSMB(ctx context.Context, src source.Source, creds share.Credentials) (s
 		// connection is already closed.
 		return nil, fmt.Errorf("%s: connect to share %q: %w", src.String(), src.Share, ctx.Err())
 	}
-	c := &smbClient{conn: conn, session: s, share: sh, base: src.Base, desc: src.String()}
+	c := newClient(conn, s, sh, src)
 	if !ticketEnd.IsZero() {
 		c.retireAt = ticketEnd.Add(-min(5*time.Minute, time.Until(ticketEnd)/4))
 	}
@@ -303,8 +303,25 @@ func (c *smbClient) wrap(ctx context.Context, op, rel string, err error) error {
 	if errors.As(err, &re) && inUse[re.Code] {
 		return fmt.Errorf("%s %s: %w: %w", op, rel, share.ErrInUse, err)
 	}
+	if ntStatus(err) == stoppedOnSymlink {
+		return fmt.Errorf("%s %s: the path goes through a link the server leaves to its client to follow, and the driver never follows one: %w: %w", op, rel, fs.ErrPermission, err)
+	}
 	return fmt.Errorf("%s %s: %w", op, rel, err)
 }
+
+// newClient is the client of a session's share. A Windows server leaves the
+// links in a path to its client, which the library follows wherever they
+// lead in the share: a file swapped for a link between a copy's listing and
+// its open would be read, or changed, in another volume. The driver never
+// follows one (NoClientLinks; wrap says so).
+func newClient(conn net.Conn, s *smb2.Session, sh *smb2.Share, src source.Source) *smbClient {
+	return &smbClient{conn: conn, session: s, share: sh.NoClientLinks(), base: src.Base, desc: src.String()}
+}
+
+// stoppedOnSymlink is STATUS_STOPPED_ON_SYMLINK: a Windows server's "this
+// path goes through a link; open its target yourself", which the session
+// refuses to (smb2.Share.NoClientLinks).
+const stoppedOnSymlink = 0x8000002D
 
 // inUse are the NTSTATUS codes with which a server says another open of
 // the file stands in the way for now: a session of a controller that was

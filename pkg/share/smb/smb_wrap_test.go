@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"strings"
 	"testing"
 
 	smb2 "github.com/cloudsoda/go-smb2"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
+	"github.com/fileshare-csi/fileshare-csi/pkg/source"
 )
 
 // wrap decides both the error class callers see and whether the session
@@ -73,5 +75,22 @@ func TestNotEmptyIsTheStatusNotThePath(t *testing.T) {
 		if got := isNotEmpty(tc.err); got != tc.want {
 			t.Errorf("%s: isNotEmpty(%v) = %v, want %v", tc.name, tc.err, got, tc.want)
 		}
+	}
+}
+
+// A Windows server answers a path through a link with
+// STATUS_STOPPED_ON_SYMLINK and leaves the link to its client. The client's
+// share never follows it (go-smb2 would open the target, wherever in the
+// share it lies: another volume's file swapped in after a copy's listing),
+// on every context it is bound to, and the status is a refusal that says
+// why: never "not found", never a broken session.
+func TestTheSMBClientNeverFollowsAServersLink(t *testing.T) {
+	c := newClient(nil, nil, &smb2.Share{}, source.Source{Protocol: source.SMB, Host: "fs", Share: "s"})
+	if c.share.FollowsClientLinks() || c.on(context.Background()).FollowsClientLinks() {
+		t.Fatal("the client's share follows a server's links for it")
+	}
+	err := c.wrap(context.Background(), "open", "vol/f", &fs.PathError{Op: "open", Path: `vol\f`, Err: &smb2.ResponseError{Code: stoppedOnSymlink}})
+	if !errors.Is(err, fs.ErrPermission) || errors.Is(err, fs.ErrNotExist) || c.Broken() || !strings.Contains(err.Error(), "never follows") {
+		t.Fatalf("wrap(STOPPED_ON_SYMLINK) = %v (broken %v); want a refusal that names the link", err, c.Broken())
 	}
 }

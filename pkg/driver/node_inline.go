@@ -136,19 +136,17 @@ func (n *node) unpublishInline(ctx context.Context, target string) (*csi.NodeUnp
 // choice. Without it, nfs://nas/exports/.fileshare-csi is mounted where
 // the allow-list names a class's base, nfs://nas/exports: the controller's
 // records of every volume of the class, for the pod to read and rewrite.
-// The records directory is refused at any depth and in any case (an SMB
-// share, or a case-insensitive export, finds .FILESHARE-CSI there too): an
-// allow-list entry may lie above a class's base, and no inline volume has
-// any business with the controller's records. Trailing periods and spaces
-// are left out of the comparison: a Windows node normalizes the UNC path it
-// links to as Win32 does, which drops them (.fileshare-csi. is the records
-// directory there).
+// The records directory is refused at any depth and in any spelling a
+// server or a Windows node takes for it (volume.IsMetadataDir: any case,
+// trailing periods and spaces): an allow-list entry may lie above a class's
+// base, and no inline volume has any business with the controller's
+// records.
 func checkInlinePath(rel string) error {
 	if err := volume.ValidateSubDir(rel); err != nil {
 		return err
 	}
 	for _, c := range strings.Split(rel, "/") {
-		if strings.EqualFold(strings.TrimRight(c, ". "), volume.MetadataDir) {
+		if volume.IsMetadataDir(c) {
 			return fmt.Errorf("%q: %s is where the driver keeps its records", rel, volume.MetadataDir)
 		}
 	}

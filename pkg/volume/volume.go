@@ -51,6 +51,16 @@ type Volume struct {
 // CreateVolume name and recorded size): the controller keeps no other state.
 const MetadataDir = layout.Dir
 
+// IsMetadataDir says whether a path component names MetadataDir on some
+// server: in any case (an SMB share, or a case-insensitive export, finds
+// .FILESHARE-CSI there too), and with trailing periods or spaces, which
+// Windows drops from a name (a Windows node links to a UNC path as Win32
+// normalizes it, and a Windows server opens .fileshare-csi. as
+// .fileshare-csi).
+func IsMetadataDir(name string) bool {
+	return strings.EqualFold(strings.TrimRight(name, ". "), MetadataDir)
+}
+
 const (
 	idVersion   = "v2"
 	idVersionV1 = "v1"
@@ -169,10 +179,10 @@ func ValidateSubDir(p string) error {
 	}
 	for i, c := range strings.Split(p, "/") {
 		switch {
-		case i == 0 && strings.EqualFold(c, MetadataDir):
-			// In any case: an SMB server takes .FILESHARE-CSI for the
-			// driver's own directory (a static PV's ID is the
-			// administrator's to write, and the node mounts what it says).
+		case i == 0 && IsMetadataDir(c):
+			// In any spelling a server takes for the driver's own
+			// directory (a static PV's ID is the administrator's to
+			// write, and the node mounts what it says).
 			return fmt.Errorf("subDir %q: %s is where the driver keeps its records", p, MetadataDir)
 		case c == "":
 			return fmt.Errorf("subDir %q has an empty component (// or a trailing /)", p)

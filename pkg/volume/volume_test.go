@@ -52,6 +52,9 @@ func TestParseIDRejectsEscapes(t *testing.T) {
 		"v1#nfs://h/e#x#purge", "v1#nfs://h/e#x#", "v1#nfs://h/../e#x#delete", "v1#nfs://h/e#%#delete",
 		"v1#nfs://h/e#a\\b#delete", "v1#nfs://h/e#a\nb#delete", "v1#nfs://h/e#.fileshare-csi#delete",
 		"v1#smb://h/s#.FILESHARE-CSI/x#delete", "v1#nfs://h/e#.FileShare-CSI#delete",
+		// A Windows server, or a Windows node's link, drops trailing
+		// periods and spaces: the records directory again.
+		"v1#smb://h/s#.fileshare-csi.#delete", "v1#smb://h/s#.FileShare-CSI. ./x#delete",
 	} {
 		if v, err := ParseID(id); err == nil {
 			t.Errorf("ParseID(%q) = %+v, want an error", id, v)

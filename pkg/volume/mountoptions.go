@@ -112,6 +112,11 @@ var refusedKeys = map[string]refusal{
 	"netbiosname":       refuseIdentity,
 	"servern":           refuseIdentity,
 	"servernetbiosname": refuseIdentity,
+	// CIFS multiuser: each uid that touches the mount logs in on its own
+	// with what the node holds for that uid (a ticket cache of
+	// --krb5-cache-uids, a cifscreds key), not the secret's user: a pod
+	// that runs as another principal's uid would reach the share as it.
+	"multiuser": refuseIdentity,
 	"guest":             refuseDowngrade,
 	"sep":               refuseParser,
 	"bind":              refuseMountTool,

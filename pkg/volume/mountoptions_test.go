@@ -18,7 +18,7 @@ func TestCheckMountOptionsRefusesEachKey(t *testing.T) {
 		// host, a port, a share, a path or an identity
 		"target=//evil/" + leak, "path=//127.0.0.123/sharexx/sub/../../private", "prefixpath=sub/../../" + leak,
 		"source=//evil/" + leak, "port=4450", "mountport=20048", "clientaddr=10.1.2.3", "srcaddr=10.1.2.3",
-		"proxy=10.1.2.3", "cruid=0", "upcall_target=app", "netbiosname=evil", "servern=evil",
+		"proxy=10.1.2.3", "cruid=0", "upcall_target=app", "netbiosname=evil", "servern=evil", "multiuser", "MultiUser",
 		"servernetbiosname=evil", "sep=;vers=3.0;ip=10.1.2.3",
 		"sec=none", "sec=ntlm", "sec=ntlmi", "sec=lanman", "sec=krb5:NONE", "sec=sys:none",
 		// mixed case and stray spaces, as a YAML list may carry them

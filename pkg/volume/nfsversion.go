@@ -19,19 +19,37 @@ func NFSVersionOptions(src source.Source, opts []string) ([]string, error) {
 	if src.Protocol != source.NFS || src.Version == "" {
 		return opts, nil
 	}
+	named := false
 	for _, o := range splitOptions(opts) {
-		k, v, ok := strings.Cut(strings.TrimSpace(o), "=")
-		k = strings.ToLower(k)
-		if !ok || k != "vers" && k != "nfsvers" {
+		k, v, ok := versionOption(o)
+		if !ok {
 			continue
 		}
 		major, _, _ := strings.Cut(v, ".")
 		want, _, _ := strings.Cut(src.Version, ".")
 		if major != want {
-			return nil, fmt.Errorf("mount option %s=%s conflicts with the source's vers=%s: the controller provisions with NFS %s, so mount with it too (drop the option or pin the source to the same version)",
-				k, v, src.Version, src.Version)
+			return nil, fmt.Errorf("mount option %s conflicts with the source's vers=%s: the controller provisions with NFS %s, so mount with it too (drop the option or pin the source to the same version)",
+				k, src.Version, src.Version)
 		}
+		named = true // every one is checked: "vers=4.1,v3" names two
+	}
+	if named {
 		return opts, nil
 	}
 	return append(append([]string(nil), opts...), "vers="+src.Version), nil
+}
+
+// versionOption reads an option of nfs(5) that names a version: vers=N or
+// nfsvers=N, or the short flags v3, v4, v4.1, ... It answers the option as
+// written (for an error) and the version.
+func versionOption(o string) (opt, version string, ok bool) {
+	o = strings.TrimSpace(o)
+	k, v, hasValue := strings.Cut(o, "=")
+	switch lk := strings.ToLower(k); {
+	case hasValue && (lk == "vers" || lk == "nfsvers"):
+		return k + "=" + v, v, true
+	case !hasValue && len(lk) > 1 && lk[0] == 'v' && lk[1] >= '0' && lk[1] <= '9':
+		return o, lk[1:], true
+	}
+	return "", "", false
 }

@@ -24,6 +24,12 @@ func TestNFSVersionOptions(t *testing.T) {
 		{"nfs://h/e?vers=4.1", []string{"hard,vers=3"}, nil, "vers=3 conflicts with the source's vers=4.1"},
 		{"nfs://h/e?vers=3", []string{"nfsvers=4.1"}, nil, "nfsvers=4.1 conflicts with the source's vers=3"},
 		{"smb://h/s", []string{"vers=3.0"}, []string{"vers=3.0"}, ""},
+		// nfs(5)'s short flags name a version too, and every one is
+		// checked: a second option of another version is no less one.
+		{"nfs://h/e?vers=4.1", []string{"v4.1"}, []string{"v4.1"}, ""},
+		{"nfs://h/e?vers=4.1", []string{"hard,v3"}, nil, "v3 conflicts with the source's vers=4.1"},
+		{"nfs://h/e?vers=4.1", []string{"vers=4.1,v3"}, nil, "v3 conflicts with the source's vers=4.1"},
+		{"nfs://h/e?vers=3", []string{"nfsvers=3", "vers=4.2"}, nil, "vers=4.2 conflicts with the source's vers=3"},
 	}
 	for _, c := range cases {
 		got, err := NFSVersionOptions(mustSource(t, c.src), c.opts)

@@ -90,17 +90,14 @@ func (k *keyringCreds) get(keyFile, key string) (share.Credentials, bool) {
 	b, err := unseal(sk, key, buf[:n])
 	clear(sk)
 	if err != nil {
-		// An earlier version's plaintext: sealed now, in place (the plugin
-		// does this for every staged volume at start), so the mounts keep
-		// what a repair or a rotation needs across the upgrade.
-		var old share.Credentials
-		if json.Unmarshal(buf[:n], &old) == nil && old != (share.Credentials{}) {
-			if k.put(keyFile, key, old) == nil {
-				return old, true
-			}
-		}
-		// Sealed with a key file since replaced: it will never open. Gone
-		// now; the stage asks for the Secret again, as after a reboot.
+		// Sealed with a key file since replaced, or not sealed at all: it
+		// will never open, and plaintext is never taken for credentials.
+		// A pod that runs as root without a user namespace shares root's
+		// keyring: it cannot read a sealed key, but it could write its own
+		// login into another volume's, for a repair to remount that
+		// volume with. Gone now; the stage asks for the Secret again, as
+		// after a reboot. (Builds that kept plaintext here were never
+		// released.)
 		k.invalidate(id)
 		return share.Credentials{}, false
 	}

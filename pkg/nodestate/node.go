@@ -166,9 +166,8 @@ func (n NodeStore) Staged(stagingPath string) (Staged, error) {
 // SaveStaged keeps them, and the file is replaced by one without. It
 // returns how many records it rewrote; a record whose credentials cannot
 // be kept loses them (never left in plain text), and is named in the
-// error. The credentials an earlier version
-// kept in the keyring unsealed are sealed too, now rather than at their
-// volume's next use (see creds.go).
+// error. Keys of the keyring that do not open are removed as each record is
+// read (see creds.go).
 func (n NodeStore) MoveCredentialsOutOfRecords() (int, error) {
 	moved := 0
 	var errs []error

@@ -845,15 +845,31 @@ func (s *Store) legacyOwner(ctx context.Context, req CreateRequest) (Record, boo
 	var old Record
 	err := s.readJSON(ctx, req.Legacy, &old)
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return Record{}, false, nil
-	case err != nil:
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return Record{}, false, err
-	case old.Name != req.Name:
+	case err == nil && old.Name != req.Name:
 		return Record{}, false, fmt.Errorf("directory %s already belongs to volume %q; use a subDir template that gives each claim its own directory: %w", req.Path, old.Name, ErrConflict)
+	case err == nil:
+		old.Path = req.Path
+		return old, true, nil
 	}
-	old.Path = req.Path
-	return old, true, nil
+	// A v1 record lies in its class's base, which another class on the
+	// share may split off the same path elsewhere (smb://h/s with subDir
+	// team/data, smb://h/s/team with data): the v1 volume of any split is
+	// another claim's.
+	for _, base := range append([]string{""}, ancestors(req.Path)...) {
+		other := LegacyRecordPath(base, strings.TrimPrefix(strings.TrimPrefix(req.Path, base), "/"))
+		if other == req.Legacy {
+			continue
+		}
+		switch err := s.readJSON(ctx, other, &old); {
+		case err == nil:
+			return Record{}, false, fmt.Errorf("directory %s already belongs to v1 volume %q (recorded in %s); use a subDir template that gives each claim its own directory: %w", req.Path, old.Name, other, ErrConflict)
+		case !errors.Is(err, fs.ErrNotExist):
+			return Record{}, false, err
+		}
+	}
+	return Record{}, false, nil
 }
 
 // intent reads the intent of a create at p; fs.ErrNotExist when there is
@@ -1041,6 +1057,12 @@ func (s *Store) checkAdoptable(ctx context.Context, p string) (share.FileInfo, e
 		return fi, fmt.Errorf("%s exists on the share and is not a directory: %w", p, ErrConflict)
 	}
 	if err := s.foreignStore(ctx, p); err != nil {
+		return fi, err
+	}
+	// A v1 class's base: the v1 volumes below it have no holds.
+	if names, err := s.c.List(ctx, path.Join(p, Dir), 1); err == nil && len(names) > 0 {
+		return fi, fmt.Errorf("%s holds the records of v1 volumes (%s), whose directories lie below it; give the classes on this share bases and subDir templates that cannot nest: %w", p, path.Join(p, Dir), ErrConflict)
+	} else if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrPermission) {
 		return fi, err
 	}
 	var a Archive

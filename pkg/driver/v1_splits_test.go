@@ -48,3 +48,39 @@ func TestNoClaimAdoptsAV1VolumeOrBaseThroughAnotherBase(t *testing.T) {
 		})
 	}
 }
+
+// Nor is a claim's directory made inside a live v1 volume, whatever base
+// splits its path (the v1 class's own, with a template that nests, or
+// another): as for a volume of today (checkAncestors), the v1 volume's
+// pods would see and change the claim's data. Each create here is the
+// share's first, which goes the step-by-step way (checkAncestors); the
+// batched way does not look for a root-based v1 record (docs/data-safety.md,
+// "Not covered": a read per ancestor on every create).
+func TestNoClaimLiesInsideAV1Volume(t *testing.T) {
+	for _, tc := range []struct {
+		name, v1Record, v1Dir, src, tmpl, ns, pvc string
+	}{
+		{"same base", "team/.fileshare-csi/data.json", "team/data", "smb://fs/share/team", "${pvc.metadata.namespace}/${pvc.metadata.name}", "data", "x"},
+		{"root base", ".fileshare-csi/data.json", "data", "smb://fs/share/data", "${pvc.metadata.name}", "n", "x"},
+		{"shorter base", ".fileshare-csi/team%2Fdata.json", "team/data", "smb://fs/share/team", "${pvc.metadata.namespace}/${pvc.metadata.name}", "data", "x"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			ms := memshare.New()
+			d := memshareDriver(t, ms)
+			if err := ms.WriteFileDirect(tc.v1Record, []byte(`{"name":"pvc-old","capacityBytes":1}`)); err != nil {
+				t.Fatal(err)
+			}
+			if err := ms.WriteFileDirect(tc.v1Dir+"/file.txt", []byte("v1 data")); err != nil {
+				t.Fatal(err)
+			}
+			res, err := createIn(ctx, d, tc.src, tc.tmpl, "pvc-new", tc.ns, tc.pvc)
+			if status.Code(err) != codes.AlreadyExists {
+				t.Errorf("a claim inside a live v1 volume: %v, %v; want AlreadyExists", res.GetVolume().GetVolumeId(), err)
+			}
+			if names, err := ms.Client().List(ctx, tc.v1Dir, 10); err != nil || len(names) != 1 {
+				t.Errorf("the v1 volume holds %v (%v), want only its file", names, err)
+			}
+		})
+	}
+}

@@ -853,23 +853,33 @@ func (s *Store) legacyOwner(ctx context.Context, req CreateRequest) (Record, boo
 		old.Path = req.Path
 		return old, true, nil
 	}
-	// A v1 record lies in its class's base, which another class on the
-	// share may split off the same path elsewhere (smb://h/s with subDir
-	// team/data, smb://h/s/team with data): the v1 volume of any split is
-	// another claim's.
-	for _, base := range append([]string{""}, ancestors(req.Path)...) {
-		other := LegacyRecordPath(base, strings.TrimPrefix(strings.TrimPrefix(req.Path, base), "/"))
-		if other == req.Legacy {
-			continue
-		}
-		switch err := s.readJSON(ctx, other, &old); {
-		case err == nil:
-			return Record{}, false, fmt.Errorf("directory %s already belongs to v1 volume %q (recorded in %s); use a subDir template that gives each claim its own directory: %w", req.Path, old.Name, other, ErrConflict)
-		case !errors.Is(err, fs.ErrNotExist):
-			return Record{}, false, err
-		}
+	// The v1 volume of any other split is another claim's.
+	if err := s.v1Volume(ctx, req.Path, req.Legacy, "already belongs to"); err != nil {
+		return Record{}, false, err
 	}
 	return Record{}, false, nil
+}
+
+// v1Volume refuses p when a v1 record, other than the one at skip, names
+// it. A v1 record lies in its class's base, which another class on the
+// share may split off the same path elsewhere (smb://h/s with subDir
+// team/data, smb://h/s/team with data), so every split is read. rel says
+// how p relates to the volume, for the message.
+func (s *Store) v1Volume(ctx context.Context, p, skip, rel string) error {
+	for _, base := range append([]string{""}, ancestors(p)...) {
+		other := LegacyRecordPath(base, strings.TrimPrefix(strings.TrimPrefix(p, base), "/"))
+		if other == skip {
+			continue
+		}
+		var old Record
+		switch err := s.readJSON(ctx, other, &old); {
+		case err == nil:
+			return fmt.Errorf("directory %s %s v1 volume %q (recorded in %s); use a subDir template that gives each claim its own directory: %w", p, rel, old.Name, other, ErrConflict)
+		case !errors.Is(err, fs.ErrNotExist):
+			return err
+		}
+	}
+	return nil
 }
 
 // intent reads the intent of a create at p; fs.ErrNotExist when there is
@@ -1129,6 +1139,10 @@ func (s *Store) checkAncestors(ctx context.Context, p string) error {
 		}
 		if !errors.Is(err, fs.ErrNotExist) {
 			return err
+		}
+		// A v1 volume above (its pods would see this one's data).
+		if err := s.v1Volume(ctx, a, "", "is"); err != nil {
+			return fmt.Errorf("%s would lie inside it: %w", p, err)
 		}
 	}
 	return nil

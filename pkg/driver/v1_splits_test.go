@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/container-storage-interface/spec/lib/go/csi"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
@@ -80,6 +81,35 @@ func TestNoClaimLiesInsideAV1Volume(t *testing.T) {
 			}
 			if names, err := ms.Client().List(ctx, tc.v1Dir, 10); err != nil || len(names) != 1 {
 				t.Errorf("the v1 volume holds %v (%v), want only its file", names, err)
+			}
+		})
+	}
+}
+
+// A volume whose directory is a v1 class's base (an earlier build let a
+// claim adopt one) holds that class's v1 volumes, which have no holds:
+// neither deleting nor archiving it may take them. Both are refused, and
+// nothing moves.
+func TestAVolumeHoldingAV1BaseIsNeitherDeletedNorArchived(t *testing.T) {
+	for _, onDelete := range []string{"delete", "archive"} {
+		t.Run(onDelete, func(t *testing.T) {
+			ms := memshare.New()
+			d := memshareDriver(t, ms)
+			id := createOn(t, d, "team", onDelete)
+			for p, data := range map[string]string{
+				"team/.fileshare-csi/data.json": `{"name":"pvc-old","capacityBytes":1}`,
+				"team/data/file.txt":            "v1 data",
+			} {
+				if err := ms.WriteFileDirect(p, []byte(data)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			_, err := d.DeleteVolume(context.Background(), &csi.DeleteVolumeRequest{VolumeId: id})
+			if status.Code(err) != codes.FailedPrecondition {
+				t.Errorf("DeleteVolume (%s) of a volume holding a v1 base: %v, want FailedPrecondition", onDelete, err)
+			}
+			if got, err := ms.Client().ReadFile(context.Background(), "team/data/file.txt"); err != nil || string(got) != "v1 data" {
+				t.Errorf("the v1 volume's file is now %q (%v)", got, err)
 			}
 		})
 	}

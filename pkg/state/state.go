@@ -1066,13 +1066,7 @@ func (s *Store) checkAdoptable(ctx context.Context, p string) (share.FileInfo, e
 	case !fi.IsDir:
 		return fi, fmt.Errorf("%s exists on the share and is not a directory: %w", p, ErrConflict)
 	}
-	if err := s.foreignStore(ctx, p); err != nil {
-		return fi, err
-	}
-	// A v1 class's base: the v1 volumes below it have no holds.
-	if names, err := s.c.List(ctx, path.Join(p, Dir), 1); err == nil && len(names) > 0 {
-		return fi, fmt.Errorf("%s holds the records of v1 volumes (%s), whose directories lie below it; give the classes on this share bases and subDir templates that cannot nest: %w", p, path.Join(p, Dir), ErrConflict)
-	} else if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrPermission) {
+	if err := s.classRootAt(ctx, p); err != nil {
 		return fi, err
 	}
 	var a Archive
@@ -1107,10 +1101,16 @@ func (s *Store) checkAdoptable(ctx context.Context, p string) (share.FileInfo, e
 // a root-squashing export) holds no store: the controller could not keep one
 // there either, and refusing would break adopting or archiving it.
 func (s *Store) foreignStore(ctx context.Context, p string) error {
+	_, err := s.storeAt(ctx, p)
+	return err
+}
+
+// storeAt is foreignStore, and says whether p holds a .fileshare-csi at all.
+func (s *Store) storeAt(ctx context.Context, p string) (bool, error) {
 	if _, err := s.c.Stat(ctx, path.Join(p, Dir)); errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
-		return nil
+		return false, nil
 	} else if err != nil {
-		return err
+		return false, err
 	}
 	// The first directory a store makes (its first intent's), and the
 	// ones every store that ever made a volume has.
@@ -1118,10 +1118,31 @@ func (s *Store) foreignStore(ctx context.Context, p string) error {
 		_, err := s.c.Stat(ctx, path.Join(p, d))
 		switch {
 		case err == nil:
-			return fmt.Errorf("directory %s holds the records of another class's sessions (%s: a share or export nested in this one, the same files shared over SMB and exported over NFS at another level, or a server that hides its export list): no volume of this class is made, adopted, deleted or archived there, which would take that class's volumes; give the classes bases that do not overlap, or sources that reach the files at the same directory: %w", p, path.Join(p, Dir), ErrConflict)
+			return true, fmt.Errorf("directory %s holds the records of another class's sessions (%s: a share or export nested in this one, the same files shared over SMB and exported over NFS at another level, or a server that hides its export list): no volume of this class is made, adopted, deleted or archived there, which would take that class's volumes; give the classes bases that do not overlap, or sources that reach the files at the same directory: %w", p, path.Join(p, Dir), ErrConflict)
 		case !errors.Is(err, fs.ErrNotExist):
-			return err
+			return true, err
 		}
+	}
+	return true, nil
+}
+
+// classRootAt is foreignStore for a directory a call would take whole (adopt,
+// delete, archive): a v1 class's base is refused too. Its .fileshare-csi
+// holds the records of v1 volumes, whose directories lie below it and have
+// no holds; a claim that adopted the base would take them with it at its
+// DeleteVolume. It costs a listing only where a .fileshare-csi is there.
+// (Not for the directories above a new volume: a class's new volumes go
+// into its own v1 base.)
+func (s *Store) classRootAt(ctx context.Context, p string) error {
+	if has, err := s.storeAt(ctx, p); err != nil || !has {
+		return err
+	}
+	names, err := s.c.List(ctx, path.Join(p, Dir), 1)
+	switch {
+	case err == nil && len(names) > 0:
+		return fmt.Errorf("%s holds the records of v1 volumes (%s), whose directories lie below it; give the classes on this share bases and subDir templates that cannot nest: %w", p, path.Join(p, Dir), ErrConflict)
+	case err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrPermission):
+		return err
 	}
 	return nil
 }
@@ -1366,7 +1387,7 @@ func (s *Store) ArchiveVolume(ctx context.Context, rec Record) (string, error) {
 func (s *Store) archive(ctx context.Context, rec Record, save func(context.Context, Record) error) (string, error) {
 	// Archived, another class's session root inside would move away from
 	// under its share or export (v1 volumes too: ArchiveLegacy).
-	if err := s.foreignStore(ctx, rec.Path); err != nil {
+	if err := s.classRootAt(ctx, rec.Path); err != nil {
 		return "", err
 	}
 	for i := range 10 {
@@ -1569,7 +1590,7 @@ func (s *Store) deleteDir(ctx context.Context, rec Record) error {
 		// tenant copied in would keep them, and the reclaimer's every pass,
 		// stuck.
 		if first, _, _ := strings.Cut(rec.Path, "/"); first != Dir && !rec.Populating {
-			if err := s.foreignStore(ctx, rec.Path); err != nil {
+			if err := s.classRootAt(ctx, rec.Path); err != nil {
 				return err
 			}
 		}
@@ -1739,7 +1760,7 @@ func (s *Store) DeleteLegacy(ctx context.Context, base, subDir string, rec Recor
 					return fmt.Errorf("%s now leads to another volume's directory; not deleting it: %w", rec.Path, ErrConflict)
 				}
 			}
-			if err := s.foreignStore(ctx, rec.Path); err != nil {
+			if err := s.classRootAt(ctx, rec.Path); err != nil {
 				return err
 			}
 			if err := s.purge(ctx, rec.Path, 0); err != nil {

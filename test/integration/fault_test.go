@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -217,8 +218,15 @@ func TestControllerKilledAtRandomConverges(t *testing.T) {
 			t.Fatalf("nothing was tested: %d kills, %d rounds", kills, rounds.Load())
 		}
 
-		for _, c := range changedMetadata(before, metadataFiles(meta, stale), true) {
+		changed := changedMetadata(before, metadataFiles(meta, stale), true)
+		for _, c := range changed {
 			t.Errorf("the metadata changed: %s", c)
+		}
+		if len(changed) > 0 {
+			// The killed controllers' logs go with the test's directory:
+			// what they said of the UIDs left behind is all there is to
+			// go on afterwards.
+			t.Logf("what the controllers logged of them:\n%s", logLinesNaming(dir, changed))
 		}
 		entries, _ := os.ReadDir(base)
 		for _, e := range entries {
@@ -231,6 +239,28 @@ func TestControllerKilledAtRandomConverges(t *testing.T) {
 		}
 		deleteVol(t, client(), bystander.GetVolumeId(), secrets)
 	})
+}
+
+// logLinesNaming returns the lines of the driver logs in dir that name a
+// volume UID (16 hex digits) of the changes, or say what a delete left
+// behind; at most 300.
+func logLinesNaming(dir string, changes []string) string {
+	uids := regexp.MustCompile(`[0-9a-f]{16}`).FindAllString(strings.Join(changes, " "), -1)
+	logs, _ := filepath.Glob(filepath.Join(dir, "driver-*.log"))
+	var out []string
+	for _, l := range logs {
+		b, _ := os.ReadFile(l)
+		for _, line := range strings.Split(string(b), "\n") {
+			hit := strings.Contains(line, "left") || strings.Contains(line, "behind")
+			for _, u := range uids {
+				hit = hit || strings.Contains(line, u)
+			}
+			if hit && len(out) < 300 {
+				out = append(out, filepath.Base(l)+": "+line)
+			}
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // later is the later of a and b.

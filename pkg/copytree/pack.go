@@ -121,15 +121,14 @@ func entryOf(h *tar.Header, syntax share.NameSyntax) (packEntry, error) {
 // for listed names): on SMB a backslash separates names too, and Samba
 // takes `x\..\..\pvc-b\f` for another volume's pvc-b/f.
 func validPackName(name string, syntax share.NameSyntax) error {
-	bad := name == "" || name == "." || path.IsAbs(name) || path.Clean(name) != name || name == ".." || strings.HasPrefix(name, "../")
-	for _, elem := range strings.Split(name, "/") {
-		if keep, err := share.ListedName(elem, syntax); bad || !keep || err != nil {
-			bad = true
-			break
-		}
+	refused := func() error { return fmt.Errorf("pack entry %q is not a path below the tree: %w", name, fs.ErrInvalid) }
+	if name == "" || name == "." || path.IsAbs(name) || path.Clean(name) != name || name == ".." || strings.HasPrefix(name, "../") {
+		return refused()
 	}
-	if bad {
-		return fmt.Errorf("pack entry %q is not a path below the tree: %w", name, fs.ErrInvalid)
+	for _, elem := range strings.Split(name, "/") {
+		if keep, err := share.ListedName(elem, syntax); !keep || err != nil {
+			return refused()
+		}
 	}
 	return nil
 }

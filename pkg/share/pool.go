@@ -253,12 +253,6 @@ func answeredLater(err error) bool {
 	return errors.Is(err, ErrTryLater) && !cutByContext(err)
 }
 
-// cutByContext says whether err ended a call by its deadline or its
-// cancellation, which may leave a reply on its way.
-func cutByContext(err error) bool {
-	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)
-}
-
 // shareOf is the share's part of a pool key (shareKey).
 func shareOf(key string) string {
 	i := strings.IndexByte(key, '/')

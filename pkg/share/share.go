@@ -62,7 +62,7 @@ var ErrNoNFSv3 = errors.New("the server offers no NFSv3")
 // ErrUnavailable, unless the context ended: what names the step. The
 // protocol packages report their transports' failures with it.
 func Unavailable(src source.Source, what string, err error) error {
-	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+	if cutByContext(err) {
 		return fmt.Errorf("%s: %s: %w", src.String(), what, err)
 	}
 	return fmt.Errorf("%s: %s: %w: %w", src.String(), what, ErrUnavailable, err)
@@ -302,7 +302,13 @@ func MkdirAll(ctx context.Context, c Client, rel string, perm fs.FileMode) error
 // not be used again: a transport failure, or a deadline or cancellation that
 // may have cut a request whose reply is still on its way.
 func BreaksSession(err error) bool {
-	return errors.Is(err, ErrUnavailable) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)
+	return errors.Is(err, ErrUnavailable) || cutByContext(err)
+}
+
+// cutByContext says whether err ended a call by its deadline or its
+// cancellation, which may leave a reply on its way.
+func cutByContext(err error) bool {
+	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)
 }
 
 // IsAnswer reports whether err is the server's definite answer about a path

@@ -19,15 +19,14 @@ func NFSVersionOptions(src source.Source, opts []string) ([]string, error) {
 	if src.Protocol != source.NFS || src.Version == "" {
 		return opts, nil
 	}
+	want, _, _ := strings.Cut(src.Version, ".")
 	named := false
 	for _, o := range splitOptions(opts) {
 		k, v, ok := versionOption(o)
 		if !ok {
 			continue
 		}
-		major, _, _ := strings.Cut(v, ".")
-		want, _, _ := strings.Cut(src.Version, ".")
-		if major != want {
+		if major, _, _ := strings.Cut(v, "."); major != want {
 			return nil, fmt.Errorf("mount option %s conflicts with the source's vers=%s: the controller provisions with NFS %s, so mount with it too (drop the option or pin the source to the same version)",
 				k, src.Version, src.Version)
 		}

@@ -357,14 +357,15 @@ func (c *nfsClient) call(ctx context.Context, args any) (*oncrpc.Reader, error) 
 }
 
 func statusError(status uint32) error {
-	switch status {
-	case nfs.NFS3ErrStale, nfs.NFS3ErrBadHandle: // staleHandle
+	if staleHandle(status) {
 		// The thing may well be there, under a handle the session no
 		// longer knows. Never fs.ErrNotExist, which the state store takes
 		// for the server's word that a path is not there (a record read so
 		// would make a DeleteVolume answer OK and leave the volume): a
 		// caller retries on a new session.
 		return fmt.Errorf("NFS status %d (stale or bad file handle): %w", status, share.ErrUnavailable)
+	}
+	switch status {
 	case nfs.NFS3ErrNoEnt:
 		return fmt.Errorf("NFS status %d: %w", status, fs.ErrNotExist)
 	case nfs.NFS3ErrExist:

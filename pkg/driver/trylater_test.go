@@ -24,16 +24,12 @@ import (
 // dialed for the retry.
 func TestATryLaterIsAnsweredWithoutANewSession(t *testing.T) {
 	ms := memshare.New()
+	d := memshareDriver(t, ms)
 	var dials atomic.Int32
-	pool := share.NewPool()
-	pool.Dial = func(context.Context, source.Source, share.Credentials) (share.Client, error) {
+	dial := d.cfg.Pool.Dial
+	d.cfg.Pool.Dial = func(ctx context.Context, src source.Source, creds share.Credentials) (share.Client, error) {
 		dials.Add(1)
-		return ms.Client(), nil
-	}
-	t.Cleanup(pool.Close)
-	d, err := New(Config{Name: "test.csi", Controller: true, Pool: pool})
-	if err != nil {
-		t.Fatal(err)
+		return dial(ctx, src, creds)
 	}
 	createOn(t, d, "pvc-warm", "delete") // the pool now holds a session it reuses
 
@@ -57,7 +53,7 @@ func TestATryLaterIsAnsweredWithoutANewSession(t *testing.T) {
 			AccessMode: &csi.VolumeCapability_AccessMode{Mode: csi.VolumeCapability_AccessMode_MULTI_NODE_MULTI_WRITER},
 		}},
 	}
-	_, err = d.CreateVolume(context.Background(), req)
+	_, err := d.CreateVolume(context.Background(), req)
 	if status.Code(err) != codes.Unavailable {
 		t.Fatalf("CreateVolume when the server asks to try later: %v, want Unavailable", err)
 	}

@@ -30,12 +30,7 @@ func TestNoClaimAdoptsAV1VolumeOrBaseThroughAnotherBase(t *testing.T) {
 			ctx := context.Background()
 			ms := memshare.New()
 			d := memshareDriver(t, ms)
-			if err := ms.WriteFileDirect(tc.v1Record, []byte(`{"name":"pvc-old","capacityBytes":1}`)); err != nil {
-				t.Fatal(err)
-			}
-			if err := ms.WriteFileDirect("team/data/file.txt", []byte("v1 data")); err != nil {
-				t.Fatal(err)
-			}
+			writeV1Volume(t, ms, tc.v1Record, "team/data")
 			res, err := createIn(ctx, d, tc.src, tc.tmpl, "pvc-new", tc.ns, tc.pvc)
 			if status.Code(err) != codes.AlreadyExists {
 				t.Errorf("a claim at a live v1 volume or base: %v, %v; want AlreadyExists", res.GetVolume().GetVolumeId(), err)
@@ -69,12 +64,7 @@ func TestNoClaimLiesInsideAV1Volume(t *testing.T) {
 			ctx := context.Background()
 			ms := memshare.New()
 			d := memshareDriver(t, ms)
-			if err := ms.WriteFileDirect(tc.v1Record, []byte(`{"name":"pvc-old","capacityBytes":1}`)); err != nil {
-				t.Fatal(err)
-			}
-			if err := ms.WriteFileDirect(tc.v1Dir+"/file.txt", []byte("v1 data")); err != nil {
-				t.Fatal(err)
-			}
+			writeV1Volume(t, ms, tc.v1Record, tc.v1Dir)
 			res, err := createIn(ctx, d, tc.src, tc.tmpl, "pvc-new", tc.ns, tc.pvc)
 			if status.Code(err) != codes.AlreadyExists {
 				t.Errorf("a claim inside a live v1 volume: %v, %v; want AlreadyExists", res.GetVolume().GetVolumeId(), err)
@@ -96,14 +86,7 @@ func TestAVolumeHoldingAV1BaseIsNeitherDeletedNorArchived(t *testing.T) {
 			ms := memshare.New()
 			d := memshareDriver(t, ms)
 			id := createOn(t, d, "team", onDelete)
-			for p, data := range map[string]string{
-				"team/.fileshare-csi/data.json": `{"name":"pvc-old","capacityBytes":1}`,
-				"team/data/file.txt":            "v1 data",
-			} {
-				if err := ms.WriteFileDirect(p, []byte(data)); err != nil {
-					t.Fatal(err)
-				}
-			}
+			writeV1Volume(t, ms, "team/.fileshare-csi/data.json", "team/data")
 			_, err := d.DeleteVolume(context.Background(), &csi.DeleteVolumeRequest{VolumeId: id})
 			if status.Code(err) != codes.FailedPrecondition {
 				t.Errorf("DeleteVolume (%s) of a volume holding a v1 base: %v, want FailedPrecondition", onDelete, err)
@@ -112,5 +95,17 @@ func TestAVolumeHoldingAV1BaseIsNeitherDeletedNorArchived(t *testing.T) {
 				t.Errorf("the v1 volume's file is now %q (%v)", got, err)
 			}
 		})
+	}
+}
+
+// writeV1Volume puts a v1 volume on ms as an earlier build left it: its
+// record at record, and a file in its directory dir.
+func writeV1Volume(t *testing.T, ms *memshare.Share, record, dir string) {
+	t.Helper()
+	if err := ms.WriteFileDirect(record, []byte(`{"name":"pvc-old","capacityBytes":1}`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := ms.WriteFileDirect(dir+"/file.txt", []byte("v1 data")); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -313,7 +313,17 @@ func (n *node) NodePublishVolume(ctx context.Context, req *csi.NodePublishVolume
 	switch err := checkErr; {
 	case err == nil:
 	case errors.Is(err, mounter.ErrNotMounted):
-		return nil, fail(errNotStaged, "volume %s is not staged at %s", shownID(req.GetVolumeId()), staging)
+		// Nothing mounted, yet the node's record says staged: a repair
+		// took the broken mount down and could not mount it again (the
+		// server not back yet). The kubelet never stages again a volume
+		// it takes for staged: mounted again from the record, as a
+		// broken mount is.
+		if _, serr := n.nodeState().Staged(staging); serr != nil {
+			return nil, fail(errNotStaged, "volume %s is not staged at %s", shownID(req.GetVolumeId()), staging)
+		}
+		if rerr := n.repairStaging(ctx, staging); rerr != nil {
+			return nil, fail(nil, "volume %s is not mounted at its staging path %s, and mounting it again failed: %v", shownID(req.GetVolumeId()), staging, rerr)
+		}
 	case rotErr != nil:
 		// What the failing mount needs is the password the server takes.
 		return nil, rotErr
@@ -394,12 +404,16 @@ func (n *node) repairPath(ctx context.Context, path, stagingHint string) error {
 		if pub.Ephemeral {
 			return n.repairStaging(ctx, pub.TargetPath)
 		}
+		// A staging path with nothing mounted is one a failed repair
+		// left: mounted again from its record (no record: not staged,
+		// an error), before the pod's target is touched, which is
+		// never taken down when it cannot be bound again.
 		switch cerr := n.cfg.Mounter.Check(ctx, pub.StagingPath); {
-		case errors.Is(cerr, mounter.ErrBroken):
+		case errors.Is(cerr, mounter.ErrBroken), errors.Is(cerr, mounter.ErrNotMounted):
 			if err := n.repairStaging(ctx, pub.StagingPath); err != nil {
 				return err
 			}
-		case cerr != nil && !errors.Is(cerr, mounter.ErrNotMounted):
+		case cerr != nil:
 			return fmt.Errorf("staging path %s: %w", pub.StagingPath, cerr)
 		}
 		if err := n.cfg.Mounter.Unpublish(ctx, path); err != nil {

@@ -57,3 +57,36 @@ func TestACredentialsFileAKilledStageLeftIsRemovedAfterAQuickRestart(t *testing.
 		t.Errorf("the killed stage's credentials file (a plaintext password) is still in the plugin's /tmp after a restart and an hour of stages: %v", err)
 	}
 }
+
+// The same kill and quick restart on a node where no SMB volume is staged
+// afterwards: no later stage sweeps, and the start's sweep kept the file
+// as too young. The start sweeps again once the files it kept are stale.
+func TestACredentialsFileAKilledStageLeftIsRemovedWithoutALaterStage(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	dir := filepath.Join(tmp, "fileshare-csi-credentials")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	leftover := filepath.Join(dir, "cifs-7654321")
+	if err := os.WriteFile(leftover, []byte("username=u\npassword=SECRET\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// Written just short of the age the sweep removes.
+	killed := time.Now().Add(-staleCredentials + 500*time.Millisecond)
+	if err := os.Chtimes(leftover, killed, killed); err != nil {
+		t.Fatal(err)
+	}
+	_ = New()
+	if _, err := os.Stat(leftover); err != nil {
+		t.Fatalf("the start removed a credentials file younger than %s: %v", staleCredentials, err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		if _, err := os.Stat(leftover); errors.Is(err, fs.ErrNotExist) {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatal("the killed stage's credentials file (a plaintext password) is still in the plugin's /tmp once it is stale, and stays until a stage of an SMB volume comes")
+}

@@ -67,7 +67,13 @@ type Linux struct {
 // New returns the mounter of this OS.
 func New() Mounter {
 	credDir := filepath.Join(os.TempDir(), "fileshare-csi-credentials")
-	removeStaleCredentials(credDir, staleCredentials)
+	// A plugin killed during a mount and restarted at once left a file
+	// too young for this sweep, and only the next stage of an SMB volume
+	// would sweep again, which may never come: swept again once it is
+	// stale.
+	if wait := removeStaleCredentials(credDir, staleCredentials); wait > 0 {
+		time.AfterFunc(wait+time.Second, func() { removeStaleCredentials(credDir, staleCredentials) })
+	}
 	return &Linux{m: mount.New(""), run: runMount, CredentialsDir: credDir, umount2: unix.Unmount, sharedFS: sharesSuperblock, remountReadOnly: remountBindReadOnly,
 		RootsDir: filepath.Join(os.TempDir(), "fileshare-csi-roots"), openSub: openSubdir, bindAt: bindOpened,
 		UpcallTarget: upcallTargetSupported, Retrans: func() error { return cifsTakes("retrans", strconv.Itoa(krb5Retrans)) }}
@@ -504,20 +510,28 @@ const staleCredentials = 10 * time.Minute
 // plain text) that a plugin killed during a mount left in dir: its /tmp is
 // an emptyDir that outlives a restart of the container. Only files older
 // than age go: another plugin process on the node (the tests run several)
-// may be mounting with a new one.
-func removeStaleCredentials(dir string, age time.Duration) {
+// may be mounting with a new one. It answers how long until the youngest
+// file it kept is that old (0: it kept none).
+func removeStaleCredentials(dir string, age time.Duration) (keptFor time.Duration) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return
+		return 0
 	}
 	for _, e := range entries {
 		if !strings.HasPrefix(e.Name(), "cifs-") {
 			continue
 		}
-		if fi, err := e.Info(); err == nil && fi.Mode().IsRegular() && time.Since(fi.ModTime()) > age {
+		fi, err := e.Info()
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		if since := time.Since(fi.ModTime()); since > age {
 			_ = os.Remove(filepath.Join(dir, e.Name()))
+		} else {
+			keptFor = max(keptFor, age-since)
 		}
 	}
+	return keptFor
 }
 
 // writeCredentials writes a mount.cifs credentials file readable by root only,

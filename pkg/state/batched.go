@@ -221,7 +221,8 @@ func (s *Store) commitNew(ctx context.Context, rec Record, req CreateRequest) (R
 // path: a torn one is replaced; another is a volume whose directory went
 // behind the driver's back, which this call's new directory becomes (the
 // same claim, as ensureDir would make it again) or leaves (another claim's
-// path: refused, and the directory, empty, removed). The answer is the
+// path: refused, and the directory, empty, removed, unless the record names
+// it: another process's create adopted it and committed first). The answer is the
 // volume the record says, with its own UID: the claim's first call may have
 // been answered with it.
 func (s *Store) recordThere(ctx context.Context, rec Record, req CreateRequest) (Record, error) {
@@ -233,8 +234,14 @@ func (s *Store) recordThere(ctx context.Context, rec Record, req CreateRequest) 
 		return Record{}, err
 	}
 	if err := s.sameVolume(ctx, old, req); err != nil {
-		if rerr := s.removeEmptyDir(ctx, rec.Path); rerr != nil {
-			return Record{}, fmt.Errorf("%w (and removing the directory this call made: %v)", err, rerr)
+		// The directory this call made is the other volume's when the
+		// record names it: a create of another process (no lock of this
+		// one serializes with it) adopted it and committed first. It
+		// stays, however empty: that volume may have been answered.
+		if old.RootID == 0 || old.RootID != rec.RootID {
+			if rerr := s.removeEmptyDir(ctx, rec.Path); rerr != nil {
+				return Record{}, fmt.Errorf("%w (and removing the directory this call made: %v)", err, rerr)
+			}
 		}
 		if rerr := s.removeFile(ctx, s.intentPath(rec.Path)); rerr != nil {
 			return Record{}, fmt.Errorf("%w (and removing the intent: %v)", err, rerr)

@@ -720,6 +720,13 @@ func (s *Store) undoCreate(ctx context.Context, rec Record, created bool, err er
 	switch {
 	case rerr == nil && r.UID == rec.UID:
 		return err // committed: a retry finishes what follows
+	case rerr == nil:
+		// Another volume's record took the directory since (a create of
+		// another process, which no lock of this one serializes with):
+		// the holds, named by the path, are that volume's now, and so may
+		// be the directory this call made. Only the intent goes.
+		_ = s.removeFile(ctx, s.intentPath(rec.Path))
+		return err
 	case errors.Is(rerr, errTorn):
 		_ = s.removeFile(ctx, s.recordPath(rec.Path))
 	}
@@ -775,7 +782,63 @@ func (s *Store) createSteps(ctx context.Context, rec *Record, req CreateRequest,
 		}
 	}
 	rec.RootID = fi.ID
-	return s.commit(ctx, *rec, 0)
+	return s.commitFirst(ctx, rec, req)
+}
+
+// commitFirst is the commit of a create that found no record at its
+// directory: the record is written only where none is (share.OpCreate, as
+// createNew's commit), never over one. A create of another process (a
+// demoted leader's, another cluster's on the same share) shares no lock
+// with this one and may have committed at the same directory since this
+// call looked, adopting the directory this call made or made by the same
+// claim: replacing its record would answer two claims with one directory,
+// and either's DeleteVolume would take the other's data. The same claim's
+// volume is then the answer (as a repeated call's); another claim's is a
+// refusal. A torn record (an OpCreate cut between its CREATE and WRITE)
+// commits nothing, and is replaced.
+func (s *Store) commitFirst(ctx context.Context, rec *Record, req CreateRequest) error {
+	b, err := json.Marshal(*rec)
+	if err != nil {
+		return err
+	}
+	create := func() error {
+		return share.RunOne(ctx, s.c, share.Op{Kind: share.OpCreate, Path: s.recordPath(rec.Path), Data: b}).Err
+	}
+	err = create()
+	if errors.Is(err, fs.ErrNotExist) {
+		// The share's first volume: no volumes directory yet.
+		if err := share.MkdirAll(ctx, s.c, volumesDir, 0o755); err != nil {
+			return fmt.Errorf("create %s: %w", volumesDir, err)
+		}
+		err = create()
+	}
+	switch {
+	case err == nil:
+		return s.afterCommit(ctx, *rec, 0)
+	case cutShort(ctx, err):
+		return err
+	case !errors.Is(err, fs.ErrExist):
+		// A client that cannot create exclusively, or a file the share
+		// would not take: the replacing write.
+		return s.commit(ctx, *rec, 0)
+	}
+	old, err := s.record(ctx, rec.Path)
+	switch {
+	case errors.Is(err, errTorn):
+		return s.commit(ctx, *rec, 0)
+	case err != nil:
+		return err
+	case old.UID == rec.UID:
+		return s.afterCommit(ctx, *rec, 0)
+	}
+	if err := s.sameVolume(ctx, old, req); err != nil {
+		return err
+	}
+	got, err := s.ensureDir(ctx, old, req.Perm)
+	if err == nil {
+		*rec = got
+	}
+	return err
 }
 
 // commit writes the record (the commit point), then the root's mark, then

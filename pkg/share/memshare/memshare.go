@@ -164,6 +164,12 @@ func cloneNode(n *node) *node {
 // copies run on it (tree.go).
 func (s *Share) Client() share.Client { return &client{s: s} }
 
+// Gated returns a client of the share that calls gate before each of its
+// operations (Op without N), outside the share's lock: a test holds one
+// controller process's call there while another process's call runs on
+// the same share, as two processes interleave on a real server.
+func (s *Share) Gated(gate func(op Op)) share.Client { return &client{s: s, gate: gate} }
+
 // Symlink makes rel a link to target, as a tenant's `ln -s` would (not an
 // operation: no hook sees it).
 func (s *Share) Symlink(target, rel string) error {
@@ -310,11 +316,15 @@ func (s *Share) parent(rel string) (*node, string, error) {
 }
 
 type client struct {
-	s *Share
+	s    *Share
+	gate func(op Op) // nil but for Gated
 }
 
 // do runs one operation under the share's lock, with the hook around it.
 func (c *client) do(ctx context.Context, name, rel string, fn func() error) error {
+	if c.gate != nil {
+		c.gate(Op{Name: name, Path: rel})
+	}
 	s := c.s
 	s.mu.Lock()
 	defer s.mu.Unlock()

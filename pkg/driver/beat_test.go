@@ -411,3 +411,90 @@ func TestACopyHoldingEverySessionStillBeats(t *testing.T) {
 		t.Fatalf("%d beats while the copy ran, want it to go on beating", len(seen))
 	}
 }
+
+// A copy that waits for one of its share's copy slots (the copies ahead of
+// it may run for hours) beats while it waits: it is this process's to run,
+// and no reclaimer of another process (a demoted leader's, another
+// cluster's), which knows nothing of this process's calls, may take the
+// volume it is to fill for abandoned once its passes saw no beat for
+// state.IntentTTL. Nor does another process start it beside it.
+func TestACopyWaitingForASlotBeats(t *testing.T) {
+	ms := memshare.New()
+	d := fenced(t, ms)
+	ctx := context.Background()
+	id := createOn(t, d, "pvc-a", "delete")
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(ms.WriteFileDirect("pvc-a/data.txt", []byte("the tenant's")))
+	clone := func(ctx context.Context) error {
+		_, err := d.CreateVolume(ctx, &csi.CreateVolumeRequest{
+			Name:       "pvc-clone",
+			Parameters: map[string]string{"source": "nfs://127.0.0.1/export/base", "onDelete": "delete"},
+			VolumeCapabilities: []*csi.VolumeCapability{{
+				AccessType: &csi.VolumeCapability_Mount{Mount: &csi.VolumeCapability_MountVolume{}},
+				AccessMode: &csi.VolumeCapability_AccessMode{Mode: csi.VolumeCapability_AccessMode_MULTI_NODE_MULTI_WRITER},
+			}},
+			VolumeContentSource: &csi.VolumeContentSource{Type: &csi.VolumeContentSource_Volume{Volume: &csi.VolumeContentSource_VolumeSource{VolumeId: id}}},
+		})
+		return err
+	}
+	// Every slot of the share taken, as by copies that run for hours: a
+	// first copy names the share's slots.
+	for end := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		resp, err := d.CreateSnapshot(ctx, &csi.CreateSnapshotRequest{Name: "snap-1", SourceVolumeId: id})
+		if err == nil && resp.GetSnapshot().GetReadyToUse() {
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatalf("the snapshot is not ready: %v, %v", resp, err)
+		}
+	}
+	d.copySlots.mu.Lock()
+	full := map[string]chan struct{}{}
+	for k, ch := range d.copySlots.slots {
+		for range cap(ch) {
+			ch <- struct{}{}
+		}
+		full[k] = ch
+	}
+	d.copySlots.mu.Unlock()
+	if len(full) == 0 {
+		t.Fatal("no copy slots were taken")
+	}
+	cctx, cancel := context.WithTimeout(ctx, time.Second)
+	err := clone(cctx)
+	cancel()
+	if status.Code(err) != codes.Aborted {
+		t.Fatalf("the clone waiting for a slot: %v, want Aborted (in progress)", err)
+	}
+	time.Sleep(50 * time.Millisecond) // beats every 10 ms
+	beats := 0
+	for _, e := range ms.Dump() {
+		if strings.HasPrefix(e.Path, ".fileshare-csi/busy/") && !e.Dir {
+			beats++
+		}
+	}
+	if beats == 0 {
+		t.Errorf("the clone's copy waits for a slot without a beat on the share: another process's reclaimer would take its volume for abandoned")
+	}
+	for _, ch := range full {
+		for range cap(ch) {
+			<-ch
+		}
+	}
+	for end := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		cctx, cancel := context.WithTimeout(ctx, time.Second)
+		err := clone(cctx)
+		cancel()
+		if err == nil {
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatalf("the clone did not finish once the slots were free: %v", err)
+		}
+	}
+}

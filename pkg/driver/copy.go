@@ -27,8 +27,8 @@ const copyWorkers = 8
 const copyTimeout = 12 * time.Hour
 
 // copySlots bounds the copies that run at once on one share, and the
-// sessions they hold there. A copy waits for a slot before it takes any
-// session, and then for at most three sessions at once (the lister, a
+// sessions they hold there. A copy waits for a slot before it holds any
+// session (its first beat takes one and gives it back), and then for at most three sessions at once (the lister, a
 // source and a destination worker): with a quarter of
 // --max-sessions-per-share as slots, the copies together never wait for
 // more sessions than the pool has, so they cannot deadlock each holding
@@ -135,6 +135,23 @@ func (d *controller) copyBetween(ctx context.Context, kind string, from, to copy
 	var stats copytree.Stats
 	ctx, cancel := context.WithTimeout(ctx, copyTimeout)
 	defer cancel()
+	// The copy beats from before it waits for its slots: the copies ahead
+	// of it may run for hours, and a copy that waits is this process's to
+	// run all the same. Without a beat, another process's reclaimer (a
+	// demoted leader's, another cluster's), which knows nothing of this
+	// process's calls, would take its volume or snapshot for abandoned
+	// once its passes had seen no beat for state.IntentTTL, and delete it;
+	// and another process would start the copy beside it. Deferred before
+	// the slots and the leases are: the beat goes once they are given
+	// back, through a session of the pool as any call's (the first beat
+	// takes one and gives it back at once: no session is held while the
+	// copy waits).
+	callCtx := ctx
+	ctx, f, haltBeat, endBeat, err := d.beating(ctx, to, creds, logger)
+	if err != nil {
+		return err
+	}
+	defer endBeat()
 	// A slot on each share the copy takes sessions of, in one order, so
 	// two copies across the same shares in opposite directions cannot
 	// each hold the slot the other waits for.
@@ -146,18 +163,13 @@ func (d *controller) copyBetween(ctx context.Context, kind string, from, to copy
 	for _, sh := range shares {
 		release, err := d.copySlots.acquire(ctx, sh, d.cfg.Pool.MaxOpenPerKey)
 		if err != nil {
+			if berr := haltBeat(); berr != nil {
+				return berr // the fence stopped the wait: taken over, or no longer wanted
+			}
 			return err
 		}
 		defer release()
 	}
-	// Deferred before the leases are: the beat goes once they are given
-	// back, through a session of the pool as any call's.
-	callCtx := ctx
-	ctx, f, haltBeat, endBeat, err := d.beating(ctx, to, creds, logger)
-	if err != nil {
-		return err
-	}
-	defer endBeat()
 	ended := d.cfg.Metrics.CopyStarted(kind, string(from.root.Protocol))
 	defer func() { ended(stats.Files, stats.Bytes, stats.ServerSideBytes, err) }()
 	var leases []*share.Lease

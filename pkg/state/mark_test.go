@@ -704,3 +704,75 @@ func TestARepeatedCreateKeepsItsMarkAndReplacesAStaleOne(t *testing.T) {
 		t.Errorf("a stale mark naming another root's path was kept: %q %v", b, err)
 	}
 }
+
+// A copy taken over while it paused after its last look at the fence
+// commits the snapshot, and the new owner's workers, until their next beat
+// stops them, make its partial copy again beside the finished one. That
+// partial copy used to stay until the snapshot was deleted: the reclaimer
+// took every snapshot with a ready record for none of its business. It
+// goes once it stayed for IntentTTL, and the finished snapshot keeps its
+// copy and its record; one a call still asks for stays.
+func TestReclaimerDropsAPartialCopyLeftBesideAFinishedSnapshot(t *testing.T) {
+	ctx := context.Background()
+	c := &clock{t: t0}
+	sh := memshare.New()
+	st := storeOn(sh, c)
+	finish := func(name string) Snapshot {
+		snap, err := st.CreateSnapshot(ctx, SnapshotRequest{Name: name, SourceVolumeID: "v-" + name, SourcePath: "base/" + name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sh.WriteFileDirect(snap.PartialTree()+"/d/f", []byte("the whole copy")); err != nil {
+			t.Fatal(err)
+		}
+		if snap, err = st.CompleteSnapshot(ctx, snap, ""); err != nil {
+			t.Fatal(err)
+		}
+		// The late run's workers.
+		if err := sh.WriteFileDirect(snap.PartialTree()+"/d/f", []byte("the late run's")); err != nil {
+			t.Fatal(err)
+		}
+		return snap
+	}
+	late, asked := finish("late"), finish("asked")
+	busy := map[string]bool{asked.UID: true}
+	r := Reclaimer{SnapshotBusy: func(uid string) bool { return busy[uid] }}
+	lock := func(context.Context, string) (func(), error) { return func() {}, nil }
+	pass := func() ReclaimReport {
+		t.Helper()
+		rep, err := r.Pass(ctx, storeOn(sh, c), "s", lock)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	exists := func(p string) bool {
+		_, err := sh.Client().Stat(ctx, p)
+		return err == nil
+	}
+	if rep := pass(); rep.Temps != 0 || !exists(late.PartialTree()) {
+		t.Fatalf("a first sight removed a partial copy: %+v", rep)
+	}
+	c.t = c.t.Add(IntentTTL)
+	if rep := pass(); rep.Temps != 1 || rep.Snapshots != 0 {
+		t.Fatalf("reclaim report %+v, want the one partial copy nobody asks for removed and no snapshot deleted", rep)
+	}
+	if exists(late.PartialTree()) {
+		t.Error("the partial copy beside the finished snapshot is still there")
+	}
+	if !exists(asked.PartialTree()) {
+		t.Error("the partial copy of a snapshot a call asks for was removed")
+	}
+	for _, snap := range []Snapshot{late, asked} {
+		got, err := st.GetSnapshot(ctx, snap.Key(), snap.UID)
+		if err != nil || !got.Ready {
+			t.Errorf("snapshot %s: %+v %v, want it ready", snap.Name, got, err)
+		}
+		if b, err := sh.Client().ReadFile(ctx, snap.Tree()+"/d/f"); err != nil || string(b) != "the whole copy" {
+			t.Errorf("snapshot %s's copy: %q %v", snap.Name, b, err)
+		}
+	}
+	if names, _ := sh.Client().List(ctx, deletingDir, 0); len(names) != 0 {
+		t.Errorf("the quarantine holds %v", names)
+	}
+}

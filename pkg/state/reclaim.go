@@ -205,8 +205,9 @@ func (r *Reclaimer) Pass(ctx context.Context, s *Store, shareName string, lock L
 			}
 		}
 		if dir == snapshotsDir {
-			n, err := r.abandonedSnapshots(ctx, s, names, idle, lock)
+			n, stray, err := r.abandonedSnapshots(ctx, s, names, idle, lock)
 			rep.Snapshots += n
+			rep.Temps += stray
 			if err != nil {
 				return rep, err
 			}
@@ -289,10 +290,11 @@ func (r *Reclaimer) Pass(ctx context.Context, s *Store, shareName string, lock L
 
 // abandonedSnapshots deletes the snapshots among the entries of the
 // snapshots directory whose copy never finished and nobody asked for
-// within IntentTTL. The records are read only when one is due.
-func (r *Reclaimer) abandonedSnapshots(ctx context.Context, s *Store, names []string, idle func(p, uid string) (bool, error), lock LockFunc) (int, error) {
+// within IntentTTL, and the partial copies left beside finished ones
+// (stray). The records are read only when one is due.
+func (r *Reclaimer) abandonedSnapshots(ctx context.Context, s *Store, names []string, idle func(p, uid string) (bool, error), lock LockFunc) (deleted, stray int, err error) {
 	if r.SnapshotBusy == nil {
-		return 0, nil
+		return 0, 0, nil
 	}
 	finished := map[string]bool{}
 	for _, n := range names {
@@ -305,7 +307,7 @@ func (r *Reclaimer) abandonedSnapshots(ctx context.Context, s *Store, names []st
 			// was finished: nothing reads them, and no copy writes them
 			// once they stayed for IntentTTL.
 			if ok, err := idle(snapshotsDir+"/"+n, uid); err != nil {
-				return 0, err
+				return 0, 0, err
 			} else if ok {
 				if err := s.DropRunPacks(ctx, Snapshot{UID: uid}); err != nil {
 					s.logf("cannot remove the packs a late run left beside a finished snapshot", "uid", uid, "error", err.Error())
@@ -324,20 +326,19 @@ func (r *Reclaimer) abandonedSnapshots(ctx context.Context, s *Store, names []st
 		}
 		ok, err := idle(snapshotsDir+"/"+n, uid)
 		if err != nil {
-			return 0, err
+			return 0, 0, err
 		}
 		if ok && !slices.Contains(due, uid) {
 			due = append(due, uid)
 		}
 	}
 	if len(due) == 0 {
-		return 0, nil
+		return 0, 0, nil
 	}
 	records, err := s.ListSnapshots(ctx)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	done := 0
 	for _, uid := range due {
 		snap := Snapshot{UID: uid}
 		for _, rec := range records {
@@ -346,17 +347,49 @@ func (r *Reclaimer) abandonedSnapshots(ctx context.Context, s *Store, names []st
 			}
 		}
 		if snap.Ready {
-			continue // finished since the listing
+			if !finished[uid] || !slices.Contains(names, uid+".partial") {
+				continue // finished since the listing
+			}
+			// A partial copy beside the finished one: a copy taken over
+			// while it paused after its last look at the fence (design.md,
+			// the copy fence) committed, and the new owner's workers made
+			// the partial copy again before their next beat stopped them.
+			// Nothing reads it, and nothing writes it once it stayed for
+			// IntentTTL.
+			ok, err := r.dropStrayPartial(ctx, s, snap, lock)
+			if err != nil {
+				return deleted, stray, fmt.Errorf("delete the partial copy left beside the finished snapshot %s: %w", uid, err)
+			}
+			if ok {
+				stray++
+			}
+			continue
 		}
 		ok, err := r.deleteAbandoned(ctx, s, snap, lock)
 		if err != nil {
-			return done, fmt.Errorf("delete the abandoned snapshot %s: %w", uid, err)
+			return deleted, stray, fmt.Errorf("delete the abandoned snapshot %s: %w", uid, err)
 		}
 		if ok {
-			done++
+			deleted++
 		}
 	}
-	return done, nil
+	return deleted, stray, nil
+}
+
+// dropStrayPartial deletes the partial copy of the finished snapshot snap,
+// with every guard of a delete, under the snapshot's lock, unless a call
+// came for it meanwhile.
+func (r *Reclaimer) dropStrayPartial(ctx context.Context, s *Store, snap Snapshot, lock LockFunc) (bool, error) {
+	unlock, err := lock(ctx, snap.Tree())
+	if err != nil {
+		return false, err
+	}
+	defer unlock()
+	if r.SnapshotBusy(snap.UID) {
+		return false, nil
+	}
+	s.logf("deleting a partial copy a late run of a snapshot's copy left beside the finished snapshot", "name", snap.Name, "uid", snap.UID)
+	return true, s.deleteDir(ctx, Record{UID: snap.UID, Path: snap.PartialTree()})
 }
 
 // deleteAbandoned deletes one abandoned snapshot under its lock, after

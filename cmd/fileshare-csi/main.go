@@ -63,7 +63,7 @@ func main() {
 	flag.BoolVar(&v0.enabled, "csi-v0", false, "also serve the pre-1.0 CSI v0.1 API (package csi) on the same endpoint, for orchestrators that speak only that")
 	flag.StringVar(&v0.stagingDir, "csi-v0-staging-dir", "/var/lib/kubelet/plugins/fileshare.csi.dev/csi-v0", "node, with --csi-v0: where v0.1 NodePublishVolume stages volumes (v0.1 has no staging of its own)")
 	flag.StringVar(&v0.secretDir, "csi-v0-secret-dir", "", "with --csi-v0: a directory of secret files (username, password, optional domain; a mounted Kubernetes Secret) for the SMB calls, which v0.1 requests carry no secrets for")
-	reclaimInterval := flag.Duration("reclaim-interval", 10*time.Minute, "controller: how often the reclaimer undoes, on every share volumes were made on, CreateVolumes that stopped before their commit and were never retried for 30 minutes (0: never)")
+	reclaimInterval := flag.Duration("reclaim-interval", 10*time.Minute, "controller: how often the reclaimer undoes, on every share a call named within 30 minutes and three intervals, CreateVolumes that stopped before their commit and were never retried for 30 minutes (0: never)")
 	var ub driver.UsageBounds
 	flag.IntVar(&ub.Walks, "usage-walks", usage.DefaultMaxWalks, "node: volumes counted at once for NodeGetVolumeStats (each volume's own use, on its mount)")
 	flag.IntVar(&ub.EntriesPerSecond, "usage-entries-per-second", usage.DefaultEntriesPerSecond, "node: entries one count reads per second at most")

@@ -15,6 +15,16 @@ import (
 // firstPass is how long after a share's first call its first pass comes.
 const firstPass = time.Minute
 
+// quietAfter is how long after the last call that named a share the
+// reclaimer stops passing over it: long enough for what that call, or
+// any before it, left to be seen, stay idle for state.IntentTTL and be
+// taken by the next passes; after that nothing new is left there by this
+// process. A process that no call comes to any more, a demoted leader
+// whose sidecars lost their lease while it stays alive, so stops passing
+// over shares the new leader works on (data-safety.md, two live
+// controllers on one share); a call on the share starts its passes again.
+func quietAfter(interval time.Duration) time.Duration { return state.IntentTTL + 3*interval }
+
 // RunReclaimer passes state.Reclaimer over every share this controller has
 // provisioned on, every interval, until ctx ends: what CreateVolumes that
 // stopped and were never retried left (their claim was deleted while it
@@ -22,7 +32,8 @@ const firstPass = time.Minute
 // after a call first names it, so one restart's leftovers go soon after
 // the next call, without the pass taking a session that call's retries
 // would find idle. The controller keeps no list of shares: a share no call
-// names after a restart keeps its leftovers until one does.
+// names after a restart keeps its leftovers until one does, and one no
+// call named for quietAfter is passed over no more until one does.
 func (d *controller) RunReclaimer(ctx context.Context, interval time.Duration) {
 	if interval <= 0 {
 		return
@@ -42,8 +53,8 @@ func (d *controller) RunReclaimer(ctx context.Context, interval time.Duration) {
 			})
 		case src := <-d.dueShares:
 			d.reclaimOn(ctx, src)
-		case <-tick.C:
-			for _, src := range d.reclaimShares.all() {
+		case now := <-tick.C:
+			for _, src := range d.reclaimShares.namedSince(now.Add(-quietAfter(interval))) {
 				d.reclaimOn(ctx, src)
 			}
 		}

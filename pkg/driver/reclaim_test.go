@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 	"github.com/fileshare-csi/fileshare-csi/pkg/share/memshare"
@@ -57,5 +58,52 @@ func TestReclaimPassTakesNoSecrets(t *testing.T) {
 				t.Errorf("the pass touched the share: %v, want %v", ran, tc.wantDials > 0)
 			}
 		})
+	}
+}
+
+// A controller no call comes to any more (a demoted leader whose sidecars
+// lost their lease, the driver alive) used to pass over every share it
+// ever served for as long as it lived, beside the new leader's calls and
+// passes, which no lock of either serializes with. Its passes over a share
+// stop once no call named it for quietAfter, and start again with the
+// next call that does.
+func TestTheReclaimerStopsOnASharesNoCallNamesAnyMore(t *testing.T) {
+	ms := memshare.New()
+	pool := share.NewPool()
+	pool.Dial = func(context.Context, source.Source, share.Credentials) (share.Client, error) { return ms.Client(), nil }
+	t.Cleanup(pool.Close)
+	d, err := New(Config{Name: "test.csi", Controller: true, Pool: pool})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := source.Parse("nfs://127.0.0.1/export")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const interval = 5 * time.Millisecond
+	passes := func() int {
+		t.Helper()
+		before := ms.Ops()
+		ctx, cancel := context.WithTimeout(context.Background(), 30*interval)
+		defer cancel()
+		d.RunReclaimer(ctx, interval)
+		return ms.Ops() - before
+	}
+	d.provisionedOn(src)
+	if passes() == 0 {
+		t.Fatal("no pass over a share a call named a moment ago")
+	}
+	// The last call came longer ago than quietAfter.
+	d.reclaimShares.mu.Lock()
+	for name := range d.reclaimShares.last {
+		d.reclaimShares.last[name] = time.Now().Add(-quietAfter(interval) - time.Second)
+	}
+	d.reclaimShares.mu.Unlock()
+	if n := passes(); n != 0 {
+		t.Fatalf("the reclaimer passed over a share no call named for longer than quietAfter (%d operations)", n)
+	}
+	d.provisionedOn(src)
+	if passes() == 0 {
+		t.Fatal("a call named the share again, and no pass followed")
 	}
 }

@@ -34,6 +34,7 @@ const snapshotWait = 2 * time.Second
 type knownShares struct {
 	mu    sync.Mutex
 	roots map[string]source.Source // canonical name -> the source as a class gave it
+	last  map[string]time.Time     // canonical name -> when a call last named it
 }
 
 // add notes src's share, and reports whether it was new.
@@ -43,10 +44,27 @@ func (k *knownShares) add(src source.Source) bool {
 	if k.roots == nil {
 		k.roots = map[string]source.Source{}
 	}
+	if k.last == nil {
+		k.last = map[string]time.Time{}
+	}
 	name := lockName(place(volume.Volume{Source: src}).root)
 	_, known := k.roots[name]
 	k.roots[name] = src
+	k.last[name] = time.Now()
 	return !known
+}
+
+// namedSince returns the shares a call named at t or later.
+func (k *knownShares) namedSince(t time.Time) []source.Source {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	var out []source.Source
+	for name, s := range k.roots {
+		if !k.last[name].Before(t) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 func (k *knownShares) all() []source.Source {

@@ -85,6 +85,17 @@ func (n *node) rotateCredentials(ctx context.Context, mountPath string, secrets 
 		// recorded, so a broken mount can be remounted with them. A mount
 		// that works is left as it is; one that does not is handed them as
 		// a changed password would be.
+		//
+		// Not when the Secret names another user than the live mount
+		// logs on as: a Linux record keeps no identity, but the kernel
+		// shows the mount's user. Refused before anything is recorded, or
+		// the record would say the new user while the mount keeps the
+		// old, and the next repair would remount as the new one.
+		if lr, ok := n.cfg.Mounter.(mounter.LogonReader); ok {
+			if live, ok := lr.MountedLogon(mountPath); ok && !sameLogon(live, share.Credentials{Username: creds.Username, Domain: creds.Domain}) {
+				return errOtherUser(req.Source)
+			}
+		}
 		known := st // the record as it is, with the Secret's credentials
 		known.Request.Credentials = creds
 		if err := n.nodeState().SaveStaged(mountPath, known); err != nil {

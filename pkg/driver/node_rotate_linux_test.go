@@ -226,3 +226,47 @@ func TestASwitchFromNTLMToKerberosOnALiveMountIsRefused(t *testing.T) {
 		t.Errorf("the record no longer says how the live mount logs on: %q", st.Request.Credentials.Username)
 	}
 }
+
+// After a plugin restart on a node without a kernel keyring the record has
+// no credentials, and a republish's Secret is recorded as the best guess.
+// A Secret that now names bob while the live mount logs on as alice is
+// refused, and nothing is recorded: it was recorded first, the working
+// mount answered OK, and the next repair remounted the volume as bob.
+func TestARestartWithoutKeyringDoesNotRecordAnotherUser(t *testing.T) {
+	r := newRotationUnderTest(t, smbVolume, alice("old-Pa55"))
+	linux := r.rot.Mounter.(*mounter.Linux)
+	r.d.cfg.Mounter = linux
+	// The kernel shows who the mount logs on as (username= among its
+	// super options).
+	linux.LogonOf = func(p string) (share.Credentials, bool) {
+		return share.Credentials{Username: "alice"}, p == r.staging
+	}
+	if err := r.publish(alice("old-Pa55")); err != nil {
+		t.Fatal(err)
+	}
+	// The restart: the record keeps no credentials.
+	st, err := r.d.nodeState().Staged(r.staging)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Request.Credentials = share.Credentials{}
+	if err := r.d.nodeState().SaveStaged(r.staging, st); err != nil {
+		t.Fatal(err)
+	}
+
+	err = r.publish(map[string]string{"username": "bob", "password": "bob-Pa55"})
+	if status.Code(err) != codes.FailedPrecondition || !strings.Contains(err.Error(), "another SMB user") {
+		t.Errorf("a Secret naming bob over alice's live mount: %v", err)
+	}
+	if st, _ := r.d.nodeState().Staged(r.staging); st.Request.Credentials != (share.Credentials{}) {
+		t.Errorf("a refused Secret was recorded as the mount's: user %q", st.Request.Credentials.Username)
+	}
+
+	// alice's own Secret is recorded as before, in any case.
+	if err := r.publish(map[string]string{"username": "ALICE", "password": "old-Pa55"}); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := r.d.nodeState().Staged(r.staging); st.Request.Credentials.Password != "old-Pa55" {
+		t.Errorf("alice's Secret was not recorded after the restart: user %q", st.Request.Credentials.Username)
+	}
+}

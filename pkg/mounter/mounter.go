@@ -116,6 +116,17 @@ type CredentialRotator interface {
 	RotateCredentials(ctx context.Context, path string, creds source.Credentials) error
 }
 
+// LogonReader is a mounter that can tell who the live SMB mount at a path
+// logs on as, from the kernel rather than the node's records: after a
+// plugin restart on a node without a kernel keyring the record no longer
+// holds the credentials a mount was made with, and the mount is the one
+// witness left of its user.
+type LogonReader interface {
+	// MountedLogon answers the user name and domain the SMB mount at path
+	// logs on with; false when path is no such mount, or it names no user.
+	MountedLogon(path string) (source.Credentials, bool)
+}
+
 // MappingRotator is a mounter whose mounts are the node's SMB global
 // mappings (Windows): one per share and node, shared by the volumes on it,
 // whose credentials cannot change while the mapping lives.

@@ -57,6 +57,9 @@ type Linux struct {
 	// CredUIDOf answers the cruid= of the CIFS Kerberos mount at a path
 	// (mountedCredUID); a test sets what its mount table would show.
 	CredUIDOf func(path string) (uint32, bool)
+	// LogonOf answers who the CIFS mount at a path logs on as
+	// (MountedLogon); a test sets what its mount table would show.
+	LogonOf func(path string) (source.Credentials, bool)
 	// remountReadOnly makes the bind mount at a path read-only in place
 	// (mount(2) MS_REMOUNT|MS_BIND|MS_RDONLY: the mount's own flag, not
 	// the file system's); replaced in unit tests. mount-utils' Mount would
@@ -300,6 +303,44 @@ func (l *Linux) mountedCredUID(path string) (uint32, bool) {
 		}
 	}
 	return 0, false
+}
+
+// MountedLogon answers the username= and domain= the kernel shows among
+// the super options of the CIFS mount at path (the top one, should several
+// be stacked there): who the live mount logs on as.
+func (l *Linux) MountedLogon(path string) (source.Credentials, bool) {
+	if l.LogonOf != nil {
+		return l.LogonOf(path)
+	}
+	infos, err := mount.ParseMountInfo("/proc/self/mountinfo")
+	if err != nil {
+		return source.Credentials{}, false
+	}
+	var opts []string
+	found := false
+	for _, mi := range infos {
+		if filepath.Clean(unescapeMountInfo(mi.MountPoint)) == filepath.Clean(path) {
+			opts, found = mi.SuperOptions, mi.FsType == "cifs" || mi.FsType == "smb3" // the last one is on top
+		}
+	}
+	if !found {
+		return source.Credentials{}, false
+	}
+	return logonIn(opts)
+}
+
+// logonIn reads the user of a CIFS mount from its super options, as
+// cifs_show_options writes them (username=, and domain= when it has one).
+func logonIn(opts []string) (source.Credentials, bool) {
+	var c source.Credentials
+	for _, o := range opts {
+		if v, ok := strings.CutPrefix(o, "username="); ok {
+			c.Username = unescapeMountInfo(v)
+		} else if v, ok := strings.CutPrefix(o, "domain="); ok {
+			c.Domain = unescapeMountInfo(v)
+		}
+	}
+	return c, c.Username != ""
 }
 
 // checkCredentialFields refuses Secret values that would become more than

@@ -44,7 +44,8 @@ import (
 // Windows), credentials are kept in the plugin's memory only. After a
 // plugin restart such a mount's record has no credentials, and the next
 // republish (every minute with requiresRepublish) brings them back from
-// the Secret; until then a broken mount cannot be remounted.
+// the Secret (unless it names another user than the live mount shows:
+// driver.rotateCredentials); until then a broken mount cannot be remounted.
 
 // credStore keeps credentials by record key. put and get seal and open them
 // with the key in keyFile, where they are kept outside the plugin (memory

@@ -396,9 +396,10 @@ func (w *Windows) dropUnvouchedMapping(ctx context.Context, root, staging string
 		if ctx.Err() != nil || errors.Is(err, winhost.ErrUnavailable) {
 			return fmt.Errorf("remove the SMB global mapping of %s, which no volume uses, before mapping it: %w", root, err)
 		}
-		// Usually there is none: the hosts answer a missing mapping with
-		// an error of no kind of its own.
-		klog.FromContext(ctx).V(4).Info("no SMB global mapping of the share to replace", "share", root, "reason", err.Error())
+		// A missing mapping is no error (the hosts answer it with
+		// success); another failure is logged and the stage goes on, as
+		// it did when the two could not be told apart.
+		klog.FromContext(ctx).V(2).Info("cannot remove the SMB global mapping of the share, which no volume uses", "share", root, "reason", err.Error())
 	}
 	return nil
 }
@@ -473,8 +474,9 @@ func (w *Windows) Unstage(ctx context.Context, stagingPath string) error {
 		logger.V(4).Info("keeping the SMB global mapping, other volumes use the share", "volumes", len(users))
 		return nil
 	}
-	// If this fails, the kubelet's retry finds no link and succeeds; the
-	// mapping then stays until the next volume on the share is unstaged.
+	// No mapping (a reboot dropped it) is success. If this fails, the
+	// kubelet's retry finds no link and succeeds; the mapping then stays
+	// until the next volume on the share is unstaged.
 	if err := w.host.RemoveSMBGlobalMapping(ctx, root); err != nil {
 		return fmt.Errorf("remove the SMB global mapping of %s: %w", root, err)
 	}

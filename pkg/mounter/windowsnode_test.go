@@ -737,3 +737,39 @@ func TestWindowsMappingDemands(t *testing.T) {
 		t.Errorf("through csi-proxy: %+v, %v; want nothing", d, err)
 	}
 }
+
+// A reboot drops the node's mappings and leaves the staging links. The
+// kubelet's NodeUnstage then removes the link and finds no mapping to
+// remove: that is what an unstage wants, and it answers OK at once. (It
+// answered csi-proxy's "not found" as a failure; the retry, finding no
+// link, succeeded.)
+func TestWindowsUnstageAfterARebootSucceedsAtOnce(t *testing.T) {
+	w, fake := newWindowsUnderTest(t)
+	ctx := context.Background()
+	staging := stagingPath("a")
+	if err := w.Stage(ctx, smbRequest(t, "smb://fs/share", "vol", staging)); err != nil {
+		t.Fatal(err)
+	}
+	fake.ForgetMappings()
+	if err := w.Unstage(ctx, staging); err != nil {
+		t.Fatalf("unstage after a reboot: %v", err)
+	}
+	if _, ok := fake.Link(staging); ok {
+		t.Fatal("the staging link is still there")
+	}
+}
+
+// Any other failure to remove the mapping is still one.
+func TestWindowsUnstageReportsAMappingItCannotRemove(t *testing.T) {
+	w, fake := newWindowsUnderTest(t)
+	ctx := context.Background()
+	staging := stagingPath("a")
+	if err := w.Stage(ctx, smbRequest(t, "smb://fs/share", "vol", staging)); err != nil {
+		t.Fatal(err)
+	}
+	fake.Fail("RemoveSmbGlobalMapping", fmt.Errorf("UnmountSmbShare failed. output: %q, err: exit status 1",
+		"Remove-SmbGlobalMapping : Access is denied.\r\n    + CategoryInfo          : PermissionDenied: (MSFT_SmbGlobalMapping:ROOT/Microsoft/...SmbGlobalMapping) [Remove-SmbGlobalMapping], CimException\r\n    + FullyQualifiedErrorId : Windows System Error 5,Remove-SmbGlobalMapping\r\n"))
+	if err := w.Unstage(ctx, staging); err == nil || !strings.Contains(err.Error(), "Access is denied") {
+		t.Fatalf("unstage whose mapping cannot be removed: %v", err)
+	}
+}

@@ -97,8 +97,15 @@ func (c *Client) NewSMBGlobalMapping(ctx context.Context, remotePath, localPath,
 // LocalPath, Username and Password, and nothing else.
 func (*Client) PassesMapOptions() bool { return false }
 
+// RemoveSMBGlobalMapping answers OK when there is no mapping to remove:
+// csi-proxy runs Remove-SmbGlobalMapping, which fails then with "not
+// found", as after a reboot, and the unstage that asked has what it wants.
+// Every other failure (access denied, csi-proxy unavailable) is one.
 func (c *Client) RemoveSMBGlobalMapping(ctx context.Context, remotePath string) error {
 	_, err := c.smb.RemoveSmbGlobalMapping(ctx, &smbv1.RemoveSmbGlobalMappingRequest{RemotePath: remotePath})
+	if st, ok := status.FromError(err); ok && err != nil && st.Code() == codes.Unknown && winhost.IsNoMapping(st.Message()) {
+		return nil
+	}
 	if err != nil {
 		return proxyError(fmt.Sprintf("RemoveSmbGlobalMapping %s", remotePath), c.smbPipe, err)
 	}

@@ -64,6 +64,20 @@ func TestOtherErrorsKeepCSIProxysMessage(t *testing.T) {
 	}
 }
 
+// No mapping to remove is what a removal wants (after a reboot): csi-proxy's
+// "not found", in the words of Windows in any language, is success.
+func TestRemovingAMappingThatIsNotThereSucceeds(t *testing.T) {
+	fake := csiproxytest.Start(t)
+	if err := fake.NewClient(t).RemoveSMBGlobalMapping(context.Background(), `\\fs\share`); err != nil {
+		t.Fatalf("removing a mapping that is not there: %v", err)
+	}
+	// German Windows: the message is translated, the error's id is not.
+	fake.Fail("RemoveSmbGlobalMapping", status.Error(codes.Unknown, `UnmountSmbShare failed. output: "Remove-SmbGlobalMapping : Es wurden keine MSFT_SmbGlobalMapping-Objekte gefunden.\r\n    + FullyQualifiedErrorId : CmdletizationQuery_NotFound_RemotePath,Remove-SmbGlobalMapping", err: exit status 1`))
+	if err := fake.NewClient(t).RemoveSMBGlobalMapping(context.Background(), `\\fs\share`); err != nil {
+		t.Fatalf("removing a mapping that is not there, German Windows: %v", err)
+	}
+}
+
 func TestFilesystemRequests(t *testing.T) {
 	fake := csiproxytest.Start(t, `c:\var\lib\kubelet\pods\p`, `c:\var\lib\kubelet\plugins\s`)
 	c := fake.NewClient(t)

@@ -84,7 +84,8 @@ type Host interface {
 	// localPath as a directory link to remotePath. localPath must not exist.
 	NewSMBGlobalMapping(ctx context.Context, remotePath, localPath, username, password string, opts MapOptions) error
 	// RemoveSMBGlobalMapping removes the node's mapping of the share
-	// remotePath lies on.
+	// remotePath lies on. A share the node has no mapping of (a reboot
+	// drops them all) is no error: nothing is left to remove.
 	RemoveSMBGlobalMapping(ctx context.Context, remotePath string) error
 	// PassesMapOptions reports whether NewSMBGlobalMapping hands MapOptions
 	// to the node. csi-proxy's v1 API has no field for them, so a mounter
@@ -165,6 +166,28 @@ func IsCredentialConflict(text string) bool {
 func CredentialConflict(share string) error {
 	return fmt.Errorf("%w: the node is already connected to the server of %s with other credentials, through a connection this driver did not make (another driver's mapping, New-SmbMapping or net use on the node); Windows allows one set of credentials per server and node. Remove that connection on the node (Get-SmbGlobalMapping, Get-SmbMapping), or give this volume's node-stage Secret the same credentials, or run the pod on another node",
 		ErrCredentialConflict, share)
+}
+
+// noMappingMarks are how PowerShell's answer to a Remove-SmbGlobalMapping
+// (or Get-SmbGlobalMapping) that finds no mapping shows in what csi-proxy
+// reports: the error's id, which Windows in every language prints, and its
+// English message. Only the query's "not found" has them: access denied,
+// say, is a PermissionDenied with an id of its own.
+var noMappingMarks = []string{
+	"cmdletizationquery_notfound",
+	"no msft_smbglobalmapping objects found",
+}
+
+// IsNoMapping reports whether an error text from csi-proxy or PowerShell
+// says there is no SMB global mapping of the share.
+func IsNoMapping(text string) bool {
+	t := strings.ToLower(text)
+	for _, m := range noMappingMarks {
+		if strings.Contains(t, m) {
+			return true
+		}
+	}
+	return false
 }
 
 // ErrNoBlockNTLM says the node's New-SmbGlobalMapping has no -BlockNTLM

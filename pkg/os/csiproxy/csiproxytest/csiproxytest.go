@@ -467,7 +467,9 @@ func (x smbServer) RemoveSmbGlobalMapping(ctx context.Context, req *smbv1.Remove
 		return nil, err
 	}
 	if _, ok := s.mappings[key(root)]; !ok {
-		return nil, fmt.Errorf("error remove smb mapping '%s'. err: not found", root)
+		// What csi-proxy answers: Remove-SmbGlobalMapping's error, in
+		// PowerShell's words, quoted.
+		return nil, fmt.Errorf("UnmountSmbShare failed. output: %q, err: exit status 1", NoMappingOutput(root))
 	}
 	delete(s.mappings, key(root))
 	delete(s.broken, key(root))
@@ -753,3 +755,13 @@ func (d *remoteDir) Read(n int) ([]winhost.DirEntry, error) {
 }
 
 func (d *remoteDir) Close() error { return nil }
+
+// NoMappingOutput is what PowerShell writes when Remove-SmbGlobalMapping
+// finds no mapping of root (Windows in English; the error's category and
+// id are the same in every language).
+func NoMappingOutput(root string) string {
+	return "Remove-SmbGlobalMapping : No MSFT_SmbGlobalMapping objects found with property 'RemotePath' equal to '" + root + "'.  Verify the value of the property and retry.\r\n" +
+		"At line:1 char:1\r\n+ Remove-SmbGlobalMapping -RemotePath $Env:smbremotepath -Force\r\n" +
+		"    + CategoryInfo          : ObjectNotFound: (" + root + ":String) [Remove-SmbGlobalMapping], CimJobException\r\n" +
+		"    + FullyQualifiedErrorId : CmdletizationQuery_NotFound_RemotePath,Remove-SmbGlobalMapping\r\n"
+}

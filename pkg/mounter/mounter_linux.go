@@ -34,6 +34,9 @@ type Linux struct {
 	CredentialsDir string
 	// probes runs the health checks, one at a time per path.
 	probes probes
+	// gens tells the mounts this mounter makes at a path apart, so an
+	// unmount that outlives its call never takes down a newer one.
+	gens pathGens
 	// umount2 is the umount2(2) system call; replaced in unit tests.
 	umount2 func(path string, flags int) error
 	// sharedFS says whether another mount has the file system of the
@@ -473,6 +476,7 @@ func (l *Linux) Stage(ctx context.Context, req StageRequest) error {
 		return err
 	}
 	opts = kerberosRetrans(req, opts, l.Retrans)
+	l.gens.bump(req.StagingPath)
 	if err := os.MkdirAll(req.StagingPath, 0o750); err != nil {
 		return fmt.Errorf("create staging path: %w", err)
 	}
@@ -692,6 +696,7 @@ func (l *Linux) Publish(ctx context.Context, stagingPath, targetPath string, rea
 	if mounted {
 		return nil
 	}
+	l.gens.bump(targetPath)
 	if err := os.MkdirAll(targetPath, 0o750); err != nil {
 		return fmt.Errorf("create target path: %w", err)
 	}
@@ -769,11 +774,18 @@ func (l *Linux) unmount(ctx context.Context, path string, force bool) error {
 	// so the call still returns at its deadline should the server vanish
 	// now; the volume's lock is then released while that goroutine waits in
 	// the kernel, and it only finishes this same unmount.
+	//
+	// Such a late goroutine may wake long after: once the retry detached
+	// the hung mount and a new stage mounted the volume at the same path.
+	// It is bound to the mount it started on (gen): each step that
+	// unmounts or removes checks first that no mount was made at path
+	// since, and leaves a newer one alone.
 	umountTimeout := time.Until(deadlineOf(ctx)) / 2
 	broken := errors.Is(err, ErrBroken)
+	gen := l.gens.of(path)
 	done := make(chan error, 1)
 	go func() {
-		err := l.cleanup(path, broken, force, umountTimeout)
+		err := l.cleanup(path, broken, force, umountTimeout, gen)
 		if err == nil {
 			err = l.gone(path)
 		}
@@ -782,6 +794,7 @@ func (l *Linux) unmount(ctx context.Context, path string, force bool) error {
 	select {
 	case err := <-done:
 		if err == nil {
+			l.gens.forget(path, gen)
 			klog.FromContext(ctx).V(2).Info("unmounted", "path", path)
 		}
 		return err
@@ -839,22 +852,31 @@ func deadlineOf(ctx context.Context) time.Time {
 // (see detach). A target's umount that hangs instead leaves the call to
 // its deadline, and the retry finds the mount not answering and detaches
 // it.
-func (l *Linux) cleanup(path string, broken, force bool, umountTimeout time.Duration) error {
+//
+// gen is the generation of path's mount when the unmount began (pathGens):
+// every unmount and removal here, mount-utils' own included, is refused
+// once a newer mount was made at path.
+func (l *Linux) cleanup(path string, broken, force bool, umountTimeout time.Duration, gen uint64) error {
+	still := func() error { return l.gens.still(path, gen) }
 	if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) {
-		return l.unmountRootless(path)
+		return l.unmountRootless(path, still)
 	}
-	fm, forcible := l.m.(mount.MounterForceUnmounter)
+	m := boundMounter{Interface: l.m, still: still}
+	_, forcible := l.m.(mount.MounterForceUnmounter)
 	forcible = forcible && force
 	if broken {
 		// mount-utils would look at the mount point again, and get the
 		// same error; the probe has shown something broken is mounted.
 		var err error
 		if forcible {
-			err = fm.UnmountWithForce(path, umountTimeout)
+			err = m.UnmountWithForce(path, umountTimeout)
 		} else {
-			err = l.m.Unmount(path)
+			err = m.Unmount(path)
 		}
 		if err != nil {
+			return err
+		}
+		if err := still(); err != nil {
 			return err
 		}
 		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -863,9 +885,81 @@ func (l *Linux) cleanup(path string, broken, force bool, umountTimeout time.Dura
 		return nil
 	}
 	if forcible {
-		return mount.CleanupMountWithForce(path, fm, true, umountTimeout)
+		return mount.CleanupMountWithForce(path, m, true, umountTimeout)
 	}
-	return mount.CleanupMountPoint(path, l.m, true)
+	return mount.CleanupMountPoint(path, m, true)
+}
+
+// boundMounter is mount-utils' mounter for a cleanup bound to one mount:
+// it unmounts only while still says no newer mount was made at the path.
+// (mount-utils removes the directory only after its unmount succeeded, or
+// when the path is no mount point, which a newer mount's is.)
+type boundMounter struct {
+	mount.Interface
+	still func() error
+}
+
+func (b boundMounter) Unmount(target string) error {
+	if err := b.still(); err != nil {
+		return err
+	}
+	return b.Interface.Unmount(target)
+}
+
+func (b boundMounter) UnmountWithForce(target string, timeout time.Duration) error {
+	if err := b.still(); err != nil {
+		return err
+	}
+	return b.Interface.(mount.MounterForceUnmounter).UnmountWithForce(target, timeout)
+}
+
+// pathGens numbers the mounts the mounter makes at each path: a mount made
+// at a path makes its generation newer. An unmount that runs apart from its
+// call takes the generation when it begins, and each step of it that could
+// reach a newer mount checks it first. Kept in memory: the goroutines it
+// guards end with the process.
+type pathGens struct {
+	mu   sync.Mutex
+	last uint64
+	gens map[string]uint64
+}
+
+// bump makes the generation of path newer, before a mount is made there.
+func (g *pathGens) bump(path string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.gens == nil {
+		g.gens = map[string]uint64{}
+	}
+	g.last++
+	g.gens[filepath.Clean(path)] = g.last
+}
+
+// of is the generation of path now: 0 when this process made no mount
+// there.
+func (g *pathGens) of(path string) uint64 {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.gens[filepath.Clean(path)]
+}
+
+// still answers an error when a mount was made at path since its
+// generation was gen.
+func (g *pathGens) still(path string, gen uint64) error {
+	if now := g.of(path); now != gen {
+		return fmt.Errorf("%s was mounted again since this unmount began; the newer mount is left alone", path)
+	}
+	return nil
+}
+
+// forget drops path's generation once nothing is mounted there, if it is
+// still gen: a path's entry lasts as long as its mount.
+func (g *pathGens) forget(path string, gen uint64) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if p := filepath.Clean(path); g.gens[p] == gen {
+		delete(g.gens, p)
+	}
 }
 
 // unmountRootless unmounts what the table shows at a path that answers "no
@@ -877,13 +971,16 @@ func (l *Linux) cleanup(path string, broken, force bool, umountTimeout time.Dura
 // system. A mount still in use is detached (the kubelet wants the path
 // gone; the kernel drops it when its last user lets go). Nothing in the
 // table at path: there is nothing to do.
-func (l *Linux) unmountRootless(path string) error {
+func (l *Linux) unmountRootless(path string, still func() error) error {
 	mounted, err := l.inTable(path)
 	if err != nil {
 		return fmt.Errorf("%s answers no such file, and the mount table cannot be read: %w", path, err)
 	}
 	if !mounted {
 		return nil
+	}
+	if err := still(); err != nil {
+		return err
 	}
 	// NOFOLLOW: the table's mount point is this very path, never what a
 	// link put there since leads to.

@@ -92,7 +92,7 @@ func (n *node) rotateCredentials(ctx context.Context, mountPath string, secrets 
 		// the record would say the new user while the mount keeps the
 		// old, and the next repair would remount as the new one.
 		if lr, ok := n.cfg.Mounter.(mounter.LogonReader); ok {
-			if live, ok := lr.MountedLogon(mountPath); ok && !sameLogon(live, share.Credentials{Username: creds.Username, Domain: creds.Domain}) {
+			if live, ok := lr.MountedLogon(mountPath); ok && !mountedAs(live, creds) {
 				return errOtherUser(req.Source)
 			}
 		}
@@ -146,6 +146,24 @@ func (n *node) rotateCredentials(ctx context.Context, mountPath string, secrets 
 // handed over; another user is refused. Names are compared as SMB servers
 // compare them, in any case; the principal counts (a UPN a mapping logs on
 // with).
+// mountedAs says whether the user the kernel shows for a live CIFS mount
+// (MountedLogon) can be the Secret's. The kernel shows the domain the
+// mount logged on in, which is the server's own when the Secret named none
+// (the NTLM challenge's), and mount.cifs may have split a "DOMAIN\user"
+// or "DOMAIN/user" name: a domain is compared only where both name one.
+func mountedAs(live, secret share.Credentials) bool {
+	user, domain := secret.Username, secret.Domain
+	if domain == "" {
+		if i := strings.IndexAny(user, `\/`); i >= 0 {
+			domain, user = user[:i], user[i+1:]
+		}
+	}
+	if i := strings.IndexAny(live.Username, `\/`); i >= 0 && live.Domain == "" {
+		live.Domain, live.Username = live.Username[:i], live.Username[i+1:]
+	}
+	return strings.EqualFold(live.Username, user) && (domain == "" || live.Domain == "" || strings.EqualFold(live.Domain, domain))
+}
+
 func sameLogon(a, b share.Credentials) bool {
 	return strings.EqualFold(a.Username, b.Username) && strings.EqualFold(a.Domain, b.Domain) && strings.EqualFold(a.Principal, b.Principal)
 }

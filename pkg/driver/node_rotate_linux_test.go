@@ -270,3 +270,28 @@ func TestARestartWithoutKeyringDoesNotRecordAnotherUser(t *testing.T) {
 		t.Errorf("alice's Secret was not recorded after the restart: user %q", st.Request.Credentials.Username)
 	}
 }
+
+// The kernel shows the domain a CIFS mount logged on in: the server's own
+// (from its NTLM challenge) when the Secret named none, and the domain
+// mount.cifs split off a "DOMAIN\user" name. Neither makes the Secret's
+// own user another.
+func TestTheMountsDomainIsNoOtherUser(t *testing.T) {
+	for _, tc := range []struct {
+		live   share.Credentials
+		secret share.Credentials
+		same   bool
+	}{
+		{share.Credentials{Username: "alice", Domain: "SAMBA"}, share.Credentials{Username: "alice"}, true},
+		{share.Credentials{Username: "alice", Domain: "CORP"}, share.Credentials{Username: `CORP\alice`}, true},
+		{share.Credentials{Username: "alice", Domain: "CORP"}, share.Credentials{Username: "CORP/Alice"}, true},
+		{share.Credentials{Username: `CORP\alice`}, share.Credentials{Username: "alice", Domain: "corp"}, true},
+		{share.Credentials{Username: "alice", Domain: "CORP"}, share.Credentials{Username: "alice", Domain: "corp"}, true},
+		{share.Credentials{Username: "alice", Domain: "CORP"}, share.Credentials{Username: "alice", Domain: "OTHER"}, false},
+		{share.Credentials{Username: "alice", Domain: "CORP"}, share.Credentials{Username: `OTHER\alice`}, false},
+		{share.Credentials{Username: "alice", Domain: "SAMBA"}, share.Credentials{Username: "bob"}, false},
+	} {
+		if got := mountedAs(tc.live, tc.secret); got != tc.same {
+			t.Errorf("mounted as %+v, Secret %+v: same user %v, want %v", tc.live, tc.secret, got, tc.same)
+		}
+	}
+}

@@ -149,6 +149,13 @@ retry:
 	conn.maxWriteSize = r.MaxWriteSize()
 	conn.sequenceWindow = 1
 
+	// fileshare-csi: a dialect not offered is refused (checkNegotiated).
+	if conn.dialect != smb2.SMB311 {
+		if err := checkNegotiated(req, conn); err != nil {
+			return nil, err
+		}
+	}
+
 	// conn.gssNegotiateToken = r.SecurityBuffer()
 	// conn.clientGuid = n.ClientGuid
 	// copy(conn.serverGuid[:], r.ServerGuid())
@@ -225,6 +232,11 @@ retry:
 		} else {
 			list = list[off:]
 		}
+	}
+
+	// fileshare-csi: 3.1.1 without preauth integrity is refused.
+	if err := checkNegotiated(req, conn); err != nil {
+		return nil, err
 	}
 
 	return conn, nil

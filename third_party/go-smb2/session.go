@@ -253,6 +253,11 @@ func sessionSetup(ctx context.Context, conn *conn, i Initiator) (*session, error
 
 	s.sessionFlags = r.SessionFlags()
 
+	// fileshare-csi: the final response verified, its flags checked.
+	if err := s.checkLogin(pkt); err != nil {
+		return nil, err
+	}
+
 	// now, allow access from receiver
 	s.useSession.Store(true)
 

@@ -235,6 +235,11 @@ func treeConnect(ctx context.Context, s *session, path string, flags uint16, mc 
 		// maximalAccess: r.MaximalAccess(),
 	}
 
+	// fileshare-csi: no encrypted share without a cipher.
+	if err := tc.checkShare(); err != nil {
+		return nil, err
+	}
+
 	return tc, nil
 }
 

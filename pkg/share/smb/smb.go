@@ -92,7 +92,16 @@ func dialSMB(ctx context.Context, src source.Source, creds share.Credentials) (s
 	// Closing the connection is the one thing that unblocks every read and
 	// write of the library at once, whatever step it is in.
 	stop := context.AfterFunc(ctx, func() { conn.Close() })
-	d := &smb2.Dialer{Initiator: init}
+	// Signing is required whatever the server asks. Otherwise, with a
+	// server that does not require it (Samba's file servers by default),
+	// the library signs no request but the tree connect and verifies only
+	// the replies marked signed: anyone on the path could change a request
+	// (the path a delete removes) or a reply (a record, a listing, a
+	// status) on a session that is not encrypted, and a reply on an
+	// encrypted one by sending it in the clear; and a login the server
+	// made a guest's was taken (smb2.ErrGuestSession). A reply a server
+	// leaves unsigned is refused as a broken one.
+	d := &smb2.Dialer{Initiator: init, Negotiator: smb2.Negotiator{RequireMessageSigning: true}}
 	s, err := d.DialConn(ctx, conn, src.HostPort(smbPort))
 	if err != nil {
 		stop()
@@ -223,6 +232,9 @@ func smbDialError(ctx context.Context, src source.Source, err error) error {
 			return fmt.Errorf("%s: %w: %w", src.String(), context.DeadlineExceeded, err)
 		}
 		return fmt.Errorf("%s: %w: %w", src.String(), share.ErrUnavailable, err)
+	}
+	if errors.Is(err, smb2.ErrGuestSession) {
+		return fmt.Errorf("%s: the server took the login for a guest's, not the secret's user (Samba does so, with map to guest, for an unknown user or a wrong password): %w", src.String(), fs.ErrPermission)
 	}
 	var re *smb2.ResponseError
 	if errors.As(err, &re) && re.Code == statusNTLMBlocked {

@@ -87,6 +87,13 @@ func (ki *Krb5Initiator) AcceptSecContext(sc []byte) ([]byte, error) {
 		return nil, fmt.Errorf("AP_REP time out of range (now: %v, AP_REP time: %v)", time.Now().UTC().Truncate(time.Second), payload.CTime)
 	}
 
+	// fileshare-csi: an AP-REP without an acceptor subkey (or with one
+	// shorter than any SMB key) is refused: SessionKey sliced it to 16
+	// bytes and panicked, and Samba and Windows always send one.
+	if len(payload.Subkey.KeyValue) < 16 {
+		return nil, fmt.Errorf("the Kerberos AP-REP carries no acceptor subkey of 16 bytes or more (%d bytes)", len(payload.Subkey.KeyValue))
+	}
+
 	ki.sessSubkey = payload.Subkey
 
 	return []byte{}, nil
@@ -111,7 +118,10 @@ func (ki *Krb5Initiator) Sum(bs []byte) []byte {
 func (ki *Krb5Initiator) SessionKey() []byte {
 	// Only the first 16 bytes are used, if less than that are available
 	// zero padding is added.
-	sliced := ki.sessSubkey.KeyValue[:16]
+	// fileshare-csi: a shorter key is padded, never sliced past its end
+	// (which panicked); a copy, so that the padding never writes into the
+	// subkey's own array.
+	sliced := append([]byte(nil), ki.sessSubkey.KeyValue[:min(16, len(ki.sessSubkey.KeyValue))]...)
 
 	for len(sliced) < 16 {
 		sliced = append(sliced, 0x00)

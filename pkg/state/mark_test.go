@@ -95,16 +95,7 @@ func TestReclaimerDeletesAbandonedSnapshots(t *testing.T) {
 	c := &clock{t: t0}
 	sh := memshare.New()
 	st := storeOn(sh, c)
-	mk := func(name string) Snapshot {
-		snap, err := st.CreateSnapshot(ctx, SnapshotRequest{Name: name, SourceVolumeID: "v-" + name, SourcePath: "base/" + name})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := sh.WriteFileDirect(snap.PartialTree()+"/d/f", []byte("copied so far")); err != nil {
-			t.Fatal(err)
-		}
-		return snap
-	}
+	mk := func(name string) Snapshot { return copyingSnapshot(t, sh, st, name, "copied so far") }
 	abandoned, asked, done := mk("abandoned"), mk("asked"), mk("done")
 	if err := sh.WriteFileDirect(abandoned.PackPath(), []byte("pack")); err != nil {
 		t.Fatal(err)
@@ -718,14 +709,8 @@ func TestReclaimerDropsAPartialCopyLeftBesideAFinishedSnapshot(t *testing.T) {
 	sh := memshare.New()
 	st := storeOn(sh, c)
 	finish := func(name string) Snapshot {
-		snap, err := st.CreateSnapshot(ctx, SnapshotRequest{Name: name, SourceVolumeID: "v-" + name, SourcePath: "base/" + name})
+		snap, err := st.CompleteSnapshot(ctx, copyingSnapshot(t, sh, st, name, "the whole copy"), "")
 		if err != nil {
-			t.Fatal(err)
-		}
-		if err := sh.WriteFileDirect(snap.PartialTree()+"/d/f", []byte("the whole copy")); err != nil {
-			t.Fatal(err)
-		}
-		if snap, err = st.CompleteSnapshot(ctx, snap, ""); err != nil {
 			t.Fatal(err)
 		}
 		// The late run's workers.
@@ -775,4 +760,18 @@ func TestReclaimerDropsAPartialCopyLeftBesideAFinishedSnapshot(t *testing.T) {
 	if names, _ := sh.Client().List(ctx, deletingDir, 0); len(names) != 0 {
 		t.Errorf("the quarantine holds %v", names)
 	}
+}
+
+// copyingSnapshot is a snapshot of base/<name> whose copy has written
+// d/f, holding content, into its partial copy.
+func copyingSnapshot(t *testing.T, sh *memshare.Share, st *Store, name, content string) Snapshot {
+	t.Helper()
+	snap, err := st.CreateSnapshot(context.Background(), SnapshotRequest{Name: name, SourceVolumeID: "v-" + name, SourcePath: "base/" + name})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sh.WriteFileDirect(snap.PartialTree()+"/d/f", []byte(content)); err != nil {
+		t.Fatal(err)
+	}
+	return snap
 }

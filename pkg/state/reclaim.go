@@ -377,25 +377,39 @@ func (r *Reclaimer) abandonedSnapshots(ctx context.Context, s *Store, names []st
 }
 
 // dropStrayPartial deletes the partial copy of the finished snapshot snap,
-// with every guard of a delete, under the snapshot's lock, unless a call
-// came for it meanwhile.
+// with every guard of a delete.
 func (r *Reclaimer) dropStrayPartial(ctx context.Context, s *Store, snap Snapshot, lock LockFunc) (bool, error) {
-	unlock, err := lock(ctx, snap.Tree())
-	if err != nil {
-		return false, err
-	}
-	defer unlock()
-	if r.SnapshotBusy(snap.UID) {
-		return false, nil
-	}
-	s.logf("deleting a partial copy a late run of a snapshot's copy left beside the finished snapshot", "name", snap.Name, "uid", snap.UID)
-	return true, s.deleteDir(ctx, Record{UID: snap.UID, Path: snap.PartialTree()})
+	return r.whileIdle(ctx, snap, lock, func() (bool, error) {
+		s.logf("deleting a partial copy a late run of a snapshot's copy left beside the finished snapshot", "name", snap.Name, "uid", snap.UID)
+		return true, s.deleteDir(ctx, Record{UID: snap.UID, Path: snap.PartialTree()})
+	})
 }
 
-// deleteAbandoned deletes one abandoned snapshot under its lock, after
-// asking again whether a call came for it meanwhile. A snapshot without a
+// deleteAbandoned deletes one abandoned snapshot. A snapshot without a
 // record (its delete was cut short after the record) has only its copy.
 func (r *Reclaimer) deleteAbandoned(ctx context.Context, s *Store, snap Snapshot, lock LockFunc) (bool, error) {
+	return r.whileIdle(ctx, snap, lock, func() (bool, error) {
+		if snap.Name == "" {
+			if err := s.deleteDir(ctx, Record{UID: snap.UID, Path: snap.PartialTree()}); err != nil {
+				return false, err
+			}
+			return true, s.removePacks(ctx, snap)
+		}
+		cur, err := s.GetSnapshot(ctx, snap.Key(), snap.UID)
+		if errors.Is(err, ErrNotFound) || err == nil && cur.Ready {
+			return false, nil
+		}
+		if err != nil {
+			return false, err
+		}
+		s.logf("deleting a snapshot nobody asked for since its copy stopped (its CreateSnapshot was never answered, or the CO gave up on it)", "name", cur.Name, "uid", cur.UID)
+		return true, s.DeleteSnapshot(ctx, cur)
+	})
+}
+
+// whileIdle runs do under the snapshot's lock, after asking again whether
+// a call came for it meanwhile (then it does nothing, and answers false).
+func (r *Reclaimer) whileIdle(ctx context.Context, snap Snapshot, lock LockFunc, do func() (bool, error)) (bool, error) {
 	unlock, err := lock(ctx, snap.Tree())
 	if err != nil {
 		return false, err
@@ -404,21 +418,7 @@ func (r *Reclaimer) deleteAbandoned(ctx context.Context, s *Store, snap Snapshot
 	if r.SnapshotBusy(snap.UID) {
 		return false, nil
 	}
-	if snap.Name == "" {
-		if err := s.deleteDir(ctx, Record{UID: snap.UID, Path: snap.PartialTree()}); err != nil {
-			return false, err
-		}
-		return true, s.removePacks(ctx, snap)
-	}
-	cur, err := s.GetSnapshot(ctx, snap.Key(), snap.UID)
-	if errors.Is(err, ErrNotFound) || err == nil && cur.Ready {
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	s.logf("deleting a snapshot nobody asked for since its copy stopped (its CreateSnapshot was never answered, or the CO gave up on it)", "name", cur.Name, "uid", cur.UID)
-	return true, s.DeleteSnapshot(ctx, cur)
+	return do()
 }
 
 // undo rolls back one abandoned intent under its directory's lock, after

@@ -50,19 +50,33 @@ func (u windowsUsage) OpenDir(dir string) (usage.Dir, error) {
 	if err != nil {
 		return nil, err
 	}
-	return windowsDir{d}, nil
+	return windowsDir{d: d, host: u.host, path: dir}, nil
 }
 
-// Join keeps the long form's prefix and drops the trailing backslash a
+// usageJoin keeps the long form's prefix and drops the trailing backslash a
 // link's target ends with (a share root needs it to be opened; a name
 // below it does not).
-func (windowsUsage) Join(dir, name string) string {
+func usageJoin(dir, name string) string {
 	return strings.TrimRight(dir, `\`) + `\` + name
 }
 
-type windowsDir struct{ d winhost.Dir }
+type windowsDir struct {
+	d    winhost.Dir
+	host winhost.Host
+	path string
+}
 
 func (d windowsDir) Close() error { return d.d.Close() }
+
+// Open opens a directory the listing named by its path on the share, as
+// the walk always has here: SMB2 has no open relative to a directory
+// handle (the redirector sends the server the whole path), and the host's
+// OpenDir does not follow a link at the last name
+// (FILE_FLAG_OPEN_REPARSE_POINT); the names above it are resolved by the
+// client and the server (docs/usage.md, Windows nodes).
+func (d windowsDir) Open(e usage.Entry) (usage.Dir, error) {
+	return windowsUsage{d.host}.OpenDir(usageJoin(d.path, e.Name))
+}
 
 func (d windowsDir) Read(n int) ([]usage.Entry, error) {
 	des, err := d.d.Read(n)

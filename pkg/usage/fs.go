@@ -1,10 +1,6 @@
 package usage
 
-import (
-	"io/fs"
-	"os"
-	"path/filepath"
-)
+import "errors"
 
 // FS is what a walk reads: the os package's view of a Linux mount by
 // default, a Windows node's SMB mapping through its host (pkg/mounter) on
@@ -14,23 +10,22 @@ type FS interface {
 	// Root resolves path, the volume's staging (or published) path, to
 	// the directory the walk reads, and describes it.
 	Root(path string) (dir string, root Entry, err error)
-	// OpenDir opens a directory below the root for reading.
+	// OpenDir opens the directory Root resolved path to. Everything below
+	// it is opened through it (Dir.Open), never by a path of its own.
 	OpenDir(dir string) (Dir, error)
-	// Join names the entry name in dir.
-	Join(dir, name string) string
 }
 
 // Dir is a directory being read.
 type Dir interface {
 	// Read returns up to n more entries, and io.EOF once there are none.
 	Read(n int) ([]Entry, error)
+	// Open opens e, a directory this Dir's Read returned, for reading.
+	// It is what this Dir names e now: never a link followed, nor a file
+	// put in the directory's place, nor another file system mounted
+	// there; an implementation that can tell (the os view) says
+	// errReplaced for a directory that is not the one listed.
+	Open(e Entry) (Dir, error)
 	Close() error
-}
-
-// keyed is a Dir that can say which file it opened (the os view can; a
-// Windows host's cannot), so the walk can check it is the one listed.
-type keyed interface {
-	Key() (FileKey, bool)
 }
 
 // Entry is one name in a volume's tree, as the walk counts it.
@@ -42,7 +37,8 @@ type Entry struct {
 	// Bytes is what the entry occupies on its file system.
 	Bytes int64
 	// Key names the file behind the name, for a file with several names
-	// (Links > 1) to count once; HasKey false when the FS cannot say.
+	// (Links > 1) to count once, and for Open to check it opened the
+	// directory listed; HasKey false when the FS cannot say.
 	Key    FileKey
 	Links  uint64
 	HasKey bool
@@ -53,75 +49,7 @@ type Entry struct {
 // FileKey names a file across its names (device and inode).
 type FileKey struct{ Dev, Ino uint64 }
 
-// osFS is the os package's view: Lstat, ReadDir, links not followed, other
-// file systems not entered.
-type osFS struct{}
-
-func (osFS) Join(dir, name string) string { return filepath.Join(dir, name) }
-
-func (osFS) Root(path string) (string, Entry, error) {
-	// The root itself may be a link; nothing below it is followed.
-	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-		if path, err = filepath.EvalSymlinks(path); err != nil {
-			return "", Entry{}, err
-		}
-	}
-	fi, err := os.Lstat(path)
-	if err != nil {
-		return "", Entry{}, err
-	}
-	return path, entryOf(fi, 0, false), nil
-}
-
-// OpenDir opens dir as a directory, never through a link nor any other
-// file put in its place (openDir).
-func (osFS) OpenDir(dir string) (Dir, error) {
-	f, err := openDir(dir)
-	if err != nil {
-		return nil, err
-	}
-	d := &osDir{f: f}
-	if fi, err := f.Stat(); err == nil {
-		d.dev, d.hasDev = devOf(fi)
-		d.key, _, d.hasKey = keyOf(fi)
-	}
-	return d, nil
-}
-
-type osDir struct {
-	f      *os.File
-	dev    uint64
-	hasDev bool
-	key    FileKey
-	hasKey bool
-}
-
-// Key is the opened directory's device and inode.
-func (d *osDir) Key() (FileKey, bool) { return d.key, d.hasKey }
-
-func (d *osDir) Close() error { return d.f.Close() }
-
-func (d *osDir) Read(n int) ([]Entry, error) {
-	des, err := d.f.ReadDir(n)
-	out := make([]Entry, 0, len(des))
-	for _, de := range des {
-		fi, ierr := de.Info()
-		if ierr != nil {
-			continue // removed since the listing
-		}
-		out = append(out, entryOf(fi, d.dev, d.hasDev))
-	}
-	return out, err
-}
-
-// entryOf describes fi, found in a directory on device dev (when known).
-func entryOf(fi fs.FileInfo, dev uint64, hasDev bool) Entry {
-	e := Entry{Name: fi.Name(), Dir: fi.IsDir(), Bytes: allocated(fi)}
-	e.Key, e.Links, e.HasKey = keyOf(fi)
-	if e.Dir && hasDev {
-		if dv, ok := devOf(fi); ok && dv != dev {
-			e.Skip = true // a mount below the volume
-		}
-	}
-	return e
-}
+// errReplaced says a directory the walk listed is no longer there as
+// listed when it goes into it: another directory (or a mount) was put in
+// its place. The walk leaves it out, as it does one removed.
+var errReplaced = errors.New("not the directory listed")

@@ -30,8 +30,12 @@ func TestTheUsageWalkNeverOpensANodeFileALinkLeadsTo(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := New(answers)
-	c.FS = swapping{FS: osFS{}, victim: victim, outside: fifo}
+	var fired func() bool
+	c.beforeOpen, fired = swapping(t, victim, linkTo(fifo))
 	walkNeverOpens(t, c, root, fifo)
+	if !fired() {
+		t.Fatal("the walk never went into the directory swapped")
+	}
 }
 
 // The same with the FIFO itself put in the directory's place (no link): a
@@ -45,24 +49,12 @@ func TestTheUsageWalkNeverOpensAFileSwappedInForADirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := New(answers)
-	c.FS = fifoSwapping{FS: osFS{}, victim: victim}
+	var fired func() bool
+	c.beforeOpen, fired = swapping(t, victim, func(p string) error { return unix.Mkfifo(p, 0o600) })
 	walkNeverOpens(t, c, root, victim)
-}
-
-// fifoSwapping puts a FIFO where the directory victim was, between its
-// listing and its open.
-type fifoSwapping struct {
-	FS
-	victim string
-}
-
-func (s fifoSwapping) OpenDir(dir string) (Dir, error) {
-	if dir == s.victim {
-		if err := os.Rename(dir, dir+".moved"); err == nil {
-			_ = unix.Mkfifo(dir, 0o600)
-		}
+	if !fired() {
+		t.Fatal("the walk never went into the directory swapped")
 	}
-	return s.FS.OpenDir(dir)
 }
 
 // walkNeverOpens starts a walk of root and fails if it opens fifo before

@@ -60,6 +60,11 @@ type Counter struct {
 	now   func() time.Time
 	// pause waits d between batches of entries; replaced in tests.
 	pause func(ctx context.Context, d time.Duration) error
+	// beforeOpen and beforeRead, set in tests, are called with the path
+	// of a subdirectory the walk is about to open (it has been listed),
+	// and of a directory it opened and is about to read: where a pod's
+	// swaps are put.
+	beforeOpen, beforeRead func(path string)
 }
 
 type vol struct {
@@ -235,8 +240,10 @@ func (c *Counter) walk(ctx context.Context, path string, v *vol) {
 // count walks path without following links or leaving its file system,
 // paced to EntriesPerSecond; a file with several names counts once, as du
 // counts it. A directory is read a batch at a time and each subdirectory
-// walked as the batch meets it, so the walk holds a batch per level, never
-// a whole directory: a million files in one directory cost one batch.
+// walked as the batch meets it, so the walk holds a batch and an open
+// directory per level, never a whole directory: a million files in one
+// directory cost one batch. Everything below the root is reached through
+// the directory that listed it (Dir.Open), never by a path: see osFS.
 func (c *Counter) count(ctx context.Context, path string, tick func()) (Usage, error) {
 	// c.FS was set by init, under c.mu; a walk only reads it.
 	c.mu.Lock()
@@ -246,29 +253,42 @@ func (c *Counter) count(ctx context.Context, path string, tick func()) (Usage, e
 	if err != nil {
 		return Usage{}, err
 	}
-	w := &walker{c: c, ctx: ctx, fs: fsys, tick: tick, seen: map[FileKey]bool{}, began: time.Now(), batch: max(1, c.EntriesPerSecond/10)}
+	w := &walker{c: c, ctx: ctx, tick: tick, seen: map[FileKey]bool{}, began: time.Now(), batch: max(1, c.EntriesPerSecond/10)}
 	w.add(root)
-	if err := w.dir(dir, 0, nil); err != nil {
+	f, err := fsys.OpenDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return w.u, nil // removed
+	}
+	if err != nil {
+		return Usage{}, err
+	}
+	defer f.Close()
+	if err := w.dir(f, dir, 0); err != nil {
 		return Usage{}, err
 	}
 	return w.u, nil
 }
 
 // readBatch is how many entries of a directory the walk reads at once;
-// maxHeld bounds them across the levels it is in.
+// maxHeld bounds them across the levels it is in. maxDepth bounds the
+// levels, each an open directory (a file descriptor, and a read buffer):
+// a path-addressed walk stopped at PATH_MAX (4,096 bytes, some 2,000
+// levels of one-letter names); a descriptor walk has no such bound, and a
+// pod can nest directories as deep as it likes.
 const (
 	readBatch = 256
 	maxHeld   = 64 << 10
+	maxDepth  = 512
 )
 
-// ErrTooDeep says a volume's tree is too deep and wide at once to count
-// within maxHeld entries: it is not counted (the share's numbers stand).
+// ErrTooDeep says a volume's tree is too deep, or too deep and wide at
+// once, to count within maxDepth levels and maxHeld entries: it is not
+// counted (the share's numbers stand).
 var ErrTooDeep = errors.New("the tree is too deep and wide to count")
 
 type walker struct {
 	c     *Counter
 	ctx   context.Context // ended by Forget
-	fs    FS
 	tick  func()
 	seen  map[FileKey]bool
 	u     Usage
@@ -290,28 +310,11 @@ func (w *walker) add(e Entry) {
 	w.u.Bytes += e.Bytes
 }
 
-// dir counts what is below p. want, for a directory below the root, is the
-// file its listing named: a pod may swap that directory (or one above it)
-// for a link between the listing and the open, and the open would follow
-// it out of the volume (into the node's own directories, whose sizes the
-// stats would then show). A directory that is not the one listed is left
-// out, as one removed while walked is. So is a name that is no longer a
-// directory at all when opened (a link, a FIFO or a device put in its
-// place): the FS refuses to open it (osFS.OpenDir), never opening the file
-// a link leads to.
-func (w *walker) dir(p string, depth int, want *Entry) error {
-	f, err := w.fs.OpenDir(p)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) || (errors.Is(err, fs.ErrPermission) || notADir(err)) && depth > 0 {
-			return nil // removed or replaced while walked, or not the plugin's to read
-		}
-		return err
-	}
-	defer f.Close()
-	if k, ok := f.(keyed); ok && want != nil && want.HasKey {
-		if got, ok := k.Key(); !ok || got != want.Key {
-			return nil
-		}
+// dir counts what is below f, open at p (a name for messages and tests'
+// hooks; nothing is opened by it), depth levels below the root.
+func (w *walker) dir(f Dir, p string, depth int) error {
+	if h := w.c.beforeRead; h != nil {
+		h(p)
 	}
 	for {
 		entries, err := f.Read(readBatch)
@@ -319,7 +322,7 @@ func (w *walker) dir(p string, depth int, want *Entry) error {
 			return fmt.Errorf("%s, %d levels down: %w", p, depth, ErrTooDeep)
 		}
 		w.held += len(entries)
-		werr := w.entries(p, depth, entries)
+		werr := w.entries(f, p, depth, entries)
 		w.held -= len(entries)
 		if werr != nil {
 			return werr
@@ -333,7 +336,7 @@ func (w *walker) dir(p string, depth int, want *Entry) error {
 	}
 }
 
-func (w *walker) entries(p string, depth int, entries []Entry) error {
+func (w *walker) entries(f Dir, p string, depth int, entries []Entry) error {
 	for _, e := range entries {
 		w.tick()
 		if e.Skip {
@@ -341,7 +344,7 @@ func (w *walker) entries(p string, depth int, entries []Entry) error {
 		}
 		w.add(e)
 		if e.Dir {
-			if err := w.dir(w.fs.Join(p, e.Name), depth+1, &e); err != nil {
+			if err := w.sub(f, p+"/"+e.Name, depth+1, e); err != nil {
 				return err
 			}
 		}
@@ -350,6 +353,29 @@ func (w *walker) entries(p string, depth int, entries []Entry) error {
 		}
 	}
 	return nil
+}
+
+// sub counts what is below e, a directory parent listed. A pod may have
+// swapped it, or one above it, since the listing: parent opens the name in
+// itself, and refuses a link, a file (a FIFO, a device) or another
+// directory put in its place (Dir.Open). Such a name is left out, as one
+// removed while walked is.
+func (w *walker) sub(parent Dir, p string, depth int, e Entry) error {
+	if depth > maxDepth {
+		return fmt.Errorf("%s: more than %d levels down: %w", p, maxDepth, ErrTooDeep)
+	}
+	if h := w.c.beforeOpen; h != nil {
+		h(p)
+	}
+	f, err := parent.Open(e)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) || errors.Is(err, errReplaced) || notADir(err) {
+			return nil // removed or replaced while walked, or not the plugin's to read
+		}
+		return err
+	}
+	defer f.Close()
+	return w.dir(f, p, depth)
 }
 
 // pace holds the walk to EntriesPerSecond: n entries take at least

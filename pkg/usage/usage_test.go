@@ -270,6 +270,15 @@ type closeCounting struct {
 
 func (c closeCounting) Close() error { c.open.Add(-1); return c.Dir.Close() }
 
+func (c closeCounting) Open(e Entry) (Dir, error) {
+	d, err := c.Dir.Open(e)
+	if err == nil {
+		c.open.Add(1)
+		d = closeCounting{d, c.open}
+	}
+	return d, err
+}
+
 // Forget ends a walk under way, which would otherwise hold the volume's
 // directories open (an unmount at NodeUnstageVolume fails with EBUSY) until
 // it ended on its own at its pace: Forget returns once the walk has, with
@@ -322,20 +331,31 @@ func TestForgetEndsTheWalkUnderWay(t *testing.T) {
 	}
 }
 
-// swapping is the os view with a pod's race won: the directory named victim
-// becomes a link to outside between the listing that found it and its open.
-type swapping struct {
-	FS
-	victim, outside string
+// swapping is a pod's race won: the directory victim becomes what put
+// makes in its place (a link to outside) between the listing that found it
+// and its open (the Counter's beforeOpen). fired says it did.
+func swapping(t *testing.T, victim string, put func(string) error) (hook func(string), fired func() bool) {
+	var done atomic.Bool
+	return func(p string) {
+			if p != victim {
+				return
+			}
+			if err := os.Rename(p, p+".moved"); err != nil {
+				t.Error(err)
+				return
+			}
+			if err := put(p); err != nil {
+				t.Error(err)
+				return
+			}
+			done.Store(true)
+		}, func() bool {
+			return done.Load()
+		}
 }
 
-func (s swapping) OpenDir(dir string) (Dir, error) {
-	if dir == s.victim {
-		if err := os.Rename(dir, dir+".moved"); err == nil {
-			_ = os.Symlink(s.outside, dir)
-		}
-	}
-	return s.FS.OpenDir(dir)
+func linkTo(outside string) func(string) error {
+	return func(p string) error { return os.Symlink(outside, p) }
 }
 
 // A directory swapped for a link after it was listed is not walked through
@@ -354,8 +374,12 @@ func TestADirectorySwappedForALinkIsNotFollowed(t *testing.T) {
 		}
 	}
 	c := New(answers)
-	c.FS = swapping{FS: osFS{}, victim: victim, outside: outside}
+	var fired func() bool
+	c.beforeOpen, fired = swapping(t, victim, linkTo(outside))
 	u := waitFor(t, c, root)
+	if !fired() {
+		t.Fatal("the walk never went into the directory swapped")
+	}
 	if u.Inodes > 3 {
 		t.Fatalf("counted %d inodes and %d bytes: the walk went through the link into %s", u.Inodes, u.Bytes, outside)
 	}

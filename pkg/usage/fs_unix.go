@@ -163,7 +163,7 @@ func openDirAt(dirfd int, name string) (int, error) {
 // automount there.
 func fstatat(dirfd int, name string, st *unix.Stat_t) error {
 	for {
-		err := unix.Fstatat(dirfd, name, st, unix.AT_SYMLINK_NOFOLLOW|unix.AT_NO_AUTOMOUNT)
+		err := unix.Fstatat(dirfd, name, st, unix.AT_SYMLINK_NOFOLLOW|atNoAutomount)
 		if !errors.Is(err, unix.EINTR) {
 			return err
 		}

@@ -73,7 +73,7 @@ func TestACredentialsFileAKilledStageLeftIsRemovedWithoutALaterStage(t *testing.
 		t.Fatal(err)
 	}
 	// Written just short of the age the sweep removes.
-	killed := time.Now().Add(-staleCredentials + 500*time.Millisecond)
+	killed := time.Now().Add(-staleCredentials + 3*time.Second)
 	if err := os.Chtimes(leftover, killed, killed); err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func TestACredentialsFileAKilledStageLeftIsRemovedWithoutALaterStage(t *testing.
 	if _, err := os.Stat(leftover); err != nil {
 		t.Fatalf("the start removed a credentials file younger than %s: %v", staleCredentials, err)
 	}
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(15 * time.Second)
 	for time.Now().Before(deadline) {
 		if _, err := os.Stat(leftover); errors.Is(err, fs.ErrNotExist) {
 			return

@@ -49,6 +49,7 @@ type Pool struct {
 	closed     bool
 	stop       chan struct{}
 	once       sync.Once
+	calls      uint64 // calls with credentials so far: keyState.lastCall
 }
 
 type keyState struct {
@@ -56,8 +57,11 @@ type keyState struct {
 	// with another password. The Secret changed, so these sessions, opened
 	// with the old one, are closed rather than lent again.
 	superseded bool
-	idle       []idleClient
-	open       int // leased + idle (+ granted to a waiter)
+	// lastCall orders the keys by the last call with their credentials
+	// (Pool.calls then): GetIdle lends the newest.
+	lastCall uint64
+	idle     []idleClient
+	open     int // leased + idle (+ granted to a waiter)
 	// waiters are the callers waiting for a session, first come first.
 	// While any wait, no session is idle: each released one is granted.
 	waiters []*waiter
@@ -377,6 +381,8 @@ func (p *Pool) get(ctx context.Context, src source.Source, creds Credentials, re
 	label := shareLabel(src)
 	p.mu.Lock()
 	ks := p.state(key, label)
+	p.calls++
+	ks.lastCall = p.calls
 	// drop closes an idle session taken off the list, outside the lock.
 	drop := func(c Client) {
 		ks.open--
@@ -580,19 +586,41 @@ func (p *Pool) release(key string, c Client, broken bool) {
 // GetIdle returns an idle session on src authenticated with any credentials,
 // or nil. It serves calls that carry no secrets (ControllerGetVolume,
 // GetCapacity) for SMB shares that a recent call with secrets reached.
+//
+// Of the credentials with an idle session, it lends those a call with
+// secrets used last. A Secret that names another user now (not another
+// password: those sessions are superseded) leaves the old user's sessions
+// in the pool; lent to every call without secrets, their idle time would
+// start again with each, and the old user, perhaps retired on purpose,
+// would answer GetCapacity and run the reclaimer's passes for as long as
+// anything polls. Lent no more once a newer identity has a session, they
+// close after IdleTimeout.
 func (p *Pool) GetIdle(src source.Source) *Lease {
 	p.once.Do(p.start)
 	prefix := shareKey(src)
+	now := time.Now()
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	var best *keyState
+	bestKey := ""
 	for key, ks := range p.keys {
-		if strings.HasPrefix(key, prefix) && !ks.superseded && len(ks.idle) > 0 {
-			c := ks.idle[len(ks.idle)-1].c
-			if retired(c, time.Now()) {
-				continue // the janitor closes it
+		if !strings.HasPrefix(key, prefix) || ks.superseded || best != nil && ks.lastCall < best.lastCall {
+			continue
+		}
+		for _, ic := range ks.idle {
+			if !retired(ic.c, now) { // a retired one: the janitor closes it
+				best, bestKey = ks, key
+				break
 			}
-			ks.idle = ks.idle[:len(ks.idle)-1]
-			return &Lease{Client: c, Reused: true, pool: p, key: key}
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	for i := len(best.idle) - 1; i >= 0; i-- {
+		if c := best.idle[i].c; !retired(c, now) {
+			best.idle = append(best.idle[:i], best.idle[i+1:]...)
+			return &Lease{Client: c, Reused: true, pool: p, key: bestKey}
 		}
 	}
 	return nil

@@ -607,3 +607,43 @@ func TestPoolKeepsSessionsTheServerAsksToWait(t *testing.T) {
 		t.Fatalf("a session whose transport broke was kept because its last error was a try-again-later (closed %d)", closed.Load())
 	}
 }
+
+// A Secret that names another user now (alice's account retired, bob's
+// in the Secret) leaves alice's sessions in the pool: not superseded, as a
+// new password's are, since two classes may use two users on one share.
+// GetIdle lent any idle session, so calls without secrets (GetCapacity,
+// the reclaimer) went on borrowing alice's, each borrow starting its idle
+// time again, for as long as anything polled. It lends those of the
+// credentials a call with secrets used last, and alice's close once idle.
+func TestGetIdleLendsTheNewestIdentitysSession(t *testing.T) {
+	p, _, _ := newTestPool(4)
+	defer p.Close()
+	ctx := context.Background()
+	smb := source.Source{Protocol: source.SMB, Host: "h", Share: "s"}
+	alice, bob := Credentials{Username: "alice", Password: "a"}, Credentials{Username: "bob", Password: "b"}
+	for _, creds := range []Credentials{alice, bob} {
+		l, err := p.Get(ctx, smb, creds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.Release(nil)
+	}
+	for range 20 { // map order is random: never alice's
+		got := p.GetIdle(smb)
+		if got == nil || got.key != poolKey(smb, bob) {
+			t.Fatalf("GetIdle lent %v, want bob's session, the newest identity's", got)
+		}
+		got.Release(nil)
+	}
+	// A call with alice's Secret again (another class of hers): hers.
+	l, err := p.Get(ctx, smb, alice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Release(nil)
+	if got := p.GetIdle(smb); got == nil || got.key != poolKey(smb, alice) {
+		t.Fatalf("GetIdle lent %v, want alice's, whose call came last", got)
+	} else {
+		got.Release(nil)
+	}
+}

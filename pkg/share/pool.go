@@ -602,14 +602,16 @@ func (p *Pool) GetIdle(src source.Source) *Lease {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var best *keyState
-	bestKey := ""
+	bestKey, at := "", -1
 	for key, ks := range p.keys {
 		if !strings.HasPrefix(key, prefix) || ks.superseded || best != nil && ks.lastCall < best.lastCall {
 			continue
 		}
-		for _, ic := range ks.idle {
-			if !retired(ic.c, now) { // a retired one: the janitor closes it
-				best, bestKey = ks, key
+		// The key's newest session that is not retired (a retired one:
+		// the janitor closes it).
+		for i := len(ks.idle) - 1; i >= 0; i-- {
+			if !retired(ks.idle[i].c, now) {
+				best, bestKey, at = ks, key, i
 				break
 			}
 		}
@@ -617,13 +619,9 @@ func (p *Pool) GetIdle(src source.Source) *Lease {
 	if best == nil {
 		return nil
 	}
-	for i := len(best.idle) - 1; i >= 0; i-- {
-		if c := best.idle[i].c; !retired(c, now) {
-			best.idle = append(best.idle[:i], best.idle[i+1:]...)
-			return &Lease{Client: c, Reused: true, pool: p, key: bestKey}
-		}
-	}
-	return nil
+	c := best.idle[at].c
+	best.idle = slices.Delete(best.idle, at, at+1)
+	return &Lease{Client: c, Reused: true, pool: p, key: bestKey}
 }
 
 func (p *Pool) start() {

@@ -108,16 +108,7 @@ func TestReclaimerDeletesAbandonedSnapshots(t *testing.T) {
 		t.Fatal(err)
 	}
 	busy := map[string]bool{asked.UID: true}
-	r := Reclaimer{SnapshotBusy: func(uid string) bool { return busy[uid] }}
-	lock := func(context.Context, string) (func(), error) { return func() {}, nil }
-	pass := func() ReclaimReport {
-		t.Helper()
-		rep, err := r.Pass(ctx, storeOn(sh, c), "s", lock)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return rep
-	}
+	pass := snapshotPasses(t, sh, c, busy)
 	if rep := pass(); rep.Snapshots != 0 {
 		t.Fatalf("a first sight reclaimed snapshots: %+v", rep)
 	}
@@ -721,16 +712,7 @@ func TestReclaimerDropsAPartialCopyLeftBesideAFinishedSnapshot(t *testing.T) {
 	}
 	late, asked := finish("late"), finish("asked")
 	busy := map[string]bool{asked.UID: true}
-	r := Reclaimer{SnapshotBusy: func(uid string) bool { return busy[uid] }}
-	lock := func(context.Context, string) (func(), error) { return func() {}, nil }
-	pass := func() ReclaimReport {
-		t.Helper()
-		rep, err := r.Pass(ctx, storeOn(sh, c), "s", lock)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return rep
-	}
+	pass := snapshotPasses(t, sh, c, busy)
 	exists := func(p string) bool {
 		_, err := sh.Client().Stat(ctx, p)
 		return err == nil
@@ -774,4 +756,19 @@ func copyingSnapshot(t *testing.T, sh *memshare.Share, st *Store, name, content 
 		t.Fatal(err)
 	}
 	return snap
+}
+
+// snapshotPasses returns a reclaimer's pass over sh at clock c, to which
+// the snapshots busy names (as it says at each pass) are busy.
+func snapshotPasses(t *testing.T, sh *memshare.Share, c *clock, busy map[string]bool) func() ReclaimReport {
+	r := Reclaimer{SnapshotBusy: func(uid string) bool { return busy[uid] }}
+	lock := func(context.Context, string) (func(), error) { return func() {}, nil }
+	return func() ReclaimReport {
+		t.Helper()
+		rep, err := r.Pass(context.Background(), storeOn(sh, c), "s", lock)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
 }

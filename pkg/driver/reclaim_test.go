@@ -69,13 +69,7 @@ func TestReclaimPassTakesNoSecrets(t *testing.T) {
 // next call that does.
 func TestTheReclaimerStopsOnASharesNoCallNamesAnyMore(t *testing.T) {
 	ms := memshare.New()
-	pool := share.NewPool()
-	pool.Dial = func(context.Context, source.Source, share.Credentials) (share.Client, error) { return ms.Client(), nil }
-	t.Cleanup(pool.Close)
-	d, err := New(Config{Name: "test.csi", Controller: true, Pool: pool})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := memshareDriver(t, ms)
 	src, err := source.Parse("nfs://127.0.0.1/export")
 	if err != nil {
 		t.Fatal(err)

@@ -801,17 +801,11 @@ func (s *Store) commitFirst(ctx context.Context, rec *Record, req CreateRequest)
 	if err != nil {
 		return err
 	}
-	create := func() error {
-		return share.RunOne(ctx, s.c, share.Op{Kind: share.OpCreate, Path: s.recordPath(rec.Path), Data: b}).Err
-	}
-	err = create()
-	if errors.Is(err, fs.ErrNotExist) {
-		// The share's first volume: no volumes directory yet.
-		if err := share.MkdirAll(ctx, s.c, volumesDir, 0o755); err != nil {
-			return fmt.Errorf("create %s: %w", volumesDir, err)
-		}
-		err = create()
-	}
+	// The share's first volume finds no volumes directory yet.
+	p := s.recordPath(rec.Path)
+	err = s.withParent(ctx, p, func() error {
+		return share.RunOne(ctx, s.c, share.Op{Kind: share.OpCreate, Path: p, Data: b}).Err
+	})
 	switch {
 	case err == nil:
 		return s.afterCommit(ctx, *rec, 0)
@@ -1080,17 +1074,23 @@ func (s *Store) ensureDir(ctx context.Context, rec Record, perm fs.FileMode) (Re
 // writeFile writes p, making its directory when it is not there yet (the
 // metadata directories are made on first use).
 func (s *Store) writeFile(ctx context.Context, p string, data []byte) error {
-	err := s.c.WriteFile(ctx, p, data)
-	if errors.Is(err, fs.ErrNotExist) {
-		if err = share.MkdirAll(ctx, s.c, path.Dir(p), 0o755); err != nil {
-			return fmt.Errorf("create %s: %w", path.Dir(p), err)
-		}
-		err = s.c.WriteFile(ctx, p, data)
-	}
-	if err != nil {
+	if err := s.withParent(ctx, p, func() error { return s.c.WriteFile(ctx, p, data) }); err != nil {
 		return fmt.Errorf("write %s: %w", p, err)
 	}
 	return nil
+}
+
+// withParent runs do, which makes the file p, and when p's directory is
+// not there creates it with its parents and runs do again.
+func (s *Store) withParent(ctx context.Context, p string, do func() error) error {
+	err := do()
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := share.MkdirAll(ctx, s.c, path.Dir(p), 0o755); err != nil {
+			return fmt.Errorf("create %s: %w", path.Dir(p), err)
+		}
+		err = do()
+	}
+	return err
 }
 
 // makeDir creates p and its missing parents; created is false when p was

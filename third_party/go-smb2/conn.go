@@ -149,6 +149,9 @@ retry:
 	conn.maxWriteSize = r.MaxWriteSize()
 	conn.sequenceWindow = 1
 
+	// fileshare-csi: kept for VALIDATE_NEGOTIATE_INFO (fileshare_validate.go).
+	conn.negotiated = negotiatedOf(req, r)
+
 	// fileshare-csi: a dialect not offered is refused (checkNegotiated).
 	if conn.dialect != smb2.SMB311 {
 		if err := checkNegotiated(req, conn); err != nil {
@@ -261,6 +264,9 @@ type requestResponse struct {
 	err     error
 	rb      *recvBuf   // pooled receive buffer wrapper; return via freeRecvBuf
 	bufPool *sync.Pool // pool to return rb to
+	// fileshare-csi: the response came encrypted (and so authenticated,
+	// without a signature); set before it is delivered on recv.
+	encrypted bool
 }
 
 // claimLoan atomically takes the request's outstanding loan, returning the
@@ -351,6 +357,11 @@ type conn struct {
 
 	err error
 
+	// fileshare-csi: what the NEGOTIATE said each way, and whether the
+	// server has confirmed it (fileshare_validate.go).
+	negotiated negotiated
+	validation validation
+
 	// gssNegotiateToken []byte
 	// serverGuid        [16]byte
 	// clientGuid        [16]byte
@@ -401,7 +412,9 @@ func (conn *conn) mustSign(sessionFlags uint16, req smb2.Packet) bool {
 	// Only SMB 3.1.1 requires TREE_CONNECT to always be signed, but for
 	// simplicity's sake, we'll sign it no matter the dialect version.
 	_, isTreeConnect := req.(*smb2.TreeConnectRequest)
-	return isTreeConnect
+	// fileshare-csi: and VALIDATE_NEGOTIATE_INFO, whose answer proves
+	// nothing unless the server could check who asked (fileshare_validate.go).
+	return isTreeConnect || isValidateNegotiate(req)
 }
 
 // mustSignAny reports whether any individual entry in the compound request
@@ -915,7 +928,7 @@ func (conn *conn) runReceiver() {
 			if hasSession {
 				e = conn.tryVerify(pkt, isEncrypted)
 			}
-			if e = conn.tryHandle(pkt, e, rb); e != nil {
+			if e = conn.tryHandle(pkt, e, rb, isEncrypted); e != nil {
 				logger.Println("skip:", e)
 			}
 		} else {
@@ -947,7 +960,7 @@ func (conn *conn) runReceiver() {
 				if hasSession {
 					e = conn.tryVerify(pkt, isEncrypted)
 				}
-				if e = conn.tryHandle(pkt, e, nil); e != nil {
+				if e = conn.tryHandle(pkt, e, nil, isEncrypted); e != nil {
 					logger.Println("skip:", e)
 				}
 
@@ -971,6 +984,12 @@ exit:
 
 	conn.m.Lock()
 	defer conn.m.Unlock()
+
+	// fileshare-csi: a connection the client ended on purpose
+	// (conn.terminate) keeps saying why, not that its transport closed.
+	if conn.err != nil {
+		err = conn.err
+	}
 
 	conn.outstandingRequests.shutdown(err)
 
@@ -1144,7 +1163,7 @@ func (conn *conn) tryVerify(pkt []byte, isEncrypted bool) error {
 	return nil
 }
 
-func (conn *conn) tryHandle(pkt []byte, e error, rb *recvBuf) error {
+func (conn *conn) tryHandle(pkt []byte, e error, rb *recvBuf, isEncrypted bool) error {
 	p := smb2.PacketCodec(pkt)
 
 	msgId := p.MessageId()
@@ -1181,6 +1200,7 @@ func (conn *conn) tryHandle(pkt []byte, e error, rb *recvBuf) error {
 		// immediately)
 		rr.rb = rb
 		rr.bufPool = &conn.recvPool
+		rr.encrypted = isEncrypted // fileshare-csi
 
 		rr.recv <- pkt
 	}

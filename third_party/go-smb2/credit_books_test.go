@@ -274,7 +274,7 @@ func TestTryHandleRefundsLoanOnFailedVerification(t *testing.T) {
 		// A response arrives for this request but fails verification.
 		pkt := make([]byte, 64)
 		smb2.PacketCodec(pkt).SetMessageId(msgId)
-		require.NoError(c.tryHandle(pkt, verifyErr, nil))
+		require.NoError(c.tryHandle(pkt, verifyErr, nil, false))
 
 		require.Equal(want, len(c.account.balance),
 			"round %d: loan must be refunded when the response is not a settlement", round)

@@ -303,7 +303,7 @@ func TestPendingResponseSettlesLoanOnce(t *testing.T) {
 	p.SetStatus(uint32(erref.STATUS_PENDING))
 	p.SetCreditResponse(2)
 
-	require.NoError(c.tryHandle(pkt, nil, nil))
+	require.NoError(c.tryHandle(pkt, nil, nil, false))
 
 	// The grant of 2 is banked against creditRequest 2, so balance returns to
 	// startBalance, and the request is re-registered for the final response.

@@ -7,9 +7,11 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"crypto/sha512"
+	"encoding/binary"
 	"errors"
 	"net"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -40,12 +42,57 @@ type loginServer struct {
 	clear bool
 	// echoes counts the ECHO requests answered.
 	echoes chan struct{}
+
+	// FSCTL_VALIDATE_NEGOTIATE_INFO (fileshare_validate_test.go). The
+	// server answers it as MS-SMB2 3.3.5.15.12 says, from what it sent and
+	// received; a man in the middle changes what the client gets and what
+	// the server gets:
+	//   - tamper changes the NEGOTIATE response on its way to the client;
+	//   - received replaces the dialects the server got from the client.
+	tamper   func(*smb2.NegotiateResponse)
+	received []uint16
+	// vnStatus is the status the server answers the FSCTL with (a server
+	// that does not implement it); vnUnsigned sends its answer neither
+	// signed nor encrypted; vnShort leaves the answer's last byte out.
+	vnStatus   erref.NtStatus
+	vnUnsigned bool
+	vnShort    bool
+	// stats, when set, counts what the server saw.
+	stats *loginStats
 }
+
+// loginStats is what a loginServer saw: ioctls counts the IOCTL requests,
+// validates those that were FSCTL_VALIDATE_NEGOTIATE_INFO, requests all
+// requests; done is closed when the server stops reading (the client
+// closed the connection, or the server dropped it).
+type loginStats struct {
+	ioctls, validates, requests atomic.Int32
+	done                        chan struct{}
+}
+
+// loginServerGuid is the loginServer's ServerGuid.
+var loginServerGuid = [16]byte{0x5e, 0x4e, 0x0e, 0x4f, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}
+
+// loginCapabilities are the loginServer's capabilities.
+const loginCapabilities = smb2.SMB2_GLOBAL_CAP_ENCRYPTION | smb2.SMB2_GLOBAL_CAP_LEASING
 
 const loginSessionID = 0x4411
 
 func (srv *loginServer) serve(tr transport) {
+	st := srv.stats
+	if st == nil {
+		st = &loginStats{}
+	}
+	if st.done != nil {
+		defer close(st.done)
+	}
+	// A server that stops serving drops the connection.
+	defer tr.Close()
 	var h [64]byte
+	// What the server received from the client in the NEGOTIATE, and what
+	// it answered (before any tamper).
+	var got smb2.NegotiateRequest
+	var sent smb2.NegotiateResponse
 	preauth := func(b []byte) {
 		x := sha512.New()
 		x.Write(h[:])
@@ -76,6 +123,8 @@ func (srv *loginServer) serve(tr transport) {
 			encrypted = true
 		}
 		p := smb2.PacketCodec(pkt)
+		st.requests.Add(1)
+		unsigned := false
 		hdr := smb2.PacketHeader{Flags: smb2.SMB2_FLAGS_SERVER_TO_REDIR, MessageId: p.MessageId(),
 			CreditRequestResponse: max(1, p.CreditRequest()), SessionId: loginSessionID, TreeId: p.TreeId()}
 		var out []byte
@@ -89,11 +138,21 @@ func (srv *loginServer) serve(tr transport) {
 		switch p.Command() {
 		case smb2.SMB2_NEGOTIATE:
 			hdr.SessionId = 0
+			nr := smb2.NegotiateRequestDecoder(p.Data())
+			got = smb2.NegotiateRequest{SecurityMode: nr.SecurityMode(), Capabilities: nr.Capabilities(), Dialects: nr.Dialects()}
+			copy(got.ClientGuid[:], nr.ClientGuid())
+			if srv.received != nil {
+				got.Dialects = srv.received
+			}
 			r := &smb2.NegotiateResponse{PacketHeader: hdr, DialectRevision: srv.dialect, SecurityMode: smb2.SMB2_NEGOTIATE_SIGNING_ENABLED,
-				Capabilities: smb2.SMB2_GLOBAL_CAP_ENCRYPTION, MaxTransactSize: 1 << 20, MaxReadSize: 1 << 20, MaxWriteSize: 1 << 20,
+				ServerGuid: loginServerGuid, Capabilities: loginCapabilities, MaxTransactSize: 1 << 20, MaxReadSize: 1 << 20, MaxWriteSize: 1 << 20,
 				SystemTime: &smb2.Filetime{}, ServerStartTime: &smb2.Filetime{}}
 			if srv.signingReq {
 				r.SecurityMode |= smb2.SMB2_NEGOTIATE_SIGNING_REQUIRED
+			}
+			sent = *r
+			if srv.tamper != nil {
+				srv.tamper(r)
 			}
 			if srv.dialect == smb2.SMB311 {
 				if !srv.noPreauth {
@@ -142,6 +201,40 @@ func (srv *loginServer) serve(tr transport) {
 		case smb2.SMB2_TREE_CONNECT:
 			hdr.TreeId = 1
 			encode(&smb2.TreeConnectResponse{PacketHeader: hdr, ShareType: smb2.SMB2_SHARE_TYPE_DISK, ShareFlags: srv.shareFlags, MaximalAccess: 0x1f01ff})
+		case smb2.SMB2_IOCTL:
+			st.ioctls.Add(1)
+			ir := smb2.IoctlRequestDecoder(p.Data())
+			if ir.IsInvalid() || ir.CtlCode() != smb2.FSCTL_VALIDATE_NEGOTIATE_INFO {
+				hdr.Status = uint32(erref.STATUS_NOT_SUPPORTED)
+				encode(&smb2.ErrorResponse{PacketHeader: hdr})
+				break
+			}
+			st.validates.Add(1)
+			// MS-SMB2 3.3.5.15.12: the server drops the connection on a
+			// request it cannot trust or whose values differ from the
+			// NEGOTIATE it received.
+			if !encrypted && (p.Flags()&smb2.SMB2_FLAGS_SIGNED == 0 || keys == nil || !keys.verify(pkt)) {
+				return
+			}
+			if !validateRequestMatches(ir, p.Data(), &got) || srv.dialect == smb2.SMB311 {
+				return
+			}
+			unsigned = srv.vnUnsigned
+			if srv.vnStatus != 0 {
+				hdr.Status = uint32(srv.vnStatus)
+				encode(&smb2.ErrorResponse{PacketHeader: hdr})
+				break
+			}
+			out := make([]byte, 24)
+			binary.LittleEndian.PutUint32(out[0:4], sent.Capabilities)
+			copy(out[4:20], sent.ServerGuid[:])
+			binary.LittleEndian.PutUint16(out[20:22], sent.SecurityMode)
+			binary.LittleEndian.PutUint16(out[22:24], sent.DialectRevision)
+			if srv.vnShort {
+				out = out[:23]
+			}
+			encode(&smb2.IoctlResponse{PacketHeader: hdr, CtlCode: smb2.FSCTL_VALIDATE_NEGOTIATE_INFO,
+				FileId: sentinelFileId, Input: rawInput(nil), Output: rawInput(out)})
 		case smb2.SMB2_ECHO:
 			encode(&smb2.EchoResponse{PacketHeader: hdr})
 			if srv.echoes != nil {
@@ -152,7 +245,7 @@ func (srv *loginServer) serve(tr transport) {
 			encode(&smb2.ErrorResponse{PacketHeader: hdr})
 		}
 		smb2.PacketCodec(out).SetCommand(p.Command())
-		if keys != nil && p.Command() != smb2.SMB2_SESSION_SETUP && !srv.clear {
+		if keys != nil && p.Command() != smb2.SMB2_SESSION_SETUP && !srv.clear && !unsigned {
 			switch {
 			case encrypted:
 				c := make([]byte, 52+len(out)+16)
@@ -186,10 +279,12 @@ func (srv *loginServer) keys(sessionKey, preauth []byte) (*session, cipher.AEAD)
 		decKey = kdf(sessionKey, []byte("SMB2AESCCM\x00"), []byte("ServerIn \x00"))
 	default: // SMB 2: signing only
 		s.signer = hmac.New(sha256.New, sessionKey)
+		s.verifier = hmac.New(sha256.New, sessionKey)
 		return s, nil
 	}
 	b, _ := aes.NewCipher(signKey)
 	s.signer = cmac.New(b)
+	s.verifier = cmac.New(b)
 	aead := func(key []byte) cipher.AEAD {
 		b, _ := aes.NewCipher(key)
 		if srv.dialect == smb2.SMB311 && srv.cipher == smb2.AES128GCM {

@@ -1,16 +1,17 @@
 package smb2
 
 // This file is fileshare-csi's patch to go-smb2 (third_party/README.md):
-// FSCTL_VALIDATE_NEGOTIATE_INFO, SMB 3.0 and 3.0.2's defence of the
-// NEGOTIATE exchange (MS-SMB2 2.2.31.4, 2.2.32.6, 3.2.5.5, 3.2.5.14.12,
+// FSCTL_VALIDATE_NEGOTIATE_INFO, the defence of the NEGOTIATE exchange on
+// every dialect before 3.1.1 (MS-SMB2 2.2.31.4, 2.2.32.6, 3.2.5.5, 3.2.5.14.12,
 // and the server's side 3.3.5.15.12).
 //
 // The NEGOTIATE request and response are neither signed nor encrypted: a
 // man in the middle can strip SMB 3.1.1 from the client's dialects, so the
-// server picks 3.0 or 3.0.2, or change a capability or a security mode on
-// the way, and the session is then set up on what he left. SMB 3.1.1
-// proves the exchange with its preauth integrity hash (the final session
-// setup response's signature, checkLogin); 3.0 and 3.0.2 have no such
+// server picks 3.0 or 3.0.2 (or every SMB 3 dialect, so it picks 2.1,
+// which never encrypts), or change a capability or a security mode on the
+// way, and the session is then set up on what he left. SMB 3.1.1 proves
+// the exchange with its preauth integrity hash (the final session setup
+// response's signature, checkLogin); the dialects before it have no such
 // hash. Instead, once the session can sign, the client sends what it
 // offered in a signed IOCTL, and the server, which compares that with
 // what it received and drops the connection on any difference, answers
@@ -22,12 +23,13 @@ package smb2
 // session per connection), after its first tree connect: the controller's
 // sessions are pooled, so it is paid at a dial, never per volume
 // operation. 3.1.1 sends nothing (a 3.1.1 server drops a connection that
-// sends it, and its dials keep their round trips). SMB 2.0.2 and 2.1 send
-// nothing either: MS-SMB2 defines the request for 3.0 and 3.0.2, and a
-// server of the SMB 2 dialects alone need not know it. So a man in the
-// middle who strips every SMB 3 dialect from the request still gets a
-// session on 2.1, signed but never encrypted, unnoticed; a client that
-// must not end there offers no SMB 2 dialect (or requires encryption).
+// sends it, and its dials keep their round trips). SMB 2.0.2 and 2.1 ask
+// too, as Samba's and Windows' clients do: a client that speaks SMB 3 has
+// to, or stripping every SMB 3 dialect would go unnoticed. A server that
+// serves the SMB 2 dialects but not 3.x (the FSCTL came with SMB 3.0) need
+// not know the FSCTL: it answers, signed, with one of notImplemented, and
+// there was no SMB 3 dialect for anyone to strip. Samba answers it on 2.1
+// (TestValidateNegotiateWithSamba).
 
 import (
 	"context"
@@ -118,9 +120,9 @@ func isValidateNegotiate(req smb2.Packet) bool {
 	return ok && r.CtlCode == smb2.FSCTL_VALIDATE_NEGOTIATE_INFO
 }
 
-// validateNegotiate runs after each successful tree connect, and on a 3.0
-// or 3.0.2 connection with a session that signs asks the server, the first
-// time, to confirm the NEGOTIATE. A guest or anonymous session cannot sign
+// validateNegotiate runs after each successful tree connect, and on a
+// connection of a dialect before 3.1.1 with a session that signs asks the
+// server, the first time, to confirm the NEGOTIATE. A guest or anonymous session cannot sign
 // (nor can its answer be trusted), so it is not asked; a client that
 // requires signing refuses such a session already (checkLogin).
 //
@@ -132,7 +134,7 @@ func isValidateNegotiate(req smb2.Packet) bool {
 // validated.
 func (tc *treeConn) validateNegotiate(ctx context.Context) error {
 	c := tc.session.conn
-	if c.dialect != smb2.SMB300 && c.dialect != smb2.SMB302 {
+	if c.dialect < smb2.SMB202 || c.dialect >= smb2.SMB311 {
 		return nil
 	}
 	if tc.sessionFlags&(smb2.SMB2_SESSION_FLAG_IS_GUEST|smb2.SMB2_SESSION_FLAG_IS_NULL) != 0 {

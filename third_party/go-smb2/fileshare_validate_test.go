@@ -70,7 +70,7 @@ func dialMount(t *testing.T, srv *loginServer, neg Negotiator) (*Session, error)
 
 var signingRequired = Negotiator{RequireMessageSigning: true}
 
-// On SMB 3.0 and 3.0.2 the client has the server confirm the NEGOTIATE
+// On every dialect before 3.1.1 the client has the server confirm the NEGOTIATE
 // after the first tree connect, and takes the server's signed (or
 // encrypted) confirmation: the connection then works. It asks once per
 // connection, however many shares it mounts.
@@ -82,6 +82,8 @@ func TestValidateNegotiateTakesTheServersConfirmation(t *testing.T) {
 	}{
 		{"3.0.2", loginServer{dialect: smb2.SMB302, finalSig: "none"}, signingRequired},
 		{"3.0", loginServer{dialect: smb2.SMB300, finalSig: "none"}, signingRequired},
+		{"2.1", loginServer{dialect: smb2.SMB210, finalSig: "none"}, signingRequired},
+		{"2.0.2", loginServer{dialect: smb2.SMB202, finalSig: "none"}, signingRequired},
 		{"3.0.2, the server requires signing", loginServer{dialect: smb2.SMB302, finalSig: "good", signingReq: true}, signingRequired},
 		{"3.0.2, an encrypted session", loginServer{dialect: smb2.SMB302, finalSig: "good", finalFlags: smb2.SMB2_SESSION_FLAG_ENCRYPT_DATA}, signingRequired},
 		{"3.0.2, an encrypted share", loginServer{dialect: smb2.SMB302, finalSig: "good", shareFlags: smb2.SMB2_SHAREFLAG_ENCRYPT_DATA}, signingRequired},
@@ -137,6 +139,10 @@ func TestValidateNegotiateRefusesAChangedNegotiate(t *testing.T) {
 		// (3.1.1 stripped): the server drops the connection.
 		{"the client's dialects changed (3.1.1 stripped)", loginServer{dialect: smb2.SMB302, finalSig: "none",
 			received: []uint16{smb2.SMB302, smb2.SMB300, smb2.SMB210, smb2.SMB202}}, signingRequired, "connection ended"},
+		{"the client's dialects changed (every SMB 3 dialect stripped)", loginServer{dialect: smb2.SMB210, finalSig: "none",
+			received: []uint16{smb2.SMB210, smb2.SMB202}}, signingRequired, "connection ended"},
+		{"the dialect changed (2.1 to 2.0.2)", loginServer{dialect: smb2.SMB210, finalSig: "none",
+			tamper: func(r *smb2.NegotiateResponse) { r.DialectRevision = smb2.SMB202 }}, signingRequired, "dialect 0x0210 (the negotiate said 0x0202)"},
 		// An answer anyone could have sent.
 		{"an unsigned answer, signing required", loginServer{dialect: smb2.SMB302, finalSig: "none", vnUnsigned: true}, signingRequired, "signature"},
 		{"an unsigned answer, signing not required", loginServer{dialect: smb2.SMB302, finalSig: "none", vnUnsigned: true}, Negotiator{}, "neither signed nor encrypted"},
@@ -208,9 +214,9 @@ func TestValidateNegotiateTakesASignedNotImplemented(t *testing.T) {
 
 // SMB 3.1.1 proves its NEGOTIATE with preauth integrity and sends no
 // FSCTL (a 3.1.1 server drops a connection that does, and it would cost
-// every dial a round trip); SMB 2 dialects and a guest session send none
+// every dial a round trip); a guest session, which cannot sign, sends none
 // either.
-func TestValidateNegotiateIsNotSentOutside30And302(t *testing.T) {
+func TestValidateNegotiateIsNotSentOn311OrAsGuest(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		srv  loginServer
@@ -218,8 +224,6 @@ func TestValidateNegotiateIsNotSentOutside30And302(t *testing.T) {
 	}{
 		{"3.1.1", loginServer{dialect: smb2.SMB311, cipher: smb2.AES128GCM, finalSig: "good"}, signingRequired},
 		{"3.1.1, encrypted", loginServer{dialect: smb2.SMB311, cipher: smb2.AES128GCM, finalSig: "good", finalFlags: smb2.SMB2_SESSION_FLAG_ENCRYPT_DATA}, signingRequired},
-		{"2.1", loginServer{dialect: smb2.SMB210, finalSig: "none"}, signingRequired},
-		{"2.0.2", loginServer{dialect: smb2.SMB202, finalSig: "none"}, signingRequired},
 		// A guest cannot sign: a client that does not require signing
 		// takes the session, and does not ask.
 		{"3.0.2, a guest session", loginServer{dialect: smb2.SMB302, finalSig: "none", finalFlags: smb2.SMB2_SESSION_FLAG_IS_GUEST}, Negotiator{}},

@@ -240,8 +240,8 @@ func treeConnect(ctx context.Context, s *session, path string, flags uint16, mc 
 		return nil, err
 	}
 
-	// fileshare-csi: SMB 3.0 and 3.0.2 have the server confirm the
-	// NEGOTIATE on the connection's first tree (fileshare_validate.go).
+	// fileshare-csi: the dialects before 3.1.1 have the server confirm
+	// the NEGOTIATE on the connection's first tree (fileshare_validate.go).
 	if err := tc.validateNegotiate(ctx); err != nil {
 		return nil, err
 	}

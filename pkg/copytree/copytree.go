@@ -47,17 +47,31 @@ type Pair struct {
 var ErrIncomplete = errors.New("the copy would be incomplete")
 
 // ErrTooDeep says the tree holds directories so deep and so wide at once
-// that walking it would hold more listing entries than maxHeld, or a path
-// longer than maxPath: the copy
-// fails (FailedPrecondition) rather than grow the controller's memory
-// without bound, which would get it killed and fail every other call.
+// that walking it would hold more listing entries than maxHeld (its paths
+// counted as entries), more than maxDepth levels, or a path longer than
+// maxPath: the copy fails (FailedPrecondition) rather than grow the
+// controller's memory without bound, which would get it killed and fail
+// every other call.
 var ErrTooDeep = errors.New("the tree is too deep and wide to copy")
 
 // maxHeld bounds the listing entries the walk holds at once, across the
-// levels it is in (a page per level, about 300 bytes an entry):
+// levels it is in (a page per level, about entryBytes an entry):
 // a tree of ordinary shape (thousands of entries per directory, dozens of
 // levels) holds a few thousand.
 const maxHeld = 64 << 10
+
+// entryBytes is about what one listing entry costs in memory. The paths
+// of the directories the walk is in count against maxHeld as the entries
+// their bytes would make: a chain's paths add up to its depth times its
+// path's length, which maxPath alone left at hundreds of MiB for short
+// names (16,000 levels of one-byte names).
+const entryBytes = 300
+
+// maxDepth bounds the levels the walk goes down: each costs some 8 KiB of
+// the lister's stack (the walk recurses), which no path length bounds,
+// and a pod nests directories as deep as it likes with mkdir and cd (the
+// node's usage walk stops at the same depth).
+const maxDepth = 512
 
 // maxPath bounds a path below the copy's top, in bytes. Every directory
 // the walk is in keeps its source and destination paths, so a chain of
@@ -351,6 +365,13 @@ func (c *copier) log(msg string, kv ...any) {
 func (c *copier) walk(ctx context.Context, n *dirNode, jobs chan<- fileJob) error {
 	n.pending.Store(1) // the listing itself
 	var inner error    // an error of the walk below, already worded
+	// n's paths stay in memory until the walk below it is done.
+	paths := (len(n.src)+len(n.dst))/entryBytes + 1
+	if c.held+paths > maxHeld {
+		return fmt.Errorf("directory %.256s: the walk would hold more than %d listing entries' worth of memory at once (%d levels deep, the paths of each level and the rest of a listing page at each); a tree this deep is not copied: %w", n.src, maxHeld, n.depth(), ErrTooDeep)
+	}
+	c.held += paths
+	defer func() { c.held -= paths }()
 	lb, buffers := c.s.Lister.(share.ListingBuffer)
 	charged := 0 // what this directory's listing holds besides its pages
 	defer func() { c.held -= charged }()
@@ -481,6 +502,9 @@ func (c *copier) enter(ctx context.Context, n *dirNode, e share.DirEntry) (*dirN
 	src := path.Join(n.src, e.Name)
 	if len(src) > maxPath {
 		return nil, fmt.Errorf("directory %s...: its path is longer than %d bytes (%d levels deep); a tree this deep is not copied: %w", src[:256], maxPath, n.depth()+1, ErrTooDeep)
+	}
+	if d := n.depth() + 1; d > maxDepth {
+		return nil, fmt.Errorf("directory %.256s...: it is %d levels deep, more than the %d a copy goes down; a tree this deep is not copied: %w", src, d, maxDepth, ErrTooDeep)
 	}
 	why, err := c.guard.Refuse(ctx, asker{c.s.Workers[0].Src, c.opts.Foreign}, e.Attr, n.repeats)
 	if err != nil {

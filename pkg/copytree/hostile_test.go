@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -179,13 +180,19 @@ func TestAFileThatShrankIsCopiedAsItIsNotPadded(t *testing.T) {
 }
 
 // chainTree is a source that stores nothing: one directory per level,
-// levels deep, each named with the 255 bytes a name may have. A tenant
+// levels deep, each named name (the 255 bytes a name may have when
+// name is empty). A tenant
 // makes it on an NFS volume with mkdir and cd in a loop (no path limit
 // applies to relative operations, nor to NFS LOOKUPs).
 type chainTree struct {
 	share.TreeClient
 	top    string
 	levels int
+	name   string
+	// others are entries beside each level's directory that a copy
+	// leaves out (FIFOs): each level's page is held while the walk is
+	// below it.
+	others int
 }
 
 var longName = strings.Repeat("x", 255)
@@ -203,7 +210,15 @@ func (c *chainTree) ReadDir(_ context.Context, rel string, fn func([]share.DirEn
 	if d >= c.levels {
 		return nil
 	}
-	return fn([]share.DirEntry{{Name: longName, Attr: share.Attr{Type: share.TypeDir, ID: uint64(1001 + d), Mode: 0o755, HasMode: true}}})
+	name := c.name
+	if name == "" {
+		name = longName
+	}
+	page := []share.DirEntry{{Name: name, Attr: share.Attr{Type: share.TypeDir, ID: uint64(1001 + d), Mode: 0o755, HasMode: true}}}
+	for i := range c.others {
+		page = append(page, share.DirEntry{Name: fmt.Sprintf("fifo%d", i)})
+	}
+	return fn(page)
 }
 
 // The walk keeps each directory on its path with its source and
@@ -232,6 +247,48 @@ func TestADeepChainOfLongNamesIsCopiedOrRefusedInBoundedMemory(t *testing.T) {
 		}
 		if got > copyMemoryLimit {
 			t.Errorf("a chain of %d directories held %.1f MiB, more than the %d MiB a copy may", c.levels, float64(got)/(1<<20), copyMemoryLimit>>20)
+		}
+	}
+}
+
+// A chain of one-byte names reaches maxPath only some 16,000 levels
+// down, and the walk holds each level's paths and a stack frame: their
+// paths add up to the depth squared (16,000 levels, a minute of mkdir and
+// cd on an NFS volume, held 900 MiB of paths and more of stack). The walk
+// goes down at most maxDepth levels, and counts the paths it holds
+// against maxHeld, so such chains fail with ErrTooDeep in bounded memory:
+// a thousand levels of one-letter names are copied whole, and a thousand
+// of 30-byte names (paths below maxPath, but 30 MiB of them) are refused.
+func TestADeepChainOfShortNamesIsCopiedOrRefusedInBoundedMemory(t *testing.T) {
+	for _, c := range []struct {
+		levels, others int
+		name           string
+		refused        bool
+	}{
+		{500, 0, "x", false},
+		{16000, 0, "x", true},
+		{1000, 0, strings.Repeat("y", 30), true},
+		// 16 MiB of paths: copied, as long as the pages held beside
+		// them stay within the budget too.
+		{500, 0, strings.Repeat("y", 62), false},
+		{500, 60, strings.Repeat("y", 62), true},
+	} {
+		src := &chainTree{top: "src", levels: c.levels, name: c.name, others: c.others}
+		dst := &sink{}
+		stop := make(chan struct{})
+		peak := peakHeap(stop)
+		_, err := Copy(context.Background(), Sessions{Lister: src, Workers: []Pair{{Src: src, Dst: dst}}}, "src", "dst", Options{})
+		close(stop)
+		got := <-peak
+		if c.refused != errors.Is(err, ErrTooDeep) || !c.refused && err != nil {
+			t.Errorf("a chain of %d directories of %d-byte names (%d others each): %.300v (refused: want %v)", c.levels, len(c.name), c.others, err, c.refused)
+		}
+		if !c.refused && dst.dirs.Load() < int64(c.levels) {
+			t.Errorf("a chain of %d directories: %d copied", c.levels, dst.dirs.Load())
+		}
+		t.Logf("a chain of %d directories of %d-byte names (%d others each): peak %.1f MiB", c.levels, len(c.name), c.others, float64(got)/(1<<20))
+		if got > copyMemoryLimit {
+			t.Errorf("a chain of %d directories of %d-byte names held %.1f MiB, more than the %d MiB a copy may", c.levels, len(c.name), float64(got)/(1<<20), copyMemoryLimit>>20)
 		}
 	}
 }

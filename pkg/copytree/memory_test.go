@@ -93,22 +93,23 @@ func (s *sink) SetAttr(context.Context, string, share.Attr, share.AttrMask) erro
 	return nil
 }
 
-// peakHeap samples the heap in use until stop is closed; it reports the
-// highest sample above the heap in use when it started.
+// peakHeap samples the heap and the goroutine stacks in use until stop is
+// closed; it reports the highest sample above what was in use when it
+// started. (The walk recurses: a deep tree's cost is in its stack too.)
 func peakHeap(stop <-chan struct{}) <-chan uint64 {
 	out := make(chan uint64, 1)
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	base := ms.HeapInuse
+	base := ms.HeapInuse + ms.StackInuse
 	go func() {
 		var peak uint64
 		t := time.NewTicker(5 * time.Millisecond)
 		defer t.Stop()
 		for {
 			runtime.ReadMemStats(&ms)
-			if ms.HeapInuse > base && ms.HeapInuse-base > peak {
-				peak = ms.HeapInuse - base
+			if used := ms.HeapInuse + ms.StackInuse; used > base && used-base > peak {
+				peak = used - base
 			}
 			select {
 			case <-stop:

@@ -48,6 +48,10 @@ type SmallOp struct {
 	// NFS's FILE_SYNC: for a record a commit rests on, which a server's
 	// power cut must not take back once acknowledged.
 	WriteThrough bool
+	// ID, for SmallRead when not 0, is the file ID the file read must have
+	// (OpenID's check, by a QUERY_INFO in the same chain): another file's
+	// data is not returned, and Err wraps ErrOtherFile.
+	ID uint64
 }
 
 // SmallResult is what one SmallOp did.
@@ -107,7 +111,7 @@ func (fs *Share) smallSpec(op SmallOp, name string) (chainSpec, bool) {
 	case SmallStat:
 		return fs.lstatSpec(name), true
 	case SmallRead:
-		return fs.readSpec(name), true
+		return fs.readSpec(name, op.ID), true
 	case SmallCreate, SmallWrite:
 		if len(data) > compoundPayloadMax || len(data) > int(fs.maxWriteSize) {
 			return chainSpec{}, false
@@ -139,7 +143,7 @@ func (fs *Share) smallAlone(op SmallOp) SmallResult {
 	case SmallStat:
 		r.Stat, r.Err = fs.LstatID(op.Name)
 	case SmallRead:
-		r.Data, r.Err = fs.ReadSmallFile(op.Name)
+		r.Data, r.Err = fs.readSmall(op.Name, op.ID)
 	case SmallCreate:
 		r.Err = fs.writeAlone(op, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	case SmallWrite:
@@ -195,7 +199,7 @@ func (fs *Share) smallResult(op SmallOp, name string, out chainOut) SmallResult 
 			r.Stat, err = statFrom(name, out.create, out.steps[0])
 		}
 	case SmallRead:
-		r.Data, err = fs.readResult(name, out.steps, err)
+		r.Data, err = fs.readOut(name, op.ID, out)
 	case SmallCreate, SmallWrite:
 		if err == nil && len(op.Data) > 0 {
 			err = writeResult(out.steps[0], len(op.Data))
@@ -215,10 +219,33 @@ func (fs *Share) smallResult(op SmallOp, name string, out chainOut) SmallResult 
 // (MS-FSCC 2.4.7).
 const fileBasicInformation = 4
 
+// readOut is the data of a read chain (readSpec) of the file with file ID
+// id (any, when 0): the ID is checked before anything else, so the data
+// of another file, or its "empty" (STATUS_END_OF_FILE), is never taken for
+// the one asked for.
+func (fs *Share) readOut(name string, id uint64, out chainOut) ([]byte, error) {
+	steps, err := out.steps, out.err
+	if id != 0 {
+		if len(steps) == 0 || steps[0] == nil {
+			// The CREATE or the QUERY_INFO failed: err says why.
+			if err == nil {
+				err = &InvalidResponseError{"no query info response"}
+			}
+			return nil, err
+		}
+		if cerr := checkID(steps[0], id); cerr != nil {
+			return nil, cerr
+		}
+		steps = steps[1:]
+	}
+	return fs.readResult(name, id, steps, err)
+}
+
 // readResult is a read chain's data: a file at its end answers
 // STATUS_END_OF_FILE (empty), and one as long as the read asked for is
-// read again whole, up to smallFileMax (readBounded).
-func (fs *Share) readResult(name string, steps [][]byte, err error) ([]byte, error) {
+// read again whole, up to smallFileMax (readBounded, of the file with
+// file ID id where that is not 0).
+func (fs *Share) readResult(name string, id uint64, steps [][]byte, err error) ([]byte, error) {
 	var re *ResponseError
 	switch {
 	case errors.As(err, &re) && erref.NtStatus(re.Code) == erref.STATUS_END_OF_FILE:
@@ -232,7 +259,7 @@ func (fs *Share) readResult(name string, steps [][]byte, err error) ([]byte, err
 	}
 	data := r.Data()
 	if len(data) >= fs.readMax() {
-		return fs.readBounded(name)
+		return fs.readBounded(name, id)
 	}
 	return data, nil
 }
@@ -263,8 +290,11 @@ func (fs *Share) lstatSpec(name string) chainSpec {
 	}, steps: []chainStep{queryAll()}}
 }
 
-func (fs *Share) readSpec(name string) chainSpec {
-	return chainSpec{name: name, create: &smb2.CreateRequest{
+// readSpec reads name whole: CREATE, READ, CLOSE, and, when id is not 0,
+// a QUERY_INFO of the file's ID before the READ (readOut checks it), in
+// the same round trip.
+func (fs *Share) readSpec(name string, id uint64) chainSpec {
+	sp := chainSpec{name: name, create: &smb2.CreateRequest{
 		RequestedOplockLevel: smb2.SMB2_OPLOCK_LEVEL_NONE,
 		ImpersonationLevel:   smb2.Impersonation,
 		DesiredAccess:        smb2.GENERIC_READ,
@@ -273,7 +303,12 @@ func (fs *Share) readSpec(name string) chainSpec {
 		CreateDisposition:    smb2.FILE_OPEN,
 		CreateOptions:        smb2.FILE_SYNCHRONOUS_IO_NONALERT | smb2.FILE_NON_DIRECTORY_FILE,
 		Mapping:              fs.mapping,
-	}, steps: []chainStep{{smb2.SMB2_READ, &smb2.ReadRequest{Length: uint32(fs.readMax()), FileId: sentinelFileId}}}}
+	}}
+	if id != 0 {
+		sp.steps = append(sp.steps, queryID())
+	}
+	sp.steps = append(sp.steps, chainStep{smb2.SMB2_READ, &smb2.ReadRequest{Length: uint32(fs.readMax()), FileId: sentinelFileId}})
+	return sp
 }
 
 // writeSpec creates name (only where none is, when exclusive) or

@@ -10,6 +10,7 @@ package smb2
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"time"
@@ -34,19 +35,33 @@ type chainStep struct {
 }
 
 // chainSpec is one file's part of a compound: CREATE of name, steps on
-// the handle it opens, and CLOSE.
+// the handle it opens, and CLOSE (none when keep: the handle stays open).
 type chainSpec struct {
 	name   string
 	create *smb2.CreateRequest
 	steps  []chainStep
+	// keep leaves the handle open for the caller (chainOut.file), who goes
+	// on reading it: OpenID's CREATE and QUERY_INFO.
+	keep bool
 }
 
 // chainOut is what one chainSpec got: the CREATE's and the steps' response
-// bodies, or the first error.
+// bodies (a step that failed has none), and the first error. file is the
+// handle a keep part's CREATE opened, whatever its steps got: the caller
+// closes it.
 type chainOut struct {
 	create []byte
 	steps  [][]byte
 	err    error
+	file   *File
+}
+
+// requests is how many requests sp's part of a compound is.
+func (sp chainSpec) requests() int {
+	if sp.keep {
+		return len(sp.steps) + 1
+	}
+	return len(sp.steps) + 2
 }
 
 // chain sends one chainSpec as one related compound.
@@ -70,7 +85,7 @@ func (fs *Share) chain(name string, create *smb2.CreateRequest, steps ...chainSt
 func (fs *Share) chains(specs []chainSpec) ([]chainOut, error) {
 	n := 0
 	for _, sp := range specs {
-		n += len(sp.steps) + 2
+		n += sp.requests()
 	}
 	granted, _, err := fs.session.conn.account.borrow(fs.ctx, uint16(n))
 	if err != nil {
@@ -91,6 +106,9 @@ func (fs *Share) chains(specs []chainSpec) ([]chainOut, error) {
 			s.req.Header().CreditCharge = 1
 			entries = append(entries, compoundEntry{req: s.req, tc: fs.treeConn, related: true})
 			cmds = append(cmds, s.cmd)
+		}
+		if sp.keep {
+			continue
 		}
 		entries = append(entries, compoundEntry{
 			req:     &smb2.CloseRequest{PacketHeader: smb2.PacketHeader{CreditCharge: 1}, FileId: sentinelFileId},
@@ -119,15 +137,18 @@ func (fs *Share) chains(specs []chainSpec) ([]chainOut, error) {
 	outs := make([]chainOut, len(specs))
 	at := 0
 	for k, sp := range specs {
-		m := len(sp.steps) + 2
-		outs[k] = fs.chainResult(sp.name, bodies[at:at+m], errs[at:at+m])
+		m := sp.requests()
+		outs[k] = fs.chainResult(sp, bodies[at:at+m], errs[at:at+m])
 		at += m
 	}
 	return outs, nil
 }
 
-// chainResult reads one part's responses.
-func (fs *Share) chainResult(name string, bodies [][]byte, errs []error) chainOut {
+// chainResult reads one part's responses. The bodies of the steps that
+// answered stay with a failed one's error: a caller that checks what one
+// step said (OpenID's file ID) does so whatever a later step got.
+func (fs *Share) chainResult(sp chainSpec, bodies [][]byte, errs []error) chainOut {
+	name := sp.name
 	n := len(bodies)
 	if errs[0] != nil {
 		return chainOut{err: errs[0]}
@@ -135,6 +156,16 @@ func (fs *Share) chainResult(name string, bodies [][]byte, errs []error) chainOu
 	cr := smb2.CreateResponseDecoder(bodies[0])
 	if cr.IsInvalid() {
 		return chainOut{err: &InvalidResponseError{"broken create response format"}}
+	}
+	if sp.keep {
+		out := chainOut{create: bodies[0], steps: bodies[1:], file: fs.newFile(cr, name)}
+		for _, err := range errs[1:] {
+			if err != nil {
+				out.err = err
+				break
+			}
+		}
+		return out
 	}
 	if errs[n-1] != nil {
 		// The part's CLOSE did not close the handle: close it by its ID.
@@ -145,7 +176,7 @@ func (fs *Share) chainResult(name string, bodies [][]byte, errs []error) chainOu
 	}
 	for _, err := range errs[1:] {
 		if err != nil {
-			return chainOut{err: err}
+			return chainOut{create: bodies[0], steps: bodies[1 : n-1], err: err}
 		}
 	}
 	return chainOut{create: bodies[0], steps: bodies[1 : n-1]}
@@ -191,6 +222,102 @@ func queryAll() chainStep {
 		OutputBufferLength: 4096,
 		FileId:             sentinelFileId,
 	}}
+}
+
+// ErrOtherFile says a path opened another file than the one whose file ID
+// the caller named (OpenID, SmallOp.ID): what a listing showed at the path
+// was replaced since, on a server that resolves links for its clients
+// (Samba's follow symlinks) perhaps by a link to a file elsewhere, whose
+// data must not pass for the listed file's.
+var ErrOtherFile = errors.New("the path opened another file than the one with the file ID asked for")
+
+// queryID asks for the open handle's FileInternalInformation (MS-FSCC
+// 2.4.26): its IndexNumber is the file ID a listing gives each entry
+// (FileIdBothDirectoryInformation's FileId), on Samba and Windows alike.
+func queryID() chainStep {
+	return chainStep{smb2.SMB2_QUERY_INFO, &smb2.QueryInfoRequest{
+		InfoType:           smb2.SMB2_0_INFO_FILE,
+		FileInfoClass:      smb2.FileInternalInformation,
+		OutputBufferLength: 8,
+		FileId:             sentinelFileId,
+	}}
+}
+
+// checkID reads a FileInternalInformation QUERY_INFO response body and
+// fails with ErrOtherFile unless it gives the file ID id.
+func checkID(body []byte, id uint64) error {
+	q := smb2.QueryInfoResponseDecoder(body)
+	if q.IsInvalid() {
+		return &InvalidResponseError{"broken query info response format"}
+	}
+	return checkIDInfo(q.OutputBuffer(), id)
+}
+
+// checkIDInfo is checkID of the FileInternalInformation buffer itself.
+func checkIDInfo(info []byte, id uint64) error {
+	d := smb2.FileInternalInformationDecoder(info)
+	if d.IsInvalid() {
+		return &InvalidResponseError{"broken file internal information format"}
+	}
+	if got := uint64(d.IndexNumber()); got != id {
+		return fmt.Errorf("file ID %d, not %d: %w", got, id, ErrOtherFile)
+	}
+	return nil
+}
+
+// openReadRequest is the CREATE of Open (OpenFile with os.O_RDONLY).
+func (fs *Share) openReadRequest() *smb2.CreateRequest {
+	return &smb2.CreateRequest{
+		RequestedOplockLevel: smb2.SMB2_OPLOCK_LEVEL_NONE,
+		ImpersonationLevel:   smb2.Impersonation,
+		DesiredAccess:        smb2.GENERIC_READ,
+		FileAttributes:       smb2.FILE_ATTRIBUTE_NORMAL,
+		ShareAccess:          smb2.FILE_SHARE_READ | smb2.FILE_SHARE_WRITE,
+		CreateDisposition:    smb2.FILE_OPEN,
+		CreateOptions:        smb2.FILE_SYNCHRONOUS_IO_NONALERT,
+		Mapping:              fs.mapping,
+	}
+}
+
+// OpenID is Open of name only when the file it opens has the file ID id,
+// in as many round trips as Open: the CREATE and a QUERY_INFO of the
+// handle's FileInternalInformation go in one related compound, and the
+// handle stays open. Another file is closed unread and refused with
+// ErrOtherFile (in an *os.PathError): a caller copying a file a listing
+// showed reads that file or nothing, where a server that resolves links
+// for its clients would open whatever the path leads to now. With too few
+// credits for a compound, the QUERY_INFO follows the CREATE on its own.
+func (fs *Share) OpenID(name string, id uint64) (*File, error) {
+	name = normPath(name)
+	if err := validatePath("open", name, false); err != nil {
+		return nil, err
+	}
+	create := fs.openReadRequest()
+	outs, err := fs.chains([]chainSpec{{name: name, create: create, steps: []chainStep{queryID()}, keep: true}})
+	var f *File
+	switch {
+	case errors.Is(err, errNoCompoundCredits):
+		if f, err = fs.createFile(name, create, true); err == nil {
+			var info []byte
+			info, err = f.queryInfo(queryID().req.(*smb2.QueryInfoRequest))
+			if err == nil {
+				err = checkIDInfo(info, id)
+			}
+		}
+	case err == nil:
+		f, err = outs[0].file, outs[0].err
+		if err == nil {
+			err = checkID(outs[0].steps[0], id)
+		}
+	}
+	if err != nil {
+		if f != nil {
+			_ = f.close()
+		}
+		return nil, &os.PathError{Op: "open", Path: name, Err: err}
+	}
+	f.fileStat.FileId = id
+	return f, nil
 }
 
 // LstatID is Lstat (name itself: a reparse point is not followed) with the
@@ -363,16 +490,24 @@ func (fs *Share) WriteSmallFile(name string, data []byte, perm os.FileMode, writ
 // than one request carries (CREATE, READ, CLOSE); a larger file is read
 // again through readBounded, and one larger than smallFileMax is refused.
 func (fs *Share) ReadSmallFile(name string) ([]byte, error) {
+	return fs.readSmall(name, 0)
+}
+
+// readSmall is ReadSmallFile of the file with file ID id only, when id is
+// not 0 (SmallOp.ID).
+func (fs *Share) readSmall(name string, id uint64) ([]byte, error) {
 	name = normPath(name)
 	if err := validatePath("open", name, false); err != nil {
 		return nil, err
 	}
-	sp := fs.readSpec(name)
-	_, res, err := fs.chain(name, sp.create, sp.steps...)
+	outs, err := fs.chains([]chainSpec{fs.readSpec(name, id)})
 	if errors.Is(err, errNoCompoundCredits) {
-		return fs.readBounded(name)
+		return fs.readBounded(name, id)
 	}
-	data, err := fs.readResult(name, res, err)
+	var data []byte
+	if err == nil {
+		data, err = fs.readOut(name, id, outs[0])
+	}
 	if err != nil {
 		var pe *os.PathError
 		if !errors.As(err, &pe) {
@@ -397,9 +532,16 @@ var errNotSmall = errors.New("larger than 1 MiB, not a metadata file")
 // size the server's CREATE response claims, so a server that says 1 PiB
 // panics the process (makeslice) and one that says a few hundred GiB runs
 // it out of memory. Neither the size claimed nor the data sent can make it
-// allocate more than smallFileMax and a READ.
-func (fs *Share) readBounded(name string) ([]byte, error) {
-	f, err := fs.Open(name)
+// allocate more than smallFileMax and a READ. An id that is not 0 is the
+// file ID the file must have (OpenID).
+func (fs *Share) readBounded(name string, id uint64) ([]byte, error) {
+	var f *File
+	var err error
+	if id != 0 {
+		f, err = fs.OpenID(name, id)
+	} else {
+		f, err = fs.Open(name)
+	}
 	if err != nil {
 		return nil, err
 	}

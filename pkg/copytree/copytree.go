@@ -764,7 +764,7 @@ func (c *copier) copyData(ctx context.Context, w Pair, src, dst string, out shar
 			c.noServerCopy.Store(true)
 			c.log("the server cannot copy files itself; streaming them through the controller", "reason", err.Error())
 		default:
-			return 0, false, fmt.Errorf("server-side copy of %s: %w", src, err)
+			return 0, false, replaced(src, fmt.Errorf("server-side copy of %s: %w", src, err))
 		}
 	}
 	in, err := openSource(ctx, w, src, a)
@@ -808,19 +808,37 @@ func (c *copier) copyData(ctx context.Context, w Pair, src, dst string, out shar
 }
 
 // openSource opens the source file a listing described by the handle
-// the listing gave, where the client can.
+// the listing gave, where the client can, else by its path: where the
+// server may resolve a link in the path (share.IDOpener), only when what
+// it opens has the ID the listing gave. The walk checked the directory's
+// ID as it listed it, but the directory can be swapped for a link to
+// another volume before its files are opened, and each of its paths would
+// then open that volume's file of the same name.
 func openSource(ctx context.Context, w Pair, src string, a share.Attr) (share.FileReader, error) {
 	var in share.FileReader
 	var err error
 	if eo, ok := w.Src.(share.EntryOpener); ok {
 		in, err = eo.OpenEntry(ctx, src, a)
+	} else if ido, ok := w.Src.(share.IDOpener); ok && a.ID != 0 {
+		in, err = ido.OpenID(ctx, src, a.ID)
 	} else {
 		in, err = w.Src.Open(ctx, src)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", src, err)
+		return nil, replaced(src, fmt.Errorf("open %s: %w", src, err))
 	}
 	return in, nil
+}
+
+// replaced words the failure of a file the source's server opened as
+// another than the listing showed (share.ErrChanged: its directory was
+// swapped for a link since) as the walk words a swapped directory: the
+// copy fails, since one without the file would pass for the whole.
+func replaced(src string, err error) error {
+	if !errors.Is(err, share.ErrChanged) {
+		return err
+	}
+	return fmt.Errorf("%s was replaced while the copy ran (a link the server resolves, to another directory, in place of its own); a copy without it would be incomplete: %w: %w", src, ErrIncomplete, err)
 }
 
 // copyOnServer has the server copy the data where both files are on one
@@ -832,9 +850,15 @@ func (c *copier) copyOnServer(ctx context.Context, w Pair, src, dst string, out 
 		return false, nil
 	}
 	if cw, ok := out.(share.CopyingWriter); ok {
-		return true, cw.CopyFrom(ctx, src, size)
+		return true, cw.CopyFrom(ctx, src, a.ID, size)
 	}
 	if ssc, ok := w.Src.(share.ServerSideCopier); ok {
+		if _, resolves := w.Src.(share.IDOpener); resolves && a.ID != 0 {
+			// CopyData opens the source by its path, unchecked, on a
+			// server that may lead it through a link: streamed, the
+			// file is opened by its ID (openSource).
+			return false, nil
+		}
 		return true, ssc.CopyData(ctx, src, dst, size)
 	}
 	return false, nil

@@ -293,13 +293,19 @@ func (c *copier) packFile(ctx context.Context, w Pair, src, dst string, a share.
 // (share.FilesReader); a file the call failed is packed on its own, as
 // packFile does, which says what went wrong.
 func (c *copier) packGroup(ctx context.Context, w Pair, n *dirNode, es []share.DirEntry) error {
-	paths := make([]string, len(es))
+	files := make([]share.ListedFile, len(es))
 	for i, e := range es {
-		paths[i] = path.Join(n.src, e.Name)
+		// Each read only of the file the listing showed (openSource).
+		files[i] = share.ListedFile{Path: path.Join(n.src, e.Name), ID: e.Attr.ID}
 	}
-	for i, r := range w.Src.(share.FilesReader).ReadFiles(ctx, paths) {
+	for i, r := range w.Src.(share.FilesReader).ReadFiles(ctx, files) {
 		e := es[i]
 		dst := path.Join(n.dst, e.Name)
+		if errors.Is(r.Err, share.ErrChanged) {
+			// Another file answered for it: the copy fails, as the walk
+			// fails on a swapped directory.
+			return replaced(files[i].Path, fmt.Errorf("read %s: %w", files[i].Path, r.Err))
+		}
 		if r.Err != nil || int64(len(r.Data)) > e.Attr.Size {
 			// Failed, or grew since it was listed: on its own.
 			if err := c.copyEntry(ctx, w, n, e); err != nil {

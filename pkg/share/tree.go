@@ -119,13 +119,22 @@ type FilesWriter interface {
 	FilesMask() AttrMask
 }
 
+// ListedFile is a file a listing showed: its path, and the file ID the
+// listing gave it (0: none, or not to be checked).
+type ListedFile struct {
+	Path string
+	ID   uint64
+}
+
 // FilesReader is a TreeClient that reads many small files whole in few
 // round trips (SMB: one compound for several files, each CREATE, READ and
 // CLOSE). FilesLimit is as FilesWriter's.
 type FilesReader interface {
 	// ReadFiles reads each file whole, as Open does, each with its own
-	// outcome (Result.Data, Result.Err).
-	ReadFiles(ctx context.Context, paths []string) []Result
+	// outcome (Result.Data, Result.Err). A file with an ID is read only
+	// when the file its path opens has that ID, as IDOpener's OpenID
+	// checks it (ErrChanged otherwise), in the same round trips.
+	ReadFiles(ctx context.Context, files []ListedFile) []Result
 	FilesLimit() (size, count int)
 }
 
@@ -189,9 +198,23 @@ type IDLister interface {
 	ReadDirOf(ctx context.Context, rel string, id uint64, fn func([]DirEntry) error) error
 }
 
-// ErrChanged says a directory a walk judged by its file ID was swapped for
-// another (a link the server resolves) before it was opened.
-var ErrChanged = errors.New("the directory was replaced while it was walked")
+// ErrChanged says a directory a walk judged by its file ID, or a file a
+// listing showed, was swapped for another (a link the server resolves, or
+// a directory of its own above it) before it was opened.
+var ErrChanged = errors.New("replaced by another object while it was walked")
+
+// IDOpener is a TreeClient whose server may resolve a link in a path for
+// its clients (as IDLister's): a directory swapped for a link to another
+// volume after a copy listed it has each of its paths open that volume's
+// file of the same name. OpenID opens rel for reading only when the file
+// it opened has file ID id, and fails with ErrChanged otherwise (closing
+// what it opened unread), in the round trips Open takes: a copy reads the
+// file its listing showed, or nothing. NFS clients need none: NFSv3 opens
+// by the listing's handle (EntryOpener), and an NFS server never follows
+// a link in a lookup.
+type IDOpener interface {
+	OpenID(ctx context.Context, rel string, id uint64) (FileReader, error)
+}
 
 // ListingBuffer is a TreeClient whose listing of a directory may hold more
 // of it in memory than the pages it hands out (go-smb2 keeps the rest of
@@ -218,9 +241,11 @@ type ServerSideCopier interface {
 
 // CopyingWriter is a FileWriter the server can fill from another file of
 // the same session: CopyData into the handle Create gave, without opening
-// the destination again. Its errors are CopyData's.
+// the destination again. Its errors are CopyData's. fromID, when not 0,
+// is the file ID from must have (the listing's), checked as IDOpener's
+// OpenID checks it: ErrChanged, and nothing copied, for another file.
 type CopyingWriter interface {
-	CopyFrom(ctx context.Context, from string, size int64) error
+	CopyFrom(ctx context.Context, from string, fromID uint64, size int64) error
 }
 
 // ErrStreamInstead says a server-side copy of this one file would cost

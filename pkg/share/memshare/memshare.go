@@ -472,6 +472,12 @@ func (c *client) WriteFile(ctx context.Context, rel string, data []byte) error {
 }
 
 func (c *client) ReadFile(ctx context.Context, rel string) ([]byte, error) {
+	return c.readFileID(ctx, rel, 0)
+}
+
+// readFileID is ReadFile of the file with file ID id only, when id is not
+// 0 (share.ErrChanged otherwise).
+func (c *client) readFileID(ctx context.Context, rel string, id uint64) ([]byte, error) {
 	var out []byte
 	err := c.do(ctx, "read", rel, func() error {
 		n, err := c.s.resolve(rel, true)
@@ -480,6 +486,9 @@ func (c *client) ReadFile(ctx context.Context, rel string) ([]byte, error) {
 		}
 		if n.dir {
 			return fmt.Errorf("read %s: a directory: %w", rel, fs.ErrInvalid)
+		}
+		if id != 0 && n.id != id {
+			return fmt.Errorf("read %s: file ID %d, not %d: %w", rel, n.id, id, share.ErrChanged)
 		}
 		out = bytes.Clone(n.data)
 		return nil

@@ -17,7 +17,11 @@ import (
 // numbered operation, so a copy can be cut at any step as the store's calls
 // are.
 
-var _ share.TreeClient = (*client)(nil)
+var (
+	_ share.TreeClient  = (*client)(nil)
+	_ share.IDOpener    = (*client)(nil)
+	_ share.FilesReader = (*client)(nil)
+)
 
 // pageSize is how many entries one listing page holds.
 func (s *Share) pageSize() int {
@@ -163,6 +167,13 @@ type file struct {
 }
 
 func (c *client) Open(ctx context.Context, rel string) (share.FileReader, error) {
+	return c.OpenID(ctx, rel, 0)
+}
+
+// OpenID is share.IDOpener's: Open of rel when it resolves to the file
+// with file ID id (any, when 0), as the server resolves it (through a
+// link, where it follows links).
+func (c *client) OpenID(ctx context.Context, rel string, id uint64) (share.FileReader, error) {
 	f := &file{c: c, rel: rel}
 	err := c.do(ctx, "open", rel, func() error {
 		n, err := c.s.resolve(rel, true)
@@ -171,6 +182,9 @@ func (c *client) Open(ctx context.Context, rel string) (share.FileReader, error)
 		}
 		if n.dir {
 			return fmt.Errorf("open %s: a directory: %w", rel, fs.ErrInvalid)
+		}
+		if id != 0 && n.id != id {
+			return fmt.Errorf("open %s: file ID %d, not %d: %w", rel, n.id, id, share.ErrChanged)
 		}
 		f.n = n
 		return nil
@@ -288,11 +302,12 @@ func (c *client) writeSmall(ctx context.Context, f share.SmallFile) error {
 	return c.SetAttr(ctx, f.Path, f.Attr, f.Mask&c.FilesMask())
 }
 
-// ReadFiles is share.FilesReader's: ReadFile of each, one step each.
-func (c *client) ReadFiles(ctx context.Context, paths []string) []share.Result {
-	res := make([]share.Result, len(paths))
-	for i, p := range paths {
-		res[i].Data, res[i].Err = c.ReadFile(ctx, p)
+// ReadFiles is share.FilesReader's: ReadFile of each, one step each, of
+// the file with the listed ID only.
+func (c *client) ReadFiles(ctx context.Context, files []share.ListedFile) []share.Result {
+	res := make([]share.Result, len(files))
+	for i, f := range files {
+		res[i].Data, res[i].Err = c.readFileID(ctx, f.Path, f.ID)
 	}
 	return res
 }

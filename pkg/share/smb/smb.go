@@ -307,6 +307,11 @@ func (c *smbClient) wrap(ctx context.Context, op, rel string, err error) error {
 		}
 		return fmt.Errorf("%s %s: %w (%v)", op, rel, cause, err)
 	}
+	if errors.Is(err, smb2.ErrOtherFile) {
+		// The server's answer about the path, not a broken session: what
+		// a listing showed there was replaced (OpenID).
+		return fmt.Errorf("%s %s: %w: %w", op, rel, share.ErrChanged, err)
+	}
 	if smbTransportFailure(err) {
 		c.broken.Store(true)
 		return fmt.Errorf("%s %s: %w: %w", op, rel, share.ErrUnavailable, err)

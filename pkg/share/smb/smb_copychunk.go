@@ -63,7 +63,7 @@ func (c *smbClient) CopyData(ctx context.Context, from, to string, size int64) e
 	if err != nil {
 		return c.wrap(ctx, "open", to, err)
 	}
-	err = c.copyInto(ctx, sh, from, dst, size)
+	err = c.copyInto(ctx, sh, from, 0, dst, size)
 	if cerr := dst.Close(); err == nil {
 		err = cerr
 	}
@@ -71,17 +71,26 @@ func (c *smbClient) CopyData(ctx context.Context, from, to string, size int64) e
 }
 
 // CopyFrom is CopyData into the handle Create gave: the destination is not
-// opened a second time, which saves a CREATE and a CLOSE per file.
-func (h *smbFile) CopyFrom(ctx context.Context, from string, size int64) error {
+// opened a second time, which saves a CREATE and a CLOSE per file. The
+// source is opened as OpenID opens it when fromID is not 0: Samba copies
+// from whatever the path leads to now, a link's target included.
+func (h *smbFile) CopyFrom(ctx context.Context, from string, fromID uint64, size int64) error {
 	err := h.during(ctx, func() error {
-		return h.c.copyInto(ctx, h.c.on(ctx), from, h.f, size)
+		return h.c.copyInto(ctx, h.c.on(ctx), from, fromID, h.f, size)
 	})
 	return h.c.finishCopy(ctx, from, h.rel, err)
 }
 
-// copyInto opens from and has the server copy it into dst; under c.mu.
-func (c *smbClient) copyInto(ctx context.Context, sh *smb2.Share, from string, dst *smb2.File, size int64) error {
-	src, err := sh.Open(c.full(from))
+// copyInto opens from (the file with file ID id only, when id is not 0,
+// in the same round trip) and has the server copy it into dst; under c.mu.
+func (c *smbClient) copyInto(ctx context.Context, sh *smb2.Share, from string, id uint64, dst *smb2.File, size int64) error {
+	var src *smb2.File
+	var err error
+	if id != 0 {
+		src, err = sh.OpenID(c.full(from), id)
+	} else {
+		src, err = sh.Open(c.full(from))
+	}
 	if err != nil {
 		return c.wrap(ctx, "open", from, err)
 	}

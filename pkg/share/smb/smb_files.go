@@ -9,9 +9,10 @@ import (
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 )
 
-// smbFilesBatch is how many files one compound writes: four requests each
-// (CREATE, WRITE, SET_INFO, CLOSE), 64 credits, which a session lends each
-// of a copy's workers at once.
+// smbFilesBatch is how many files one compound writes or reads: four
+// requests each (CREATE, WRITE, SET_INFO, CLOSE; CREATE, QUERY_INFO of the
+// file ID, READ, CLOSE), 64 credits, which a session lends each of a
+// copy's workers at once.
 const smbFilesBatch = 16
 
 // smbFileMax is the largest file a compound writes: one WRITE of at most
@@ -56,17 +57,19 @@ func (c *smbClient) WriteFiles(ctx context.Context, files []share.SmallFile) []e
 }
 
 // ReadFiles is FilesReader's: the files in one related compound, each
-// CREATE, READ and CLOSE, opened as Open opens them.
-func (c *smbClient) ReadFiles(ctx context.Context, paths []string) []share.Result {
+// CREATE, READ and CLOSE, opened as Open opens them; a file with an ID
+// has a QUERY_INFO of its handle's file ID in its chain too (OpenID's
+// check), in the same round trip.
+func (c *smbClient) ReadFiles(ctx context.Context, files []share.ListedFile) []share.Result {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	ops := make([]smb2.SmallOp, len(paths))
-	for i, p := range paths {
-		ops[i] = smb2.SmallOp{Kind: smb2.SmallRead, Name: c.full(p)}
+	ops := make([]smb2.SmallOp, len(files))
+	for i, f := range files {
+		ops[i] = smb2.SmallOp{Kind: smb2.SmallRead, Name: c.full(f.Path), ID: f.ID}
 	}
-	res := make([]share.Result, len(paths))
+	res := make([]share.Result, len(files))
 	for i, r := range c.on(ctx).Batch(ops) {
-		res[i] = share.Result{Data: r.Data, Err: c.wrap(ctx, "read", paths[i], r.Err)}
+		res[i] = share.Result{Data: r.Data, Err: c.wrap(ctx, "read", files[i].Path, r.Err)}
 	}
 	return res
 }

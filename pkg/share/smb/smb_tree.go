@@ -18,6 +18,8 @@ import (
 var (
 	_ share.TreeClient       = (*smbClient)(nil)
 	_ share.ServerSideCopier = (*smbClient)(nil)
+	_ share.IDOpener         = (*smbClient)(nil)
+	_ share.FilesReader      = (*smbClient)(nil)
 	_ share.AttrCloser       = (*smbFile)(nil)
 	_ share.CopyingWriter    = (*smbFile)(nil)
 )
@@ -286,15 +288,20 @@ type smbFile struct {
 	cancel context.CancelCauseFunc
 }
 
-// openFile opens rel with flag, within ctx.
-func (c *smbClient) openFile(ctx context.Context, op, rel string, flag int) (*smbFile, error) {
+// openFile opens rel with flag, within ctx; for reading, only the file
+// with file ID id when id is not 0 (OpenID).
+func (c *smbClient) openFile(ctx context.Context, op, rel string, flag int, id uint64) (*smbFile, error) {
 	fctx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
 	h := &smbFile{c: c, rel: rel, cancel: cancel}
 	err := h.during(ctx, func() error {
 		sh := c.share.WithContext(fctx)
 		p := c.full(rel)
 		open := func() (err error) {
-			h.f, err = sh.OpenFile(p, flag, 0o666)
+			if id != 0 && flag == os.O_RDONLY {
+				h.f, err = sh.OpenID(p, id)
+			} else {
+				h.f, err = sh.OpenFile(p, flag, 0o666)
+			}
 			return missingParent(sh, p, err)
 		}
 		if flag&os.O_TRUNC != 0 {
@@ -320,14 +327,22 @@ func (h *smbFile) during(ctx context.Context, op func() error) error {
 
 // Open opens rel for reading.
 func (c *smbClient) Open(ctx context.Context, rel string) (share.FileReader, error) {
-	return c.openFile(ctx, "open", rel, os.O_RDONLY)
+	return c.openFile(ctx, "open", rel, os.O_RDONLY, 0)
+}
+
+// OpenID is share.IDOpener's: Samba resolves links for its clients by
+// default, so a path may open another file than the one a listing showed
+// there. The CREATE and a QUERY_INFO of the handle's file ID go in one
+// compound (go-smb2's OpenID), as many round trips as Open.
+func (c *smbClient) OpenID(ctx context.Context, rel string, id uint64) (share.FileReader, error) {
+	return c.openFile(ctx, "open", rel, os.O_RDONLY, id)
 }
 
 // Create creates or truncates rel. SMB carries no Unix mode, so perm is
 // not used (a read-only attribute comes with SetDOSAttributes); a
 // read-only file in the way is made writable to be truncated.
 func (c *smbClient) Create(ctx context.Context, rel string, _ fs.FileMode) (share.FileWriter, error) {
-	return c.openFile(ctx, "create", rel, os.O_CREATE|os.O_TRUNC|os.O_WRONLY)
+	return c.openFile(ctx, "create", rel, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0)
 }
 
 // ReadAt reads len(p) bytes at off, fewer with io.EOF at the end.

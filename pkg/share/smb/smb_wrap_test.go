@@ -94,3 +94,15 @@ func TestTheSMBClientNeverFollowsAServersLink(t *testing.T) {
 		t.Fatalf("wrap(STOPPED_ON_SYMLINK) = %v (broken %v); want a refusal that names the link", err, c.Broken())
 	}
 }
+
+// A path that opened another file than the one a listing showed (go-smb2's
+// OpenID, and a Batch read with an ID: a directory swapped for a link the
+// server resolves) is share.ErrChanged, which fails a copy, and the
+// server's answer about the path: the session is not broken.
+func TestAnotherFileThanListedIsChangedNotABrokenSession(t *testing.T) {
+	c := &smbClient{}
+	err := c.wrap(context.Background(), "open", "vol/d/f", &fs.PathError{Op: "open", Path: `vol\d\f`, Err: fmt.Errorf("file ID 8, not 7: %w", smb2.ErrOtherFile)})
+	if !errors.Is(err, share.ErrChanged) || errors.Is(err, share.ErrUnavailable) || c.Broken() || share.BreaksSession(err) {
+		t.Fatalf("wrap(ErrOtherFile) = %v (broken %v); want ErrChanged, the session kept", err, c.Broken())
+	}
+}

@@ -1,0 +1,99 @@
+package copytree
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/fileshare-csi/fileshare-csi/pkg/share"
+	"github.com/fileshare-csi/fileshare-csi/pkg/share/memshare"
+)
+
+// On a server that resolves links for its clients (Samba's default follow
+// symlinks = yes), a directory a copy listed, and whose ID it checked as
+// it listed it (TestADirectorySwappedForALinkAfterItsListingIsNotCopied), can be swapped for a link to another volume before the
+// copy's workers open its files by their paths: each path then leads to
+// the other volume's file of the same name. The copy must fail, and not a
+// byte of the other volume may reach the destination: streamed, packed
+// one at a time, or packed in groups (share.FilesReader).
+func TestADirectorySwappedForALinkBeforeItsFilesAreOpenedIsNotCopied(t *testing.T) {
+	const secret = "SECRET of the other volume"
+	for _, tc := range []struct {
+		name string
+		pack string
+		big  bool // too large to pack: streamed even into a snapshot
+		one  bool // d holds one file: packed on its own, not in a group
+	}{
+		{"streamed", "", false, false},
+		{"packed in a group", "packs/run1", false, false},
+		{"packed alone", "packs/run1", false, true},
+		{"streamed beside a pack", "packs/run1", true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			sh := memshare.New()
+			sh.FollowLinks = true
+			data := "the tenant's own file"
+			if tc.big {
+				data = strings.Repeat("x", packLimit+1)
+			}
+			files := []string{"vol/d/f", "vol/d/g"}
+			if tc.one {
+				files = files[:1]
+			}
+			for _, f := range files {
+				if err := sh.WriteFileDirect(f, []byte(data)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			other := secret
+			if tc.big {
+				other = secret + strings.Repeat("y", packLimit)
+			}
+			for _, f := range []string{"other/f", "other/g"} {
+				if err := sh.WriteFileDirect(f, []byte(other)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			admin := sh.Client().(share.TreeClient)
+			// The tenant swaps vol/d for a link to the other volume just
+			// before the first of d's files is opened: after the lister
+			// checked d's ID and listed it.
+			var once sync.Once
+			var swapErr error
+			worker := sh.Gated(func(op memshare.Op) {
+				if !strings.HasPrefix(op.Path, "vol/d/") || (op.Name != "open" && op.Name != "read") {
+					return
+				}
+				once.Do(func() {
+					if swapErr = admin.Rename(ctx, "vol/d", "vol/d.moved"); swapErr == nil {
+						swapErr = sh.Symlink("../other", "vol/d")
+					}
+				})
+			}).(share.TreeClient)
+			lister := sh.Client().(share.TreeClient)
+			_, err := Copy(ctx, Sessions{Lister: lister, Workers: []Pair{{Src: worker, Dst: admin}}}, "vol", "snap", Options{PackTo: tc.pack})
+			if swapErr != nil {
+				t.Fatal(swapErr)
+			}
+			var swapped bool
+			once.Do(func() {}) // the swap ran, or never will
+			for _, e := range sh.Dump() {
+				if e.Path == "vol/d" && e.Link != "" {
+					swapped = true
+				}
+				if (strings.HasPrefix(e.Path, "snap") || strings.HasPrefix(e.Path, "packs")) && strings.Contains(e.Data, "SECRET") {
+					t.Errorf("%s holds the other volume's data", e.Path)
+				}
+			}
+			if !swapped {
+				t.Fatal("the directory was never swapped: the test did not test")
+			}
+			if !errors.Is(err, share.ErrChanged) || !errors.Is(err, ErrIncomplete) {
+				t.Errorf("copy of a directory swapped for a link after its listing: %v, want ErrChanged and ErrIncomplete", err)
+			}
+		})
+	}
+}

@@ -6,9 +6,13 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -77,12 +81,14 @@ func TestSMBServerSideCopy(t *testing.T) {
 
 // Samba's per-request work is what a copy of small files waits on, so the
 // round trips per file are a budget, counted by a proxy in front of Samba:
-//   - a tree copy (a clone): 7, CREATE of the copy, CREATE, resume key,
-//     copychunk and CLOSE of the source, then the time and attributes and
-//     CLOSE on the copy's own handle;
-//   - a snapshot into a pack: 0.3, each file's CREATE, READ and CLOSE in one
-//     compound with 15 other files' (share.FilesReader; it was 3), the
-//     pack's writes carrying many files each;
+//   - a tree copy (a clone): 7, CREATE of the copy, CREATE (with the
+//     QUERY_INFO of its file ID in the same compound, share.IDOpener's
+//     check), resume key, copychunk and CLOSE of the source, then the time
+//     and attributes and CLOSE on the copy's own handle;
+//   - a snapshot into a pack: 0.3, each file's CREATE, QUERY_INFO of its file
+//     ID, READ and CLOSE in one compound with 15 other files'
+//     (share.FilesReader; it was 3), the pack's writes carrying many files
+//     each;
 //   - a restore from the pack: 0.3, each file's CREATE, WRITE, the time and
 //     attributes, and CLOSE in one compound with 15 other files'
 //     (share.FilesWriter; it was 4 round trips per file, one per request).
@@ -166,5 +172,130 @@ func smbThroughProxy(t *testing.T) (*localservers.StallProxy, treeProtocol) {
 		name:   "smb",
 		source: func(base string) string { return "smb://" + proxy.Addr + "/" + localservers.SMBShare + "/" + base },
 		creds:  share.Credentials{Username: localservers.SMBUser, Password: localservers.SMBPassword},
+	}
+}
+
+// swapOnOpen is a copy's worker session that swaps the source directory
+// d for a link to another volume (swap) just before the first of d's files
+// is opened, read in a compound, or has its copy made: after the lister
+// checked d's file ID and listed it.
+type swapOnOpen struct {
+	share.TreeClient
+	once sync.Once
+	swap func()
+}
+
+func (s *swapOnOpen) before(rel string) {
+	if strings.Contains(rel, "/d/") {
+		s.once.Do(s.swap)
+	}
+}
+
+func (s *swapOnOpen) Create(ctx context.Context, rel string, perm fs.FileMode) (share.FileWriter, error) {
+	s.before(rel)
+	return s.TreeClient.Create(ctx, rel, perm)
+}
+
+func (s *swapOnOpen) Open(ctx context.Context, rel string) (share.FileReader, error) {
+	s.before(rel)
+	return s.TreeClient.Open(ctx, rel)
+}
+
+func (s *swapOnOpen) OpenID(ctx context.Context, rel string, id uint64) (share.FileReader, error) {
+	s.before(rel)
+	return s.TreeClient.(share.IDOpener).OpenID(ctx, rel, id)
+}
+
+func (s *swapOnOpen) ReadFiles(ctx context.Context, files []share.ListedFile) []share.Result {
+	for _, f := range files {
+		s.before(f.Path)
+	}
+	return s.TreeClient.(share.FilesReader).ReadFiles(ctx, files)
+}
+
+func (s *swapOnOpen) FilesLimit() (size, count int) {
+	return s.TreeClient.(share.FilesReader).FilesLimit()
+}
+
+// Samba resolves links inside the share for its clients (follow symlinks =
+// yes): a directory a copy listed, swapped for a link to another volume
+// before its files are opened, had each path open the other volume's file
+// of the same name. Each source file is opened only when it has the file
+// ID the listing gave it, streamed, read in a snapshot's compounds, or as
+// a server-side copy's source: the copy fails, and none of the other
+// volume's bytes reach it.
+func TestSMBCopyReadsOnlyTheListedFiles(t *testing.T) {
+	const base = "smb-copy-listed-files"
+	var smbTree treeProtocol
+	for _, p := range treeProtocols() {
+		if p.name == "smb" {
+			smbTree = p
+		}
+	}
+	worker, rel, dir := dialTree(t, smbTree, base)
+	src, err := source.Parse(smbTree.source(base))
+	must(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, err := share.Dial(ctx, src, smbTree.creds)
+	must(t, err)
+	defer c.Close()
+	lister := c.(share.TreeClient)
+	for _, tc := range []struct {
+		what     string
+		opts     copytree.Options
+		onServer bool // the worker is source and destination: a server-side copy
+	}{
+		{"streamed", copytree.Options{}, false},
+		{"server-side copy", copytree.Options{}, true},
+		{"snapshot into a pack", copytree.Options{PackTo: rel + "/snap.pack"}, false},
+	} {
+		t.Run(tc.what, func(t *testing.T) {
+			for _, p := range []string{"src", "src/d", "other", "copy"} {
+				must(t, os.RemoveAll(filepath.Join(dir, p)))
+			}
+			_ = os.Remove(filepath.Join(dir, "snap.pack"))
+			for _, d := range []string{"src", "src/d", "other"} {
+				must(t, os.MkdirAll(filepath.Join(dir, d), 0o777))
+				must(t, os.Chmod(filepath.Join(dir, d), 0o777))
+			}
+			for _, f := range []string{"f", "g"} {
+				must(t, os.WriteFile(filepath.Join(dir, "src/d", f), []byte("the tenant's own "+f), 0o666))
+				must(t, os.WriteFile(filepath.Join(dir, "other", f), []byte("SECRET of the other volume's "+f), 0o666))
+			}
+			swapped := false
+			// On a worker's goroutine: t.Error, not t.Fatal.
+			w := &swapOnOpen{TreeClient: worker, swap: func() {
+				if err := os.Rename(filepath.Join(dir, "src/d"), filepath.Join(dir, "src/d.moved")); err != nil {
+					t.Error(err)
+					return
+				}
+				if err := os.Symlink("../other", filepath.Join(dir, "src/d")); err != nil {
+					t.Error(err)
+					return
+				}
+				swapped = true
+			}}
+			pair := copytree.Pair{Src: w, Dst: worker}
+			if tc.onServer {
+				pair.Dst = w
+			}
+			_, err := copytree.Copy(ctx, copytree.Sessions{Lister: lister, Workers: []copytree.Pair{pair}}, rel+"/src", rel+"/copy", tc.opts)
+			if !swapped {
+				t.Fatal("the directory was never swapped: the test did not test")
+			}
+			_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+				if err != nil || d.IsDir() || strings.Contains(p, "/other/") || strings.Contains(p, "/src/") {
+					return nil
+				}
+				if data, err := os.ReadFile(p); err == nil && bytes.Contains(data, []byte("SECRET")) {
+					t.Errorf("%s holds the other volume's data", p)
+				}
+				return nil
+			})
+			if !errors.Is(err, share.ErrChanged) || !errors.Is(err, copytree.ErrIncomplete) {
+				t.Errorf("a copy whose directory was swapped for a link after its listing: %v, want ErrChanged and ErrIncomplete", err)
+			}
+		})
 	}
 }

@@ -595,13 +595,73 @@ func (c *copier) copyEntry(ctx context.Context, w Pair, n *dirNode, e share.DirE
 	}
 	switch e.Attr.Type {
 	case share.TypeFile:
-		return c.copyFile(ctx, w, src, dst, e.Attr, n.fresh)
+		return c.copyListedFile(ctx, w, n, e.Name, e.Attr)
 	case share.TypeSymlink:
 		return c.copyLink(ctx, w, src, dst, e.Attr, n.fresh)
 	}
 	c.skipped.Add(1)
 	c.log("left an entry out of the copy: a file share cannot hold it", "path", src, "type", e.Attr.Type.String())
 	return nil
+}
+
+// replacedTries bounds how often a file replaced between its listing and
+// its copy is looked up again and copied as it is now.
+const replacedTries = 3
+
+// copyListedFile copies the file name of n, which its listing showed with
+// attributes a. Where the server may resolve a link in a path
+// (share.IDOpener), the path opens that file or fails with share.ErrChanged:
+// the file was replaced since, by an application's rename over it, or its
+// directory by a link to another. The directory is then listed again
+// through a handle whose ID is checked (share.IDLister), which fails for a
+// directory swapped, and a file replaced in it is copied as it is now, by
+// its new ID: as a file written during the copy is copied after the write
+// (an application that saves by renaming over its files would otherwise
+// fail every snapshot taken while it runs). A file replaced again each
+// time fails the copy.
+func (c *copier) copyListedFile(ctx context.Context, w Pair, n *dirNode, name string, a share.Attr) error {
+	src, dst := path.Join(n.src, name), path.Join(n.dst, name)
+	for try := 1; ; try++ {
+		err := c.copyFile(ctx, w, src, dst, a, n.fresh)
+		if !errors.Is(err, share.ErrChanged) || try == replacedTries {
+			return err
+		}
+		now, found, lerr := relist(ctx, w.Src, n, name)
+		if lerr != nil {
+			return lerr
+		}
+		if !found || now.Type != share.TypeFile {
+			// Gone, or no longer a file, since: as a file deleted
+			// during the copy, the copy fails.
+			return err
+		}
+		a = now
+	}
+}
+
+// relist finds name in n's listing again, through a handle with n's file
+// ID (a directory swapped since fails with share.ErrChanged).
+func relist(ctx context.Context, src share.TreeClient, n *dirNode, name string) (share.Attr, bool, error) {
+	il, ok := src.(share.IDLister)
+	if !ok || n.attr.ID == 0 {
+		return share.Attr{}, false, nil
+	}
+	var found share.Attr
+	seen := false
+	errFound := errors.New("found")
+	err := il.ReadDirOf(ctx, n.src, n.attr.ID, func(es []share.DirEntry) error {
+		for _, e := range es {
+			if e.Name == name {
+				found, seen = e.Attr, true
+				return errFound
+			}
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errFound) {
+		return share.Attr{}, false, replaced(n.src, fmt.Errorf("list %s again: %w", n.src, err))
+	}
+	return found, seen, nil
 }
 
 // complete reports whether dst already holds a finished copy of a file
@@ -838,7 +898,7 @@ func replaced(src string, err error) error {
 	if !errors.Is(err, share.ErrChanged) {
 		return err
 	}
-	return fmt.Errorf("%s was replaced while the copy ran (a link the server resolves, to another directory, in place of its own); a copy without it would be incomplete: %w: %w", src, ErrIncomplete, err)
+	return fmt.Errorf("%s was replaced while the copy ran (its directory by a link the server resolves, or the file again each time it was looked up); a copy without it would be incomplete: %w: %w", src, ErrIncomplete, err)
 }
 
 // copyOnServer has the server copy the data where both files are on one

@@ -301,13 +301,10 @@ func (c *copier) packGroup(ctx context.Context, w Pair, n *dirNode, es []share.D
 	for i, r := range w.Src.(share.FilesReader).ReadFiles(ctx, files) {
 		e := es[i]
 		dst := path.Join(n.dst, e.Name)
-		if errors.Is(r.Err, share.ErrChanged) {
-			// Another file answered for it: the copy fails, as the walk
-			// fails on a swapped directory.
-			return replaced(files[i].Path, fmt.Errorf("read %s: %w", files[i].Path, r.Err))
-		}
 		if r.Err != nil || int64(len(r.Data)) > e.Attr.Size {
-			// Failed, or grew since it was listed: on its own.
+			// Failed (another file answered for it too: copyEntry
+			// looks it up again), or grew since it was listed: on its
+			// own.
 			if err := c.copyEntry(ctx, w, n, e); err != nil {
 				return err
 			}

@@ -97,3 +97,77 @@ func TestADirectorySwappedForALinkBeforeItsFilesAreOpenedIsNotCopied(t *testing.
 		})
 	}
 }
+
+// A file an application replaces by renaming another over it, between the
+// listing and the copy's open, is another file by ID as much as a link
+// would be: the copy looks it up again through its directory's checked
+// handle and copies it as it is now (as a file written during the copy is
+// copied after the write), instead of failing every snapshot taken while
+// such an application runs.
+func TestAFileRenamedOverBeforeItIsOpenedIsCopiedAsItIsNow(t *testing.T) {
+	const fresh = "the file as the application saved it again"
+	for _, tc := range []struct {
+		name string
+		pack string
+		one  bool
+	}{
+		{"streamed", "", false},
+		{"packed in a group", "packs/run1", false},
+		{"packed alone", "packs/run1", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			sh := memshare.New()
+			sh.FollowLinks = true
+			files := []string{"vol/d/f", "vol/d/g"}
+			if tc.one {
+				files = files[:1]
+			}
+			for _, f := range files {
+				if err := sh.WriteFileDirect(f, []byte("as it was listed")); err != nil {
+					t.Fatal(err)
+				}
+			}
+			admin := sh.Client().(share.TreeClient)
+			var once sync.Once
+			var saveErr error
+			worker := sh.Gated(func(op memshare.Op) {
+				if op.Path != "vol/d/f" || (op.Name != "open" && op.Name != "read") {
+					return
+				}
+				once.Do(func() {
+					// memshare's rename does not replace: the old file
+					// goes first, which leaves the path to a new file all
+					// the same.
+					if saveErr = sh.WriteFileDirect("vol/d/f.tmp", []byte(fresh)); saveErr == nil {
+						if saveErr = admin.Remove(ctx, "vol/d/f"); saveErr == nil {
+							saveErr = admin.Rename(ctx, "vol/d/f.tmp", "vol/d/f")
+						}
+					}
+				})
+			}).(share.TreeClient)
+			lister := sh.Client().(share.TreeClient)
+			_, err := Copy(ctx, Sessions{Lister: lister, Workers: []Pair{{Src: worker, Dst: admin}}}, "vol", "snap", Options{PackTo: tc.pack})
+			if saveErr != nil {
+				t.Fatal(saveErr)
+			}
+			saved := false
+			once.Do(func() { saved = true })
+			if saved {
+				t.Fatal("the file was never replaced: the test did not test")
+			}
+			if err != nil {
+				t.Fatalf("copy of a file renamed over after its listing: %v", err)
+			}
+			copied := false
+			for _, e := range sh.Dump() {
+				if (strings.HasPrefix(e.Path, "snap") || strings.HasPrefix(e.Path, "packs")) && strings.Contains(e.Data, fresh) {
+					copied = true
+				}
+			}
+			if !copied {
+				t.Error("the copy does not hold the file as it is now")
+			}
+		})
+	}
+}

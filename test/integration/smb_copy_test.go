@@ -217,13 +217,21 @@ func (s *swapOnOpen) FilesLimit() (size, count int) {
 	return s.TreeClient.(share.FilesReader).FilesLimit()
 }
 
+// ReadDirOf is the session's own: the copy lists a directory again
+// through it when a file is not the one listed.
+func (s *swapOnOpen) ReadDirOf(ctx context.Context, rel string, id uint64, fn func([]share.DirEntry) error) error {
+	return s.TreeClient.(share.IDLister).ReadDirOf(ctx, rel, id, fn)
+}
+
 // Samba resolves links inside the share for its clients (follow symlinks =
 // yes): a directory a copy listed, swapped for a link to another volume
 // before its files are opened, had each path open the other volume's file
 // of the same name. Each source file is opened only when it has the file
 // ID the listing gave it, streamed, read in a snapshot's compounds, or as
 // a server-side copy's source: the copy fails, and none of the other
-// volume's bytes reach it.
+// volume's bytes reach it. A file an application saved again by renaming
+// over it meanwhile is another file too, in its own directory: the copy
+// looks it up again and copies it as it is now.
 func TestSMBCopyReadsOnlyTheListedFiles(t *testing.T) {
 	const base = "smb-copy-listed-files"
 	var smbTree treeProtocol
@@ -245,10 +253,14 @@ func TestSMBCopyReadsOnlyTheListedFiles(t *testing.T) {
 		what     string
 		opts     copytree.Options
 		onServer bool // the worker is source and destination: a server-side copy
+		save     bool // src/d/f renamed over instead of d swapped for a link
 	}{
-		{"streamed", copytree.Options{}, false},
-		{"server-side copy", copytree.Options{}, true},
-		{"snapshot into a pack", copytree.Options{PackTo: rel + "/snap.pack"}, false},
+		{"streamed", copytree.Options{}, false, false},
+		{"server-side copy", copytree.Options{}, true, false},
+		{"snapshot into a pack", copytree.Options{PackTo: rel + "/snap.pack"}, false, false},
+		{"streamed, a file saved again", copytree.Options{}, false, true},
+		{"server-side copy, a file saved again", copytree.Options{}, true, true},
+		{"snapshot into a pack, a file saved again", copytree.Options{PackTo: rel + "/snap.pack"}, false, true},
 	} {
 		t.Run(tc.what, func(t *testing.T) {
 			for _, p := range []string{"src", "src/d", "other", "copy"} {
@@ -266,6 +278,19 @@ func TestSMBCopyReadsOnlyTheListedFiles(t *testing.T) {
 			swapped := false
 			// On a worker's goroutine: t.Error, not t.Fatal.
 			w := &swapOnOpen{TreeClient: worker, swap: func() {
+				if tc.save {
+					f := filepath.Join(dir, "src/d/f")
+					if err := os.WriteFile(f+".new", []byte("saved again"), 0o666); err != nil {
+						t.Error(err)
+						return
+					}
+					if err := os.Rename(f+".new", f); err != nil {
+						t.Error(err)
+						return
+					}
+					swapped = true
+					return
+				}
 				if err := os.Rename(filepath.Join(dir, "src/d"), filepath.Join(dir, "src/d.moved")); err != nil {
 					t.Error(err)
 					return
@@ -293,6 +318,22 @@ func TestSMBCopyReadsOnlyTheListedFiles(t *testing.T) {
 				}
 				return nil
 			})
+			if tc.save {
+				if err != nil {
+					t.Fatalf("a copy of a file saved again by a rename after its listing: %v", err)
+				}
+				var got []byte
+				if tc.opts.PackTo != "" {
+					got, err = os.ReadFile(filepath.Join(dir, "snap.pack"))
+				} else {
+					got, err = os.ReadFile(filepath.Join(dir, "copy/d/f"))
+				}
+				must(t, err)
+				if !bytes.Contains(got, []byte("saved again")) {
+					t.Errorf("the copy does not hold the file as it was saved again: %q", got)
+				}
+				return
+			}
 			if !errors.Is(err, share.ErrChanged) || !errors.Is(err, copytree.ErrIncomplete) {
 				t.Errorf("a copy whose directory was swapped for a link after its listing: %v, want ErrChanged and ErrIncomplete", err)
 			}

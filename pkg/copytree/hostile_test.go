@@ -234,11 +234,7 @@ func TestADeepChainOfLongNamesIsCopiedOrRefusedInBoundedMemory(t *testing.T) {
 	}{{100, false}, {1000, true}} {
 		src := &chainTree{top: "src", levels: c.levels}
 		dst := &sink{}
-		stop := make(chan struct{})
-		peak := peakHeap(stop)
-		_, err := Copy(context.Background(), Sessions{Lister: src, Workers: []Pair{{Src: src, Dst: dst}}}, "src", "dst", Options{})
-		close(stop)
-		got := <-peak
+		got, err := copyMeasured(src, dst)
 		if c.refused != errors.Is(err, ErrTooDeep) || !c.refused && err != nil {
 			t.Errorf("a chain of %d directories of 255-byte names: %v (refused: want %v)", c.levels, err, c.refused)
 		}
@@ -251,14 +247,24 @@ func TestADeepChainOfLongNamesIsCopiedOrRefusedInBoundedMemory(t *testing.T) {
 	}
 }
 
+// copyMeasured copies src's "src" into dst, and returns the peak of the
+// heap and stacks while it ran, and the copy's error.
+func copyMeasured(src *chainTree, dst *sink) (uint64, error) {
+	stop := make(chan struct{})
+	peak := peakHeap(stop)
+	_, err := Copy(context.Background(), Sessions{Lister: src, Workers: []Pair{{Src: src, Dst: dst}}}, "src", "dst", Options{})
+	close(stop)
+	return <-peak, err
+}
+
 // A chain of one-byte names reaches maxPath only some 16,000 levels
 // down, and the walk holds each level's paths and a stack frame: their
 // paths add up to the depth squared (16,000 levels, a minute of mkdir and
 // cd on an NFS volume, held 900 MiB of paths and more of stack). The walk
 // goes down at most maxDepth levels, and counts the paths it holds
 // against maxHeld, so such chains fail with ErrTooDeep in bounded memory:
-// a thousand levels of one-letter names are copied whole, and a thousand
-// of 30-byte names (paths below maxPath, but 30 MiB of them) are refused.
+// 500 levels of one-letter names are copied whole, and a thousand of
+// 30-byte names (paths below maxPath, but 30 MiB of them) are refused.
 func TestADeepChainOfShortNamesIsCopiedOrRefusedInBoundedMemory(t *testing.T) {
 	for _, c := range []struct {
 		levels, others int
@@ -275,11 +281,7 @@ func TestADeepChainOfShortNamesIsCopiedOrRefusedInBoundedMemory(t *testing.T) {
 	} {
 		src := &chainTree{top: "src", levels: c.levels, name: c.name, others: c.others}
 		dst := &sink{}
-		stop := make(chan struct{})
-		peak := peakHeap(stop)
-		_, err := Copy(context.Background(), Sessions{Lister: src, Workers: []Pair{{Src: src, Dst: dst}}}, "src", "dst", Options{})
-		close(stop)
-		got := <-peak
+		got, err := copyMeasured(src, dst)
 		if c.refused != errors.Is(err, ErrTooDeep) || !c.refused && err != nil {
 			t.Errorf("a chain of %d directories of %d-byte names (%d others each): %.300v (refused: want %v)", c.levels, len(c.name), c.others, err, c.refused)
 		}

@@ -623,17 +623,20 @@ func (c *copier) copyListedFile(ctx context.Context, w Pair, n *dirNode, name st
 	src, dst := path.Join(n.src, name), path.Join(n.dst, name)
 	for try := 1; ; try++ {
 		err := c.copyFile(ctx, w, src, dst, a, n.fresh)
-		if !errors.Is(err, share.ErrChanged) || try == replacedTries {
+		if !errors.Is(err, share.ErrChanged) {
 			return err
+		}
+		if try == replacedTries {
+			return replaced(src, err)
 		}
 		now, found, lerr := relist(ctx, w.Src, n, name)
 		if lerr != nil {
-			return lerr
+			return replaced(src, lerr)
 		}
 		if !found || now.Type != share.TypeFile {
 			// Gone, or no longer a file, since: as a file deleted
 			// during the copy, the copy fails.
-			return err
+			return replaced(src, err)
 		}
 		a = now
 	}
@@ -659,7 +662,7 @@ func relist(ctx context.Context, src share.TreeClient, n *dirNode, name string) 
 		return nil
 	})
 	if err != nil && !errors.Is(err, errFound) {
-		return share.Attr{}, false, replaced(n.src, fmt.Errorf("list %s again: %w", n.src, err))
+		return share.Attr{}, false, fmt.Errorf("list %s again: %w", n.src, err)
 	}
 	return found, seen, nil
 }
@@ -824,7 +827,7 @@ func (c *copier) copyData(ctx context.Context, w Pair, src, dst string, out shar
 			c.noServerCopy.Store(true)
 			c.log("the server cannot copy files itself; streaming them through the controller", "reason", err.Error())
 		default:
-			return 0, false, replaced(src, fmt.Errorf("server-side copy of %s: %w", src, err))
+			return 0, false, fmt.Errorf("server-side copy of %s: %w", src, err)
 		}
 	}
 	in, err := openSource(ctx, w, src, a)
@@ -885,15 +888,16 @@ func openSource(ctx context.Context, w Pair, src string, a share.Attr) (share.Fi
 		in, err = w.Src.Open(ctx, src)
 	}
 	if err != nil {
-		return nil, replaced(src, fmt.Errorf("open %s: %w", src, err))
+		return nil, fmt.Errorf("open %s: %w", src, err)
 	}
 	return in, nil
 }
 
-// replaced words the failure of a file the source's server opened as
-// another than the listing showed (share.ErrChanged: its directory was
-// swapped for a link since) as the walk words a swapped directory: the
-// copy fails, since one without the file would pass for the whole.
+// replaced words copyListedFile's failure of a file the source's server
+// kept opening as another than the listing showed (share.ErrChanged: its
+// directory was swapped for a link since, or the file replaced each time)
+// as the walk words a swapped directory: the copy fails, since one without
+// the file would pass for the whole. Other errors pass as they are.
 func replaced(src string, err error) error {
 	if !errors.Is(err, share.ErrChanged) {
 		return err

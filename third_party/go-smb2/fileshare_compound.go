@@ -287,7 +287,11 @@ func (fs *Share) openReadRequest() *smb2.CreateRequest {
 // showed reads that file or nothing, where a server that resolves links
 // for its clients would open whatever the path leads to now. With too few
 // credits for a compound, the QUERY_INFO follows the CREATE on its own.
+// An id of 0 (a listing that gave none) checks nothing: Open.
 func (fs *Share) OpenID(name string, id uint64) (*File, error) {
+	if id == 0 {
+		return fs.Open(name)
+	}
 	name = normPath(name)
 	if err := validatePath("open", name, false); err != nil {
 		return nil, err
@@ -535,13 +539,7 @@ var errNotSmall = errors.New("larger than 1 MiB, not a metadata file")
 // allocate more than smallFileMax and a READ. An id that is not 0 is the
 // file ID the file must have (OpenID).
 func (fs *Share) readBounded(name string, id uint64) ([]byte, error) {
-	var f *File
-	var err error
-	if id != 0 {
-		f, err = fs.OpenID(name, id)
-	} else {
-		f, err = fs.Open(name)
-	}
+	f, err := fs.OpenID(name, id)
 	if err != nil {
 		return nil, err
 	}

@@ -84,13 +84,7 @@ func (h *smbFile) CopyFrom(ctx context.Context, from string, fromID uint64, size
 // copyInto opens from (the file with file ID id only, when id is not 0,
 // in the same round trip) and has the server copy it into dst; under c.mu.
 func (c *smbClient) copyInto(ctx context.Context, sh *smb2.Share, from string, id uint64, dst *smb2.File, size int64) error {
-	var src *smb2.File
-	var err error
-	if id != 0 {
-		src, err = sh.OpenID(c.full(from), id)
-	} else {
-		src, err = sh.Open(c.full(from))
-	}
+	src, err := sh.OpenID(c.full(from), id)
 	if err != nil {
 		return c.wrap(ctx, "open", from, err)
 	}

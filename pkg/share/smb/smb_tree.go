@@ -297,7 +297,7 @@ func (c *smbClient) openFile(ctx context.Context, op, rel string, flag int, id u
 		sh := c.share.WithContext(fctx)
 		p := c.full(rel)
 		open := func() (err error) {
-			if id != 0 && flag == os.O_RDONLY {
+			if flag == os.O_RDONLY {
 				h.f, err = sh.OpenID(p, id)
 			} else {
 				h.f, err = sh.OpenFile(p, flag, 0o666)

@@ -118,6 +118,15 @@ type Options struct {
 	// was deleted meanwhile) stops the copy with fs.ErrNotExist instead of
 	// being made again, with a copy in it that no record owns.
 	TopExists bool
+	// DstTopID, with TopExists and when not 0, is the file ID the
+	// destination's top must have (its volume's recorded root): a link
+	// swapped in for it is not written through.
+	DstTopID uint64
+	// Marks names the directory, from the destination session's root,
+	// that holds the marks of other volumes' roots (state.RootsDir): a
+	// removal of what an earlier run left in the destination never enters
+	// one (share.RemoveOptions.Foreign).
+	Marks string
 	// Between is called by each worker before each file or batch it
 	// takes, with the worker's own destination session (free between its
 	// files): the caller's chance to use a session the copy holds, and to
@@ -221,8 +230,8 @@ func Copy(ctx context.Context, s Sessions, from, to string, opts Options) (Stats
 		if err != nil {
 			return c.stats(), fmt.Errorf("destination %s: %w", to, err)
 		}
-		if d.Type != share.TypeDir {
-			return c.stats(), fmt.Errorf("destination %s is a %s, not the directory it was made as: %w", to, d.Type, fs.ErrInvalid)
+		if d.Type != share.TypeDir || !isTop(d, opts.DstTopID) {
+			return c.stats(), fmt.Errorf("destination %s is a %s, not the directory it was made as (a link or another directory in its place?): nothing is written there: %w", to, d.Type, fs.ErrInvalid)
 		}
 	}
 	if c.topFresh, err = c.makeDir(ctx, dst, to, top); err != nil {
@@ -243,7 +252,7 @@ func Copy(ctx context.Context, s Sessions, from, to string, opts Options) (Stats
 		}
 	}
 	if opts.PackTo != "" {
-		if c.pk, err = startPacker(ctx, dst, opts.PackTo); err != nil {
+		if c.pk, err = c.startPacker(ctx, dst, opts.PackTo); err != nil {
 			return c.stats(), err
 		}
 		defer func() {
@@ -317,6 +326,11 @@ type copier struct {
 	// guard is the rule of every walk (share.Guard): the directories the
 	// copy may not enter.
 	guard share.Guard
+	// dstGuard is the same rule for the destination's directories that an
+	// earlier run left (see ownDir), made on the first one met: only a
+	// resumed copy meets one, so a fresh copy pays no round trip for it.
+	dstMu    sync.Mutex
+	dstGuard *share.Guard
 
 	noServerCopy atomic.Bool // set once a server said it cannot copy
 	ownersLost   sync.Once
@@ -569,13 +583,16 @@ func (c *copier) makeDir(ctx context.Context, dst share.TreeClient, rel string, 
 			return false, fmt.Errorf("make %s: %w", rel, serr)
 		}
 		if d.Type == share.TypeDir {
-			if !c.topFresh { // else this run's unpack made it
+			if !c.topFresh && rel != c.top { // else this run's unpack made it
+				if err := c.ownDir(ctx, dst, rel, d); err != nil {
+					return false, err
+				}
 				c.resumed.Add(1)
 			}
 			return false, nil
 		}
-		if err := dst.Remove(ctx, rel); err != nil {
-			return false, fmt.Errorf("replace %s (a %s) with a directory: %w", rel, d.Type, err)
+		if err := c.removeEntry(ctx, dst, rel, d); err != nil {
+			return false, err
 		}
 		err = dst.Mkdir(ctx, rel, perm)
 	}
@@ -669,22 +686,22 @@ func relist(ctx context.Context, src share.TreeClient, n *dirNode, name string) 
 
 // complete reports whether dst already holds a finished copy of a file
 // whose source has attributes a: the time is set last, so a file cut short
-// mid-copy never matches.
-func complete(ctx context.Context, dst share.TreeClient, rel string, a share.Attr) (bool, share.Attr, error) {
-	d, err := dst.Lstat(ctx, rel)
+// mid-copy never matches. there says whether anything is at rel.
+func complete(ctx context.Context, dst share.TreeClient, rel string, a share.Attr) (done bool, d share.Attr, there bool, err error) {
+	d, err = dst.Lstat(ctx, rel)
 	if errors.Is(err, fs.ErrNotExist) {
-		return false, d, nil
+		return false, d, false, nil
 	}
 	if err != nil {
-		return false, d, err
+		return false, d, false, err
 	}
-	return d.Type == a.Type && d.Size == a.Size && d.ModTime.Equal(a.ModTime), d, nil
+	return d.Type == a.Type && d.Size == a.Size && d.ModTime.Equal(a.ModTime), d, true, nil
 }
 
 // alreadyCopied says whether an earlier run left a complete copy at rel of
-// the file with attributes a; a directory or link in its place goes.
+// the file with attributes a; anything else in its place goes (createNew).
 func (c *copier) alreadyCopied(ctx context.Context, dst share.TreeClient, rel string, a share.Attr) (bool, error) {
-	done, existing, err := complete(ctx, dst, rel, a)
+	done, existing, there, err := complete(ctx, dst, rel, a)
 	if err != nil {
 		return false, fmt.Errorf("check %s: %w", rel, err)
 	}
@@ -692,10 +709,8 @@ func (c *copier) alreadyCopied(ctx context.Context, dst share.TreeClient, rel st
 		c.resumed.Add(1)
 		return true, nil
 	}
-	if existing.Type == share.TypeDir || existing.Type == share.TypeSymlink {
-		if err := removeStale(ctx, dst, rel, existing); err != nil {
-			return false, err
-		}
+	if there {
+		return false, c.removeEntry(ctx, dst, rel, existing)
 	}
 	return false, nil
 }
@@ -706,7 +721,7 @@ func (c *copier) copyFile(ctx context.Context, w Pair, src, dst string, a share.
 			// An earlier run may have left this entry in the tree (a
 			// larger file then, or a link): the pack's copy is the
 			// one, and a restore would bring the tree's back over it.
-			if err := removeAny(ctx, w.Dst, dst); err != nil {
+			if err := c.removeAny(ctx, w.Dst, dst); err != nil {
 				return err
 			}
 		}
@@ -717,9 +732,9 @@ func (c *copier) copyFile(ctx context.Context, w Pair, src, dst string, a share.
 			return err
 		}
 	}
-	out, err := w.Dst.Create(ctx, dst, createPerm(a))
+	out, err := c.createNew(ctx, w.Dst, dst, createPerm(a))
 	if err != nil {
-		return fmt.Errorf("create %s: %w", dst, err)
+		return err
 	}
 	written, holes, err := c.copyData(ctx, w, src, dst, out, a)
 	if err != nil {
@@ -775,35 +790,91 @@ func (c *copier) finishFile(ctx context.Context, dst share.TreeClient, rel strin
 	return c.setAttrs(ctx, dst, rel, a)
 }
 
+// createNew makes rel a new file of the copy's, with perm. A file is
+// only ever made where nothing is (share.TreeClient.Create): opening what
+// is there would, on a server that resolves links for its clients
+// (Samba's default), write through a link planted there into the file it
+// leads to, which may be another volume's. Whatever is in the way (an
+// earlier run's file, or what was put there since this run looked) goes
+// by its name first, once.
+func (c *copier) createNew(ctx context.Context, dst share.TreeClient, rel string, perm fs.FileMode) (share.FileWriter, error) {
+	out, err := dst.Create(ctx, rel, perm)
+	if errors.Is(err, fs.ErrExist) {
+		if err := c.removeAny(ctx, dst, rel); err != nil {
+			return nil, err
+		}
+		out, err = dst.Create(ctx, rel, perm)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("create %s: %w", rel, err)
+	}
+	return out, nil
+}
+
 // removeAny removes whatever an earlier run left at rel in the copy's own
 // destination (nothing there is fine).
-func removeAny(ctx context.Context, dst share.TreeClient, rel string) error {
+func (c *copier) removeAny(ctx context.Context, dst share.TreeClient, rel string) error {
 	existing, err := dst.Lstat(ctx, rel)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil
 	case err != nil:
 		return fmt.Errorf("check %s: %w", rel, err)
-	case existing.Type == share.TypeDir || existing.Type == share.TypeSymlink:
-		return removeStale(ctx, dst, rel, existing)
 	}
-	if err := dst.Remove(ctx, rel); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("replace %s: %w", rel, err)
+	return c.removeEntry(ctx, dst, rel, existing)
+}
+
+// removeEntry removes what an earlier run left at rel in the copy's own
+// destination, which Lstat showed as existing: a file or a link by its
+// name (a link never followed), a directory by the walk every removal
+// obeys, after ownDir's check, never entering another volume's root or the
+// driver's metadata.
+func (c *copier) removeEntry(ctx context.Context, dst share.TreeClient, rel string, existing share.Attr) error {
+	var err error
+	if existing.Type == share.TypeDir {
+		if err := c.ownDir(ctx, dst, rel, existing); err != nil {
+			return err
+		}
+		err = dst.RemoveAll(ctx, rel, share.RemoveOptions{Foreign: c.opts.Marks, RootID: existing.ID, Protect: c.opts.Protect})
+	} else if err = dst.Remove(ctx, rel); errors.Is(err, fs.ErrNotExist) {
+		err = nil
+	}
+	if err != nil {
+		return fmt.Errorf("replace %s (a %s): %w", rel, existing.Type, err)
 	}
 	return nil
 }
 
-// removeStale removes what an earlier run left at rel that is not a file: it is
-// inside the copy's own destination, never the source.
-func removeStale(ctx context.Context, dst share.TreeClient, rel string, existing share.Attr) error {
-	var err error
-	if existing.Type == share.TypeDir {
-		err = dst.RemoveAll(ctx, rel, share.RemoveOptions{RootID: existing.ID})
-	} else {
-		err = dst.Remove(ctx, rel)
+// ownDir checks the directory d found at rel below the destination's top,
+// where an earlier run may have left it, before the copy writes into it or
+// removes it. On a server that resolves links for its clients (Samba's
+// default), a link planted there shows as the directory it leads to, with
+// its ID: the copy would write into, or empty, another volume, the
+// driver's metadata or a directory above its own. The rule is every
+// walk's (share.Guard), asked through the destination's session. A link
+// to a directory none of those (inside another volume) cannot be told
+// from one of the copy's own: data-safety.md's known limit.
+func (c *copier) ownDir(ctx context.Context, dst share.TreeClient, rel string, d share.Attr) error {
+	c.dstMu.Lock()
+	if c.dstGuard == nil {
+		top, err := dst.Lstat(ctx, c.top)
+		if err != nil {
+			c.dstMu.Unlock()
+			return fmt.Errorf("destination %s: %w", c.top, err)
+		}
+		c.dstGuard = &share.Guard{Top: c.top, Protect: c.opts.Protect, FSID: top.FSID}
 	}
+	g := c.dstGuard
+	c.dstMu.Unlock()
+	// No ancestor check: a link to a directory of the destination's own
+	// leads nowhere the copy may not write, and the walk follows the
+	// source's tree, never the destination's, so it cannot loop.
+	why, err := g.Refuse(ctx, asker{dst, c.opts.Foreign}, d, func(uint64) bool { return false })
 	if err != nil {
-		return fmt.Errorf("replace %s (a %s): %w", rel, existing.Type, err)
+		return fmt.Errorf("check %s: %w", rel, err)
+	}
+	if why != "" {
+		return fmt.Errorf("%s, in the copy's destination, is not a directory of the copy's: %s (a link the server resolves, planted there, shows as one); it is left alone, and the copy cannot finish until an administrator removes it: %w", rel, why, ErrIncomplete)
 	}
 	return nil
 }
@@ -959,7 +1030,7 @@ func (c *copier) copyLink(ctx context.Context, w Pair, src, dst string, a share.
 		}
 		fallthrough
 	default:
-		if err := removeStale(ctx, w.Dst, dst, existing); err != nil {
+		if err := c.removeEntry(ctx, w.Dst, dst, existing); err != nil {
 			return err
 		}
 	}

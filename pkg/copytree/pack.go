@@ -146,13 +146,13 @@ type packer struct {
 	abandoned bool
 }
 
-func startPacker(ctx context.Context, dst share.TreeClient, rel string) (*packer, error) {
-	out, err := dst.Create(ctx, rel, 0o600)
+func (c *copier) startPacker(ctx context.Context, dst share.TreeClient, rel string) (*packer, error) {
+	out, err := c.createNew(ctx, dst, rel, 0o600)
 	if errors.Is(err, fs.ErrNotExist) {
 		// Its directory is made by the run that writes it (a snapshot's
 		// packs directory, one file per run).
 		if err = share.MkdirAll(ctx, dst, path.Dir(rel), 0o700); err == nil {
-			out, err = dst.Create(ctx, rel, 0o600)
+			out, err = c.createNew(ctx, dst, rel, 0o600)
 		}
 	}
 	if err != nil {
@@ -311,7 +311,7 @@ func (c *copier) packGroup(ctx context.Context, w Pair, n *dirNode, es []share.D
 		} else {
 			if !n.fresh {
 				// What an earlier run left in the tree goes (copyFile).
-				if err := removeAny(ctx, w.Dst, dst); err != nil {
+				if err := c.removeAny(ctx, w.Dst, dst); err != nil {
 					return err
 				}
 			}
@@ -496,7 +496,10 @@ func (c *copier) ensureDir(ctx context.Context, dst share.TreeClient, d string) 
 		if a.Type != share.TypeDir {
 			return fmt.Errorf("make %s: a %s is in its place: %w", rel, a.Type, fs.ErrExist)
 		}
-		return nil
+		if c.topFresh { // this run made it
+			return nil
+		}
+		return c.ownDir(ctx, dst, rel, a)
 	}
 	if err != nil {
 		return fmt.Errorf("make %s: %w", rel, err)
@@ -513,9 +516,9 @@ func (c *copier) placePacked(ctx context.Context, dst share.TreeClient, e packEn
 			return err
 		}
 	}
-	out, err := dst.Create(ctx, rel, createPerm(e.attr))
+	out, err := c.createNew(ctx, dst, rel, createPerm(e.attr))
 	if err != nil {
-		return fmt.Errorf("create %s: %w", rel, err)
+		return err
 	}
 	if sh, ok := out.(share.SizeHinter); ok {
 		sh.Expect(e.attr.Size)

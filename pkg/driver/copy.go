@@ -249,8 +249,11 @@ func (d *controller) copyBetween(ctx context.Context, kind string, from, to copy
 		PackTo: to.pack, UnpackFrom: from.pack,
 		// A restore's or a clone's volume was made by its CreateVolume:
 		// gone, it was deleted meanwhile, and is not made again.
-		TopExists: kind != "snapshot",
-		Between:   f.betweenFunc(),
+		TopExists: kind != "snapshot", DstTopID: to.rootID,
+		// What an earlier run left in the destination is removed as
+		// every delete removes: never entering another volume's root.
+		Marks:   state.RootsDir,
+		Between: f.betweenFunc(),
 	})
 	// The beat stops before the copy's last step: a fence that stopped
 	// the copy says why.

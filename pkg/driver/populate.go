@@ -121,7 +121,7 @@ func (d *controller) populate(ctx context.Context, rec state.Record, w where, o 
 	key := populateJobKey(rec.UID)
 	job := d.jobs.Start(key, func(jctx context.Context) (any, error) {
 		start := time.Now()
-		err := d.copyBetween(jctx, o.kind, o.from, copyEnd{root: w.root, prefix: w.prefix, path: w.path, beat: rec.UID, still: stillFilling(w.path, rec.UID)}, creds, logger, func(c share.Client, stats copytree.Stats) error {
+		err := d.copyBetween(jctx, o.kind, o.from, copyEnd{root: w.root, prefix: w.prefix, path: w.path, rootID: rec.RootID, beat: rec.UID, still: stillFilling(w.path, rec.UID)}, creds, logger, func(c share.Client, stats copytree.Stats) error {
 			return d.holding(jctx, w, func() error {
 				st := storeOf(jctx, c)
 				cur, err := st.Get(jctx, w.path, rec.UID)

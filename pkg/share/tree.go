@@ -109,9 +109,10 @@ type SmallFile struct {
 // trips (SMB: one compound for several files, each CREATE, WRITE,
 // SET_INFO and CLOSE), where one at a time costs a round trip per request.
 type FilesWriter interface {
-	// WriteFiles creates or replaces each file with its data and sets the
-	// attributes its Mask names, each with its own outcome. A file that
-	// failed may be written in part: its caller writes it again.
+	// WriteFiles creates each file with its data and sets the attributes
+	// its Mask names, each with its own outcome. As Create, a file is made
+	// only where nothing is (fs.ErrExist). A file that failed may be
+	// written in part: its caller writes it again.
 	WriteFiles(ctx context.Context, files []SmallFile) []error
 	// FilesLimit is what one WriteFiles takes: the largest file, and how
 	// many files; FilesMask what of an Attr it sets.
@@ -168,8 +169,11 @@ type TreeClient interface {
 	// Symlink creates the link rel pointing at target, or fails with fs.ErrExist.
 	Symlink(ctx context.Context, target, rel string) error
 	Open(ctx context.Context, rel string) (FileReader, error)
-	// Create creates rel, or truncates it to zero when it exists, with
-	// perm where the protocol carries Unix modes.
+	// Create creates the file rel, with perm where the protocol carries
+	// Unix modes, and fails with fs.ErrExist where anything is: a link
+	// too, which is never followed (a server that resolves links for its
+	// clients would otherwise open the file it leads to, anywhere on the
+	// share, and the caller would write into it).
 	Create(ctx context.Context, rel string, perm fs.FileMode) (FileWriter, error)
 	// SetAttr sets the fields of a named by mask on rel (not through a link).
 	SetAttr(ctx context.Context, rel string, a Attr, mask AttrMask) error

@@ -340,3 +340,56 @@ func TestSMBCopyReadsOnlyTheListedFiles(t *testing.T) {
 		})
 	}
 }
+
+// A copy that resumes finds what its earlier run left in its destination.
+// Samba shows a link planted there as the file it leads to: a create that
+// opened the name (the copy used to truncate what was there) wrote the
+// copy's data into another volume's file. Each file is now made only
+// where nothing is, after what is in the way went by its name. This holds
+// for every protocol (TestTreeClientNeverCreatesThroughALink); Samba is
+// the server that resolves the link.
+func TestSMBCopyNeverWritesThroughALinkInItsDestination(t *testing.T) {
+	const base = "smb-copy-planted-links"
+	var smbTree treeProtocol
+	for _, p := range treeProtocols() {
+		if p.name == "smb" {
+			smbTree = p
+		}
+	}
+	c, rel, dir := dialTree(t, smbTree, base)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	for _, d := range []string{"src/d", "other", "copy/d"} {
+		must(t, os.MkdirAll(filepath.Join(dir, d), 0o777))
+	}
+	for _, d := range []string{"src", "src/d", "other", "copy", "copy/d"} {
+		must(t, os.Chmod(filepath.Join(dir, d), 0o777))
+	}
+	for p, data := range map[string]string{
+		"src/f": "the volume's f", "src/d/g": "the volume's g",
+		"other/f": "SECRET f", "other/g": "SECRET g",
+		"copy/earlier": "what an earlier run copied",
+	} {
+		must(t, os.WriteFile(filepath.Join(dir, p), []byte(data), 0o666))
+		// Writable to Samba's user, as a tenant's files are to it.
+		must(t, os.Chmod(filepath.Join(dir, p), 0o666))
+	}
+	must(t, os.Symlink("../other/f", filepath.Join(dir, "copy/f")))
+	must(t, os.Symlink("../../other/g", filepath.Join(dir, "copy/d/g")))
+	if a, err := c.Lstat(ctx, rel+"/copy/f"); err != nil || a.Type != share.TypeFile {
+		t.Fatalf("Samba shows the planted link as %+v, %v; want a file (follow symlinks = yes): the test does not test", a, err)
+	}
+	_, err := copytree.Copy(ctx, copytree.Sessions{Lister: c, Workers: []copytree.Pair{{Src: c, Dst: c}}}, rel+"/src", rel+"/copy", copytree.Options{TopExists: true})
+	must(t, err)
+	for p, want := range map[string]string{
+		"other/f": "SECRET f", "other/g": "SECRET g", "copy/f": "the volume's f", "copy/d/g": "the volume's g",
+	} {
+		fi, err := os.Lstat(filepath.Join(dir, p))
+		must(t, err)
+		got, err := os.ReadFile(filepath.Join(dir, p))
+		must(t, err)
+		if !fi.Mode().IsRegular() || string(got) != want {
+			t.Errorf("%s is a %v holding %q, want a file holding %q", p, fi.Mode().Type(), got, want)
+		}
+	}
+}

@@ -242,14 +242,13 @@ func TestTreeClient(t *testing.T) {
 			if st := fi.Sys().(*syscall.Stat_t); p.unix && (fi.Mode()&(fs.ModePerm|fs.ModeSetgid) != 0o640|fs.ModeSetgid || st.Uid != 1234 || st.Gid != 2345) {
 				t.Fatalf("after SetAttr: %v %d:%d, want -rw-r-S--- 1234:2345", fi.Mode(), st.Uid, st.Gid)
 			}
-			// Create truncates what is there.
-			w, err = c.Create(ctx, at("new"), 0o600)
-			if err != nil {
-				t.Fatal(err)
+			// Create makes a file only where nothing is (the links'
+			// case: TestTreeClientNeverCreatesThroughALink).
+			if _, err := c.Create(ctx, at("new"), 0o600); !errors.Is(err, fs.ErrExist) {
+				t.Fatalf("Create over a file: %v, want fs.ErrExist", err)
 			}
-			must(t, w.Close(ctx))
-			if fi, err := os.Stat(filepath.Join(dir, "new")); err != nil || fi.Size() != 0 {
-				t.Fatalf("Create over a file left %v bytes (%v)", fi.Size(), err)
+			if fi, err := os.Stat(filepath.Join(dir, "new")); err != nil || fi.Size() != 5<<20 {
+				t.Fatalf("a refused Create left the file at %v bytes (%v), want %d", fi.Size(), err, 5<<20)
 			}
 
 			// Directories keep their time once set (set after their contents).
@@ -316,4 +315,59 @@ func equalStrings(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// Create and WriteFiles make a file only where nothing is: on a server
+// that resolves links for its clients (Samba), opening a name a link took
+// opens the file it leads to, anywhere on the share. NFS servers never
+// follow the last component; every protocol answers fs.ErrExist alike.
+func TestTreeClientNeverCreatesThroughALink(t *testing.T) {
+	for _, p := range treeProtocols() {
+		t.Run(p.name, func(t *testing.T) {
+			c, rel, dir := dialTree(t, p, "treeclient-create-"+p.name)
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			must(t, os.MkdirAll(filepath.Join(dir, "other"), 0o777))
+			must(t, os.Chmod(filepath.Join(dir, "other"), 0o777))
+			must(t, os.WriteFile(filepath.Join(dir, "other/f"), []byte("SECRET"), 0o666))
+			must(t, os.WriteFile(filepath.Join(dir, "plain"), []byte("earlier"), 0o666))
+			// Writable to Samba's user: only Create's rule keeps them.
+			must(t, os.Chmod(filepath.Join(dir, "other/f"), 0o666))
+			must(t, os.Chmod(filepath.Join(dir, "plain"), 0o666))
+			must(t, os.Symlink("other/f", filepath.Join(dir, "link")))
+			for _, name := range []string{"link", "plain"} {
+				if f, err := c.Create(ctx, path.Join(rel, name), 0o644); !errors.Is(err, fs.ErrExist) {
+					if err == nil {
+						_, _ = f.WriteAt(ctx, []byte("overwritten"), 0)
+						_ = f.Close(ctx)
+					}
+					t.Errorf("Create(%s) = %v, want fs.ErrExist", name, err)
+				}
+				if fw, ok := c.(share.FilesWriter); ok {
+					errs := fw.WriteFiles(ctx, []share.SmallFile{{Path: path.Join(rel, name), Data: []byte("overwritten")}})
+					if !errors.Is(errs[0], fs.ErrExist) {
+						t.Errorf("WriteFiles(%s) = %v, want fs.ErrExist", name, errs[0])
+					}
+				}
+			}
+			for p, want := range map[string]string{"other/f": "SECRET", "plain": "earlier"} {
+				got, err := os.ReadFile(filepath.Join(dir, p))
+				must(t, err)
+				if string(got) != want {
+					t.Errorf("%s holds %q, want %q", p, got, want)
+				}
+			}
+			// Where nothing is, Create makes the file.
+			f, err := c.Create(ctx, path.Join(rel, "new"), 0o644)
+			must(t, err)
+			_, err = f.WriteAt(ctx, []byte("made"), 0)
+			must(t, err)
+			must(t, f.Close(ctx))
+			got, err := os.ReadFile(filepath.Join(dir, "new"))
+			must(t, err)
+			if string(got) != "made" {
+				t.Errorf("new holds %q, want %q", got, "made")
+			}
+		})
+	}
 }

@@ -199,13 +199,8 @@ func (c *client) Create(ctx context.Context, rel string, perm fs.FileMode) (shar
 		if err != nil {
 			return err
 		}
-		if old, ok := p.children[name]; ok {
-			if old.dir || old.link != "" {
-				return fmt.Errorf("create %s: %w", rel, fs.ErrExist)
-			}
-			old.data = old.data[:0]
-			f.n = old
-			return nil
+		if _, ok := p.children[name]; ok {
+			return fmt.Errorf("create %s: %w", rel, fs.ErrExist)
 		}
 		n := c.s.newNode(false)
 		n.mode = perm

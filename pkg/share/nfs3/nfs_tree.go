@@ -407,14 +407,14 @@ func (c *nfsClient) Create(ctx context.Context, rel string, perm fs.FileMode) (s
 	if err != nil {
 		return nil, err
 	}
-	// CREATE UNCHECKED with size 0 creates or truncates.
+	// CREATE GUARDED: only where nothing is (share.TreeClient.Create).
 	res, err := c.call(ctx, &struct {
 		rpc.Header
 		Where nfs.Diropargs3
 		How   uint32
 		Attr  nfs.Sattr3
-	}{c.header(procCreate), nfs.Diropargs3{FH: dir, Filename: name}, 0,
-		nfs.Sattr3{Mode: nfs.SetMode{SetIt: true, Mode: share.UnixMode(perm)}, Size: nfs.SetSize{SetIt: true, Size: 0}}})
+	}{c.header(procCreate), nfs.Diropargs3{FH: dir, Filename: name}, createGuarded,
+		nfs.Sattr3{Mode: nfs.SetMode{SetIt: true, Mode: share.UnixMode(perm)}}})
 	if err != nil {
 		return nil, fmt.Errorf("create %s: %w", rel, err)
 	}

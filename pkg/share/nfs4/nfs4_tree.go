@@ -283,12 +283,12 @@ func (c *nfs4Client) Open(ctx context.Context, rel string) (share.FileReader, er
 	return f, nil
 }
 
-// Create opens rel for writing: UNCHECKED4 creates it with perm, or
-// truncates it when it exists (its mode then stays as it was).
+// Create opens rel for writing: GUARDED4 creates it with perm, only where
+// nothing is (share.TreeClient.Create).
 func (c *nfs4Client) Create(ctx context.Context, rel string, perm fs.FileMode) (share.FileWriter, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	f, err := c.openFile(ctx, rel, openArgs{access: openShareAccessWrite, create: true, mode: share.UnixMode(perm)})
+	f, err := c.openFile(ctx, rel, openArgs{access: openShareAccessWrite, create: true, guarded: true, mode: share.UnixMode(perm)})
 	if err != nil {
 		return nil, fmt.Errorf("create %s: %w", rel, err)
 	}

@@ -25,7 +25,7 @@ func (c *smbClient) FilesLimit() (size, count int) { return smbFileMax, smbFiles
 func (c *smbClient) FilesMask() share.AttrMask { return share.SetModTime | share.SetDOSAttributes }
 
 // WriteFiles is FilesWriter's: the files in one related compound (the
-// patch in third_party/go-smb2), each CREATE (replacing what is there),
+// patch in third_party/go-smb2), each CREATE (where nothing is, as Create),
 // WRITE, SET_INFO (FileBasicInformation: the time and the DOS attributes)
 // and CLOSE. Once a session found the server will not store DOS
 // attributes, it sets the time alone, as setOnHandle does; a file whose
@@ -43,7 +43,7 @@ func (c *smbClient) WriteFiles(ctx context.Context, files []share.SmallFile) []e
 		if c.noDOS.Load() {
 			attrs = 0
 		}
-		op := smb2.SmallOp{Kind: smb2.SmallWrite, Name: c.full(f.Path), Data: f.Data}
+		op := smb2.SmallOp{Kind: smb2.SmallCreate, Name: c.full(f.Path), Data: f.Data}
 		if !mtime.IsZero() || attrs != 0 {
 			op.Info = basicInfo(mtime, attrs)
 		}

@@ -338,11 +338,12 @@ func (c *smbClient) OpenID(ctx context.Context, rel string, id uint64) (share.Fi
 	return c.openFile(ctx, "open", rel, os.O_RDONLY, id)
 }
 
-// Create creates or truncates rel. SMB carries no Unix mode, so perm is
-// not used (a read-only attribute comes with SetDOSAttributes); a
-// read-only file in the way is made writable to be truncated.
+// Create creates rel where nothing is (FILE_CREATE: Samba resolves a
+// link for its clients by default, and an open that may find the name
+// would write into what the link leads to). SMB carries no Unix mode, so
+// perm is not used (a read-only attribute comes with SetDOSAttributes).
 func (c *smbClient) Create(ctx context.Context, rel string, _ fs.FileMode) (share.FileWriter, error) {
-	return c.openFile(ctx, "create", rel, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0)
+	return c.openFile(ctx, "create", rel, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0)
 }
 
 // ReadAt reads len(p) bytes at off, fewer with io.EOF at the end.

@@ -20,11 +20,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"io/fs"
 	"path"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"golang.org/x/sync/errgroup"
 
@@ -72,6 +74,11 @@ const entryBytes = 300
 // and a pod nests directories as deep as it likes with mkdir and cd (the
 // node's usage walk stops at the same depth).
 const maxDepth = 512
+
+// maxFolded bounds the names a copy into a caseless destination keeps to
+// find two that differ only in case (claimName): a hash each, some 10 MiB
+// at the bound. Past it, names are not checked, and the log says so.
+const maxFolded = 1 << 19
 
 // maxPath bounds a path below the copy's top, in bytes. Every directory
 // the walk is in keeps its source and destination paths, so a chain of
@@ -225,6 +232,9 @@ func Copy(ctx context.Context, s Sessions, from, to string, opts Options) (Stats
 	}
 	c.guard = share.Guard{Top: from, Protect: opts.Protect, FSID: top.FSID}
 	dst := s.Workers[0].Dst
+	if share.CaseInsensitive(dst) {
+		c.folded, c.foldedSeed = map[uint64]struct{}{}, maphash.MakeSeed()
+	}
 	if opts.TopExists {
 		d, err := dst.Lstat(ctx, to)
 		if err != nil {
@@ -287,7 +297,7 @@ func Copy(ctx context.Context, s Sessions, from, to string, opts Options) (Stats
 	}
 	g.Go(func() error {
 		defer close(jobs)
-		return c.walk(gctx, &dirNode{src: from, dst: to, attr: top, fresh: c.topFresh}, jobs)
+		return c.walk(gctx, &dirNode{src: from, dst: c.top, attr: top, fresh: c.topFresh}, jobs)
 	})
 	if err := g.Wait(); err != nil {
 		return c.stats(), err
@@ -331,6 +341,14 @@ type copier struct {
 	// resumed copy meets one, so a fresh copy pays no round trip for it.
 	dstMu    sync.Mutex
 	dstGuard *share.Guard
+	// folded holds a hash of each destination path the copy makes or
+	// finds complete, folded (share.FoldCase), when the destination takes
+	// names differing only in case for one name (claimName). nil: it
+	// does not.
+	folded     map[uint64]struct{}
+	foldedSeed maphash.Seed
+	foldedMu   sync.Mutex
+	foldedFull sync.Once
 
 	noServerCopy atomic.Bool // set once a server said it cannot copy
 	ownersLost   sync.Once
@@ -461,6 +479,15 @@ func (c *copier) walkPage(ctx context.Context, n *dirNode, page []share.DirEntry
 			// of it would take the controller down).
 			return fmt.Errorf("%s: the server listed a size of %d bytes: %w", path.Join(n.src, e.Name), e.Attr.Size, share.ErrUnavailable)
 		}
+		// A file bound for the pack keeps its name there (a restore
+		// claims it); one left out of the copy has none.
+		// (Its paths are joined only for a caseless destination: this
+		// runs for every entry, and a deep tree's paths are long.)
+		if c.folded != nil && e.Attr.Type != share.TypeOther && (c.pk == nil || e.Attr.Type != share.TypeFile || !packable(e.Attr)) {
+			if err := c.claimName(n.dst, e.Name, n.src); err != nil {
+				return err
+			}
+		}
 		if per > 1 && e.Attr.Type == share.TypeFile && packable(e.Attr) && e.Attr.Size <= int64(size) {
 			if group = append(group, e); len(group) == per {
 				if err := flush(); err != nil {
@@ -485,6 +512,46 @@ func (c *copier) walkPage(ctx context.Context, n *dirNode, page []share.DirEntry
 		}
 	}
 	return flush()
+}
+
+// claimName takes the destination entry name in dir (from the source
+// directory srcDir) for the copy. A destination that takes names differing only in case for one
+// name (SMB) cannot hold two such entries of one directory: the second's
+// create would find the first there and replace it, or a resumed copy
+// would take the one for the other's earlier copy, and the copy would
+// pass for whole without one of them. The copy fails instead, and names
+// the entry to rename. Every entry of the tree and of a restore's pack is
+// claimed, in whatever order, each run.
+func (c *copier) claimName(dir, name, srcDir string) error {
+	if c.folded == nil {
+		return nil
+	}
+	// Hashed a character at a time: no folded copy of a long path is
+	// made for each entry.
+	var hash maphash.Hash
+	hash.SetSeed(c.foldedSeed)
+	var buf [utf8.UTFMax]byte
+	for _, r := range dir {
+		hash.Write(utf8.AppendRune(buf[:0], share.FoldRune(r)))
+	}
+	hash.WriteByte(0) // in no name
+	for _, r := range name {
+		hash.Write(utf8.AppendRune(buf[:0], share.FoldRune(r)))
+	}
+	h := hash.Sum64()
+	c.foldedMu.Lock()
+	defer c.foldedMu.Unlock()
+	if _, ok := c.folded[h]; ok {
+		return fmt.Errorf("%s: another entry of its directory in the copy has a name that differs from it only in case, which the destination takes for the same name, so the copy could hold only one of them: rename one of them: %w", path.Join(srcDir, name), ErrIncomplete)
+	}
+	if len(c.folded) >= maxFolded {
+		c.foldedFull.Do(func() {
+			c.log("the copy has more entries than are checked for names that differ only in case; the rest are not", "checked", maxFolded, "at", path.Join(srcDir, name))
+		})
+		return nil
+	}
+	c.folded[h] = struct{}{}
+	return nil
 }
 
 // depth is how many levels n lies below the top.

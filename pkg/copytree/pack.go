@@ -411,6 +411,9 @@ func (c *copier) unpack(ctx context.Context) error {
 			if err != nil {
 				return err
 			}
+			if err := c.claimName(path.Join(c.top, path.Dir(e.name)), path.Base(e.name), c.opts.UnpackFrom+": "+path.Dir(e.name)); err != nil {
+				return err
+			}
 			e.data = make([]byte, h.Size)
 			if _, err := io.ReadFull(tr, e.data); err != nil {
 				return fmt.Errorf("read %q from the pack %s: %w", h.Name, c.opts.UnpackFrom, err)

@@ -83,5 +83,8 @@ func CaseInsensitive(c Client) bool {
 // lower-case ASCII (every claim's name) as it is, so its keys are those it
 // always had.
 func FoldCase(p string) string {
-	return strings.Map(func(r rune) rune { return unicode.ToLower(unicode.ToUpper(r)) }, p)
+	return strings.Map(FoldRune, p)
 }
+
+// FoldRune is FoldCase of one character.
+func FoldRune(r rune) rune { return unicode.ToLower(unicode.ToUpper(r)) }

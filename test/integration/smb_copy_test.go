@@ -393,3 +393,52 @@ func TestSMBCopyNeverWritesThroughALinkInItsDestination(t *testing.T) {
 		}
 	}
 }
+
+// Samba lists both of two names that differ only in case (made over NFS,
+// or on the server), but takes them for one name in a create: a copy of
+// the two ended with one, and passed for whole. It fails now and names
+// the entry. A snapshot's pack keeps both names, so that copy is whole;
+// its restore into the share fails the same way.
+func TestSMBCopyOfNamesThatDifferOnlyInCaseFails(t *testing.T) {
+	const base = "smb-copy-case"
+	var smbTree treeProtocol
+	for _, p := range treeProtocols() {
+		if p.name == "smb" {
+			smbTree = p
+		}
+	}
+	_, rel, dir := dialTree(t, smbTree, base)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	must(t, os.MkdirAll(filepath.Join(dir, "src/d"), 0o777))
+	for _, d := range []string{"src", "src/d"} {
+		must(t, os.Chmod(filepath.Join(dir, d), 0o777))
+	}
+	for _, f := range []string{"src/d/Report.txt", "src/d/report.TXT"} {
+		must(t, os.WriteFile(filepath.Join(dir, f), []byte(f), 0o666))
+		must(t, os.Chmod(filepath.Join(dir, f), 0o666))
+	}
+	src, err := source.Parse(smbTree.source(base))
+	must(t, err)
+	// A session per copy: a failed copy cuts its session's requests.
+	sessions := func() copytree.Sessions {
+		sc, err := share.Dial(ctx, src, smbTree.creds)
+		must(t, err)
+		t.Cleanup(func() { sc.Close() })
+		tc := sc.(share.TreeClient)
+		return copytree.Sessions{Lister: tc, Workers: []copytree.Pair{{Src: tc, Dst: tc}}}
+	}
+	clash := func(what string, err error) {
+		t.Helper()
+		if !errors.Is(err, copytree.ErrIncomplete) || !strings.Contains(err.Error(), "only in case") {
+			names, _ := filepath.Glob(filepath.Join(dir, "*/d/*"))
+			t.Errorf("%s of two names that differ only in case: %v (the share holds %v), want ErrIncomplete", what, err, names)
+		}
+	}
+	_, err = copytree.Copy(ctx, sessions(), rel+"/src", rel+"/copy", copytree.Options{})
+	clash("a copy", err)
+	_, err = copytree.Copy(ctx, sessions(), rel+"/src", rel+"/snap", copytree.Options{PackTo: rel + "/snap.pack"})
+	must(t, err)
+	_, err = copytree.Copy(ctx, sessions(), rel+"/snap", rel+"/restore", copytree.Options{UnpackFrom: rel + "/snap.pack"})
+	clash("a restore", err)
+}

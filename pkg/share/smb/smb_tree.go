@@ -296,18 +296,13 @@ func (c *smbClient) openFile(ctx context.Context, op, rel string, flag int, id u
 	err := h.during(ctx, func() error {
 		sh := c.share.WithContext(fctx)
 		p := c.full(rel)
-		open := func() (err error) {
-			if flag == os.O_RDONLY {
-				h.f, err = sh.OpenID(p, id)
-			} else {
-				h.f, err = sh.OpenFile(p, flag, 0o666)
-			}
-			return missingParent(sh, p, err)
+		var err error
+		if flag == os.O_RDONLY {
+			h.f, err = sh.OpenID(p, id)
+		} else {
+			h.f, err = sh.OpenFile(p, flag, 0o666)
 		}
-		if flag&os.O_TRUNC != 0 {
-			return evenReadOnly(sh, p, open)
-		}
-		return open()
+		return missingParent(sh, p, err)
 	})
 	if err != nil {
 		cancel(nil)

@@ -419,7 +419,7 @@ func (c *copier) unpack(ctx context.Context) error {
 				return fmt.Errorf("read %q from the pack %s: %w", h.Name, c.opts.UnpackFrom, err)
 			}
 			if d := path.Dir(e.name); d != "." && d != dir {
-				if err := c.ensureDir(gctx, c.s.Workers[0].Dst, d); err != nil {
+				if err := c.ensureDir(gctx, c.s.Workers[0].Dst, d, dir); err != nil {
 					return err
 				}
 				dir = d
@@ -482,11 +482,22 @@ func (c *copier) placeEach(ctx context.Context, dst share.TreeClient, batch []pa
 // ensureDir makes the directory d (below the top, from a pack entry's
 // name) and its missing parents, writable to the copy until the walk sets
 // its attributes. What is there already must be a directory, not a link.
-func (c *copier) ensureDir(ctx context.Context, dst share.TreeClient, d string) error {
+// In a top an earlier run left, each directory of d's path that is there
+// is checked (ownDir) from the top down before anything is made in it: a
+// link planted at any level shows as a directory, and a Mkdir below it
+// would make d, and the files unpacked into it, in what the link leads
+// to. sure is the directory made sure of last ("" for none): its path's
+// directories are not looked at again.
+func (c *copier) ensureDir(ctx context.Context, dst share.TreeClient, d, sure string) error {
+	if p := path.Dir(d); !c.topFresh && p != "." && p != sure && !strings.HasPrefix(sure, p+"/") {
+		if err := c.ensureDir(ctx, dst, p, sure); err != nil {
+			return err
+		}
+	}
 	rel := path.Join(c.top, d)
 	err := dst.Mkdir(ctx, rel, 0o700)
 	if errors.Is(err, fs.ErrNotExist) && path.Dir(d) != "." {
-		if err := c.ensureDir(ctx, dst, path.Dir(d)); err != nil {
+		if err := c.ensureDir(ctx, dst, path.Dir(d), sure); err != nil {
 			return err
 		}
 		err = dst.Mkdir(ctx, rel, 0o700)

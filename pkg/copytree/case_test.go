@@ -3,6 +3,7 @@ package copytree
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"strings"
 	"testing"
 
@@ -89,5 +90,102 @@ func TestARestoreIntoACaselessDestinationChecksThePackAgainstTheTree(t *testing.
 	_, err := Copy(ctx, s, "snap", "restore", Options{UnpackFrom: "packs/run1"})
 	if !errors.Is(err, ErrIncomplete) || !strings.Contains(err.Error(), "differs from it only in case") {
 		t.Fatalf("a restore of d/notes (packed) and d/NOTES (in the tree) into a caseless destination: %v, want ErrIncomplete naming the clash", err)
+	}
+}
+
+// foldingDst is a caseless destination that behaves as one: each path it
+// is given is folded, so two names that differ only in case meet one
+// entry, as on an SMB server.
+type foldingDst struct{ share.TreeClient }
+
+func (foldingDst) CaseInsensitive() bool { return true }
+
+func (f foldingDst) Lstat(ctx context.Context, rel string) (share.Attr, error) {
+	return f.TreeClient.Lstat(ctx, share.FoldCase(rel))
+}
+
+func (f foldingDst) Stat(ctx context.Context, rel string) (share.FileInfo, error) {
+	return f.TreeClient.Stat(ctx, share.FoldCase(rel))
+}
+
+func (f foldingDst) Mkdir(ctx context.Context, rel string, perm fs.FileMode) error {
+	return f.TreeClient.Mkdir(ctx, share.FoldCase(rel), perm)
+}
+
+func (f foldingDst) Create(ctx context.Context, rel string, perm fs.FileMode) (share.FileWriter, error) {
+	return f.TreeClient.Create(ctx, share.FoldCase(rel), perm)
+}
+
+func (f foldingDst) Remove(ctx context.Context, rel string) error {
+	return f.TreeClient.Remove(ctx, share.FoldCase(rel))
+}
+
+func (f foldingDst) RemoveAll(ctx context.Context, rel string, opts share.RemoveOptions) error {
+	return f.TreeClient.RemoveAll(ctx, share.FoldCase(rel), opts)
+}
+
+func (f foldingDst) SetAttr(ctx context.Context, rel string, a share.Attr, mask share.AttrMask) error {
+	return f.TreeClient.SetAttr(ctx, share.FoldCase(rel), a, mask)
+}
+
+func (f foldingDst) ReadDir(ctx context.Context, rel string, fn func([]share.DirEntry) error) error {
+	return f.TreeClient.ReadDir(ctx, share.FoldCase(rel), fn)
+}
+
+func (f foldingDst) Symlink(ctx context.Context, target, rel string) error {
+	return f.TreeClient.Symlink(ctx, target, share.FoldCase(rel))
+}
+
+func (f foldingDst) Readlink(ctx context.Context, rel string) (string, error) {
+	return f.TreeClient.Readlink(ctx, share.FoldCase(rel))
+}
+
+// A pack holds the directories of its files in their paths: a packed file
+// and a packed file's directory whose names differ only in case clash in
+// the unpack itself, before the walk meets the directory in the tree. The
+// restore used to fail with what the unpack then met (a file where the
+// directory goes: AlreadyExists, or NotFound), not the clash; and a
+// directory the unpack made is met again by the walk without a clash.
+func TestARestoreIntoACaselessDestinationChecksThePacksDirectories(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name  string
+		files []string
+		clash bool
+	}{
+		// Listed first, the small files are packed before the
+		// directory's: D lies before d/x in the pack.
+		{"a file before a directory", []string{"vol/A1", "vol/A2", "vol/A3", "vol/D", "vol/d/x"}, true},
+		{"a file before a deeper directory", []string{"vol/A1", "vol/A2", "vol/A3", "vol/D", "vol/d/x/y"}, true},
+		{"a directory before a file", []string{"vol/D/x", "vol/d"}, true},
+		{"one directory, packed and in the tree", []string{"vol/a/x", "vol/a/b/y", "vol/a/b/z", "vol/c/w", "vol/a/v"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sh := memshare.New()
+			for _, f := range tc.files {
+				if err := sh.WriteFileDirect(f, []byte(f)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := sh.WriteFileDirect("vol/a/big", []byte(strings.Repeat("large", packLimit))); err != nil {
+				t.Fatal(err)
+			}
+			c := sh.Client().(share.TreeClient)
+			s := Sessions{Lister: c, Workers: []Pair{{Src: c, Dst: c}}}
+			if _, err := Copy(ctx, s, "vol", "snap", Options{PackTo: "packs/run1"}); err != nil {
+				t.Fatal(err)
+			}
+			s.Workers[0].Dst = foldingDst{c}
+			_, err := Copy(ctx, s, "snap", "restore", Options{UnpackFrom: "packs/run1"})
+			if !tc.clash {
+				if err != nil {
+					t.Fatalf("a restore of %v into a caseless destination: %v", tc.files, err)
+				}
+				return
+			}
+			if !errors.Is(err, ErrIncomplete) || !strings.Contains(err.Error(), "differs from it only in case") {
+				t.Fatalf("a restore of %v into a caseless destination: %v, want ErrIncomplete naming the clash", tc.files, err)
+			}
+		})
 	}
 }

@@ -411,7 +411,12 @@ func (c *copier) unpack(ctx context.Context) error {
 			if err != nil {
 				return err
 			}
-			if err := c.claimName(path.Join(c.top, path.Dir(e.name)), path.Base(e.name), c.opts.UnpackFrom+": "+path.Dir(e.name)); err != nil {
+			if d := path.Dir(e.name); d != "." && d != dir {
+				if err := c.claimDirs(d, dir); err != nil {
+					return err
+				}
+			}
+			if err := c.claimName(path.Join(c.top, path.Dir(e.name)), path.Base(e.name), c.opts.UnpackFrom+": "+path.Dir(e.name), false); err != nil {
 				return err
 			}
 			e.data = make([]byte, h.Size)
@@ -432,6 +437,22 @@ func (c *copier) unpack(ctx context.Context) error {
 		}
 	})
 	return g.Wait()
+}
+
+// claimDirs claims (claimName) the directories of the path d of a pack
+// entry's directory, but those of sure's path (claimed for the entry
+// before): a packed file and a directory of another's path whose names
+// differ only in case clash in the unpack, before it makes the directory
+// where the file is, or the file where the directory is.
+func (c *copier) claimDirs(d, sure string) error {
+	if c.folded == nil || d == "." || d == sure || strings.HasPrefix(sure, d+"/") {
+		return nil
+	}
+	parent := path.Dir(d)
+	if err := c.claimDirs(parent, sure); err != nil {
+		return err
+	}
+	return c.claimName(path.Join(c.top, parent), path.Base(d), c.opts.UnpackFrom+": "+parent, true)
 }
 
 // placeBatch makes a batch of packed files in the destination: those a

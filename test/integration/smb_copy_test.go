@@ -442,3 +442,40 @@ func TestSMBCopyOfNamesThatDifferOnlyInCaseFails(t *testing.T) {
 	_, err = copytree.Copy(ctx, sessions(), rel+"/snap", rel+"/restore", copytree.Options{UnpackFrom: rel + "/snap.pack"})
 	clash("a restore", err)
 }
+
+// A link that leads nowhere yet is no file to Samba (a look-up finds
+// nothing), and a create at it would make the file it names, wherever that
+// is, if the server followed it. Samba refuses the create ("does not
+// exist"), the exclusive one as the one that would have truncated; the
+// copy cannot remove what its server will not show, so it fails, having
+// made nothing anywhere, until an administrator removes the link. This
+// pins that outcome: Samba's refusal is what keeps the link harmless.
+func TestSMBCopyNeverCreatesThroughADanglingLink(t *testing.T) {
+	const base = "smb-copy-dangling-link"
+	var smbTree treeProtocol
+	for _, p := range treeProtocols() {
+		if p.name == "smb" {
+			smbTree = p
+		}
+	}
+	c, rel, dir := dialTree(t, smbTree, base)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	for _, d := range []string{"src", "other", "copy"} {
+		must(t, os.MkdirAll(filepath.Join(dir, d), 0o777))
+		must(t, os.Chmod(filepath.Join(dir, d), 0o777))
+	}
+	for p, data := range map[string]string{"src/h": "the volume's h", "copy/earlier": "what an earlier run copied"} {
+		must(t, os.WriteFile(filepath.Join(dir, p), []byte(data), 0o666))
+		must(t, os.Chmod(filepath.Join(dir, p), 0o666))
+	}
+	must(t, os.Symlink("../other/new", filepath.Join(dir, "copy/h")))
+	_, err := copytree.Copy(ctx, copytree.Sessions{Lister: c, Workers: []copytree.Pair{{Src: c, Dst: c}}}, rel+"/src", rel+"/copy", copytree.Options{TopExists: true})
+	if _, serr := os.Lstat(filepath.Join(dir, "other/new")); serr == nil {
+		t.Fatalf("the copy made other/new through the dangling link copy/h (copy error: %v)", err)
+	}
+	if err == nil {
+		t.Fatal("a copy onto a dangling link it cannot remove succeeded")
+	}
+	t.Logf("refused: %v", err)
+}

@@ -234,12 +234,7 @@ func (s *swapOnOpen) ReadDirOf(ctx context.Context, rel string, id uint64, fn fu
 // looks it up again and copies it as it is now.
 func TestSMBCopyReadsOnlyTheListedFiles(t *testing.T) {
 	const base = "smb-copy-listed-files"
-	var smbTree treeProtocol
-	for _, p := range treeProtocols() {
-		if p.name == "smb" {
-			smbTree = p
-		}
-	}
+	smbTree := smbTreeProtocol()
 	worker, rel, dir := dialTree(t, smbTree, base)
 	src, err := source.Parse(smbTree.source(base))
 	must(t, err)
@@ -350,30 +345,15 @@ func TestSMBCopyReadsOnlyTheListedFiles(t *testing.T) {
 // the server that resolves the link.
 func TestSMBCopyNeverWritesThroughALinkInItsDestination(t *testing.T) {
 	const base = "smb-copy-planted-links"
-	var smbTree treeProtocol
-	for _, p := range treeProtocols() {
-		if p.name == "smb" {
-			smbTree = p
-		}
-	}
+	smbTree := smbTreeProtocol()
 	c, rel, dir := dialTree(t, smbTree, base)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	for _, d := range []string{"src/d", "other", "copy/d"} {
-		must(t, os.MkdirAll(filepath.Join(dir, d), 0o777))
-	}
-	for _, d := range []string{"src", "src/d", "other", "copy", "copy/d"} {
-		must(t, os.Chmod(filepath.Join(dir, d), 0o777))
-	}
-	for p, data := range map[string]string{
+	plant(t, dir, map[string]string{
 		"src/f": "the volume's f", "src/d/g": "the volume's g",
 		"other/f": "SECRET f", "other/g": "SECRET g",
-		"copy/earlier": "what an earlier run copied",
-	} {
-		must(t, os.WriteFile(filepath.Join(dir, p), []byte(data), 0o666))
-		// Writable to Samba's user, as a tenant's files are to it.
-		must(t, os.Chmod(filepath.Join(dir, p), 0o666))
-	}
+		"copy/earlier": "what an earlier run copied", "copy/d/": "",
+	})
 	must(t, os.Symlink("../other/f", filepath.Join(dir, "copy/f")))
 	must(t, os.Symlink("../../other/g", filepath.Join(dir, "copy/d/g")))
 	if a, err := c.Lstat(ctx, rel+"/copy/f"); err != nil || a.Type != share.TypeFile {
@@ -401,23 +381,11 @@ func TestSMBCopyNeverWritesThroughALinkInItsDestination(t *testing.T) {
 // its restore into the share fails the same way.
 func TestSMBCopyOfNamesThatDifferOnlyInCaseFails(t *testing.T) {
 	const base = "smb-copy-case"
-	var smbTree treeProtocol
-	for _, p := range treeProtocols() {
-		if p.name == "smb" {
-			smbTree = p
-		}
-	}
+	smbTree := smbTreeProtocol()
 	_, rel, dir := dialTree(t, smbTree, base)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	must(t, os.MkdirAll(filepath.Join(dir, "src/d"), 0o777))
-	for _, d := range []string{"src", "src/d"} {
-		must(t, os.Chmod(filepath.Join(dir, d), 0o777))
-	}
-	for _, f := range []string{"src/d/Report.txt", "src/d/report.TXT"} {
-		must(t, os.WriteFile(filepath.Join(dir, f), []byte(f), 0o666))
-		must(t, os.Chmod(filepath.Join(dir, f), 0o666))
-	}
+	plant(t, dir, map[string]string{"src/d/Report.txt": "Report.txt", "src/d/report.TXT": "report.TXT"})
 	src, err := source.Parse(smbTree.source(base))
 	must(t, err)
 	// A session per copy: a failed copy cuts its session's requests.
@@ -452,23 +420,11 @@ func TestSMBCopyOfNamesThatDifferOnlyInCaseFails(t *testing.T) {
 // pins that outcome: Samba's refusal is what keeps the link harmless.
 func TestSMBCopyNeverCreatesThroughADanglingLink(t *testing.T) {
 	const base = "smb-copy-dangling-link"
-	var smbTree treeProtocol
-	for _, p := range treeProtocols() {
-		if p.name == "smb" {
-			smbTree = p
-		}
-	}
+	smbTree := smbTreeProtocol()
 	c, rel, dir := dialTree(t, smbTree, base)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	for _, d := range []string{"src", "other", "copy"} {
-		must(t, os.MkdirAll(filepath.Join(dir, d), 0o777))
-		must(t, os.Chmod(filepath.Join(dir, d), 0o777))
-	}
-	for p, data := range map[string]string{"src/h": "the volume's h", "copy/earlier": "what an earlier run copied"} {
-		must(t, os.WriteFile(filepath.Join(dir, p), []byte(data), 0o666))
-		must(t, os.Chmod(filepath.Join(dir, p), 0o666))
-	}
+	plant(t, dir, map[string]string{"src/h": "the volume's h", "copy/earlier": "what an earlier run copied", "other/": ""})
 	must(t, os.Symlink("../other/new", filepath.Join(dir, "copy/h")))
 	_, err := copytree.Copy(ctx, copytree.Sessions{Lister: c, Workers: []copytree.Pair{{Src: c, Dst: c}}}, rel+"/src", rel+"/copy", copytree.Options{TopExists: true})
 	if _, serr := os.Lstat(filepath.Join(dir, "other/new")); serr == nil {
@@ -478,4 +434,36 @@ func TestSMBCopyNeverCreatesThroughADanglingLink(t *testing.T) {
 		t.Fatal("a copy onto a dangling link it cannot remove succeeded")
 	}
 	t.Logf("refused: %v", err)
+}
+
+// smbTreeProtocol is treeProtocols' SMB.
+func smbTreeProtocol() treeProtocol {
+	for _, p := range treeProtocols() {
+		if p.name == "smb" {
+			return p
+		}
+	}
+	panic("no smb in treeProtocols")
+}
+
+// plant makes files (a path ending in "/": a directory) below dir on the
+// server's disk with their parents, all writable to Samba's user, as a
+// tenant's files are to it: only the driver's rules keep them.
+func plant(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for p, data := range files {
+		full := filepath.Join(dir, p)
+		d := full
+		if !strings.HasSuffix(p, "/") {
+			d = filepath.Dir(full)
+		}
+		must(t, os.MkdirAll(d, 0o777))
+		for x := d; x != dir && strings.HasPrefix(x, dir); x = filepath.Dir(x) {
+			must(t, os.Chmod(x, 0o777))
+		}
+		if !strings.HasSuffix(p, "/") {
+			must(t, os.WriteFile(full, []byte(data), 0o666))
+			must(t, os.Chmod(full, 0o666))
+		}
+	}
 }

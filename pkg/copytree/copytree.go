@@ -244,7 +244,7 @@ func Copy(ctx context.Context, s Sessions, from, to string, opts Options) (Stats
 			return c.stats(), fmt.Errorf("destination %s is a %s, not the directory it was made as (a link or another directory in its place?): nothing is written there: %w", to, d.Type, fs.ErrInvalid)
 		}
 	}
-	if c.topFresh, err = c.makeDir(ctx, dst, to, top); err != nil {
+	if c.topFresh, err = c.makeDir(ctx, dst, c.top, top); err != nil {
 		return c.stats(), err
 	}
 	if !c.topFresh {

@@ -189,3 +189,39 @@ func TestARestoreIntoACaselessDestinationChecksThePacksDirectories(t *testing.T)
 		})
 	}
 }
+
+// repeating is a source whose listing shows "f" twice, as a directory
+// that changes while it is listed may.
+type repeating struct{ share.TreeClient }
+
+func (r repeating) ReadDir(ctx context.Context, rel string, fn func([]share.DirEntry) error) error {
+	return r.TreeClient.ReadDir(ctx, rel, func(page []share.DirEntry) error {
+		for _, e := range page {
+			if e.Name == "f" {
+				page = append(page, e)
+				break
+			}
+		}
+		return fn(page)
+	})
+}
+
+// A name listed twice is one entry, not two that differ only in case.
+func TestANameListedTwiceIsNoCaseClash(t *testing.T) {
+	ctx := context.Background()
+	sh := memshare.New()
+	for _, f := range []string{"vol/f", "vol/g"} {
+		if err := sh.WriteFileDirect(f, []byte(f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := sh.Client().(share.TreeClient)
+	src := repeating{c}
+	s := Sessions{Lister: src, Workers: []Pair{{Src: c, Dst: caseless{c}}}}
+	if _, err := Copy(ctx, s, "vol", "snap", Options{}); err != nil {
+		t.Fatalf("a copy whose listing showed f twice: %v", err)
+	}
+	if got, err := c.ReadFile(ctx, "snap/f"); err != nil || string(got) != "vol/f" {
+		t.Fatalf("snap/f = %q, %v", got, err)
+	}
+}

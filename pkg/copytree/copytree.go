@@ -76,9 +76,10 @@ const entryBytes = 300
 const maxDepth = 512
 
 // maxFolded bounds the names a copy into a caseless destination keeps to
-// find two that differ only in case (claimName): a hash each (a directory
-// two), some 10 MiB at the bound for files. Past it, names are not checked, and the log says so.
-const maxFolded = 1 << 19
+// find two that differ only in case (claimName): two hashes each, some
+// 10 MiB at the bound. Past it, names are not checked, and the log says
+// so.
+const maxFolded = 1 << 18
 
 // maxPath bounds a path below the copy's top, in bytes. Every directory
 // the walk is in keeps its source and destination paths, so a chain of
@@ -233,7 +234,7 @@ func Copy(ctx context.Context, s Sessions, from, to string, opts Options) (Stats
 	c.guard = share.Guard{Top: from, Protect: opts.Protect, FSID: top.FSID}
 	dst := s.Workers[0].Dst
 	if share.CaseInsensitive(dst) {
-		c.folded, c.foldedDirs, c.foldedSeed = map[uint64]struct{}{}, map[uint64]uint64{}, maphash.MakeSeed()
+		c.folded, c.foldedSeed = map[uint64]uint64{}, maphash.MakeSeed()
 	}
 	if opts.TopExists {
 		d, err := dst.Lstat(ctx, to)
@@ -341,16 +342,11 @@ type copier struct {
 	// resumed copy meets one, so a fresh copy pays no round trip for it.
 	dstMu    sync.Mutex
 	dstGuard *share.Guard
-	// folded holds a hash of each destination path the copy makes or
-	// finds complete, folded (share.FoldCase), when the destination takes
-	// names differing only in case for one name (claimName). nil: it
-	// does not.
-	folded map[uint64]struct{}
-	// foldedDirs holds, for each folded hash in folded that a directory
-	// claimed, a hash of its path as it is: a restore's unpack claims the
-	// directories of its files' paths, and the walk meets the same
-	// directories in the tree.
-	foldedDirs map[uint64]uint64
+	// folded holds, for a hash of each destination path the copy makes or
+	// finds complete, folded (share.FoldCase), a hash of the path as it
+	// is, when the destination takes names differing only in case for one
+	// name (claimName). nil: it does not.
+	folded     map[uint64]uint64
 	foldedSeed maphash.Seed
 	foldedMu   sync.Mutex
 	foldedFull sync.Once
@@ -489,7 +485,7 @@ func (c *copier) walkPage(ctx context.Context, n *dirNode, page []share.DirEntry
 		// (Its paths are joined only for a caseless destination: this
 		// runs for every entry, and a deep tree's paths are long.)
 		if c.folded != nil && e.Attr.Type != share.TypeOther && (c.pk == nil || e.Attr.Type != share.TypeFile || !packable(e.Attr)) {
-			if err := c.claimName(n.dst, e.Name, n.src, e.Attr.Type == share.TypeDir); err != nil {
+			if err := c.claimName(n.dst, e.Name, n.src); err != nil {
 				return err
 			}
 		}
@@ -520,16 +516,18 @@ func (c *copier) walkPage(ctx context.Context, n *dirNode, page []share.DirEntry
 }
 
 // claimName takes the destination entry name in dir (from the source
-// directory srcDir) for the copy. A destination that takes names differing only in case for one
-// name (SMB) cannot hold two such entries of one directory: the second's
-// create would find the first there and replace it, or a resumed copy
-// would take the one for the other's earlier copy, and the copy would
-// pass for whole without one of them. The copy fails instead, and names
-// the entry to rename. Every entry of the tree and of a restore's pack is
-// claimed, in whatever order, each run, and the directories of the pack's
-// paths too (isDir): one directory claimed again with the very same name
-// (by the unpack, then by the walk) is the same entry, not a clash.
-func (c *copier) claimName(dir, name, srcDir string, isDir bool) error {
+// directory srcDir) for the copy. A destination that takes names
+// differing only in case for one name (SMB) cannot hold two such entries
+// of one directory: the second's create would find the first there and
+// replace it, or a resumed copy would take the one for the other's earlier
+// copy, and the copy would pass for whole without one of them. The copy
+// fails instead, and names the entry to rename. Every entry of the tree
+// and of a restore's pack is claimed, in whatever order, each run, and the
+// directories of the pack's paths too. A name claimed again exactly as it
+// was is the same entry, not a clash: a directory the unpack made, which
+// the walk meets in the tree, or an entry a listing showed twice (a
+// directory changing while it is listed).
+func (c *copier) claimName(dir, name, srcDir string) error {
 	if c.folded == nil {
 		return nil
 	}
@@ -545,19 +543,16 @@ func (c *copier) claimName(dir, name, srcDir string, isDir bool) error {
 	for _, r := range name {
 		hash.Write(utf8.AppendRune(buf[:0], share.FoldRune(r)))
 	}
-	h := hash.Sum64()
-	var exact uint64
-	if isDir {
-		hash.Reset()
-		hash.WriteString(dir)
-		hash.WriteByte(0)
-		hash.WriteString(name)
-		exact = hash.Sum64()
-	}
+	folded := hash.Sum64()
+	hash.Reset()
+	hash.WriteString(dir)
+	hash.WriteByte(0)
+	hash.WriteString(name)
+	exact := hash.Sum64()
 	c.foldedMu.Lock()
 	defer c.foldedMu.Unlock()
-	if _, ok := c.folded[h]; ok {
-		if was, dirWas := c.foldedDirs[h]; isDir && dirWas && was == exact {
+	if was, ok := c.folded[folded]; ok {
+		if was == exact {
 			return nil
 		}
 		return fmt.Errorf("%s: another entry of its directory in the copy has a name that differs from it only in case, which the destination takes for the same name, so the copy could hold only one of them: rename one of them: %w", path.Join(srcDir, name), ErrIncomplete)
@@ -568,10 +563,7 @@ func (c *copier) claimName(dir, name, srcDir string, isDir bool) error {
 		})
 		return nil
 	}
-	c.folded[h] = struct{}{}
-	if isDir {
-		c.foldedDirs[h] = exact
-	}
+	c.folded[folded] = exact
 	return nil
 }
 

@@ -416,7 +416,7 @@ func (c *copier) unpack(ctx context.Context) error {
 					return err
 				}
 			}
-			if err := c.claimName(path.Join(c.top, path.Dir(e.name)), path.Base(e.name), c.opts.UnpackFrom+": "+path.Dir(e.name), false); err != nil {
+			if err := c.claimName(path.Join(c.top, path.Dir(e.name)), path.Base(e.name), c.opts.UnpackFrom+": "+path.Dir(e.name)); err != nil {
 				return err
 			}
 			e.data = make([]byte, h.Size)
@@ -452,7 +452,7 @@ func (c *copier) claimDirs(d, sure string) error {
 	if err := c.claimDirs(parent, sure); err != nil {
 		return err
 	}
-	return c.claimName(path.Join(c.top, parent), path.Base(d), c.opts.UnpackFrom+": "+parent, true)
+	return c.claimName(path.Join(c.top, parent), path.Base(d), c.opts.UnpackFrom+": "+parent)
 }
 
 // placeBatch makes a batch of packed files in the destination: those a

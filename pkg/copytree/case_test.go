@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
@@ -223,5 +224,48 @@ func TestANameListedTwiceIsNoCaseClash(t *testing.T) {
 	}
 	if got, err := c.ReadFile(ctx, "snap/f"); err != nil || string(got) != "vol/f" {
 		t.Fatalf("snap/f = %q, %v", got, err)
+	}
+}
+
+// A file listed small is bound for a snapshot's pack and keeps its name
+// there, so the listing does not claim it; replaced by a large one before
+// it is copied, it goes into the tree, where its case twin is.
+func TestAPackedFileThatGrewIntoTheTreeIsClaimed(t *testing.T) {
+	ctx := context.Background()
+	sh := memshare.New()
+	sh.FollowLinks = true
+	large := strings.Repeat("L", packLimit+1)
+	if err := sh.WriteFileDirect("vol/d/A", []byte(large)); err != nil {
+		t.Fatal(err)
+	}
+	if err := sh.WriteFileDirect("vol/d/a", []byte("small")); err != nil {
+		t.Fatal(err)
+	}
+	admin := sh.Client().(share.TreeClient)
+	var once sync.Once
+	var saveErr error
+	worker := sh.Gated(func(op memshare.Op) {
+		if op.Path != "vol/d/a" || (op.Name != "open" && op.Name != "read") {
+			return
+		}
+		once.Do(func() {
+			if saveErr = sh.WriteFileDirect("vol/d/a.tmp", []byte(large)); saveErr == nil {
+				if saveErr = admin.Remove(ctx, "vol/d/a"); saveErr == nil {
+					saveErr = admin.Rename(ctx, "vol/d/a.tmp", "vol/d/a")
+				}
+			}
+		})
+	}).(share.TreeClient)
+	_, err := Copy(ctx, Sessions{Lister: admin, Workers: []Pair{{Src: worker, Dst: caseless{admin}}}}, "vol", "snap", Options{PackTo: "packs/run1"})
+	if saveErr != nil {
+		t.Fatal(saveErr)
+	}
+	replaced := true
+	once.Do(func() { replaced = false })
+	if !replaced {
+		t.Fatal("the file was never replaced: the test did not test")
+	}
+	if !errors.Is(err, ErrIncomplete) || !strings.Contains(err.Error(), "differs from it only in case") {
+		t.Fatalf("a snapshot whose packed d/a grew into the tree beside d/A, into a caseless destination: %v, want ErrIncomplete naming the clash", err)
 	}
 }

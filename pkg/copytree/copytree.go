@@ -807,6 +807,14 @@ func (c *copier) copyFile(ctx context.Context, w Pair, src, dst string, a share.
 		}
 		return c.packFile(ctx, w, src, dst, a)
 	}
+	if c.pk != nil {
+		// Listed small (bound for the pack, so not claimed), it grew
+		// before it was copied: it goes into the tree, and its name is
+		// the tree's now.
+		if err := c.claimName(path.Dir(dst), path.Base(dst), path.Dir(src)); err != nil {
+			return err
+		}
+	}
 	if !fresh {
 		if done, err := c.alreadyCopied(ctx, w.Dst, dst, a); done || err != nil {
 			return err

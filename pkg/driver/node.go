@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/container-storage-interface/spec/lib/go/csi"
 	"google.golang.org/grpc/codes"
@@ -587,7 +588,14 @@ func (n *node) kerberosMount(ctx context.Context, sr *mounter.StageRequest, inli
 // kept, the uid's tickets would be renewed, and the record's credentials
 // kept, for a mount that is not there, forever. A mount that is there
 // (still serving pods while a new stage fails) keeps both.
+//
+// The stage may have failed because its deadline ran out: the look at the
+// mounts gets a deadline of its own, since a look with a spent one times
+// out at once, which says "maybe mounted", and kept the record of a
+// volume not mounted anywhere.
 func (n *node) stageFailed(ctx context.Context, staging string, added bool) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), stageFailedLook)
+	defer cancel()
 	if !added {
 		if n.mountedFrom(ctx, staging) {
 			return
@@ -600,6 +608,11 @@ func (n *node) stageFailed(ctx context.Context, staging string, added bool) {
 	}
 	n.releaseKerberos(ctx, staging)
 }
+
+// stageFailedLook bounds stageFailed's look at the mounts: a probe of each
+// (mounter.Linux's own bound is 5 s), on the staging path and a pod's few
+// targets at most.
+const stageFailedLook = 30 * time.Second
 
 // mountedFrom says a mount may still serve pods from the volume staged at
 // staging: the staging mount, or a pod's bind of it, which outlives the

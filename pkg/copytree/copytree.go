@@ -641,6 +641,22 @@ func (a asker) DirIDs(ctx context.Context, paths []string) ([]uint64, error) {
 	return ids, nil
 }
 
+func (a asker) SubdirIDs(ctx context.Context, dir string) ([]uint64, error) {
+	var ids []uint64
+	err := a.c.ReadDir(ctx, dir, func(page []share.DirEntry) error {
+		for _, e := range page {
+			if e.Attr.Type == share.TypeDir {
+				ids = append(ids, e.Attr.ID)
+			}
+		}
+		return nil
+	})
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	return ids, err
+}
+
 func (a asker) Foreign(ctx context.Context, id uint64) (bool, error) {
 	if a.foreign == nil {
 		return false, nil

@@ -31,7 +31,9 @@ type Guard struct {
 	// Top is the walk's top, from the session's root.
 	Top string
 	// Protect names directories below the session's root that are never
-	// entered.
+	// entered. A name ending in "/*" names every directory directly in
+	// that one: the driver's holds, one per directory with volumes below
+	// it, whose names anyone who knows a class's base can work out.
 	Protect []string
 	// FSID is the file system of the walk's top.
 	FSID [2]uint64
@@ -50,6 +52,9 @@ type Asker interface {
 	// Foreign answers whether the directory with this ID is marked as
 	// another volume's root.
 	Foreign(ctx context.Context, id uint64) (bool, error)
+	// SubdirIDs returns the file IDs of the directories directly in dir
+	// (from the session's root); none when dir does not exist.
+	SubdirIDs(ctx context.Context, dir string) ([]uint64, error)
 }
 
 // Refuse says why the walk must not enter the directory a, or "" when it
@@ -87,7 +92,7 @@ func FencedPaths(top string, protect []string) []string {
 		out = append(out, path.Join(parts[:i]...))
 	}
 	for _, p := range protect {
-		out = append(out, strings.Join(SplitRel(p), "/"))
+		out = append(out, strings.Join(SplitRel(strings.TrimSuffix(p, "/*")), "/"))
 	}
 	return out
 }
@@ -102,6 +107,15 @@ func (g *Guard) isFenced(ctx context.Context, ask Asker, id uint64) (bool, error
 		ids, err := ask.DirIDs(ctx, FencedPaths(g.Top, g.Protect))
 		if err != nil {
 			return false, fmt.Errorf("look up the directories a walk must never enter: %w", err)
+		}
+		for _, p := range g.Protect {
+			if dir, ok := strings.CutSuffix(p, "/*"); ok {
+				sub, err := ask.SubdirIDs(ctx, strings.Join(SplitRel(dir), "/"))
+				if err != nil {
+					return false, fmt.Errorf("look up the directories in %s, which a walk must never enter: %w", dir, err)
+				}
+				ids = append(ids, sub...)
+			}
 		}
 		g.fenced = map[uint64]bool{}
 		for _, i := range ids {

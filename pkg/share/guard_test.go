@@ -23,6 +23,11 @@ func (a *countingAsker) DirIDs(_ context.Context, paths []string) ([]uint64, err
 	return append([]uint64{0}, a.fenced...), a.err
 }
 
+func (a *countingAsker) SubdirIDs(_ context.Context, dir string) ([]uint64, error) {
+	a.reads.Add(1)
+	return nil, a.err
+}
+
 func (a *countingAsker) Foreign(_ context.Context, id uint64) (bool, error) {
 	a.looks.Add(1)
 	return slices.Contains(a.foreign, id), a.err

@@ -166,6 +166,27 @@ func (a removalAsker) DirIDs(ctx context.Context, paths []string) ([]uint64, err
 	return a.r.DirIDs(ctx, paths)
 }
 
+// SubdirIDs lists dir through the Remover's own steps.
+func (a removalAsker) SubdirIDs(ctx context.Context, dir string) ([]uint64, error) {
+	_, self, at, err := a.r.Top(ctx, dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil || at.Type != TypeDir {
+		return nil, err
+	}
+	var ids []uint64
+	err = a.r.Pages(ctx, self, func(page []DirEntry) (int, error) {
+		for _, e := range page {
+			if e.Attr.Type == TypeDir {
+				ids = append(ids, e.Attr.ID)
+			}
+		}
+		return 0, nil
+	})
+	return ids, err
+}
+
 func (a removalAsker) Foreign(ctx context.Context, id uint64) (bool, error) {
 	if a.foreign == "" || id == 0 {
 		return false, nil

@@ -60,11 +60,12 @@ var Entries = []Entry{
 }
 
 // Protected lists the directories no walk over a volume enters, wherever a
-// link or a mount on the server makes them appear.
+// link or a mount on the server makes them appear: each directory of the
+// layout, and with "dir/*" each directory in dir (share.Guard's Protect).
 func Protected() []string {
 	var out []string
 	for _, e := range Entries {
-		if !strings.Contains(e.Path, "*") {
+		if !strings.Contains(strings.TrimSuffix(e.Path, "/*"), "*") {
 			out = append(out, e.Path)
 		}
 	}

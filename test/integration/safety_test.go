@@ -5,6 +5,8 @@ package integration
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -199,8 +201,31 @@ func TestDeleteNeverClimbsOutOfItsVolume(t *testing.T) {
 			t.Fatal(err)
 		}
 
+		// The holds of the volumes so far (each a directory named by a
+		// hash of a path anyone can work out).
+		holdFiles := func() map[string]bool {
+			out := map[string]bool{}
+			_ = filepath.WalkDir(filepath.Join(meta, "holds"), func(p string, d fs.DirEntry, err error) error {
+				if err == nil && !d.IsDir() {
+					out[p] = true
+				}
+				return nil
+			})
+			return out
+		}
+		held := holdFiles()
+		holdDirs, err := os.ReadDir(filepath.Join(meta, "holds"))
+		if err != nil || len(held) == 0 {
+			t.Fatalf("no holds to aim at (%v): the test does not test them", err)
+		}
+
 		attacker := create(t, c, "attacker", params, secrets)
 		adir := filepath.Join(base, "attacker")
+		for i, h := range holdDirs {
+			if err := os.Symlink(filepath.Join(meta, "holds", h.Name()), filepath.Join(adir, fmt.Sprintf("hold-%d", i))); err != nil {
+				t.Fatal(err)
+			}
+		}
 		for name, target := range map[string]string{
 			// Seen from the quarantine (.fileshare-csi/deleting/<uid>),
 			// where the delete moves the volume first.
@@ -225,6 +250,12 @@ func TestDeleteNeverClimbsOutOfItsVolume(t *testing.T) {
 		mustRead(t, filepath.Join(bystander, "data", "file"), "not a volume")
 		mustRead(t, filepath.Join(base, "victim", "data", "deep"), "victim deep")
 		mustRead(t, filepath.Join(archive, "data", "deep"), "archived deep")
+		now := holdFiles()
+		for p := range held {
+			if !now[p] {
+				t.Errorf("hold %s went with the attacker's volume", p)
+			}
+		}
 		after, err := os.ReadDir(filepath.Join(meta, "roots"))
 		if err != nil || len(after) != len(roots) {
 			t.Errorf("volume root marks: %d before the attacker's volume, %d after its delete (%v)", len(roots), len(after), err)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io/fs"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
@@ -242,29 +241,9 @@ func TestAPackedFileThatGrewIntoTheTreeIsClaimed(t *testing.T) {
 		t.Fatal(err)
 	}
 	admin := sh.Client().(share.TreeClient)
-	var once sync.Once
-	var saveErr error
-	worker := sh.Gated(func(op memshare.Op) {
-		if op.Path != "vol/d/a" || (op.Name != "open" && op.Name != "read") {
-			return
-		}
-		once.Do(func() {
-			if saveErr = sh.WriteFileDirect("vol/d/a.tmp", []byte(large)); saveErr == nil {
-				if saveErr = admin.Remove(ctx, "vol/d/a"); saveErr == nil {
-					saveErr = admin.Rename(ctx, "vol/d/a.tmp", "vol/d/a")
-				}
-			}
-		})
-	}).(share.TreeClient)
+	worker, saved := savedAgainOnOpen(sh, "vol/d/a", large)
 	_, err := Copy(ctx, Sessions{Lister: admin, Workers: []Pair{{Src: worker, Dst: caseless{admin}}}}, "vol", "snap", Options{PackTo: "packs/run1"})
-	if saveErr != nil {
-		t.Fatal(saveErr)
-	}
-	replaced := true
-	once.Do(func() { replaced = false })
-	if !replaced {
-		t.Fatal("the file was never replaced: the test did not test")
-	}
+	saved(t)
 	if !errors.Is(err, ErrIncomplete) || !strings.Contains(err.Error(), "differs from it only in case") {
 		t.Fatalf("a snapshot whose packed d/a grew into the tree beside d/A, into a caseless destination: %v, want ErrIncomplete naming the clash", err)
 	}

@@ -129,33 +129,10 @@ func TestAFileRenamedOverBeforeItIsOpenedIsCopiedAsItIsNow(t *testing.T) {
 				}
 			}
 			admin := sh.Client().(share.TreeClient)
-			var once sync.Once
-			var saveErr error
-			worker := sh.Gated(func(op memshare.Op) {
-				if op.Path != "vol/d/f" || (op.Name != "open" && op.Name != "read") {
-					return
-				}
-				once.Do(func() {
-					// memshare's rename does not replace: the old file
-					// goes first, which leaves the path to a new file all
-					// the same.
-					if saveErr = sh.WriteFileDirect("vol/d/f.tmp", []byte(fresh)); saveErr == nil {
-						if saveErr = admin.Remove(ctx, "vol/d/f"); saveErr == nil {
-							saveErr = admin.Rename(ctx, "vol/d/f.tmp", "vol/d/f")
-						}
-					}
-				})
-			}).(share.TreeClient)
+			worker, saved := savedAgainOnOpen(sh, "vol/d/f", fresh)
 			lister := sh.Client().(share.TreeClient)
 			_, err := Copy(ctx, Sessions{Lister: lister, Workers: []Pair{{Src: worker, Dst: admin}}}, "vol", "snap", Options{PackTo: tc.pack})
-			if saveErr != nil {
-				t.Fatal(saveErr)
-			}
-			saved := false
-			once.Do(func() { saved = true })
-			if saved {
-				t.Fatal("the file was never replaced: the test did not test")
-			}
+			saved(t)
 			if err != nil {
 				t.Fatalf("copy of a file renamed over after its listing: %v", err)
 			}
@@ -169,5 +146,41 @@ func TestAFileRenamedOverBeforeItIsOpenedIsCopiedAsItIsNow(t *testing.T) {
 				t.Error("the copy does not hold the file as it is now")
 			}
 		})
+	}
+}
+
+// savedAgainOnOpen is a worker session on sh whose first open or read of
+// p finds that an application saved p again, with data, just before: a
+// new file renamed over it, so the file the listing showed is gone.
+// saved fails t when that never happened, or went wrong.
+func savedAgainOnOpen(sh *memshare.Share, p, data string) (worker share.TreeClient, saved func(t *testing.T)) {
+	ctx := context.Background()
+	admin := sh.Client().(share.TreeClient)
+	var once sync.Once
+	var saveErr error
+	worker = sh.Gated(func(op memshare.Op) {
+		if op.Path != p || (op.Name != "open" && op.Name != "read") {
+			return
+		}
+		once.Do(func() {
+			// memshare's rename does not replace: the old file goes
+			// first, which leaves the path to a new file all the same.
+			if saveErr = sh.WriteFileDirect(p+".tmp", []byte(data)); saveErr == nil {
+				if saveErr = admin.Remove(ctx, p); saveErr == nil {
+					saveErr = admin.Rename(ctx, p+".tmp", p)
+				}
+			}
+		})
+	}).(share.TreeClient)
+	return worker, func(t *testing.T) {
+		t.Helper()
+		if saveErr != nil {
+			t.Fatal(saveErr)
+		}
+		never := true
+		once.Do(func() { never = false })
+		if !never {
+			t.Fatal("the file was never replaced: the test did not test")
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -92,7 +93,11 @@ func FencedPaths(top string, protect []string) []string {
 		out = append(out, path.Join(parts[:i]...))
 	}
 	for _, p := range protect {
-		out = append(out, strings.Join(SplitRel(strings.TrimSuffix(p, "/*")), "/"))
+		// "dir/*" fences dir too, which protect names on its own as
+		// well: each path is looked up once.
+		if p := strings.Join(SplitRel(strings.TrimSuffix(p, "/*")), "/"); !slices.Contains(out, p) {
+			out = append(out, p)
+		}
 	}
 	return out
 }

@@ -12,6 +12,7 @@ import (
 // countingAsker answers a Guard from fixed sets and counts the questions.
 type countingAsker struct {
 	fenced, foreign []uint64
+	sub             map[string][]uint64
 	err             error
 	reads, looks    atomic.Int32
 	paths           []string
@@ -25,7 +26,31 @@ func (a *countingAsker) DirIDs(_ context.Context, paths []string) ([]uint64, err
 
 func (a *countingAsker) SubdirIDs(_ context.Context, dir string) ([]uint64, error) {
 	a.reads.Add(1)
-	return nil, a.err
+	return a.sub[dir], a.err
+}
+
+// A Protect entry "dir/*" fences every directory directly in dir (the
+// driver's holds), read with the other fenced IDs, once, and dir itself
+// is looked up once even when Protect names it too.
+func TestGuardFencesTheDirectoriesInAProtectedOne(t *testing.T) {
+	ctx := context.Background()
+	ask := &countingAsker{sub: map[string][]uint64{"m/holds": {41, 42}}}
+	g := &Guard{Top: "base/vol", Protect: []string{"m", "m/holds", "m/holds/*"}}
+	never := func(uint64) bool { return false }
+	for _, id := range []uint64{41, 42} {
+		if why, err := g.Refuse(ctx, ask, Attr{ID: id}, never); err != nil || why == "" {
+			t.Errorf("directory %d in m/holds: refused %q, %v; want refused", id, why, err)
+		}
+	}
+	if why, err := g.Refuse(ctx, ask, Attr{ID: 43}, never); err != nil || why != "" {
+		t.Errorf("another directory: refused %q, %v; want entered", why, err)
+	}
+	if n := ask.reads.Load(); n != 2 {
+		t.Errorf("%d reads of the fenced IDs, want 2 (the paths, and m/holds's directories) for the whole walk", n)
+	}
+	if want := []string{"", "base", "m", "m/holds"}; !slices.Equal(ask.paths, want) {
+		t.Errorf("fenced paths %q, want %q", ask.paths, want)
+	}
 }
 
 func (a *countingAsker) Foreign(_ context.Context, id uint64) (bool, error) {

@@ -411,23 +411,22 @@ func (c *copier) unpack(ctx context.Context) error {
 			if err != nil {
 				return err
 			}
-			if d := path.Dir(e.name); d != "." && d != dir {
+			d := path.Dir(e.name)
+			if !madeSure(d, dir) {
 				if err := c.claimDirs(d, dir); err != nil {
 					return err
 				}
+				if err := c.ensureDir(gctx, c.s.Workers[0].Dst, d, dir); err != nil {
+					return err
+				}
+				dir = d
 			}
-			if err := c.claimName(path.Join(c.top, path.Dir(e.name)), path.Base(e.name), c.opts.UnpackFrom+": "+path.Dir(e.name)); err != nil {
+			if err := c.claimName(path.Join(c.top, d), path.Base(e.name), c.opts.UnpackFrom+": "+d); err != nil {
 				return err
 			}
 			e.data = make([]byte, h.Size)
 			if _, err := io.ReadFull(tr, e.data); err != nil {
 				return fmt.Errorf("read %q from the pack %s: %w", h.Name, c.opts.UnpackFrom, err)
-			}
-			if d := path.Dir(e.name); d != "." && d != dir {
-				if err := c.ensureDir(gctx, c.s.Workers[0].Dst, d, dir); err != nil {
-					return err
-				}
-				dir = d
 			}
 			if batch = append(batch, e); len(batch) == per {
 				if err := send(); err != nil {
@@ -445,7 +444,7 @@ func (c *copier) unpack(ctx context.Context) error {
 // differ only in case clash in the unpack, before it makes the directory
 // where the file is, or the file where the directory is.
 func (c *copier) claimDirs(d, sure string) error {
-	if c.folded == nil || d == "." || d == sure || strings.HasPrefix(sure, d+"/") {
+	if c.folded == nil || madeSure(d, sure) {
 		return nil
 	}
 	parent := path.Dir(d)
@@ -453,6 +452,13 @@ func (c *copier) claimDirs(d, sure string) error {
 		return err
 	}
 	return c.claimName(path.Join(c.top, parent), path.Base(d), c.opts.UnpackFrom+": "+parent)
+}
+
+// madeSure says whether the directory d (below the top, "." for the top)
+// needs no look from the unpack: it is the top, or on the path of sure,
+// the directory the unpack made sure of last (claimed and made).
+func madeSure(d, sure string) bool {
+	return d == "." || d == sure || strings.HasPrefix(sure, d+"/")
 }
 
 // placeBatch makes a batch of packed files in the destination: those a
@@ -510,7 +516,7 @@ func (c *copier) placeEach(ctx context.Context, dst share.TreeClient, batch []pa
 // to. sure is the directory made sure of last ("" for none): its path's
 // directories are not looked at again.
 func (c *copier) ensureDir(ctx context.Context, dst share.TreeClient, d, sure string) error {
-	if p := path.Dir(d); !c.topFresh && p != "." && p != sure && !strings.HasPrefix(sure, p+"/") {
+	if p := path.Dir(d); !c.topFresh && !madeSure(p, sure) {
 		if err := c.ensureDir(ctx, dst, p, sure); err != nil {
 			return err
 		}

@@ -327,13 +327,8 @@ func TestTreeClientNeverCreatesThroughALink(t *testing.T) {
 			c, rel, dir := dialTree(t, p, "treeclient-create-"+p.name)
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
-			must(t, os.MkdirAll(filepath.Join(dir, "other"), 0o777))
-			must(t, os.Chmod(filepath.Join(dir, "other"), 0o777))
-			must(t, os.WriteFile(filepath.Join(dir, "other/f"), []byte("SECRET"), 0o666))
-			must(t, os.WriteFile(filepath.Join(dir, "plain"), []byte("earlier"), 0o666))
 			// Writable to Samba's user: only Create's rule keeps them.
-			must(t, os.Chmod(filepath.Join(dir, "other/f"), 0o666))
-			must(t, os.Chmod(filepath.Join(dir, "plain"), 0o666))
+			plant(t, dir, map[string]string{"other/f": "SECRET", "plain": "earlier"})
 			must(t, os.Symlink("other/f", filepath.Join(dir, "link")))
 			for _, name := range []string{"link", "plain"} {
 				if f, err := c.Create(ctx, path.Join(rel, name), 0o644); !errors.Is(err, fs.ErrExist) {

@@ -102,6 +102,11 @@ func TestParamsRejects(t *testing.T) {
 		{map[string]string{"source": "nfs://h/e", "subDir": "${pvc.metadata.name}"}, "--extra-create-metadata"},
 		{map[string]string{"source": "nfs://h/e", "subDir": "${pvc.name}"}, "unknown variable"},
 		{map[string]string{"source": "nfs://h/e", "subDir": "${pvc.metadata.name}", "csi.storage.k8s.io/pvc/name": ".."}, "not a plain name"},
+		// Names the node would refuse to mount from an SMB share
+		// (source.CheckSMBName), refused when the volume is made.
+		{map[string]string{"source": "smb://h/s", "subDir": "a/.../b"}, "dots and spaces"},
+		{map[string]string{"source": "smb://h/s", "subDir": "x\uf05c/y"}, "private-use"},
+		{map[string]string{"source": "smb://h/s", "subDir": "ns-${pvc.metadata.namespace}/ . ", "csi.storage.k8s.io/pvc/namespace": "a"}, "dots and spaces"},
 	}
 	for _, c := range cases {
 		_, err := ParseParams("n", c.p)

@@ -45,8 +45,9 @@ import (
 // it ran (SnapshotBusy, and its beat) for IntentTTL: its CreateSnapshot was never
 // answered with an ID, or the CO gave up on it, so nothing will delete it.
 // It is deleted as DeleteSnapshot deletes, with every guard, under the
-// snapshot's lock. A snapshot record with no copy begun holds no data and
-// is left alone.
+// snapshot's lock, but its record first (deleteAbandoned), so that a pass
+// cut short leaves only what a later pass finds. A snapshot record with no
+// copy begun holds no data and is left alone.
 type Reclaimer struct {
 	// SnapshotBusy says whether this process ran a copy of the snapshot
 	// with this UID, or had a call for it, within IntentTTL. Nil: no
@@ -403,6 +404,18 @@ func (r *Reclaimer) deleteAbandoned(ctx context.Context, s *Store, snap Snapshot
 			return false, err
 		}
 		s.logf("deleting a snapshot nobody asked for since its copy stopped (its CreateSnapshot was never answered, or the CO gave up on it)", "name", cur.Name, "uid", cur.UID)
+		// The record goes first, not last as in DeleteSnapshot: no
+		// retry comes for an abandoned snapshot, and what this pass
+		// finds it by (the partial copy, the packs) goes in the
+		// delete. A pass cut after that with the record kept would
+		// leave a record nothing finds any more, naming a quarantine
+		// (the partial copy moved there) that the sweep therefore
+		// never takes: the copy's data for good. Without the record,
+		// a later pass finds what is left as a snapshot with none (the
+		// partial copy, the packs: above), or as nobody's quarantine.
+		if err := s.removeFile(ctx, snapshotRecord(cur.Key())); err != nil {
+			return false, err
+		}
 		return true, s.DeleteSnapshot(ctx, cur)
 	})
 }

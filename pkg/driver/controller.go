@@ -500,8 +500,13 @@ func (d *controller) ControllerExpandVolume(ctx context.Context, req *csi.Contro
 	if err != nil {
 		return nil, err
 	}
+	want := size
 	err = d.at(ctx, d.locate(ctx, vol), credentialsFrom(req.GetSecrets()), true, func(s site) (err error) {
-		size, err = s.expand(ctx, size)
+		// Always the size asked for: this step runs a second time on a
+		// new session when a pooled one was dead (withShare), and a first
+		// run's failure returns 0, which the record is never below (the
+		// second run wrote nothing and answered the old size).
+		size, err = s.expand(ctx, want)
 		return err
 	})
 	if err != nil {

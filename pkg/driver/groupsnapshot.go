@@ -103,9 +103,17 @@ func (d *controller) CreateVolumeGroupSnapshot(ctx context.Context, req *csi.Cre
 	// From the first answer on, the CO may hold the group's ID: no refusal
 	// deletes it any more (refuseGroup).
 	err = d.lockedAt(ctx, d.locateShare(ctx, vols[0].Source), creds, state.GroupLockPath(gid.Key), func(s site) error {
-		var err error
-		g, err = s.Answered(ctx, g)
-		return err
+		// g changes only once the record says answered: this step may run
+		// twice (withShare, on a new session when a pooled one was dead),
+		// and the second run must not take the first one's failed write
+		// for done, or the CO gets the ID of a group recorded as never
+		// answered, which a refusal of a repeated call would delete.
+		a, err := s.Answered(ctx, g)
+		if err != nil {
+			return err
+		}
+		g = a
+		return nil
 	})
 	if err != nil {
 		return nil, toStatus(err)

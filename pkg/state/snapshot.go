@@ -488,8 +488,16 @@ func (s *Store) Answered(ctx context.Context, g Group) (Group, error) {
 	if !g.Unanswered {
 		return g, nil
 	}
-	g.Unanswered = false
-	return g, s.writeJSON(ctx, groupRecord(GroupKey(g.Name)), g)
+	a := g
+	a.Unanswered = false
+	if err := s.writeJSON(ctx, groupRecord(GroupKey(g.Name)), a); err != nil {
+		// g as it was: a caller that tries again with what this returned
+		// (the driver runs a step once more on a new session when a
+		// pooled one was dead) must write the record, not take it for
+		// written.
+		return g, err
+	}
+	return a, nil
 }
 
 // FindGroup is the record of the group snapshot named name, ErrNotFound

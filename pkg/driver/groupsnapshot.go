@@ -63,7 +63,7 @@ func (d *controller) CreateVolumeGroupSnapshot(ctx context.Context, req *csi.Cre
 			_, err := s.copySource(ctx, "snapshot")
 			return err
 		}); err != nil {
-			return nil, d.refuseGroup(ctx, req.GetName(), vols[0].Source, creds, err)
+			return d.refuseGroup(ctx, req.GetName(), vols[0].Source, ids, creds, err)
 		}
 	}
 	var g state.Group
@@ -93,7 +93,7 @@ func (d *controller) CreateVolumeGroupSnapshot(ctx context.Context, req *csi.Cre
 	for i, vol := range vols {
 		p, err := d.startSnapshot(ctx, vol, g.Members[memberIndex(g, ids[i])].SnapshotName, gid.GroupID(), creds)
 		if err != nil {
-			return nil, d.refuseGroup(ctx, req.GetName(), vols[0].Source, creds, err)
+			return d.refuseGroup(ctx, req.GetName(), vols[0].Source, ids, creds, err)
 		}
 		pending = append(pending, p)
 	}
@@ -376,25 +376,60 @@ func (d *controller) deleteGroup(ctx context.Context, gid volume.Snapshot, creds
 // nobody holds its ID to delete it. Anything else (a member still being
 // filled, the server away) leaves it to the call's retry, which goes on
 // from it; and an answered group is only ever deleted by its ID.
-func (d *controller) refuseGroup(ctx context.Context, name string, src source.Source, creds share.Credentials, err error) error {
+//
+// An answered group of the same volumes is answered again instead, from
+// its records: the answer may never have reached the CO (the process died
+// after Answered, or the call's deadline passed as it was sent), and this
+// call is then the CO's retry, holding no ID. Refused, it would leave the
+// group and its members' copies with no ID anywhere, for good (the
+// reclaimer leaves answered groups and finished snapshots alone); an
+// uninterrupted call answered it, and the snapshots were taken.
+func (d *controller) refuseGroup(ctx context.Context, name string, src source.Source, ids []string, creds share.Credentials, err error) (*csi.CreateVolumeGroupSnapshotResponse, error) {
 	refused := toStatus(err)
 	if status.Code(refused) != codes.NotFound {
-		return refused
+		return nil, refused
 	}
 	var g state.Group
+	var again *csi.VolumeGroupSnapshot
 	ferr := d.at(ctx, d.locateShare(ctx, src), creds, false, func(s site) error {
 		var err error
-		g, err = s.FindGroup(ctx, name)
-		return err
+		if g, err = s.FindGroup(ctx, name); err != nil || g.Unanswered || !ofVolumes(g, ids) {
+			return err
+		}
+		gid := volume.Snapshot{Source: src, Key: state.GroupKey(g.Name), UID: g.UID}
+		rec, vols, snaps, err := s.groupMembers(ctx, gid)
+		if err != nil {
+			return err
+		}
+		again = csiGroupSnapshot(gid, rec, vols, snaps)
+		return nil
 	})
 	switch {
+	case ferr == nil && again != nil:
+		return &csi.CreateVolumeGroupSnapshotResponse{GroupSnapshot: again}, nil
 	case errors.Is(ferr, state.ErrNotFound) || ferr == nil && !g.Unanswered:
-		return refused
-	case ferr == nil:
-		ferr = d.deleteGroup(ctx, volume.Snapshot{Source: src, Key: state.GroupKey(g.Name), UID: g.UID}, creds, nil)
+		return nil, refused
+	case ferr != nil:
+		// Not known whether a group the CO may not hold the ID of is
+		// there: a refusal, final, could leave it for good. The CO asks
+		// again.
+		return nil, toStatus(ferr)
 	}
-	if ferr != nil {
-		return status.Errorf(codes.NotFound, "%s (and deleting what the group's calls made so far: %v)", status.Convert(refused).Message(), ferr)
+	if ferr = d.deleteGroup(ctx, volume.Snapshot{Source: src, Key: state.GroupKey(g.Name), UID: g.UID}, creds, nil); ferr != nil {
+		return nil, status.Errorf(codes.NotFound, "%s (and deleting what the group's calls made so far: %v)", status.Convert(refused).Message(), ferr)
 	}
-	return refused
+	return nil, refused
+}
+
+// ofVolumes says whether g is a group snapshot of exactly these volumes.
+func ofVolumes(g state.Group, ids []string) bool {
+	if len(g.Members) != len(ids) {
+		return false
+	}
+	for _, id := range ids {
+		if memberIndex(g, id) < 0 {
+			return false
+		}
+	}
+	return true
 }

@@ -123,7 +123,9 @@ func TestARetryRefusedByTheLookUndoesWhatTheCutCallMade(t *testing.T) {
 // A repeated CreateVolumeGroupSnapshot of a group already answered (the
 // CO polls a group not ready yet with the same call, or resends one whose
 // reply was lost), in which a member goes between the look and its own
-// snapshot, is refused, and deletes nothing: the CO holds the group's ID.
+// snapshot, deletes nothing: the CO holds the group's ID. (It is answered
+// with the group, from its records: see
+// TestARetryOfAGroupSnapshotWhoseAnswerWasLostLeavesNothingUnnamed.)
 func TestARefusalNeverDeletesAnAnsweredGroup(t *testing.T) {
 	ms, d, a, b := twoVolumes(t)
 	ctx := context.Background()

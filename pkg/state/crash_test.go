@@ -470,6 +470,35 @@ func scenarios() []scenario {
 			},
 		},
 		{
+			// The copy stopped (its partial copy, a run's pack): the CO
+			// deletes a snapshot it never saw ready.
+			name: "DeleteSnapshot of a snapshot whose copy stopped",
+			setup: func(t *testing.T, st *Store, sh *memshare.Share) {
+				snapshotScenario().setup(t, st, sh)
+				snap, err := st.GetSnapshotByName(context.Background(), "snap-1")
+				if err != nil {
+					t.Fatal(err)
+				}
+				pack, err := st.RunPack(snap)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := sh.WriteFileDirect(pack, []byte("pack of a stopped run")); err != nil {
+					t.Fatal(err)
+				}
+			},
+			call: func(ctx context.Context, st *Store) error {
+				snap, err := st.GetSnapshotByName(ctx, "snap-1")
+				if errors.Is(err, ErrNotFound) {
+					return nil
+				}
+				if err != nil {
+					return err
+				}
+				return st.DeleteSnapshot(ctx, snap)
+			},
+		},
+		{
 			name: "CreateSnapshot record",
 			setup: func(t *testing.T, st *Store, sh *memshare.Share) {
 				baseDir(t, st, sh)

@@ -143,6 +143,9 @@ func (n *node) NodeStageVolume(ctx context.Context, req *csi.NodeStageVolumeRequ
 	if err != nil {
 		return nil, err
 	}
+	if err := n.heldByOther(ctx, req.GetStagingTargetPath(), req.GetVolumeId(), false); err != nil {
+		return nil, err
+	}
 	sr := mounter.StageRequest{
 		Source:       src,
 		SubDir:       sub,
@@ -209,6 +212,9 @@ func (n *node) NodeUnstageVolume(ctx context.Context, req *csi.NodeUnstageVolume
 		return nil, err
 	}
 	defer unlock()
+	if err := n.heldByOther(ctx, req.GetStagingTargetPath(), req.GetVolumeId(), false); err != nil {
+		return nil, err
+	}
 	releaseServer, err := n.lockServerOf(ctx, req.GetStagingTargetPath())
 	if err != nil {
 		return nil, err
@@ -223,6 +229,28 @@ func (n *node) NodeUnstageVolume(ctx context.Context, req *csi.NodeUnstageVolume
 	n.mounts.unstaged(req.GetStagingTargetPath())
 	n.releaseKerberos(ctx, req.GetStagingTargetPath())
 	return &csi.NodeUnstageVolumeResponse{}, nil
+}
+
+// heldByOther refuses a call for volumeID at a staging path that the
+// node's record says holds another volume. The kubelet derives a volume's
+// staging path from its ID, so the two always agree; a request in which
+// they do not would have the node hand one volume's mount, with its share,
+// directory and credentials, to another: a publish would bind it into the
+// other volume's pod (or first remount it from its record), a stage would
+// reuse it and record it as the other volume's, an unstage would take it
+// from under its own pods without its volume's lock. A stage or unstage
+// may go on where nothing is mounted any more (the record is a leftover,
+// and is replaced or dropped); a publish never binds another volume's
+// staging path, mounted or not.
+func (n *node) heldByOther(ctx context.Context, staging, volumeID string, evenUnmounted bool) error {
+	st, err := n.nodeState().Staged(staging)
+	if err != nil || st.VolumeID == "" || st.VolumeID == volumeID {
+		return nil // no record, or one of a version that kept no volume ID
+	}
+	if !evenUnmounted && errors.Is(n.cfg.Mounter.Check(ctx, staging), mounter.ErrNotMounted) {
+		return nil
+	}
+	return fail(errNotStaged, "volume %s is not staged at %s: the node staged volume %s there; the staging path of a volume is the kubelet's for that volume alone", shownID(volumeID), staging, shownID(st.VolumeID))
 }
 
 // recordFailed answers a stage (or an inline publish) whose mount is made
@@ -305,6 +333,9 @@ func (n *node) NodePublishVolume(ctx context.Context, req *csi.NodePublishVolume
 	}
 	defer unlock()
 	staging := req.GetStagingTargetPath()
+	if err := n.heldByOther(ctx, staging, req.GetVolumeId(), true); err != nil {
+		return nil, err
+	}
 	// A changed password is handed over before the mount is looked at:
 	// once the server has dropped the session, a mount with the old
 	// password fails every look until the kernel has the new one.

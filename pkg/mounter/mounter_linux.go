@@ -446,8 +446,47 @@ func smbSecurityOptions(src source.Source, creds source.Credentials, credUID *ui
 	return opts, nil
 }
 
+// checkNodePath refuses a staging or target path the node must not mount
+// on, unmount or remove. The kubelet's paths are absolute directories of
+// its own (or not made yet); mount(8), umount(8) and mount-utils' cleanup
+// follow a link at the path, so the node would mount wherever it leads (a
+// directory outside the kubelet's), take down the mount it leads to, or
+// bind that mount into a pod (a staging path), and the cleanup removes
+// whatever is at the path, a file too. Only the last component is looked
+// at: the kubelet's own directory may well be reached through a link
+// (/var/lib/kubelet on another disk), and what lies above the path is the
+// kubelet's, not the request's.
+//
+// The look must not wait for a file server: a mount at the path (a hung
+// one too, which an unstage must still detach) is its file system's root,
+// and an lstat(2) revalidates its attributes with the server. statx with
+// AT_STATX_DONT_SYNC takes the type from the client's cache (NFS and CIFS
+// honour it), and AT_NO_AUTOMOUNT triggers nothing.
+func checkNodePath(what, path string) error {
+	if !filepath.IsAbs(path) || slices.Contains(strings.Split(path, "/"), "..") {
+		return fmt.Errorf("%w: %s %q must be an absolute path without \"..\" (the kubelet's own directory for the volume)", ErrInvalid, what, path)
+	}
+	var st unix.Statx_t
+	err := unix.Statx(unix.AT_FDCWD, path, unix.AT_SYMLINK_NOFOLLOW|unix.AT_STATX_DONT_SYNC|unix.AT_NO_AUTOMOUNT, unix.STATX_TYPE, &st)
+	if err != nil {
+		// Nothing there is fine (made later, or already gone); any other
+		// error is a broken mount's, the probe's to judge.
+		return nil
+	}
+	switch st.Mode & unix.S_IFMT {
+	case unix.S_IFDIR:
+		return nil
+	case unix.S_IFLNK:
+		return fmt.Errorf("%w: %s %s is a symbolic link; the node mounts, unmounts and removes only the kubelet's directory itself, never what a link there leads to", ErrInvalid, what, path)
+	}
+	return fmt.Errorf("%w: %s %s is not a directory; the node mounts volumes on directories only, and leaves what else is there alone", ErrInvalid, what, path)
+}
+
 func (l *Linux) Stage(ctx context.Context, req StageRequest) error {
 	logger := klog.FromContext(ctx)
+	if err := checkNodePath("staging path", req.StagingPath); err != nil {
+		return err
+	}
 	mounted, err := l.reuseOrClear(ctx, req.StagingPath, true)
 	if err != nil {
 		return err
@@ -670,10 +709,19 @@ func (l *Linux) mountedReadOnly(path string) bool {
 }
 
 func (l *Linux) Unstage(ctx context.Context, stagingPath string) error {
+	if err := checkNodePath("staging path", stagingPath); err != nil {
+		return err
+	}
 	return l.unmount(ctx, stagingPath, true)
 }
 
 func (l *Linux) Publish(ctx context.Context, stagingPath, targetPath string, readOnly bool) error {
+	if err := checkNodePath("staging path", stagingPath); err != nil {
+		return err
+	}
+	if err := checkNodePath("target path", targetPath); err != nil {
+		return err
+	}
 	if err := l.Check(ctx, stagingPath); err != nil {
 		return fmt.Errorf("staging path %s: %w", stagingPath, err)
 	}
@@ -734,6 +782,9 @@ func (l *Linux) reuseOrClear(ctx context.Context, path string, force bool) (bool
 }
 
 func (l *Linux) Unpublish(ctx context.Context, targetPath string) error {
+	if err := checkNodePath("target path", targetPath); err != nil {
+		return err
+	}
 	return l.unmount(ctx, targetPath, false)
 }
 

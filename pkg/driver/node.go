@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -108,6 +110,23 @@ func (n *node) nodeState() nodestate.NodeStore {
 	return nodestate.NodeStore{Dir: n.cfg.StateDir, Identities: n.cfg.Mounter != nil && n.cfg.Mounter.OS() == "windows"}
 }
 
+// checkMountGroup refuses a volume_mount_group (the pod's fsGroup) that is
+// not a group ID as the kubelet writes one: decimal, below 2^32-1. The
+// node hands it to chown(2) (an NFS volume's root) and to mount.cifs
+// (gid=): a value past 32 bits reached chown cut to its low 32 bits
+// (4294967296 is 0, root's group, given g+rwxs on the volume's root),
+// 2^32-1 is chown's "leave the group as it is", and the kernel's CIFS
+// parser reads a leading 0 as octal (010 is group 8).
+func checkMountGroup(g string) error {
+	if g == "" {
+		return nil
+	}
+	if v, err := strconv.ParseUint(g, 10, 32); err != nil || v == math.MaxUint32 || strconv.FormatUint(v, 10) != g {
+		return status.Errorf(codes.InvalidArgument, "volume mount group %q is not a group ID: the pod's fsGroup must be a decimal number from 0 to %d", g, uint32(math.MaxUint32-1))
+	}
+	return nil
+}
+
 func validateNodeCapability(c *csi.VolumeCapability) error {
 	if c == nil {
 		return status.Error(codes.InvalidArgument, "volume capability is missing")
@@ -135,6 +154,9 @@ func (n *node) NodeStageVolume(ctx context.Context, req *csi.NodeStageVolumeRequ
 	}
 	defer unlock()
 	mnt := req.GetVolumeCapability().GetMount()
+	if err := checkMountGroup(mnt.GetVolumeMountGroup()); err != nil {
+		return nil, err
+	}
 	classOptions, err := volume.ParseMountOptions(req.GetVolumeContext()[ContextMountOptions])
 	if err != nil {
 		return nil, status.Errorf(codes.InvalidArgument, "volume attribute %s: %v", ContextMountOptions, err)

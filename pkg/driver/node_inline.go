@@ -53,6 +53,9 @@ func (n *node) publishInline(ctx context.Context, req *csi.NodePublishVolumeRequ
 	if err != nil {
 		return nil, status.Errorf(codes.InvalidArgument, "inline volume: volumeAttributes.%s: %v", ContextMountOptions, err)
 	}
+	if err := checkMountGroup(req.GetVolumeCapability().GetMount().GetVolumeMountGroup()); err != nil {
+		return nil, err
+	}
 	unlock, err := n.nodeLocks.lockVolume(req.GetVolumeId())
 	if err != nil {
 		return nil, err

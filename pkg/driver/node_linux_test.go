@@ -22,6 +22,7 @@ import (
 	"github.com/fileshare-csi/fileshare-csi/pkg/metrics"
 	"github.com/fileshare-csi/fileshare-csi/pkg/mounter"
 	"github.com/fileshare-csi/fileshare-csi/pkg/nodestate"
+	"github.com/fileshare-csi/fileshare-csi/pkg/volume"
 )
 
 // networkMount records what the node asked mount(8) to do. It stands in for
@@ -572,16 +573,18 @@ func TestNodeMountMetricsShowAHungMount(t *testing.T) {
 
 // A stage whose mount succeeded and whose fsGroup delegation then failed
 // for good (a root-squashed export refuses the chgrp; here a group that is
-// no number) takes its own mount down: the kubelet calls no NodeUnstage
-// after a stage that failed for good, so the mount would stay on the node.
+// no number, which NodeStageVolume refuses before it mounts, and only a
+// repair from an earlier version's record brings the mounter) takes its
+// own mount down: the kubelet calls no NodeUnstage after a stage that
+// failed for good, so the mount would stay on the node.
 func TestAStageThatFailsAfterItsMountTakesItDown(t *testing.T) {
 	d, fake, calls := newNodeUnderTest(t)
 	staging := filepath.Join(t.TempDir(), "staging")
-	_, err := d.NodeStageVolume(context.Background(), &csi.NodeStageVolumeRequest{
-		VolumeId:          "v1#nfs://10.0.0.5/export#pvc-1#delete",
-		StagingTargetPath: staging,
-		VolumeCapability:  capability(csi.VolumeCapability_AccessMode_MULTI_NODE_MULTI_WRITER, nil, "staff"),
-	})
+	vol, err := volume.ParseID("v1#nfs://10.0.0.5/export#pvc-1#delete")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = d.cfg.Mounter.Stage(context.Background(), mounter.StageRequest{Source: vol.Source, SubDir: vol.SubDir, StagingPath: staging, MountGroup: "staff"})
 	if err == nil || len(*calls) != 1 {
 		t.Fatalf("stage: %v after %d mounts, want the mount made and the stage failed", err, len(*calls))
 	}

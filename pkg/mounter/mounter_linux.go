@@ -231,7 +231,7 @@ func stageOptions(req StageRequest) (fstype string, opts []string, credentials s
 		}
 		if req.MountGroup != "" {
 			if _, err := strconv.ParseUint(req.MountGroup, 10, 32); err != nil {
-				return "", nil, "", fmt.Errorf("volume mount group %q is not a numeric GID", req.MountGroup)
+				return "", nil, "", fmt.Errorf("%w: volume mount group %q is not a numeric GID", ErrInvalid, req.MountGroup)
 			}
 			if !hasOption(opts, "gid") {
 				opts = append(opts, "gid="+req.MountGroup)
@@ -261,7 +261,7 @@ func stageOptions(req StageRequest) (fstype string, opts []string, credentials s
 				user, realm = c.Username, c.Domain
 			}
 			if user == "" {
-				return "", nil, "", errors.New("SMB volumes with auth krb5 need a node-stage secret with principal (NAME@REALM)")
+				return "", nil, "", fmt.Errorf("%w: SMB volumes with auth krb5 need a node-stage secret with principal (NAME@REALM)", ErrInvalid)
 			}
 			credentials = "username=" + user + "\n"
 			if realm != "" {
@@ -270,7 +270,8 @@ func stageOptions(req StageRequest) (fstype string, opts []string, credentials s
 			return "cifs", opts, credentials, nil
 		}
 		if c.Username == "" {
-			return "", nil, "", errors.New("SMB volumes need a node-stage secret with username and password")
+			// The request's to fix: InvalidArgument, not Internal.
+			return "", nil, "", fmt.Errorf("%w: SMB volumes need a node-stage secret with username and password", ErrInvalid)
 		}
 		credentials = "username=" + c.Username + "\npassword=" + c.Password + "\n"
 		if c.Domain != "" {
@@ -661,10 +662,13 @@ func (l *Linux) applyMountGroup(req StageRequest) error {
 	if req.MountGroup == "" || req.Source.Protocol != source.NFS || req.ReadOnly {
 		return nil
 	}
-	gid, err := strconv.Atoi(req.MountGroup)
-	if err != nil || gid < 0 {
-		return fmt.Errorf("volume mount group %q is not a numeric GID", req.MountGroup)
+	// 32 bits at most: chown(2) would take the low 32 bits of a larger
+	// number, another group (4294967296 is root's).
+	g, err := strconv.ParseUint(req.MountGroup, 10, 32)
+	if err != nil || g == 1<<32-1 {
+		return fmt.Errorf("%w: volume mount group %q is not a numeric GID", ErrInvalid, req.MountGroup)
 	}
+	gid := int(g)
 	fi, err := os.Stat(req.StagingPath)
 	if err != nil {
 		return err

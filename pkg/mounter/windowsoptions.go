@@ -4,7 +4,6 @@ package mounter
 // windowsnode.go, this has no build tag, so it is tested on Linux.
 
 import (
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -145,5 +144,6 @@ func windowsTakes(passes bool) string {
 	return b.String()
 }
 
-// errNoUser is the refusal of SMB credentials without a user.
-var errNoUser = errors.New("SMB volumes need a node-stage secret with username and password (or, for auth krb5 and negotiate, principal and password)")
+// errNoUser is the refusal of SMB credentials without a user: the
+// request's to fix (InvalidArgument), as on Linux.
+var errNoUser = fmt.Errorf("%w: SMB volumes need a node-stage secret with username and password (or, for auth krb5 and negotiate, principal and password)", ErrInvalid)

@@ -81,3 +81,39 @@ func TestSMBStageWithoutASecretIsInvalidArgument(t *testing.T) {
 		t.Errorf("mount(8) was run: %+v", *calls)
 	}
 }
+
+// mount(8) gets the options joined with commas, mount.cifs copies an empty
+// one through, and the kernel's CIFS parser reads ",," as a comma inside
+// the option before it (a password's escaped comma). An empty mount flag,
+// or one that ends in a comma, so swallowed the option the node adds next
+// into the value of the last one: "symlinkroot=/x,,seal" is the path
+// "/x,seal", and the encryption the class requires was gone; a Kerberos
+// mount's cruid= would go the same way (root's tickets). Mount flags are
+// held to the rules of the mountOptions attribute: no empty option, no
+// space or control character.
+func TestAnEmptyMountFlagNeverSwallowsTheNodesOptions(t *testing.T) {
+	for _, flags := range [][]string{
+		{"symlinkroot=/x", ""},
+		{"symlinkroot=/x,"},
+		{",nodfs"},
+		{"vers=3.0\nseal"},
+	} {
+		t.Run(strings.Join(flags, "|"), func(t *testing.T) {
+			d, _, calls := newNodeUnderTest(t)
+			_, err := d.NodeStageVolume(context.Background(), &csi.NodeStageVolumeRequest{
+				VolumeId: "v", StagingTargetPath: filepath.Join(t.TempDir(), "staging"),
+				VolumeCapability: capability(csi.VolumeCapability_AccessMode_MULTI_NODE_MULTI_WRITER, flags, ""),
+				VolumeContext:    map[string]string{ContextSource: "smb://fs/share?encryption=required"},
+				Secrets:          map[string]string{"username": "alice", "password": "pw"},
+			})
+			for _, c := range *calls {
+				if joined := strings.Join(c.options, ","); strings.Contains(joined, ",,") || strings.ContainsAny(joined, "\n") {
+					t.Errorf("mount(8) was given the options %q", joined)
+				}
+			}
+			if status.Code(err) != codes.InvalidArgument {
+				t.Errorf("stage with mount flags %q: %v, want InvalidArgument", flags, err)
+			}
+		})
+	}
+}

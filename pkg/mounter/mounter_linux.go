@@ -210,6 +210,12 @@ func stageOptions(req StageRequest) (fstype string, opts []string, credentials s
 		// Also a repair from a record written before a key was refused.
 		return "", nil, "", fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
+	// Before the node adds its own options after these: an empty one
+	// would make the kernel's CIFS parser take the next for part of the
+	// last (see CheckMountFlags).
+	if err := volume.CheckMountFlags(opts); err != nil {
+		return "", nil, "", fmt.Errorf("%w: mount options: %w", ErrInvalid, err)
+	}
 	if req.ReadOnly && !hasOption(opts, "ro") {
 		opts = append(opts, "ro")
 	}

@@ -190,15 +190,44 @@ func ParseMountOptions(s string) ([]string, error) {
 	var out []string
 	for i, o := range opts {
 		o = strings.TrimSpace(o)
-		if o == "" {
-			return nil, fmt.Errorf("option %d of %d is empty (two commas in a row, or one at an end)", i+1, len(opts))
-		}
-		if strings.ContainsFunc(o, func(r rune) bool { return r < 0x20 || r == ' ' || r == 0x7f }) {
-			return nil, fmt.Errorf("option %q contains a space or control character", redactOption(o))
+		if err := checkOptionWord(o, i, len(opts)); err != nil {
+			return nil, err
 		}
 		out = append(out, o)
 	}
 	return out, nil
+}
+
+// checkOptionWord refuses option i of n, one word of a comma-separated
+// list, when it is empty or holds a space or control character. Its error
+// shows the option as RedactMountOptions does.
+func checkOptionWord(o string, i, n int) error {
+	if o == "" {
+		return fmt.Errorf("option %d of %d is empty (two commas in a row, or one at an end)", i+1, n)
+	}
+	if strings.ContainsFunc(o, func(r rune) bool { return r < 0x20 || r == ' ' || r == 0x7f }) {
+		return fmt.Errorf("option %q contains a space or control character", redactOption(o))
+	}
+	return nil
+}
+
+// CheckMountFlags holds every mount option the node passes on (the
+// mountOptions attribute's, the capability's mount flags, a record's) to
+// the rules ParseMountOptions has for the attribute: no empty option, none
+// with a space or control character. mount(8) gets them joined with
+// commas, mount.cifs copies an empty one through, and the kernel's CIFS
+// parser reads ",," as a comma inside the option before it (a password's
+// escaped comma): an empty flag, or one that ends in a comma, made the
+// option the node adds next (seal, cruid=) part of the value of the last
+// one (symlinkroot=/x,,seal is the path "/x,seal"), and it was gone.
+func CheckMountFlags(opts []string) error {
+	words := splitOptions(opts)
+	for i, o := range words {
+		if err := checkOptionWord(o, i, len(words)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 var templateVars = map[string]string{

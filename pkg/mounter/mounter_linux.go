@@ -299,13 +299,11 @@ func (l *Linux) mountedCredUID(path string) (uint32, bool) {
 	if err != nil {
 		return 0, false
 	}
-	var opts []string
-	for _, mi := range infos {
-		if mi.MountPoint == path && mi.FsType == "cifs" {
-			opts = mi.SuperOptions // the last one is on top
-		}
+	mi, err := topMountAt(infos, path)
+	if err != nil || mi.FsType != "cifs" {
+		return 0, false
 	}
-	for _, o := range opts {
+	for _, o := range mi.SuperOptions {
 		if v, ok := strings.CutPrefix(o, "cruid="); ok {
 			if uid, err := strconv.ParseUint(v, 10, 32); err == nil {
 				return uint32(uid), true

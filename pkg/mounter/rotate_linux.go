@@ -80,9 +80,17 @@ func mountInfoAt(path string) (mount.MountInfo, error) {
 	if err != nil {
 		return mount.MountInfo{}, fmt.Errorf("read the mount table: %w", err)
 	}
+	return topMountAt(infos, path)
+}
+
+// topMountAt is the last of infos mounted at path. The table writes a
+// mount point with the kernel's octal escapes (a space is \040), which
+// mount-utils leaves in: compared as written, a staging path with a space
+// in it was never found, and its password never changed.
+func topMountAt(infos []mount.MountInfo, path string) (mount.MountInfo, error) {
 	found := -1
 	for i, m := range infos {
-		if m.MountPoint == path {
+		if unescapeMountInfo(m.MountPoint) == path {
 			found = i
 		}
 	}

@@ -118,8 +118,8 @@ func (d *controller) withShareOrIdle(ctx context.Context, root source.Source, cr
 	return true, err
 }
 
-// validateCapabilities accepts mount volumes in every access mode; file
-// shares have no block devices.
+// validateCapabilities accepts mount volumes in every access mode the CSI
+// spec names; file shares have no block devices.
 func validateCapabilities(caps []*csi.VolumeCapability) error {
 	if len(caps) == 0 {
 		return status.Error(codes.InvalidArgument, "volume capabilities are missing")
@@ -139,6 +139,14 @@ func validateCapabilities(caps []*csi.VolumeCapability) error {
 		}
 		if c.GetAccessMode() == nil || c.GetAccessMode().GetMode() == csi.VolumeCapability_AccessMode_UNKNOWN {
 			return status.Error(codes.InvalidArgument, "volume capability has no access mode")
+		}
+		// A mode this spec version does not name (a newer CO's, or a
+		// garbled request) is an unsupported field, the spec's general
+		// INVALID_ARGUMENT: accepting it would create, confirm
+		// (ValidateVolumeCapabilities) or mount a volume under rules the
+		// driver does not know.
+		if _, ok := csi.VolumeCapability_AccessMode_Mode_name[int32(c.GetAccessMode().GetMode())]; !ok {
+			return status.Errorf(codes.InvalidArgument, "volume capability has access mode %d, which this driver does not know: use one of the CSI spec's access modes", int32(c.GetAccessMode().GetMode()))
 		}
 	}
 	return nil
@@ -463,6 +471,17 @@ func (d *controller) GetCapacity(ctx context.Context, req *csi.GetCapacityReques
 		if err := validateCapabilities(req.GetVolumeCapabilities()); err != nil {
 			return &csi.GetCapacityResponse{}, nil
 		}
+	}
+	// Spec, GetCapacity: "If specified, the Plugin SHALL report the
+	// capacity of the storage that can be used to provision volumes that
+	// in the specified accessible_topology." An NFS volume is never
+	// accessible on a node of another OS (nfsTopologyAllowed): none can be
+	// provisioned there, whatever the share has free. (csi-provisioner's
+	// capacity tracking asks per segment, and the scheduler would place
+	// claims on Windows nodes by the share's free space.)
+	if t := req.GetAccessibleTopology(); t != nil && params.Source.Protocol == source.NFS &&
+		!nfsTopologyAllowed(&csi.TopologyRequirement{Requisite: []*csi.Topology{t}}) {
+		return &csi.GetCapacityResponse{}, nil
 	}
 	var capacity share.Capacity
 	found, err := d.atOrIdle(ctx, d.locateShare(ctx, params.Source), share.Credentials{}, failDead, func(s site) (err error) {

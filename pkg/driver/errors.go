@@ -40,8 +40,10 @@ var (
 	// errNotReady: a snapshot whose copy is still being made; a retry
 	// succeeds once it is.
 	errNotReady = errors.New("not ready")
-	// errStaleToken: a list's starting_token this driver did not give, or
-	// one past the listing's end (the spec's Aborted, so the CO starts over).
+	// errStaleToken: a list's starting_token this driver did not give (the
+	// spec's Aborted, so the CO starts over). One it gave stays valid
+	// after the entries it names are deleted: it names a place in the
+	// listing's order (paging.go), and the page after it may be empty.
 	errStaleToken = errors.New("stale starting token")
 	// errNoTopology: the requested topology has no node that can mount the
 	// volume.

@@ -40,7 +40,7 @@ func (d *controller) CreateVolumeGroupSnapshot(ctx context.Context, req *csi.Cre
 		return nil, status.Error(codes.InvalidArgument, "source volume IDs are missing")
 	}
 	// The group's record lives on its members' share: one share.
-	members, ids, err := d.members(ctx, req.GetSourceVolumeIds(), existingVolumeID, "group snapshot")
+	members, ids, err := d.members(ctx, req.GetSourceVolumeIds(), existingVolumeID, "group snapshot", codes.FailedPrecondition)
 	if err != nil {
 		return nil, err
 	}
@@ -71,7 +71,10 @@ func (d *controller) CreateVolumeGroupSnapshot(ctx context.Context, req *csi.Cre
 		// One share by name is not one session root: each member's
 		// snapshot must lie where the group's record does.
 		if len(roots) != 1 || !roots[s.canon] {
-			return status.Errorf(codes.InvalidArgument, "the volumes of a group snapshot must be reached at one session root (their classes reach %d)", len(roots))
+			// The spec's "Cannot snapshot multiple volumes together"
+			// (FAILED_PRECONDITION): the volumes' classes, not the
+			// request, must change.
+			return status.Errorf(codes.FailedPrecondition, "the volumes of a group snapshot must be reached at one session root (their classes reach %d)", len(roots))
 		}
 		if vg != nil {
 			if err := d.checkVolumeGroupMembers(ctx, s, *vg, ids); err != nil {

@@ -61,7 +61,7 @@ func TestAGroupSnapshotDeleteLeavesNoMemberCopyOnAnotherRoot(t *testing.T) {
 	var g *csi.VolumeGroupSnapshot
 	for end := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		r, err := d.CreateVolumeGroupSnapshot(ctx, req)
-		if status.Code(err) == codes.InvalidArgument {
+		if status.Code(err) == codes.FailedPrecondition {
 			return // refused before anything was made: the fix
 		}
 		if err != nil {

@@ -30,8 +30,13 @@ func parseListPage(token string, maxEntries int32) (listPage, error) {
 	var p listPage
 	if token != "" {
 		k, ok := strings.CutPrefix(token, tokenPrefix)
-		if !ok || k == "" {
-			return p, fail(errStaleToken, "starting_token %q is not one this driver gave", token)
+		if !ok || !validListKey(k) {
+			// Spec, ListSnapshots Errors: "Invalid starting_token",
+			// ABORTED, so the CO starts over. Taken for a key, a token
+			// this driver never gave (one cut short, or garbled) would
+			// answer a page from an arbitrary place, or an empty last
+			// page, and the CO would miss entries without knowing.
+			return p, fail(errStaleToken, "starting_token %q is not one this driver gave: start the listing again without one", token)
 		}
 		p.after = k
 	}
@@ -42,10 +47,25 @@ func parseListPage(token string, maxEntries int32) (listPage, error) {
 	return p, nil
 }
 
+// validListKey says whether k has the form listKey gives: a creation time
+// in its fixed layout, a slash and a UID.
+func validListKey(k string) bool {
+	t, uid, ok := strings.Cut(k, "/")
+	if !ok || uid == "" || strings.Contains(uid, "/") {
+		return false
+	}
+	_, err := time.Parse(listKeyTime, t)
+	return err == nil
+}
+
+// listKeyTime is the layout of listKey's time: fixed width, so keys sort
+// as times do.
+const listKeyTime = "20060102T150405.000000000Z"
+
 // listKey is an entry's place in a listing: its creation time (fixed
 // width, so keys sort as times do) and its UID.
 func listKey(created time.Time, uid string) string {
-	return created.UTC().Format("20060102T150405.000000000Z") + "/" + uid
+	return created.UTC().Format(listKeyTime) + "/" + uid
 }
 
 // bounds is the page's part of a listing whose keys (listKey) are sorted,

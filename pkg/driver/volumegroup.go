@@ -32,8 +32,15 @@ func (d *Driver) VolumeGroups() *VolumeGroups { return &VolumeGroups{d: d} }
 // members parses the volume IDs a request names, each with parse: all this
 // driver's, each once, all on one share, where the record of the group
 // (what, for the message) lies. Each volume is located once, here, for the
-// whole call.
-func (d *controller) members(ctx context.Context, ids []string, parse func(string) (volume.Volume, error), what string) ([]located, []string, error) {
+// whole call. Volumes on more than one share are refused with apart, the
+// code the RPC's spec gives volumes that cannot be in one group:
+// FAILED_PRECONDITION when a group is made (CSI spec, CreateVolumeGroupSnapshot
+// Errors, "Cannot snapshot multiple volumes together"; CSI-Addons,
+// CreateVolumeGroup, "Volumes cannot be grouped together": the volumes'
+// classes put them on other shares), INVALID_ARGUMENT when a group's
+// members are changed (CSI-Addons, ModifyVolumeGroupMembership, "Volumes
+// incompatible or not supported").
+func (d *controller) members(ctx context.Context, ids []string, parse func(string) (volume.Volume, error), what string, apart codes.Code) ([]located, []string, error) {
 	var out []located
 	var vids []string
 	seen := map[string]bool{}
@@ -48,7 +55,7 @@ func (d *controller) members(ctx context.Context, ids []string, parse func(strin
 		seen[vol.ID()] = true
 		l := d.locate(ctx, vol)
 		if len(out) > 0 && !l.sameShare(out[0]) {
-			return nil, nil, status.Errorf(codes.InvalidArgument, "the volumes of a %s must be on one share: %s is on %s, %s on %s",
+			return nil, nil, status.Errorf(apart, "the volumes of a %s must be on one share: %s is on %s, %s on %s",
 				what, out[0].vol.SubDir, out[0].root.String(), vol.SubDir, l.root.String())
 		}
 		out = append(out, l)
@@ -120,7 +127,7 @@ func (v *VolumeGroups) CreateVolumeGroup(ctx context.Context, req *volumegroup.C
 	if req.GetName() == "" {
 		return nil, status.Error(codes.InvalidArgument, "volume group name is missing")
 	}
-	members, ids, err := v.d.members(ctx, req.GetVolumeIds(), groupMemberID, "volume group")
+	members, ids, err := v.d.members(ctx, req.GetVolumeIds(), groupMemberID, "volume group", codes.FailedPrecondition)
 	if err != nil {
 		return nil, err
 	}
@@ -168,7 +175,7 @@ func (v *VolumeGroups) ModifyVolumeGroupMembership(ctx context.Context, req *vol
 	if err != nil {
 		return nil, err
 	}
-	members, ids, err := v.d.members(ctx, req.GetVolumeIds(), groupMemberID, "volume group")
+	members, ids, err := v.d.members(ctx, req.GetVolumeIds(), groupMemberID, "volume group", codes.InvalidArgument)
 	if err != nil {
 		return nil, err
 	}

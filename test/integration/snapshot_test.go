@@ -609,7 +609,7 @@ func TestGroupSnapshot(t *testing.T) {
 			other = nfsSource("x")
 		}
 		_, err = gc.CreateVolumeGroupSnapshot(ctx, &csi.CreateVolumeGroupSnapshotRequest{Name: "mixed", SourceVolumeIds: []string{ids[0], "v2#" + strings.ReplaceAll(other, "#", "%23") + "#x#delete#0123456789abcdef"}, Secrets: secrets})
-		wantCode(t, "a group across shares", err, codes.InvalidArgument)
+		wantCode(t, "a group across shares", err, codes.FailedPrecondition)
 
 		// snapshot_ids must name the group's snapshots (the spec's
 		// "snapshot list mismatch"), and a Delete that names others

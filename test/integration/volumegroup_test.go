@@ -242,7 +242,7 @@ func TestVolumeGroupOneShare(t *testing.T) {
 	onNFS := create(t, c, "vg-nfs", map[string]string{"source": nfsSource(base)}, nil).GetVolumeId()
 	onSMB := create(t, c, "vg-smb", map[string]string{"source": smbSource(base)}, smbSecrets()).GetVolumeId()
 	_, err := vc.CreateVolumeGroup(ctx, &volumegroup.CreateVolumeGroupRequest{Name: "mixed", VolumeIds: []string{onNFS, onSMB}, Secrets: smbSecrets()})
-	wantCode(t, "volumes on two shares", err, codes.InvalidArgument)
+	wantCode(t, "volumes on two shares", err, codes.FailedPrecondition)
 	_, err = vc.CreateVolumeGroup(ctx, &volumegroup.CreateVolumeGroupRequest{Name: "elsewhere", VolumeIds: []string{onNFS},
 		Parameters: map[string]string{"source": smbSource(base)}, Secrets: smbSecrets()})
 	wantCode(t, "a volume not on the share the parameters name", err, codes.InvalidArgument)

@@ -347,7 +347,11 @@ func (n *node) NodePublishVolume(ctx context.Context, req *csi.NodePublishVolume
 		return n.publishInline(ctx, req)
 	}
 	if req.GetStagingTargetPath() == "" {
-		return nil, status.Error(codes.InvalidArgument, "staging target path is missing: this driver stages volumes before publishing them")
+		// The spec's own row for this (NodePublishVolume Errors, "Staging
+		// target path not set"): FAILED_PRECONDITION, not the general
+		// INVALID_ARGUMENT of a missing field, since the field is
+		// required only because the node has STAGE_UNSTAGE_VOLUME.
+		return nil, fail(errNotStaged, "staging target path is missing: this driver stages volumes before publishing them (NodeStageVolume first, then NodePublishVolume with its staging_target_path)")
 	}
 	unlock, err := n.nodeLocks.lockVolume(req.GetVolumeId())
 	if err != nil {
@@ -396,8 +400,20 @@ func (n *node) NodePublishVolume(ctx context.Context, req *csi.NodePublishVolume
 	if other, ok := n.otherPublication(ctx, req.GetVolumeId(), req.GetTargetPath()); ok && (singleWriter || other.SingleWriter) {
 		return nil, fail(errPublished, "volume %s is SINGLE_NODE_SINGLE_WRITER and already published at %s", shownID(req.GetVolumeId()), other.TargetPath)
 	}
-	_, perr := n.nodeState().Published(req.GetTargetPath())
+	pub, perr := n.nodeState().Published(req.GetTargetPath())
 	republish := perr == nil
+	if republish && (pub.VolumeID != req.GetVolumeId() || pub.ReadOnly != readOnly || pub.SingleWriter != singleWriter) &&
+		!errors.Is(n.cfg.Mounter.Check(ctx, req.GetTargetPath()), mounter.ErrNotMounted) {
+		// Spec, NodePublishVolume: the same target with other arguments
+		// (T1=T2, P1!=P2) is ALREADY_EXISTS, "Volume published but is
+		// incompatible". Reused as it is, the target would stay as the
+		// first publish made it (a pod that asked to write gets a
+		// read-only bind and an OK), or be remounted read-only under a
+		// pod already writing there. A record whose target is no longer
+		// mounted is stale, and the publish goes on.
+		return nil, status.Errorf(codes.AlreadyExists, "%s is already published (volume %s, read-only %v, single writer %v), and this publish asks for volume %s, read-only %v, single writer %v: unpublish it first, or publish at another target",
+			req.GetTargetPath(), shownID(pub.VolumeID), pub.ReadOnly, pub.SingleWriter, shownID(req.GetVolumeId()), readOnly, singleWriter)
+	}
 	if err := n.cfg.Mounter.Publish(ctx, staging, req.GetTargetPath(), readOnly); err != nil {
 		return nil, toStatus(err)
 	}

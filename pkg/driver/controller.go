@@ -242,6 +242,7 @@ func (d *controller) CreateVolume(ctx context.Context, req *csi.CreateVolumeRequ
 			Perm:          share.UnixFileMode(params.MountPermissions),
 			Legacy:        state.LegacyRecordPath(w.base, w.subDir),
 			ContentSource: contentID,
+			Parameters:    recordedParams(req.GetParameters()),
 		})
 		return err
 	})
@@ -269,6 +270,21 @@ func (d *controller) CreateVolume(ctx context.Context, req *csi.CreateVolumeRequ
 		AccessibleTopology: accessibleTopology(vol.Source.Protocol),
 		ContentSource:      req.GetVolumeContentSource(),
 	}}, nil
+}
+
+// recordedParams are the CreateVolume parameters a volume's record keeps,
+// for a later call of the same name to be compared with (state's
+// sameVolume; CSI spec, CreateVolume: same name, incompatible parameters
+// is ALREADY_EXISTS): the class's own, without the keys the sidecars add
+// (the claim's name and namespace, which the volume's name stands for).
+func recordedParams(p map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, v := range p {
+		if !strings.HasPrefix(k, volume.ReservedPrefix) {
+			out[k] = v
+		}
+	}
+	return out
 }
 
 func volumeContext(vol volume.Volume, mountOptions []string, capacity int64) map[string]string {

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -141,5 +142,67 @@ func TestVolumesOnOtherSharesCannotBeGroupedIsAFailedPrecondition(t *testing.T) 
 	_, err = vg.ModifyVolumeGroupMembership(ctx, &volumegroup.ModifyVolumeGroupMembershipRequest{VolumeGroupId: g.GetVolumeGroup().GetVolumeGroupId(), VolumeIds: []string{a, other}})
 	if status.Code(err) != codes.InvalidArgument {
 		t.Errorf("ModifyVolumeGroupMembership across shares: %v, want InvalidArgument", err)
+	}
+}
+
+// CreateVolume of a name that exists, with other parameters, is the spec's
+// "Volume already exists but is incompatible" (ALREADY_EXISTS), and
+// nothing of the volume changes. (It answered OK with an ID of its own:
+// one directory had two IDs, one deleting it and one retaining it, and a
+// volume context with other mount options.) The message names the keys,
+// never their values. The same parameters again, with the keys the
+// sidecars add changed, are the same volume; so is a volume whose record
+// was written before parameters were kept.
+func TestCreateVolumeOfANameWithOtherParametersIsAlreadyExists(t *testing.T) {
+	ms := memshare.New()
+	d := memshareDriver(t, ms)
+	ctx := context.Background()
+	a := createOn(t, d, "pvc-a", "delete")
+	for _, p := range []map[string]string{
+		{"source": "nfs://127.0.0.1/export/base", "onDelete": "retain"},
+		{"source": "nfs://127.0.0.1/export/base", "onDelete": "delete", "mountOptions": "nosuid,actimeo=17"},
+		{"source": "nfs://127.0.0.1/export/base", "onDelete": "delete", "mountPermissions": "0700"},
+	} {
+		res, err := d.CreateVolume(ctx, &csi.CreateVolumeRequest{Name: "pvc-a", Parameters: p, VolumeCapabilities: reviewCaps()})
+		if status.Code(err) != codes.AlreadyExists {
+			t.Errorf("CreateVolume pvc-a with %v: %v (%s), want AlreadyExists", p, err, res.GetVolume().GetVolumeId())
+			continue
+		}
+		if strings.Contains(err.Error(), "actimeo") || strings.Contains(err.Error(), "retain") {
+			t.Errorf("the refusal shows a parameter's value: %v", err)
+		}
+	}
+	same := map[string]string{"source": "nfs://127.0.0.1/export/base", "onDelete": "delete",
+		"csi.storage.k8s.io/pvc/name": "claim", "csi.storage.k8s.io/pvc/namespace": "ns"}
+	res, err := d.CreateVolume(ctx, &csi.CreateVolumeRequest{Name: "pvc-a", Parameters: same, VolumeCapabilities: reviewCaps()})
+	if err != nil || res.GetVolume().GetVolumeId() != a {
+		t.Fatalf("the same parameters again: %v, %v; want %s", res.GetVolume().GetVolumeId(), err, a)
+	}
+	// A record written before parameters were kept matches any.
+	for _, e := range ms.Dump() {
+		if strings.HasPrefix(e.Path, ".fileshare-csi/volumes/") && !e.Dir {
+			b, err := ms.Client().ReadFile(ctx, e.Path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var rec map[string]any
+			if err := json.Unmarshal(b, &rec); err != nil {
+				t.Fatal(err)
+			}
+			if rec["parameters"] == nil {
+				t.Fatalf("the record keeps no parameters: %s", b)
+			}
+			delete(rec, "parameters")
+			if b, err = json.Marshal(rec); err != nil {
+				t.Fatal(err)
+			}
+			if err := ms.WriteFileDirect(e.Path, b); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	old := map[string]string{"source": "nfs://127.0.0.1/export/base", "onDelete": "delete", "mountOptions": "nosuid"}
+	if _, err := d.CreateVolume(ctx, &csi.CreateVolumeRequest{Name: "pvc-a", Parameters: old, VolumeCapabilities: reviewCaps()}); err != nil {
+		t.Fatalf("a volume recorded without parameters, asked for again: %v", err)
 	}
 }

@@ -97,8 +97,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"net/url"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -167,6 +169,10 @@ type Record struct {
 	// filled from; Populating stays true until that copy is complete.
 	ContentSource string `json:"contentSource,omitempty"`
 	Populating    bool   `json:"populating,omitempty"`
+	// Parameters are the CreateVolume parameters the volume was made
+	// with (CreateRequest.Parameters); nil in a record written before
+	// they were kept, which any parameters match.
+	Parameters map[string]string `json:"parameters,omitempty"`
 	// ArchivingTo is the archive name a DeleteVolume chose before it
 	// renamed the directory: its retry after a cut finds the archive there.
 	ArchivingTo string `json:"archivingTo,omitempty"`
@@ -476,6 +482,10 @@ type CreateRequest struct {
 	// volume is to be filled from: its record says Populating until
 	// Populated is called.
 	ContentSource string
+	// Parameters are the call's parameters that make the volume what it
+	// is (its ID's onDelete, its volume context's mount options), which
+	// the volume of an earlier call must have been made with.
+	Parameters map[string]string
 }
 
 // Create makes the volume's directory and record, or returns the record of
@@ -611,7 +621,36 @@ func (s *Store) sameVolume(ctx context.Context, rec Record, req CreateRequest) e
 	if rec.ContentSource != req.ContentSource {
 		return fmt.Errorf("volume %q exists with another content source (%q, not %q): %w", rec.Name, rec.ContentSource, req.ContentSource, ErrConflict)
 	}
+	// CSI spec, CreateVolume Errors: a volume of the name that exists
+	// "but is incompatible with the specified ... parameters" is
+	// ALREADY_EXISTS. Answered OK, the same directory would get a second
+	// ID (another onDelete: a retained volume deleted as the first ID
+	// says) or another volume context. A record without parameters
+	// (written before they were kept) matches any.
+	if rec.Parameters != nil && !maps.Equal(rec.Parameters, req.Parameters) {
+		return fmt.Errorf("volume %q exists, made with other values of the parameters %s; create it with its class's parameters, or under another name: %w", rec.Name, strings.Join(paramsDiffer(rec.Parameters, req.Parameters), ", "), ErrConflict)
+	}
 	return nil
+}
+
+// paramsDiffer names the keys whose values differ between a and b, in
+// order. Keys only: a value may hold what no message shows (a mount
+// option misspelt for a password, which the volume package's checks do
+// not know).
+func paramsDiffer(a, b map[string]string) []string {
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(a)) {
+		if v, ok := b[k]; !ok || v != a[k] {
+			out = append(out, k)
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(b)) {
+		if _, ok := a[k]; !ok {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // begin checks that a new volume may lie at req.Path and writes its intent.
@@ -691,7 +730,7 @@ func (s *Store) newIntent(req CreateRequest) (Record, []byte, error) {
 		return Record{}, nil, err
 	}
 	rec := Record{UID: uid, Name: req.Name, Path: req.Path, CapacityBytes: req.CapacityBytes, Created: s.now().UTC(),
-		ContentSource: req.ContentSource, Populating: req.ContentSource != ""}
+		ContentSource: req.ContentSource, Populating: req.ContentSource != "", Parameters: req.Parameters}
 	b, err := json.Marshal(rec)
 	return rec, b, err
 }

@@ -45,8 +45,15 @@ func TestNodePublishAgainWithOtherArgumentsIsAlreadyExists(t *testing.T) {
 	if _, err := d.NodeStageVolume(ctx, stage); err != nil {
 		t.Fatal(err)
 	}
+	// Another volume, staged at a staging path of its own (at the first
+	// one's, it is refused before the target is looked at: heldByOther).
+	other := &csi.NodeStageVolumeRequest{VolumeId: "v1#nfs://10.0.0.5/export#pvc-2#delete", StagingTargetPath: filepath.Join(t.TempDir(), "staging2"), VolumeCapability: rw}
+	if _, err := d.NodeStageVolume(ctx, other); err != nil {
+		t.Fatal(err)
+	}
+	stagedAt := map[string]string{stage.VolumeId: staging, other.VolumeId: other.StagingTargetPath}
 	publish := func(id string, ro bool, c *csi.VolumeCapability) error {
-		_, err := d.NodePublishVolume(ctx, &csi.NodePublishVolumeRequest{VolumeId: id, StagingTargetPath: staging, TargetPath: target, VolumeCapability: c, Readonly: ro})
+		_, err := d.NodePublishVolume(ctx, &csi.NodePublishVolumeRequest{VolumeId: id, StagingTargetPath: stagedAt[id], TargetPath: target, VolumeCapability: c, Readonly: ro})
 		return err
 	}
 	if err := publish(stage.VolumeId, false, rw); err != nil {
@@ -65,7 +72,7 @@ func TestNodePublishAgainWithOtherArgumentsIsAlreadyExists(t *testing.T) {
 		{"read-only", stage.VolumeId, true, rw},
 		{"a reader-only access mode", stage.VolumeId, false, capability(csi.VolumeCapability_AccessMode_MULTI_NODE_READER_ONLY, nil, "")},
 		{"single writer", stage.VolumeId, false, capability(csi.VolumeCapability_AccessMode_SINGLE_NODE_SINGLE_WRITER, nil, "")},
-		{"another volume", "v1#nfs://10.0.0.5/export#pvc-2#delete", false, rw},
+		{"another volume", other.VolumeId, false, rw},
 	} {
 		if err := publish(c.id, c.ro, c.cap); status.Code(err) != codes.AlreadyExists {
 			t.Errorf("publish again at the target, %s: %v, want AlreadyExists", c.what, err)

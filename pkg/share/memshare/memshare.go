@@ -32,6 +32,11 @@ type Op struct {
 	N    int    // 1 for the first operation since the hook was set
 	Name string // the Client method, or "remove" for one entry of RemoveAll
 	Path string
+	// Session numbers the client that made the operation, from 1 in the
+	// order Client and Gated made them: a hook fails every operation of
+	// one session from some point on, as a server does to a connection
+	// that broke, while the other sessions go on.
+	Session int
 }
 
 // When says whether a Hook is asked before an operation takes effect or
@@ -75,6 +80,7 @@ type Share struct {
 	reuseID  uint64
 	hook     Hook
 	ops      int
+	sessions int
 	held     []func() error
 }
 
@@ -162,13 +168,20 @@ func cloneNode(n *node) *node {
 // Client returns a session on the share; sessions share the state and the
 // hook, like sessions on one server. It is a share.TreeClient too, so
 // copies run on it (tree.go).
-func (s *Share) Client() share.Client { return &client{s: s} }
+func (s *Share) Client() share.Client { return s.newClient(nil) }
 
 // Gated returns a client of the share that calls gate before each of its
 // operations (Op without N), outside the share's lock: a test holds one
 // controller process's call there while another process's call runs on
 // the same share, as two processes interleave on a real server.
-func (s *Share) Gated(gate func(op Op)) share.Client { return &client{s: s, gate: gate} }
+func (s *Share) Gated(gate func(op Op)) share.Client { return s.newClient(gate) }
+
+func (s *Share) newClient(gate func(op Op)) *client {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sessions++
+	return &client{s: s, gate: gate, session: s.sessions}
+}
 
 // Symlink makes rel a link to target, as a tenant's `ln -s` would (not an
 // operation: no hook sees it).
@@ -316,25 +329,26 @@ func (s *Share) parent(rel string) (*node, string, error) {
 }
 
 type client struct {
-	s    *Share
-	gate func(op Op) // nil but for Gated
+	s       *Share
+	gate    func(op Op) // nil but for Gated
+	session int         // Op.Session
 }
 
 // do runs one operation under the share's lock, with the hook around it.
 func (c *client) do(ctx context.Context, name, rel string, fn func() error) error {
 	if c.gate != nil {
-		c.gate(Op{Name: name, Path: rel})
+		c.gate(Op{Name: name, Path: rel, Session: c.session})
 	}
 	s := c.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.step(ctx, name, rel, fn)
+	return s.step(ctx, c.session, name, rel, fn)
 }
 
 // step is do with the lock held.
-func (s *Share) step(ctx context.Context, name, rel string, fn func() error) error {
+func (s *Share) step(ctx context.Context, session int, name, rel string, fn func() error) error {
 	s.ops++
-	op := Op{N: s.ops, Name: name, Path: rel}
+	op := Op{N: s.ops, Name: name, Path: rel, Session: session}
 	if s.hook != nil {
 		switch err := s.hook(op, Before); {
 		case errors.Is(err, Hold):

@@ -468,7 +468,7 @@ func TestEveryDeadSessionRetryConverges(t *testing.T) {
 					if mode.tolerate != nil {
 						got = mode.tolerate(op, wantShare, got)
 					}
-					if diff := compareLines(wantShare, got); diff != "" {
+					if diff := memshare.Diff(wantShare, got); diff != "" {
 						t.Errorf("%s: after %s the share differs from an uninterrupted call's:\n%s", at, how, diff)
 					}
 				}
@@ -487,7 +487,7 @@ var (
 	// (state.ArchiveName).
 	deadTimeRE   = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z|\b\d{8}T\d{6}Z\b`)
 	deadRootsRE  = regexp.MustCompile(`roots/([0-9]+)`)
-	deadFileIDRE = regexp.MustCompile(`"([a-zA-Z]*ID)":([0-9]+)`)
+	deadFileIDRE = regexp.MustCompile(`(?:roots/|"[a-zA-Z]*ID":)([0-9]+)`)
 )
 
 // deadAnswer writes a call's answer with what differs between two runs
@@ -533,39 +533,9 @@ func namesWhatIsThere(m proto.Message, ms *memshare.Share) error {
 // deadCanon writes a share as sorted lines in which what differs between
 // two runs and means nothing is made equal, as pkg/state's crash test
 // does: UIDs, times, and file IDs, which are named by the path of the
-// object that has them.
+// object that has them; a pack's entries in name order (deadPack).
 func deadCanon(entries []memshare.Entry) []string {
-	byID := map[string]string{}
-	for _, e := range entries {
-		byID[fmt.Sprint(e.ID)] = e.Path
-	}
-	name := func(id string) string {
-		if p, ok := byID[id]; ok {
-			return "{" + deadUIDRE.ReplaceAllString(p, "UID") + "}"
-		}
-		return "{no such object}"
-	}
-	var out []string
-	for _, e := range entries {
-		l := e.Path
-		if e.Dir {
-			l += "/"
-		}
-		if e.Link != "" {
-			l += " -> " + e.Link
-		}
-		if e.Data != "" {
-			l += " " + deadPack(e.Path, e.Data)
-		}
-		l = deadRootsRE.ReplaceAllStringFunc(l, func(m string) string { return "roots/" + name(m[len("roots/"):]) })
-		l = deadFileIDRE.ReplaceAllStringFunc(l, func(m string) string {
-			s := deadFileIDRE.FindStringSubmatch(m)
-			return `"` + s[1] + `":` + name(s[2])
-		})
-		out = append(out, deadTimeRE.ReplaceAllString(deadUIDRE.ReplaceAllString(l, "UID"), "TIME"))
-	}
-	sort.Strings(out)
-	return out
+	return memshare.Canon{UID: deadUIDRE, Time: deadTimeRE, IDs: deadFileIDRE, Data: deadPack}.Lines(entries)
 }
 
 // deadPack writes a snapshot's pack (a tar archive, beside its tree) as
@@ -599,31 +569,6 @@ func deadPack(p, data string) string {
 	}
 	sort.Strings(entries)
 	return "tar" + fmt.Sprint(entries)
-}
-
-func compareLines(want, got []string) string {
-	if slices.Equal(want, got) {
-		return ""
-	}
-	var b strings.Builder
-	w, g := map[string]int{}, map[string]int{}
-	for _, l := range want {
-		w[l]++
-	}
-	for _, l := range got {
-		g[l]++
-	}
-	for _, l := range want {
-		if g[l] < w[l] {
-			fmt.Fprintf(&b, "  missing: %s\n", l)
-		}
-	}
-	for _, l := range got {
-		if w[l] < g[l] {
-			fmt.Fprintf(&b, "  extra:   %s\n", l)
-		}
-	}
-	return b.String()
 }
 
 // deadLogger is a context whose logger keeps the call's log (not shown),

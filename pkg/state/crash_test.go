@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -458,16 +457,7 @@ func scenarios() []scenario {
 					t.Fatal(err)
 				}
 			},
-			call: func(ctx context.Context, st *Store) error {
-				snap, err := st.GetSnapshotByName(ctx, "snap-1")
-				if errors.Is(err, ErrNotFound) {
-					return nil
-				}
-				if err != nil {
-					return err
-				}
-				return st.DeleteSnapshot(ctx, snap)
-			},
+			call: deleteSnap1,
 		},
 		{
 			// The copy stopped (its partial copy, a run's pack): the CO
@@ -487,16 +477,7 @@ func scenarios() []scenario {
 					t.Fatal(err)
 				}
 			},
-			call: func(ctx context.Context, st *Store) error {
-				snap, err := st.GetSnapshotByName(ctx, "snap-1")
-				if errors.Is(err, ErrNotFound) {
-					return nil
-				}
-				if err != nil {
-					return err
-				}
-				return st.DeleteSnapshot(ctx, snap)
-			},
+			call: deleteSnap1,
 		},
 		{
 			name: "CreateSnapshot record",
@@ -828,73 +809,17 @@ func dropEmptyDirs(lines []string) []string {
 	return out
 }
 
-var (
-	uidRE    = regexp.MustCompile(`cafe[0-9a-f]{12}`)
-	rootsRE  = regexp.MustCompile(`roots/([0-9]+)`)
-	rootIDRE = regexp.MustCompile(`"rootID":([0-9]+)`)
-)
-
-// canon writes a share as sorted lines in which what differs between two
-// runs of the same protocol and means nothing is made equal: UIDs, and
+// canonical writes a share as sorted lines in which what differs between
+// two runs of the same protocol and means nothing is made equal: UIDs, and
 // file IDs, which are named by the path of the object that has them.
-func canon(entries []memshare.Entry) []string {
-	byID := map[string]string{}
-	for _, e := range entries {
-		byID[fmt.Sprint(e.ID)] = e.Path
-	}
-	name := func(id string) string {
-		if p, ok := byID[id]; ok {
-			return "{" + uidRE.ReplaceAllString(p, "UID") + "}"
-		}
-		return "{no such object}"
-	}
-	var out []string
-	for _, e := range entries {
-		l := e.Path
-		if e.Dir {
-			l += "/"
-		}
-		if e.Link != "" {
-			l += " -> " + e.Link
-		}
-		if e.Data != "" {
-			l += " " + e.Data
-		}
-		l = rootsRE.ReplaceAllStringFunc(l, func(m string) string { return "roots/" + name(m[len("roots/"):]) })
-		l = rootIDRE.ReplaceAllStringFunc(l, func(m string) string { return `"rootID":` + name(m[len(`"rootID":`):]) })
-		out = append(out, uidRE.ReplaceAllString(l, "UID"))
-	}
-	sort.Strings(out)
-	return out
+var canonical = memshare.Canon{
+	UID: regexp.MustCompile(`cafe[0-9a-f]{12}`),
+	IDs: regexp.MustCompile(`(?:roots/|"rootID":)([0-9]+)`),
 }
 
-func compare(want, got []string) string {
-	if slices.Equal(want, got) {
-		return ""
-	}
-	var b strings.Builder
-	w, g := map[string]bool{}, map[string]bool{}
-	for _, l := range want {
-		w[l] = true
-	}
-	for _, l := range got {
-		g[l] = true
-	}
-	for _, l := range want {
-		if !g[l] {
-			fmt.Fprintf(&b, "  missing: %s\n", l)
-		}
-	}
-	for _, l := range got {
-		if !w[l] {
-			fmt.Fprintf(&b, "  extra:   %s\n", l)
-		}
-	}
-	if b.Len() == 0 {
-		return "  (same lines, other multiplicity)"
-	}
-	return b.String()
-}
+func canon(entries []memshare.Entry) []string { return canonical.Lines(entries) }
+
+func compare(want, got []string) string { return memshare.Diff(want, got) }
 
 // TestReclaimerKeepsWhatAPodWrote: a create cut short and never retried
 // whose directory a pod wrote into keeps that directory; everything else
@@ -1029,4 +954,17 @@ func takenArchiveNameScenario() scenario {
 			t.Fatal(err)
 		}
 	})
+}
+
+// deleteSnap1 is DeleteSnapshot of snapshotScenario's snapshot, done when
+// it is gone.
+func deleteSnap1(ctx context.Context, st *Store) error {
+	snap, err := st.GetSnapshotByName(ctx, "snap-1")
+	if errors.Is(err, ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return st.DeleteSnapshot(ctx, snap)
 }

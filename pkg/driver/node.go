@@ -275,6 +275,46 @@ func (n *node) heldByOther(ctx context.Context, staging, volumeID string, evenUn
 	return fail(errNotStaged, "volume %s is not staged at %s: the node staged volume %s there; the staging path of a volume is the kubelet's for that volume alone", shownID(volumeID), staging, shownID(st.VolumeID))
 }
 
+// volumeNotAt refuses a call about volumeID at paths (a volume_path, which
+// is a published target or a staging path, and a staging_target_path; ""
+// is skipped) when the node's records say another volume is there. Spec,
+// NodeGetVolumeStats: NOT_FOUND, "a volume corresponding to the specified
+// volume_id does not exist on specified volume_path"; NodeExpandVolume
+// "ONLY supports expansion of already node-published or node-staged volumes
+// on the given volume_path", its NOT_FOUND being the volume that is not
+// there. Answered for the volume mounted at the path, a call would report
+// another volume's usage, or record a new size for another volume's mount,
+// under this volume's ID. A record that names no volume (one of a version
+// that kept no volume ID in it) refuses nothing.
+func (n *node) volumeNotAt(volumeID string, paths ...string) error {
+	for _, p := range paths {
+		if p == "" {
+			continue
+		}
+		// The target's publish record, and the staging record of the path
+		// itself or of the staging path the target is bound from (which
+		// names the volume where a publish record of an earlier version
+		// does not).
+		var ids []string
+		staging := p
+		if pub, err := n.nodeState().Published(p); err == nil {
+			ids = append(ids, pub.VolumeID)
+			if pub.StagingPath != "" {
+				staging = pub.StagingPath
+			}
+		}
+		if st, err := n.nodeState().Staged(staging); err == nil {
+			ids = append(ids, st.VolumeID)
+		}
+		for _, other := range ids {
+			if other != "" && other != volumeID {
+				return fail(fs.ErrNotExist, "volume %s is not at %s: the node has volume %s there", shownID(volumeID), p, shownID(other))
+			}
+		}
+	}
+	return nil
+}
+
 // recordFailed answers a stage (or an inline publish) whose mount is made
 // but whose node record could not be written. Unavailable is what the
 // kubelet takes for "maybe mounted": it calls again, which reuses the
@@ -505,6 +545,9 @@ func (n *node) NodeGetVolumeStats(ctx context.Context, req *csi.NodeGetVolumeSta
 	path := req.GetVolumePath()
 	if path == "" {
 		return nil, status.Error(codes.InvalidArgument, "volume path is missing")
+	}
+	if err := n.volumeNotAt(req.GetVolumeId(), path, req.GetStagingTargetPath()); err != nil {
+		return nil, err
 	}
 	// Check before any stat of our own: a stat of a hung mount would hang.
 	st, err := n.cfg.Mounter.Stats(ctx, path)

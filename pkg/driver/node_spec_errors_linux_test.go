@@ -99,3 +99,101 @@ func TestNodePublishAgainWithOtherArgumentsIsAlreadyExists(t *testing.T) {
 		t.Fatalf("nothing bound at the target: %+v", mps)
 	}
 }
+
+// NodeGetVolumeStats and NodeExpandVolume for a volume that is not the one
+// at volume_path (or at staging_target_path) are the spec's NOT_FOUND, "a
+// volume corresponding to the specified volume_id does not exist on
+// specified volume_path", whether the path is a target or a staging path.
+// (They answered for the volume that is there: another volume's usage,
+// and its size recorded as this one's.) Records of a version that kept no
+// volume ID refuse nothing.
+func TestNodeStatsAndExpandOfAnotherVolumesPathAreNotFound(t *testing.T) {
+	d, _, _ := newNodeUnderTest(t)
+	ctx := context.Background()
+	const a, b = "v1#nfs://10.0.0.5/export#pvc-a#delete", "v1#nfs://10.0.0.5/export#pvc-b#delete"
+	rw := capability(csi.VolumeCapability_AccessMode_MULTI_NODE_MULTI_WRITER, nil, "")
+	dir := t.TempDir()
+	staging := map[string]string{a: filepath.Join(dir, "staging-a"), b: filepath.Join(dir, "staging-b")}
+	target := map[string]string{a: filepath.Join(dir, "target-a"), b: filepath.Join(dir, "target-b")}
+	for _, id := range []string{a, b} {
+		if _, err := d.NodeStageVolume(ctx, &csi.NodeStageVolumeRequest{
+			VolumeId: id, StagingTargetPath: staging[id], VolumeCapability: rw,
+			VolumeContext: map[string]string{"capacityBytes": "65536"},
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := d.NodePublishVolume(ctx, &csi.NodePublishVolumeRequest{VolumeId: id, StagingTargetPath: staging[id], TargetPath: target[id], VolumeCapability: rw}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stats := func(id, path, staging string) error {
+		_, err := d.NodeGetVolumeStats(ctx, &csi.NodeGetVolumeStatsRequest{VolumeId: id, VolumePath: path, StagingTargetPath: staging})
+		return err
+	}
+	expand := func(id, path, staging string) error {
+		_, err := d.NodeExpandVolume(ctx, &csi.NodeExpandVolumeRequest{VolumeId: id, VolumePath: path, StagingTargetPath: staging, CapacityRange: &csi.CapacityRange{RequiredBytes: 1 << 20}})
+		return err
+	}
+	for _, c := range []struct{ what, path, staging string }{
+		{"a's target", target[a], ""},
+		{"a's target and staging path", target[a], staging[a]},
+		{"a's staging path", staging[a], ""},
+		{"a's staging path as both", staging[a], staging[a]},
+		{"b's target, a's staging path", target[b], staging[a]},
+	} {
+		if err := stats(b, c.path, c.staging); status.Code(err) != codes.NotFound {
+			t.Errorf("stats of b at %s: %v, want NotFound", c.what, err)
+		}
+		if err := expand(b, c.path, c.staging); status.Code(err) != codes.NotFound {
+			t.Errorf("expand of b at %s: %v, want NotFound", c.what, err)
+		}
+	}
+	if st, err := d.nodeState().Staged(staging[a]); err != nil || st.CapacityBytes != 65536 {
+		t.Fatalf("a's record after the refused expansions: %+v, %v; want its size unchanged", st, err)
+	}
+	for _, id := range []string{a, b} {
+		if err := stats(id, target[id], staging[id]); err != nil {
+			t.Errorf("stats of %s at its own target: %v", id, err)
+		}
+		if err := stats(id, staging[id], ""); err != nil {
+			t.Errorf("stats of %s at its own staging path: %v", id, err)
+		}
+		if err := expand(id, target[id], staging[id]); err != nil {
+			t.Errorf("expand of %s at its own target: %v", id, err)
+		}
+	}
+
+	// Records of an earlier version, with no volume ID: the volume at
+	// the path is not known, and nothing is refused.
+	st, err := d.nodeState().Staged(staging[a])
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.VolumeID = ""
+	pub, err := d.nodeState().Published(target[a])
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub.VolumeID = ""
+	if err := d.nodeState().SaveStaged(staging[a], st); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.nodeState().SavePublished(pub); err != nil {
+		t.Fatal(err)
+	}
+	if err := stats(a, target[a], staging[a]); err != nil {
+		t.Errorf("stats of a at its target, records without volume IDs: %v", err)
+	}
+	if err := expand(a, target[a], ""); err != nil {
+		t.Errorf("expand of a at its target, records without volume IDs: %v", err)
+	}
+	// A publish record without one leads to the staging record, which
+	// names the volume.
+	pub.StagingPath = staging[b]
+	if err := d.nodeState().SavePublished(pub); err != nil {
+		t.Fatal(err)
+	}
+	if err := stats(a, target[a], ""); status.Code(err) != codes.NotFound {
+		t.Errorf("stats of a at a target whose record (no volume ID) binds b's staging path: %v, want NotFound", err)
+	}
+}

@@ -160,3 +160,53 @@ func TestWindowsNodeStatsCountTheVolumeThroughTheMapping(t *testing.T) {
 		t.Fatalf("%d listings begun on a share that does not answer", n)
 	}
 }
+
+// On a Windows node (records with an Identity) as on Linux: stats and an
+// expansion for a volume other than the one at the path are NOT_FOUND, and
+// a staging record of an earlier version, with no volume ID, refuses
+// nothing.
+func TestWindowsNodeStatsAndExpandOfAnotherVolumesPathAreNotFound(t *testing.T) {
+	d, _ := newWindowsUsageNode(t)
+	ctx := context.Background()
+	const id, other = "v1#smb://fs/share/base#pvc-1#delete", "v1#smb://fs/share/base#pvc-2#delete"
+	if err := windowsStage(ctx, d, id); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.NodePublishVolume(ctx, &csi.NodePublishVolumeRequest{
+		VolumeId: id, StagingTargetPath: winStaging, TargetPath: winTarget, VolumeCapability: windowsCapability(),
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := d.nodeState().Staged(winStaging); err != nil || st.Identity == nil {
+		t.Fatalf("the Windows staging record: %+v, %v; want one with an Identity", st, err)
+	}
+	expandTo := func(vol, path string) error {
+		_, err := d.NodeExpandVolume(ctx, &csi.NodeExpandVolumeRequest{VolumeId: vol, VolumePath: path, CapacityRange: &csi.CapacityRange{RequiredBytes: 1 << 20}})
+		return err
+	}
+	for _, path := range []string{winTarget, winStaging} {
+		_, err := d.NodeGetVolumeStats(ctx, &csi.NodeGetVolumeStatsRequest{VolumeId: other, VolumePath: path})
+		wantCode(t, "stats of another volume at "+path, err, codes.NotFound, "is not at")
+		wantCode(t, "expand of another volume at "+path, expandTo(other, path), codes.NotFound, "is not at")
+		if _, err := d.NodeGetVolumeStats(ctx, &csi.NodeGetVolumeStatsRequest{VolumeId: id, VolumePath: path}); err != nil {
+			t.Errorf("stats of the volume at %s: %v", path, err)
+		}
+	}
+	if err := expandTo(id, winTarget); err != nil {
+		t.Fatalf("expand of the volume at its target: %v", err)
+	}
+	st, err := d.nodeState().Staged(winStaging)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.VolumeID = ""
+	if err := d.nodeState().SaveStaged(winStaging, st); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.NodeGetVolumeStats(ctx, &csi.NodeGetVolumeStatsRequest{VolumeId: id, VolumePath: winStaging}); err != nil {
+		t.Errorf("stats at a staging path whose record has no volume ID: %v", err)
+	}
+	if err := expandTo(id, winStaging); err != nil {
+		t.Errorf("expand at a staging path whose record has no volume ID: %v", err)
+	}
+}

@@ -154,6 +154,9 @@ func (n *node) NodeExpandVolume(ctx context.Context, req *csi.NodeExpandVolumeRe
 		return nil, err
 	}
 	defer unlock()
+	if err := n.volumeNotAt(req.GetVolumeId(), req.GetVolumePath(), req.GetStagingTargetPath()); err != nil {
+		return nil, err
+	}
 	staging := n.stagingOf(req.GetVolumePath(), req.GetStagingTargetPath())
 	if staging == "" {
 		return nil, status.Errorf(codes.NotFound, "volume %s is not staged or published at %s on this node", shownID(req.GetVolumeId()), req.GetVolumePath())

@@ -177,6 +177,10 @@ func accessibleTopology(p source.Protocol) []*csi.Topology {
 	return nil
 }
 
+// requestedBytes is the required_bytes of a capacity range. A range that
+// contradicts itself (a negative value, or required_bytes above
+// limit_bytes) is an invalid field, the spec's general INVALID_ARGUMENT: no
+// volume of any size satisfies it.
 func requestedBytes(r *csi.CapacityRange) (int64, error) {
 	req, lim := r.GetRequiredBytes(), r.GetLimitBytes()
 	if req < 0 || lim < 0 {
@@ -547,16 +551,27 @@ func (d *controller) ControllerExpandVolume(ctx context.Context, req *csi.Contro
 	if err != nil {
 		return nil, toStatus(err)
 	}
-	if lim := req.GetCapacityRange().GetLimitBytes(); lim > 0 && size > lim {
-		// Already larger (an earlier expansion): nothing was written, and
-		// a volume never shrinks.
-		return nil, status.Errorf(codes.OutOfRange, "the volume is already %d bytes, above limit_bytes %d: a volume cannot shrink", size, lim)
+	if err := withinLimit(size, req.GetCapacityRange()); err != nil {
+		// Already larger (an earlier expansion): nothing was written.
+		return nil, err
 	}
 	// No node expansion is required: the claim's expansion completes now,
 	// in use or not. Kubelets where the volume is mounted still call
 	// NodeExpandVolume (the node advertises EXPAND_VOLUME), which tells
 	// each node the size its stats report (see docs/usage.md).
 	return &csi.ControllerExpandVolumeResponse{CapacityBytes: size, NodeExpansionRequired: false}, nil
+}
+
+// withinLimit refuses an expansion whose limit_bytes is below size, the
+// size the volume already has (ControllerExpandVolume's, and the size a
+// node recorded for NodeExpandVolume): a volume never shrinks, so the range
+// is valid but one this plugin cannot meet, which the spec's tables of both
+// calls answer OUT_OF_RANGE ("Unsupported capacity_range").
+func withinLimit(size int64, r *csi.CapacityRange) error {
+	if lim := r.GetLimitBytes(); lim > 0 && size > lim {
+		return status.Errorf(codes.OutOfRange, "the volume is already %d bytes, above limit_bytes %d: a volume cannot shrink", size, lim)
+	}
+	return nil
 }
 
 // existingVolumeID parses the ID of a volume a call expects to exist: a

@@ -197,3 +197,58 @@ func TestNodeStatsAndExpandOfAnotherVolumesPathAreNotFound(t *testing.T) {
 		t.Errorf("stats of a at a target whose record (no volume ID) binds b's staging path: %v, want NotFound", err)
 	}
 }
+
+// NodeExpandVolume follows ControllerExpandVolume's rule for a capacity
+// range: required_bytes above limit_bytes is INVALID_ARGUMENT (no size
+// meets it), a limit_bytes below the size the node recorded is
+// OUT_OF_RANGE (a volume never shrinks); neither changes the record. (The
+// first recorded required_bytes, above the limit; the second answered OK
+// with the recorded size, above the limit.) A limit the recorded size fits
+// is fine.
+func TestNodeExpandVolumeCapacityRangeErrors(t *testing.T) {
+	d, _, _ := newNodeUnderTest(t)
+	ctx := context.Background()
+	const id = "v1#nfs://10.0.0.5/export#pvc-1#delete"
+	dir := t.TempDir()
+	staging, target := filepath.Join(dir, "staging"), filepath.Join(dir, "target")
+	rw := capability(csi.VolumeCapability_AccessMode_MULTI_NODE_MULTI_WRITER, nil, "")
+	if _, err := d.NodeStageVolume(ctx, &csi.NodeStageVolumeRequest{
+		VolumeId: id, StagingTargetPath: staging, VolumeCapability: rw,
+		VolumeContext: map[string]string{"capacityBytes": "65536"},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.NodePublishVolume(ctx, &csi.NodePublishVolumeRequest{VolumeId: id, StagingTargetPath: staging, TargetPath: target, VolumeCapability: rw}); err != nil {
+		t.Fatal(err)
+	}
+	expand := func(required, limit int64) (*csi.NodeExpandVolumeResponse, error) {
+		return d.NodeExpandVolume(ctx, &csi.NodeExpandVolumeRequest{
+			VolumeId: id, VolumePath: target, StagingTargetPath: staging,
+			CapacityRange: &csi.CapacityRange{RequiredBytes: required, LimitBytes: limit},
+		})
+	}
+	for _, c := range []struct {
+		what            string
+		required, limit int64
+		code            codes.Code
+	}{
+		{"required above limit", 1 << 20, 1 << 19, codes.InvalidArgument},
+		{"a negative required", -1, 0, codes.InvalidArgument},
+		{"a negative limit", 0, -1, codes.InvalidArgument},
+		{"a limit below the recorded size", 0, 4096, codes.OutOfRange},
+		{"required and limit below the recorded size", 1024, 4096, codes.OutOfRange},
+	} {
+		if resp, err := expand(c.required, c.limit); status.Code(err) != c.code {
+			t.Errorf("%s: %v, %v; want %s", c.what, resp, err, c.code)
+		}
+	}
+	if st, err := d.nodeState().Staged(staging); err != nil || st.CapacityBytes != 65536 {
+		t.Fatalf("the record after the refused expansions: %d bytes, %v; want 65536", st.CapacityBytes, err)
+	}
+	if resp, err := expand(1<<20, 1<<20); err != nil || resp.GetCapacityBytes() != 1<<20 {
+		t.Fatalf("expand to exactly 1 MiB: %v, %v", resp, err)
+	}
+	if resp, err := expand(4096, 1<<20); err != nil || resp.GetCapacityBytes() != 1<<20 {
+		t.Fatalf("expand to less, within a limit the recorded size fits: %v, %v", resp, err)
+	}
+}

@@ -142,12 +142,16 @@ func (n *node) NodeExpandVolume(ctx context.Context, req *csi.NodeExpandVolumeRe
 			return nil, err
 		}
 	}
-	size := req.GetCapacityRange().GetRequiredBytes()
+	// The controller's rules for a capacity range (one rule for both
+	// calls): required_bytes above limit_bytes, or a negative value, is
+	// INVALID_ARGUMENT (requestedBytes); a limit below the size already
+	// recorded is OUT_OF_RANGE, below (withinLimit).
+	size, err := requestedBytes(req.GetCapacityRange())
+	if err != nil {
+		return nil, err
+	}
 	if size == 0 {
 		size = req.GetCapacityRange().GetLimitBytes()
-	}
-	if size < 0 {
-		return nil, status.Errorf(codes.InvalidArgument, "capacity range asks for %d bytes", size)
 	}
 	unlock, err := n.nodeLocks.lockVolume(req.GetVolumeId())
 	if err != nil {
@@ -169,6 +173,12 @@ func (n *node) NodeExpandVolume(ctx context.Context, req *csi.NodeExpandVolumeRe
 	recorded, err := n.nodeState().SetCapacity(staging, size)
 	if err != nil {
 		return nil, status.Errorf(codes.Internal, "record the new size of volume %s: %v", shownID(req.GetVolumeId()), err)
+	}
+	if err := withinLimit(recorded, req.GetCapacityRange()); err != nil {
+		// The record already had more (size is within the limit, so
+		// SetCapacity wrote nothing): answering OK with a capacity above
+		// limit_bytes would say the volume is what the caller forbade.
+		return nil, err
 	}
 	klog.FromContext(ctx).V(2).Info("volume expanded", "volumeID", shownID(req.GetVolumeId()), "path", staging, "capacityBytes", recorded)
 	// The last count is judged against the new size now, not at the next

@@ -182,9 +182,15 @@ func (n *node) NodeStageVolume(ctx context.Context, req *csi.NodeStageVolumeRequ
 	// with: a Secret changed since is the change a republish hands over
 	// (a new password to the live mount, a new user refused), never
 	// recorded as the mount's while the mount keeps the old ones.
-	if _, err := n.nodeState().Staged(sr.StagingPath); err == nil && n.cfg.Mounter.Check(ctx, sr.StagingPath) == nil {
-		if err := n.rotateCredentials(ctx, sr.StagingPath, req.GetSecrets()); err != nil {
-			return nil, err
+	if old, err := n.nodeState().Staged(sr.StagingPath); err == nil {
+		live := n.cfg.Mounter.Check(ctx, sr.StagingPath)
+		if !errors.Is(live, mounter.ErrNotMounted) && old.Request.ReadOnly != sr.ReadOnly {
+			return nil, stagedReadOnlyOtherwise(req.GetVolumeId(), sr, old.Request.ReadOnly)
+		}
+		if live == nil {
+			if err := n.rotateCredentials(ctx, sr.StagingPath, req.GetSecrets()); err != nil {
+				return nil, err
+			}
 		}
 	}
 	// On Windows, one server's volumes are checked and staged one at a
@@ -251,6 +257,26 @@ func (n *node) NodeUnstageVolume(ctx context.Context, req *csi.NodeUnstageVolume
 	n.mounts.unstaged(req.GetStagingTargetPath())
 	n.releaseKerberos(ctx, req.GetStagingTargetPath())
 	return &csi.NodeUnstageVolumeResponse{}, nil
+}
+
+// stagedReadOnlyOtherwise refuses a stage again, at a staging path where
+// the volume is mounted, whose access mode asks for the other of read-only
+// and read-write. Spec, NodeStageVolume: OK only when the volume "is
+// identical to the specified volume_capability", ALREADY_EXISTS ("Volume
+// published but is incompatible") otherwise. Answered OK, the mount was
+// reused as it was while its record took the new flag, so the record the
+// node repairs and remounts from no longer said what the mount is, and a
+// reader-only volume could be written through a read-write mount.
+//
+// Other mount flags (a PV's mountOptions edited while its pods run) are
+// not refused, though the spec would have it: the kubelet stages again
+// after its restarts, and a refusal would keep every new pod of the volume
+// off the node until its running pods stop. The mount keeps the flags it
+// was made with and the record takes the new ones, which a remount after a
+// repair, or the next stage once it is unstaged, applies (as before).
+func stagedReadOnlyOtherwise(volumeID string, sr mounter.StageRequest, wasReadOnly bool) error {
+	return status.Errorf(codes.AlreadyExists, "volume %s is already staged at %s read-only %v, and this stage asks for read-only %v: a staged mount is not changed while pods use it; stop the volume's pods on this node (it is unstaged, and the next stage mounts it as asked), or stage it with its earlier access mode",
+		shownID(volumeID), sr.StagingPath, wasReadOnly, sr.ReadOnly)
 }
 
 // heldByOther refuses a call for volumeID at a staging path that the

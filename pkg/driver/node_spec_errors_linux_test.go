@@ -252,3 +252,81 @@ func TestNodeExpandVolumeCapacityRangeErrors(t *testing.T) {
 		t.Fatalf("expand to less, within a limit the recorded size fits: %v, %v", resp, err)
 	}
 }
+
+// A stage again at a staging path where the volume is mounted, with an
+// access mode that asks for the other of read-only and read-write, is the
+// spec's ALREADY_EXISTS, "Volume published but is incompatible", and
+// changes nothing. (It answered OK, reused the mount as it was and recorded
+// the new read-only flag.) The kubelet's stage again with the same
+// capability, and the republishes of requiresRepublish, are OK, as are
+// changes that leave read-only-ness as it is (another read-write access
+// mode, another fsGroup, other mount flags: see stagedReadOnlyOtherwise);
+// so is any stage once nothing is mounted there.
+func TestNodeStageAgainReadOnlyOverAReadWriteMountIsAlreadyExists(t *testing.T) {
+	d, fake, calls := newNodeUnderTest(t)
+	ctx := context.Background()
+	const id = "v1#nfs://10.0.0.5/export#pvc-1#delete"
+	dir := t.TempDir()
+	staging, target := filepath.Join(dir, "staging"), filepath.Join(dir, "target")
+	rw := capability(csi.VolumeCapability_AccessMode_MULTI_NODE_MULTI_WRITER, []string{"vers=4.1"}, "2000")
+	stage := func(c *csi.VolumeCapability) error {
+		_, err := d.NodeStageVolume(ctx, &csi.NodeStageVolumeRequest{
+			VolumeId: id, StagingTargetPath: staging, VolumeCapability: c,
+			VolumeContext: map[string]string{"mountOptions": "hard"},
+		})
+		return err
+	}
+	publish := func() error {
+		_, err := d.NodePublishVolume(ctx, &csi.NodePublishVolumeRequest{VolumeId: id, StagingTargetPath: staging, TargetPath: target, VolumeCapability: rw})
+		return err
+	}
+	if err := stage(rw); err != nil {
+		t.Fatal(err)
+	}
+	if err := publish(); err != nil {
+		t.Fatal(err)
+	}
+	mounts := len(*calls)
+	for _, c := range []struct {
+		what string
+		cap  *csi.VolumeCapability
+	}{
+		{"the same capability (the kubelet's stage again)", rw},
+		{"another read-write access mode", capability(csi.VolumeCapability_AccessMode_SINGLE_NODE_WRITER, []string{"vers=4.1"}, "2000")},
+		{"another fsGroup", capability(csi.VolumeCapability_AccessMode_MULTI_NODE_MULTI_WRITER, []string{"vers=4.1"}, "3000")},
+		{"other mount flags", capability(csi.VolumeCapability_AccessMode_MULTI_NODE_MULTI_WRITER, []string{"vers=4.2"}, "2000")},
+	} {
+		if err := stage(c.cap); err != nil {
+			t.Errorf("stage again, %s: %v", c.what, err)
+		}
+		if err := publish(); err != nil {
+			t.Errorf("republish after a stage again, %s: %v", c.what, err)
+		}
+	}
+	for _, m := range []csi.VolumeCapability_AccessMode_Mode{csi.VolumeCapability_AccessMode_MULTI_NODE_READER_ONLY, csi.VolumeCapability_AccessMode_SINGLE_NODE_READER_ONLY} {
+		if err := stage(capability(m, []string{"vers=4.1"}, "2000")); status.Code(err) != codes.AlreadyExists {
+			t.Errorf("stage again %v over a read-write mount: %v, want AlreadyExists", m, err)
+		}
+	}
+	if len(*calls) != mounts {
+		t.Fatalf("the stages again mounted: %+v", (*calls)[mounts:])
+	}
+	if st, err := d.nodeState().Staged(staging); err != nil || st.Request.ReadOnly {
+		t.Fatalf("the record after the refused stages: %+v, %v; want read-write", st.Request, err)
+	}
+	if err := publish(); err != nil {
+		t.Fatalf("republish after the refused stages: %v", err)
+	}
+
+	// Nothing mounted at the staging path any more: the stage mounts as
+	// asked.
+	if err := fake.Unmount(staging); err != nil {
+		t.Fatal(err)
+	}
+	if err := stage(capability(csi.VolumeCapability_AccessMode_MULTI_NODE_READER_ONLY, nil, "")); err != nil {
+		t.Fatalf("stage read-only where nothing is mounted: %v", err)
+	}
+	if st, err := d.nodeState().Staged(staging); err != nil || !st.Request.ReadOnly {
+		t.Fatalf("the record of the read-only stage: %+v, %v", st.Request, err)
+	}
+}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/mounter"
 	"github.com/fileshare-csi/fileshare-csi/pkg/nodestate"
+	"github.com/fileshare-csi/fileshare-csi/pkg/os/winpath"
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 	"github.com/fileshare-csi/fileshare-csi/pkg/source"
 	"github.com/fileshare-csi/fileshare-csi/pkg/volume"
@@ -291,7 +292,7 @@ func stagedReadOnlyOtherwise(volumeID string, sr mounter.StageRequest, wasReadOn
 // and is replaced or dropped); a publish never binds another volume's
 // staging path, mounted or not.
 func (n *node) heldByOther(ctx context.Context, staging, volumeID string, evenUnmounted bool) error {
-	st, err := n.nodeState().Staged(staging)
+	st, err := n.stagedAt(staging)
 	if err != nil || st.VolumeID == "" || st.VolumeID == volumeID {
 		return nil // no record, or one of a version that kept no volume ID
 	}
@@ -323,13 +324,13 @@ func (n *node) volumeNotAt(volumeID string, paths ...string) error {
 		// does not).
 		var ids []string
 		staging := p
-		if pub, err := n.nodeState().Published(p); err == nil {
+		if pub, err := n.publishedAt(p); err == nil {
 			ids = append(ids, pub.VolumeID)
 			if pub.StagingPath != "" {
 				staging = pub.StagingPath
 			}
 		}
-		if st, err := n.nodeState().Staged(staging); err == nil {
+		if st, err := n.stagedAt(staging); err == nil {
 			ids = append(ids, st.VolumeID)
 		}
 		for _, other := range ids {
@@ -339,6 +340,61 @@ func (n *node) volumeNotAt(volumeID string, paths ...string) error {
 		}
 	}
 	return nil
+}
+
+// targetHeldByOther refuses an unpublish of volumeID at a target that the
+// node's records give to another volume, while something is there: a
+// volume's staging path or an inline volume's target (a staging record),
+// or another volume's publish target. The kubelet derives a target from
+// its volume, so the two always agree; a request in which they do not
+// would take another volume from under its pods, without its lock (a
+// staging path looked like an inline volume whose publish record is
+// missing, and was unstaged with its share's mapping).
+func (n *node) targetHeldByOther(ctx context.Context, target, volumeID string) error {
+	if err := n.heldByOther(ctx, target, volumeID, false); err != nil {
+		return err
+	}
+	p, err := n.publishedAt(target)
+	if err != nil || p.VolumeID == "" || p.VolumeID == volumeID {
+		return nil
+	}
+	if errors.Is(n.cfg.Mounter.Check(ctx, target), mounter.ErrNotMounted) {
+		return nil // a stale record
+	}
+	return fail(errPublished, "volume %s is not published at %s: the node published volume %s there; a target path is the kubelet's for one volume alone", shownID(volumeID), target, shownID(p.VolumeID))
+}
+
+// stagedAt is the node's staging record of path. On Windows a path is
+// one in any case (the Windows mounter refuses the other spellings Win32
+// takes for one path), and the records are kept by the path as written:
+// a record under another case is found by comparing them all, so a
+// request cannot pass the checks of which volume is where by writing a
+// volume's path in capitals.
+func (n *node) stagedAt(path string) (nodestate.Staged, error) {
+	st, err := n.nodeState().Staged(path)
+	if err == nil || !errors.Is(err, fs.ErrNotExist) || n.cfg.Mounter.OS() != "windows" {
+		return st, err
+	}
+	for _, r := range n.nodeState().AllStaged() {
+		if winpath.Equal(r.Request.StagingPath, path) {
+			return r, nil
+		}
+	}
+	return st, err
+}
+
+// publishedAt is stagedAt for publish records.
+func (n *node) publishedAt(target string) (nodestate.Published, error) {
+	p, err := n.nodeState().Published(target)
+	if err == nil || !errors.Is(err, fs.ErrNotExist) || n.cfg.Mounter.OS() != "windows" {
+		return p, err
+	}
+	for _, r := range n.nodeState().AllPublished() {
+		if winpath.Equal(r.TargetPath, target) {
+			return r, nil
+		}
+	}
+	return p, err
 }
 
 // recordFailed answers a stage (or an inline publish) whose mount is made
@@ -428,6 +484,12 @@ func (n *node) NodePublishVolume(ctx context.Context, req *csi.NodePublishVolume
 	if err := n.heldByOther(ctx, staging, req.GetVolumeId(), true); err != nil {
 		return nil, err
 	}
+	// Nor is the target another volume's staging path (or an inline
+	// volume's target): published over, that volume's pods would see this
+	// one (on Windows they follow its staging link at every access).
+	if err := n.heldByOther(ctx, req.GetTargetPath(), req.GetVolumeId(), false); err != nil {
+		return nil, err
+	}
 	// A changed password is handed over before the mount is looked at:
 	// once the server has dropped the session, a mount with the old
 	// password fails every look until the kernel has the new one.
@@ -466,7 +528,7 @@ func (n *node) NodePublishVolume(ctx context.Context, req *csi.NodePublishVolume
 	if other, ok := n.otherPublication(ctx, req.GetVolumeId(), req.GetTargetPath()); ok && (singleWriter || other.SingleWriter) {
 		return nil, fail(errPublished, "volume %s is SINGLE_NODE_SINGLE_WRITER and already published at %s", shownID(req.GetVolumeId()), other.TargetPath)
 	}
-	pub, perr := n.nodeState().Published(req.GetTargetPath())
+	pub, perr := n.publishedAt(req.GetTargetPath())
 	republish := perr == nil
 	if republish && (pub.VolumeID != req.GetVolumeId() || pub.ReadOnly != readOnly || pub.SingleWriter != singleWriter) &&
 		!errors.Is(n.cfg.Mounter.Check(ctx, req.GetTargetPath()), mounter.ErrNotMounted) {
@@ -505,6 +567,9 @@ func (n *node) NodeUnpublishVolume(ctx context.Context, req *csi.NodeUnpublishVo
 		return nil, err
 	}
 	defer unlock()
+	if err := n.targetHeldByOther(ctx, req.GetTargetPath(), req.GetVolumeId()); err != nil {
+		return nil, err
+	}
 	if n.isInline(req.GetTargetPath()) {
 		return n.unpublishInline(ctx, req.GetTargetPath())
 	}

@@ -160,11 +160,14 @@ func WindowsUser(src source.Source, c source.Credentials) (string, error) {
 // (windowsoptions.go). The mount group and read-only have no counterpart in
 // an SMB global mapping and are ignored (see docs/windows.md).
 func (w *Windows) Stage(ctx context.Context, req StageRequest) error {
+	if err := checkWindowsPath("staging path", req.StagingPath); err != nil {
+		return err
+	}
 	m, noops, err := windowsMapping(req, w.host.PassesMapOptions())
 	if err != nil {
 		return err
 	}
-	staging := winpath.Clean(req.StagingPath)
+	staging := req.StagingPath
 	logger := klog.FromContext(ctx).WithValues("path", staging, "share", m.root)
 	if len(noops) > 0 {
 		logger.V(2).Info("accepting mount options that mean nothing to a Windows mapping", "options", strings.Join(volume.RedactMountOptions(noops), ","))
@@ -188,6 +191,11 @@ func (w *Windows) Stage(ctx context.Context, req StageRequest) error {
 		if err := w.host.Rmdir(ctx, staging); err != nil {
 			return fmt.Errorf("remove the directory at the staging path to put the link there: %w", err)
 		}
+	case !winpath.IsUNC(l.target):
+		// A stage links only into a share: this link is not one it made
+		// (a pod's publish link, say). Taken for a staging link whose
+		// mapping is gone, it was replaced by a link to this volume.
+		return notOurLink("staging path", staging, l.target)
 	default:
 		return w.restage(ctx, staging, l.target, m, req.Credentials.Password)
 	}
@@ -440,16 +448,26 @@ func (w *Windows) undoFailedStage(ctx context.Context, staging, root string, cau
 // Unstage removes the staging link, and the share's mapping when no other
 // volume staged on this node links to that share.
 func (w *Windows) Unstage(ctx context.Context, stagingPath string) error {
-	staging := winpath.Clean(stagingPath)
+	if err := checkWindowsPath("staging path", stagingPath); err != nil {
+		return err
+	}
+	return w.unstage(ctx, stagingPath)
+}
+
+func (w *Windows) unstage(ctx context.Context, staging string) error {
 	l, err := w.readLink(ctx, staging)
 	switch {
 	case err != nil:
 		return err
 	case l.kind == linkMissing:
 		return nil
-	case l.kind == notALink || !winpath.IsUNC(l.target):
-		// The kubelet's empty directory, or what a failed stage left.
+	case l.kind == notALink:
+		// The kubelet's empty directory (Rmdir removes no other).
 		return w.rmdir(ctx, staging)
+	case !winpath.IsUNC(l.target):
+		// No stage makes a link but into a share: this one is not the
+		// driver's staging link (a pod's publish link, say), and stays.
+		return notOurLink("staging path", staging, l.target)
 	}
 	root, err := winpath.ShareRoot(l.target)
 	if err != nil {
@@ -537,7 +555,16 @@ func (w *Windows) shareUsers(ctx context.Context, root, staging string) ([]strin
 // read-only: read-only is enforced by the container runtime for volumeMounts
 // with readOnly: true, and by the share's permissions.
 func (w *Windows) Publish(ctx context.Context, stagingPath, targetPath string, readOnly bool) error {
-	staging, target := winpath.Clean(stagingPath), winpath.Clean(targetPath)
+	if err := checkWindowsPath("staging path", stagingPath); err != nil {
+		return err
+	}
+	if err := checkWindowsPath("target path", targetPath); err != nil {
+		return err
+	}
+	staging, target := stagingPath, targetPath
+	if winpath.Equal(staging, target) {
+		return fmt.Errorf("%w: the target path %s is the staging path", ErrInvalid, target)
+	}
 	if err := w.Check(ctx, staging); err != nil {
 		return fmt.Errorf("staging path %s: %w", staging, err)
 	}
@@ -553,6 +580,22 @@ func (w *Windows) Publish(ctx context.Context, stagingPath, targetPath string, r
 		if err := w.ensureDir(ctx, winpath.Dir(target)); err != nil {
 			return err
 		}
+	case l.kind == isLink && winpath.IsUNC(l.target):
+		// A link straight into a share is a staging link, or an inline
+		// volume's: re-pointed, the pods that link through it would
+		// see this volume's directory instead of their own.
+		return fmt.Errorf("%w: the target path %s links into the share %s: it is a volume's staging path or an inline volume, not a pod's target of this volume", ErrInvalid, target, l.target)
+	case l.kind == isLink:
+		// A link to an old staging path of the volume goes; a link to
+		// anything else that is there (a directory of the node) is not
+		// the driver's to remove.
+		switch to, err := w.readLink(ctx, winpath.Clean(l.target)); {
+		case err != nil:
+			return err
+		case to.kind == notALink:
+			return notOurLink("target path", target, l.target)
+		}
+		fallthrough
 	default:
 		// The kubelet creates the target directory, and a link to an old
 		// staging path must go: the new link takes their place.
@@ -568,7 +611,10 @@ func (w *Windows) Publish(ctx context.Context, stagingPath, targetPath string, r
 
 // Unpublish removes the link at targetPath; the volume stays staged.
 func (w *Windows) Unpublish(ctx context.Context, targetPath string) error {
-	target := winpath.Clean(targetPath)
+	if err := checkWindowsPath("target path", targetPath); err != nil {
+		return err
+	}
+	target := targetPath
 	l, err := w.readLink(ctx, target)
 	if err != nil {
 		return err
@@ -581,7 +627,7 @@ func (w *Windows) Unpublish(ctx context.Context, targetPath string) error {
 		// links to its staging path): taken down as an unstage, so the
 		// share's mapping goes with its last volume even when the node
 		// lost the inline volume's records.
-		return w.Unstage(ctx, target)
+		return w.unstage(ctx, target)
 	}
 	return w.rmdir(ctx, target)
 }
@@ -692,4 +738,93 @@ func errText(err error) string {
 		return "the link's target does not exist"
 	}
 	return err.Error()
+}
+
+// notOurLink refuses a link at a staging or target path that the driver
+// did not make there: what it leads to, and the link itself, are left
+// alone.
+func notOurLink(what, path, to string) error {
+	return fmt.Errorf("%w: the %s %s is a link to %s, which the driver does not make there; it leaves it alone: remove it on the node if it is not wanted", ErrInvalid, what, path, to)
+}
+
+// checkWindowsPath refuses a staging or target path the kubelet never
+// writes, before anything on the node is touched: the kubelet writes an
+// absolute path of its own directory (C:\var\lib\kubelet\..., or rooted
+// \var\lib\kubelet\... with its default root directory), with backslashes,
+// as filepath.Join cleans it. Everything else names the kubelet's path in
+// another spelling, or another place:
+//
+//   - a UNC or device path (\\host\share\..., \\.\, \\?\): the node would
+//     remove or make links on a share, or behind the long-path prefix, where
+//     Win32 normalizes nothing;
+//   - slashes, a trailing or doubled separator: the node's records are kept
+//     by the path as written, so another spelling of a volume's staging path
+//     passed the check of which volume is staged there, and its unstage took
+//     the other volume's link and mapping;
+//   - "." and "..": out of the kubelet's directory;
+//   - a name with trailing periods or spaces, which Win32 drops
+//     (globalmount. is globalmount), a colon past the drive's (an alternate
+//     data stream; globalmount::$INDEX_ALLOCATION is the directory itself),
+//     an 8.3 short name (GLOBAL~1): other names of one file, past the
+//     records' comparison. No name the kubelet writes has any of them.
+//
+// Case is not refused (the kubelet's root directory may be written in any
+// case); the node service compares paths without it (winpath.Equal).
+func checkWindowsPath(what, p string) error {
+	bad := func(why string) error {
+		return fmt.Errorf("%w: %s %q %s: the node links only the kubelet's own directory for the volume, spelled as the kubelet spells it", ErrInvalid, what, p, why)
+	}
+	if strings.HasPrefix(p, `\\`) || strings.HasPrefix(p, `\??\`) || strings.HasPrefix(p, `//`) {
+		return bad("is a network, device or long-path name")
+	}
+	if p != winpath.Clean(p) {
+		return bad("has a slash, or a trailing or doubled backslash")
+	}
+	var rest string
+	switch {
+	case len(p) >= 3 && p[1] == ':' && p[2] == '\\' && isASCIILetter(p[0]):
+		rest = p[3:]
+	case strings.HasPrefix(p, `\`):
+		rest = p[1:]
+	default:
+		return bad("is not an absolute path")
+	}
+	if rest == "" {
+		return bad("is a drive's root")
+	}
+	for _, c := range strings.Split(rest, `\`) {
+		switch {
+		case c == "." || c == "..":
+			return bad(`has a "." or ".." in it`)
+		case strings.HasSuffix(c, ".") || strings.HasSuffix(c, " "):
+			return bad("has a name that ends in a period or a space, which Windows drops")
+		case strings.Contains(c, ":"):
+			return bad("names a stream of a file (a colon)")
+		case isShortName(c):
+			return bad("has an 8.3 short name, another name of a directory")
+		}
+	}
+	return nil
+}
+
+func isASCIILetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
+
+// isShortName says c has the shape of an 8.3 short name Windows generates
+// (up to 8 characters ending in ~ and digits, and an extension of up to 3),
+// as GLOBAL~1 or KUBERN~1.IO.
+func isShortName(c string) bool {
+	base, ext, hasExt := strings.Cut(c, ".")
+	if hasExt && (len(ext) == 0 || len(ext) > 3 || strings.Contains(ext, ".")) || len(base) > 8 {
+		return false
+	}
+	i := strings.LastIndexByte(base, '~')
+	if i < 1 || i == len(base)-1 {
+		return false
+	}
+	for _, r := range base[i+1:] {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }

@@ -294,6 +294,11 @@ func (n NodeStore) PublishedFrom(stagingPath string) []Published {
 	})
 }
 
+// AllPublished lists every readable publish record.
+func (n NodeStore) AllPublished() []Published {
+	return all[Published](n, kindPublished, func(Published) bool { return true })
+}
+
 // PublishedOf lists the recorded publications of a volume. Unreadable
 // records are skipped: they name no target this call could check.
 func (n NodeStore) PublishedOf(volumeID string) []Published {

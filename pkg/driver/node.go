@@ -530,7 +530,11 @@ func (n *node) NodePublishVolume(ctx context.Context, req *csi.NodePublishVolume
 	}
 	pub, perr := n.publishedAt(req.GetTargetPath())
 	republish := perr == nil
-	if republish && (pub.VolumeID != req.GetVolumeId() || pub.ReadOnly != readOnly || pub.SingleWriter != singleWriter) &&
+	// A record that names no volume is one of the earliest versions, which
+	// kept neither it nor the single-writer flag: it refuses nothing (the
+	// kubelet republishes every pod's target again and again:
+	// requiresRepublish).
+	if republish && pub.VolumeID != "" && (pub.VolumeID != req.GetVolumeId() || pub.ReadOnly != readOnly || pub.SingleWriter != singleWriter) &&
 		!errors.Is(n.cfg.Mounter.Check(ctx, req.GetTargetPath()), mounter.ErrNotMounted) {
 		// Spec, NodePublishVolume: the same target with other arguments
 		// (T1=T2, P1!=P2) is ALREADY_EXISTS, "Volume published but is

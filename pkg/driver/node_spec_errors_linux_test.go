@@ -81,6 +81,19 @@ func TestNodePublishAgainWithOtherArgumentsIsAlreadyExists(t *testing.T) {
 	if log := fake.GetLog(); len(log) != 0 {
 		t.Fatalf("the refused publishes touched the target: %+v", log)
 	}
+	// A record of the earliest versions names no volume (nor the single
+	// writer): the kubelet's republish over it goes on.
+	old, err := d.nodeState().Published(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old.VolumeID, old.SingleWriter = "", false
+	if err := d.nodeState().SavePublished(old); err != nil {
+		t.Fatal(err)
+	}
+	if err := publish(stage.VolumeId, false, capability(csi.VolumeCapability_AccessMode_SINGLE_NODE_SINGLE_WRITER, nil, "")); err != nil {
+		t.Errorf("republish over a record that names no volume: %v", err)
+	}
 	// The target unmounted behind the node's back: its record is stale.
 	if err := fake.Unmount(target); err != nil {
 		t.Fatal(err)

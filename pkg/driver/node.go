@@ -216,8 +216,11 @@ func (n *node) NodeStageVolume(ctx context.Context, req *csi.NodeStageVolumeRequ
 	}
 	// A stage again of a staged volume (the kubelet's retry, or after its
 	// restart) keeps the size a NodeExpandVolume recorded: the volume
-	// context still says the size the volume was created with.
-	if old, err := n.nodeState().Staged(sr.StagingPath); err == nil {
+	// context still says the size the volume was created with. Another
+	// volume's leftover record (heldByOther let the stage go on, nothing
+	// being mounted there) is replaced, its size too; a record that names
+	// no volume is an earlier version's, taken for this volume's.
+	if old, err := n.nodeState().Staged(sr.StagingPath); err == nil && (old.VolumeID == "" || old.VolumeID == req.GetVolumeId()) {
 		capacity = max(capacity, old.CapacityBytes)
 	}
 	rec := n.stagedRecord(req.GetVolumeId(), sr)

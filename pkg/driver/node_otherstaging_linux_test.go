@@ -98,3 +98,49 @@ func TestStageAndUnstageNeverTakeAnotherVolumesStaging(t *testing.T) {
 	}
 	stageNFS(t, d, "volume-b", "team-b", staging)
 }
+
+// A stage where another volume's record is left, with nothing mounted any
+// more (heldByOther lets it go on: the record is a leftover, replaced),
+// records the new volume's size, never the other volume's expanded one:
+// the stats would report the other volume's capacity under this volume.
+func TestAStageOverAnotherVolumesLeftoverRecordKeepsNotItsSize(t *testing.T) {
+	d, fake, _ := newNodeUnderTest(t)
+	ctx := context.Background()
+	staging := filepath.Join(t.TempDir(), "staging")
+	stage := func(id, sub string) {
+		t.Helper()
+		if _, err := d.NodeStageVolume(ctx, &csi.NodeStageVolumeRequest{
+			VolumeId: id, StagingTargetPath: staging,
+			VolumeCapability: capability(csi.VolumeCapability_AccessMode_MULTI_NODE_MULTI_WRITER, nil, ""),
+			VolumeContext:    map[string]string{ContextSource: "nfs://nas/export", ContextSubDir: sub, "capacityBytes": "65536"},
+		}); err != nil {
+			t.Fatalf("stage %s: %v", id, err)
+		}
+	}
+	stage("volume-a", "team-a")
+	if _, err := d.NodeExpandVolume(ctx, &csi.NodeExpandVolumeRequest{VolumeId: "volume-a", VolumePath: staging, StagingTargetPath: staging,
+		CapacityRange: &csi.CapacityRange{RequiredBytes: 1 << 30}}); err != nil {
+		t.Fatal(err)
+	}
+	// The mount went (a reboot), its record stayed.
+	if err := fake.Unmount(staging); err != nil {
+		t.Fatal(err)
+	}
+	stage("volume-b", "team-b")
+	st, err := d.nodeState().Staged(staging)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.VolumeID != "volume-b" || st.CapacityBytes != 65536 {
+		t.Errorf("volume-b's record: volume %q, %d bytes; want volume-b, 65536 (volume-a's expansion to %d is not volume-b's)", st.VolumeID, st.CapacityBytes, 1<<30)
+	}
+	// The same volume staged again keeps its own expansion.
+	if _, err := d.NodeExpandVolume(ctx, &csi.NodeExpandVolumeRequest{VolumeId: "volume-b", VolumePath: staging, StagingTargetPath: staging,
+		CapacityRange: &csi.CapacityRange{RequiredBytes: 1 << 20}}); err != nil {
+		t.Fatal(err)
+	}
+	stage("volume-b", "team-b")
+	if st, _ := d.nodeState().Staged(staging); st.CapacityBytes != 1<<20 {
+		t.Errorf("volume-b staged again: %d bytes, want its expansion's %d", st.CapacityBytes, 1<<20)
+	}
+}

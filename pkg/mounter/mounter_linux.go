@@ -465,15 +465,25 @@ func smbSecurityOptions(src source.Source, creds source.Credentials, credUID *ui
 // The look must not wait for a file server: a mount at the path (a hung
 // one too, which an unstage must still detach) is its file system's root,
 // and an lstat(2) revalidates its attributes with the server. statx with
-// AT_STATX_DONT_SYNC takes the type from the client's cache (NFS and CIFS
-// honour it), and AT_NO_AUTOMOUNT triggers nothing.
-func checkNodePath(what, path string) error {
+// AT_STATX_DONT_SYNC takes the type from the client's cache where the file
+// system honours it (NFS does), and AT_NO_AUTOMOUNT triggers nothing.
+//
+// CIFS does not always honour it: cifs_getattr goes to the server for an
+// inode whose cached attributes were dropped (its time is 0, which an
+// unlink or mkdir in the directory sets), so a path the mount table shows
+// a mount at exactly is taken for what it is, a file system's root (a
+// directory; the kernel mounts on no link), without a look. Only a path
+// with no mount at it is looked at, and that look stays on the node's own
+// disk.
+func (l *Linux) checkNodePath(what, path string) error {
 	if !filepath.IsAbs(path) || slices.Contains(strings.Split(path, "/"), "..") {
 		return fmt.Errorf("%w: %s %q must be an absolute path without \"..\" (the kubelet's own directory for the volume)", ErrInvalid, what, path)
 	}
+	if l.mountedExactlyAt(path) {
+		return nil
+	}
 	var st unix.Statx_t
-	err := unix.Statx(unix.AT_FDCWD, path, unix.AT_SYMLINK_NOFOLLOW|unix.AT_STATX_DONT_SYNC|unix.AT_NO_AUTOMOUNT, unix.STATX_TYPE, &st)
-	if err != nil {
+	if err := statxNodePath(path, &st); err != nil {
 		// Nothing there is fine (made later, or already gone); any other
 		// error is a broken mount's, the probe's to judge.
 		return nil
@@ -487,9 +497,32 @@ func checkNodePath(what, path string) error {
 	return fmt.Errorf("%w: %s %s is not a directory; the node mounts volumes on directories only, and leaves what else is there alone", ErrInvalid, what, path)
 }
 
+// statxNodePath is checkNodePath's look at a path with no mount at it.
+var statxNodePath = func(path string, st *unix.Statx_t) error {
+	return unix.Statx(unix.AT_FDCWD, path, unix.AT_SYMLINK_NOFOLLOW|unix.AT_STATX_DONT_SYNC|unix.AT_NO_AUTOMOUNT, unix.STATX_TYPE, st)
+}
+
+// mountedExactlyAt says whether the mount table has a mount at path itself
+// (its mount point unescaped; not one whose directory was removed, which
+// the table marks "(deleted)": something else may be at the path now).
+// Reading the table asks no file server.
+func (l *Linux) mountedExactlyAt(path string) bool {
+	mps, err := l.m.List()
+	if err != nil {
+		return false
+	}
+	path = filepath.Clean(path)
+	for _, mp := range mps {
+		if filepath.Clean(unescapeMountInfo(mp.Path)) == path {
+			return true
+		}
+	}
+	return false
+}
+
 func (l *Linux) Stage(ctx context.Context, req StageRequest) error {
 	logger := klog.FromContext(ctx)
-	if err := checkNodePath("staging path", req.StagingPath); err != nil {
+	if err := l.checkNodePath("staging path", req.StagingPath); err != nil {
 		return err
 	}
 	mounted, err := l.reuseOrClear(ctx, req.StagingPath, true)
@@ -717,17 +750,17 @@ func (l *Linux) mountedReadOnly(path string) bool {
 }
 
 func (l *Linux) Unstage(ctx context.Context, stagingPath string) error {
-	if err := checkNodePath("staging path", stagingPath); err != nil {
+	if err := l.checkNodePath("staging path", stagingPath); err != nil {
 		return err
 	}
 	return l.unmount(ctx, stagingPath, true)
 }
 
 func (l *Linux) Publish(ctx context.Context, stagingPath, targetPath string, readOnly bool) error {
-	if err := checkNodePath("staging path", stagingPath); err != nil {
+	if err := l.checkNodePath("staging path", stagingPath); err != nil {
 		return err
 	}
-	if err := checkNodePath("target path", targetPath); err != nil {
+	if err := l.checkNodePath("target path", targetPath); err != nil {
 		return err
 	}
 	if err := l.Check(ctx, stagingPath); err != nil {
@@ -790,7 +823,7 @@ func (l *Linux) reuseOrClear(ctx context.Context, path string, force bool) (bool
 }
 
 func (l *Linux) Unpublish(ctx context.Context, targetPath string) error {
-	if err := checkNodePath("target path", targetPath); err != nil {
+	if err := l.checkNodePath("target path", targetPath); err != nil {
 		return err
 	}
 	return l.unmount(ctx, targetPath, false)

@@ -479,7 +479,7 @@ func (l *Linux) checkNodePath(what, path string) error {
 	if !filepath.IsAbs(path) || slices.Contains(strings.Split(path, "/"), "..") {
 		return fmt.Errorf("%w: %s %q must be an absolute path without \"..\" (the kubelet's own directory for the volume)", ErrInvalid, what, path)
 	}
-	if l.mountedExactlyAt(path) {
+	if mounted, _ := l.listedAt(path, false); mounted {
 		return nil
 	}
 	var st unix.Statx_t
@@ -500,24 +500,6 @@ func (l *Linux) checkNodePath(what, path string) error {
 // statxNodePath is checkNodePath's look at a path with no mount at it.
 var statxNodePath = func(path string, st *unix.Statx_t) error {
 	return unix.Statx(unix.AT_FDCWD, path, unix.AT_SYMLINK_NOFOLLOW|unix.AT_STATX_DONT_SYNC|unix.AT_NO_AUTOMOUNT, unix.STATX_TYPE, st)
-}
-
-// mountedExactlyAt says whether the mount table has a mount at path itself
-// (its mount point unescaped; not one whose directory was removed, which
-// the table marks "(deleted)": something else may be at the path now).
-// Reading the table asks no file server.
-func (l *Linux) mountedExactlyAt(path string) bool {
-	mps, err := l.m.List()
-	if err != nil {
-		return false
-	}
-	path = filepath.Clean(path)
-	for _, mp := range mps {
-		if filepath.Clean(unescapeMountInfo(mp.Path)) == path {
-			return true
-		}
-	}
-	return false
 }
 
 func (l *Linux) Stage(ctx context.Context, req StageRequest) error {
@@ -916,16 +898,23 @@ func (l *Linux) gone(path string) error {
 }
 
 // inTable says whether the mount table has a mount at path, without
-// touching the path.
-func (l *Linux) inTable(path string) (bool, error) {
+// touching the path: one whose directory was removed too.
+func (l *Linux) inTable(path string) (bool, error) { return l.listedAt(path, true) }
+
+// listedAt reads the mount table for a mount at path; reading it asks no
+// file server. The table writes a mount point with the kernel's octal
+// escapes (a space is \040), and one whose directory was removed with
+// " (deleted)" after it, which counts only when deletedToo: something else
+// may be at the path now.
+func (l *Linux) listedAt(path string, deletedToo bool) (bool, error) {
 	mps, err := l.m.List()
 	if err != nil {
 		return false, err
 	}
 	path = filepath.Clean(path)
 	for _, mp := range mps {
-		// A mount point whose directory was removed shows with the suffix.
-		if filepath.Clean(strings.TrimSuffix(mp.Path, `\040(deleted)`)) == path {
+		p, deleted := strings.CutSuffix(mp.Path, `\040(deleted)`)
+		if (deletedToo || !deleted) && filepath.Clean(unescapeMountInfo(p)) == path {
 			return true, nil
 		}
 	}

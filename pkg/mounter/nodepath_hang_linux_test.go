@@ -71,3 +71,29 @@ func TestTheNodePathCheckNeverWaitsForAMountsServer(t *testing.T) {
 		t.Error("unpublish of a symbolic link: no error")
 	}
 }
+
+// The mount table writes a mount point with the kernel's escapes, and one
+// whose directory was removed with " (deleted)" after it: listedAt finds a
+// path with a space in it (inTable compared the escaped form, and never
+// did), and counts a removed directory's mount only when asked to.
+func TestListedAtReadsTheTablesEscapes(t *testing.T) {
+	l := NewLinuxForTest(mount.NewFakeMounter([]mount.MountPoint{
+		{Device: "//fs/share/v", Path: `/var/lib/kube\040let/a`, Type: "cifs"},
+		{Device: "//fs/share/w", Path: `/var/lib/kubelet/b\040(deleted)`, Type: "cifs"},
+	}), nil, t.TempDir())
+	for _, c := range []struct {
+		path       string
+		deletedToo bool
+		want       bool
+	}{
+		{"/var/lib/kube let/a", false, true},
+		{"/var/lib/kube let/a/", true, true},
+		{`/var/lib/kube\040let/a`, true, false},
+		{"/var/lib/kubelet/b", true, true},
+		{"/var/lib/kubelet/b", false, false},
+	} {
+		if got, err := l.listedAt(c.path, c.deletedToo); err != nil || got != c.want {
+			t.Errorf("listedAt(%q, deletedToo %v) = %v, %v; want %v", c.path, c.deletedToo, got, err, c.want)
+		}
+	}
+}

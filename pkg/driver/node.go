@@ -8,7 +8,6 @@ import (
 	"math"
 	"os"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/container-storage-interface/spec/lib/go/csi"
@@ -65,10 +64,8 @@ func nodeVolume(volumeID string, vctx map[string]string) (source.Source, string,
 				return source.Source{}, "", fmt.Errorf("volume attribute %s: %w", ContextSubDir, err)
 			}
 			if src.Protocol == source.SMB {
-				for _, c := range strings.Split(sub, "/") {
-					if err := source.CheckSMBName(c); err != nil {
-						return source.Source{}, "", fmt.Errorf("volume attribute %s: %w", ContextSubDir, err)
-					}
+				if err := source.CheckSMBPath(sub); err != nil {
+					return source.Source{}, "", fmt.Errorf("volume attribute %s: %w", ContextSubDir, err)
 				}
 			}
 		}

@@ -424,6 +424,17 @@ func CheckSMBName(c string) error {
 	return nil
 }
 
+// CheckSMBPath is CheckSMBName for each directory of rel, a slash path
+// below an SMB source (a volume's subDir).
+func CheckSMBPath(rel string) error {
+	for _, c := range strings.Split(rel, "/") {
+		if err := CheckSMBName(c); err != nil {
+			return fmt.Errorf("the directory %q: %w", c, err)
+		}
+	}
+	return nil
+}
+
 // splitPath cleans a slash path: a trailing slash is fine, but empty, "." and
 // ".." components are refused, since they make the base ambiguous.
 func (p parser) splitPath(path string) ([]string, error) {

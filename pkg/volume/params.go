@@ -64,10 +64,8 @@ func ParseParams(name string, p map[string]string) (Params, error) {
 	if out.Source.Protocol == source.SMB {
 		// The node refuses to mount such a name (nodeVolume), so a volume
 		// made with one could be created and deleted but never used.
-		for _, c := range strings.Split(sub, "/") {
-			if err := source.CheckSMBName(c); err != nil {
-				return Params{}, fmt.Errorf("parameter %s: the directory %q: %w", ParamSubDir, c, err)
-			}
+		if err := source.CheckSMBPath(sub); err != nil {
+			return Params{}, fmt.Errorf("parameter %s: %w", ParamSubDir, err)
 		}
 	}
 	out.SubDir = sub

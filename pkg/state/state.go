@@ -639,12 +639,12 @@ func (s *Store) sameVolume(ctx context.Context, rec Record, req CreateRequest) e
 // not know).
 func paramsDiffer(a, b map[string]string) []string {
 	var out []string
-	for _, k := range slices.Sorted(maps.Keys(a)) {
-		if v, ok := b[k]; !ok || v != a[k] {
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
 			out = append(out, k)
 		}
 	}
-	for _, k := range slices.Sorted(maps.Keys(b)) {
+	for k := range b {
 		if _, ok := a[k]; !ok {
 			out = append(out, k)
 		}

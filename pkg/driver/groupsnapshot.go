@@ -396,7 +396,7 @@ func (d *controller) refuseGroup(ctx context.Context, name string, src source.So
 	var again *csi.VolumeGroupSnapshot
 	ferr := d.at(ctx, d.locateShare(ctx, src), creds, false, func(s site) error {
 		var err error
-		if g, err = s.FindGroup(ctx, name); err != nil || g.Unanswered || !ofVolumes(g, ids) {
+		if g, err = s.FindGroup(ctx, name); err != nil || g.Unanswered || !g.OfVolumes(ids) {
 			return err
 		}
 		gid := volume.Snapshot{Source: src, Key: state.GroupKey(g.Name), UID: g.UID}
@@ -422,17 +422,4 @@ func (d *controller) refuseGroup(ctx context.Context, name string, src source.So
 		return nil, status.Errorf(codes.NotFound, "%s (and deleting what the group's calls made so far: %v)", status.Convert(refused).Message(), ferr)
 	}
 	return nil, refused
-}
-
-// ofVolumes says whether g is a group snapshot of exactly these volumes.
-func ofVolumes(g state.Group, ids []string) bool {
-	if len(g.Members) != len(ids) {
-		return false
-	}
-	for _, id := range ids {
-		if memberIndex(g, id) < 0 {
-			return false
-		}
-	}
-	return true
 }

@@ -435,7 +435,7 @@ func (s *Store) CreateGroup(ctx context.Context, name string, volumeIDs []string
 	g, err := s.FindGroup(ctx, name)
 	switch {
 	case err == nil:
-		if !sameMembers(g, volumeIDs) {
+		if !g.OfVolumes(volumeIDs) {
 			return Group{}, fmt.Errorf("group snapshot %q exists already, of other volumes: %w", name, ErrConflict)
 		}
 		return g, nil
@@ -456,7 +456,9 @@ func (s *Store) CreateGroup(ctx context.Context, name string, volumeIDs []string
 	return g, s.writeJSON(ctx, groupRecord(GroupKey(name)), g)
 }
 
-func sameMembers(g Group, volumeIDs []string) bool {
+// OfVolumes says whether g is a group snapshot of exactly these volumes
+// (each named once), in any order.
+func (g Group) OfVolumes(volumeIDs []string) bool {
 	if len(g.Members) != len(volumeIDs) {
 		return false
 	}

@@ -44,11 +44,18 @@ func TestTheNodePathCheckNeverWaitsForAMountsServer(t *testing.T) {
 		}
 		return look(p, st)
 	}
-	for name, call := range map[string]func(context.Context) error{
-		"publish":   func(ctx context.Context) error { return l.Publish(ctx, staging, target, false) },
-		"unpublish": func(ctx context.Context) error { return l.Unpublish(ctx, target) },
-		"unstage":   func(ctx context.Context) error { return l.Unstage(ctx, staging) },
+	// In this order: each takes its mount away (unpublish the target's,
+	// unstage the staging path's), and a path with none left is looked at
+	// by the statx, which here does not answer.
+	for _, c := range []struct {
+		name string
+		call func(context.Context) error
+	}{
+		{"publish", func(ctx context.Context) error { return l.Publish(ctx, staging, target, false) }},
+		{"unpublish", func(ctx context.Context) error { return l.Unpublish(ctx, target) }},
+		{"unstage", func(ctx context.Context) error { return l.Unstage(ctx, staging) }},
 	} {
+		name, call := c.name, c.call
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		done := make(chan error, 1)
 		go func() { done <- call(ctx) }()

@@ -382,8 +382,11 @@ func (c *opCounter) next(op memshare.Op) deadOp {
 		c.seen = map[[2]string]int{}
 	}
 	// UIDs are new in every run, and so are file IDs (which the server
-	// gives in the order of the concurrent copies' operations).
-	k := [2]string{op.Name, deadRootsRE.ReplaceAllString(deadUIDRE.ReplaceAllString(op.Path, "UID"), "roots/ID")}
+	// gives in the order of the concurrent copies' operations). So is the
+	// time in an archive's name when its plain name was taken: a cut run
+	// a second after the uninterrupted one renames to another name.
+	p := deadRootsRE.ReplaceAllString(deadUIDRE.ReplaceAllString(op.Path, "UID"), "roots/ID")
+	k := [2]string{op.Name, deadTimeRE.ReplaceAllString(p, "TIME")}
 	c.seen[k]++
 	return deadOp{name: k[0], path: k[1], nth: c.seen[k]}
 }

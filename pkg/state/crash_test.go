@@ -70,6 +70,10 @@ type scenario struct {
 	stale func(ctx context.Context, st *Store) error
 	// vol is the directory a create makes, when not volPath.
 	vol string
+	// notLate, when set, says why the call is not sent again after the
+	// reclaimer's passes (checkLateRetry): it is a step of a call, not
+	// one a CO sends.
+	notLate string
 	// window is how many cuts of the call may leave an intent that does
 	// not yet say the directory was there first (checkVolumeDir): those
 	// between createNew's intent and adopted's rename; none elsewhere.
@@ -533,6 +537,10 @@ func scenarios() []scenario {
 func snapshotScenario() scenario {
 	return scenario{
 		name: "CreateSnapshot completion",
+		// The reclaimer takes the snapshot its cut left as abandoned, and
+		// the CO's CreateSnapshot then starts it over with its copy:
+		// "CreateSnapshot with its copy" is that call.
+		notLate: "the last step of a snapshot's copy",
 		setup: func(t *testing.T, st *Store, sh *memshare.Share) {
 			baseDir(t, st, sh)
 			rec := madeVolume(t, st, sh)
@@ -705,6 +713,11 @@ func TestEveryCrashPointConverges(t *testing.T) {
 						if checkReclaimed(t, at, never, c, before, want) {
 							window += checkVolumeDir(t, at, base, never, sc.volDir(), in)
 						}
+					} else {
+						reclaim(t, at, never, c)
+					}
+					if sc.notLate == "" {
+						checkLateRetry(t, at, never, c, sc.call, refErr, ref)
 					}
 				}
 			}
@@ -713,6 +726,47 @@ func TestEveryCrashPointConverges(t *testing.T) {
 	for _, r := range report {
 		t.Log(r)
 	}
+}
+
+// lateCanon is canonical with the records' times made equal: a retry that
+// comes after the reclaimer's passes runs hours after the uninterrupted
+// call did.
+// The time is also in the name of an archive whose plain name was taken,
+// and so in the key of its record, which hashes that name.
+var lateCanon = memshare.Canon{
+	UID:  regexp.MustCompile(`cafe[0-9a-f]{12}|\b[0-9a-f]{32}\b`),
+	Time: regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z|\b\d{8}T\d{6}Z\b`),
+	IDs:  canonical.IDs,
+}
+
+// checkLateRetry is the CO's retry that comes only after the reclaimer
+// passed over what the cut left (the controller was down for longer than
+// IntentTTL, or the CO's backoff ran that long): sh, reclaimed already,
+// must end as after the uninterrupted call (ref), with its answer.
+func checkLateRetry(t *testing.T, at string, sh *memshare.Share, c0 *clock, call func(context.Context, *Store) error, refErr error, ref *memshare.Share) {
+	t.Helper()
+	c := &clock{t: c0.t.Add(4 * (IntentTTL + time.Minute))} // after reclaim's passes
+	got := answer(t, sh, c, call)
+	if (got == nil) != (refErr == nil) || !sameRefusal(got, refErr) {
+		t.Errorf("%s: retried after the reclaimer's passes, the call answered %v, the uninterrupted call %v", at, got, refErr)
+	}
+	if diff := compare(dropEmptyMetaDirs(lateCanon.Lines(ref.Dump())), dropEmptyMetaDirs(lateCanon.Lines(sh.Dump()))); diff != "" {
+		t.Errorf("%s: retried after the reclaimer's passes, the share differs from an uninterrupted call's:\n%s", at, diff)
+	}
+}
+
+// dropEmptyMetaDirs leaves out the empty directories in the driver's
+// metadata directory (a quarantine a pass emptied, say), which calls make
+// again as they need them; an empty directory anywhere else stays in.
+func dropEmptyMetaDirs(lines []string) []string {
+	var out []string
+	for i, l := range lines {
+		if strings.HasPrefix(l, Dir+"/") && strings.HasSuffix(l, "/") && (i+1 == len(lines) || !strings.HasPrefix(lines[i+1], l)) {
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
 }
 
 // cut fails the n-th operation as mode says, and every later one.

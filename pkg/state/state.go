@@ -573,17 +573,39 @@ func (s *Store) abandon(ctx context.Context, req CreateRequest, owner Record, er
 		}
 		return err
 	}
-	if fi, serr := s.c.Stat(ctx, req.Path); serr == nil && fi.IsDir && !fi.IsLink && fi.ID != 0 && fi.ID != owner.RootID && !s.isMarked(ctx, fi.ID) {
-		if names, lerr := s.c.List(ctx, req.Path, 1); lerr == nil && len(names) == 0 {
-			if rerr := s.removeEmptyDir(ctx, req.Path); rerr != nil {
-				return fmt.Errorf("%w (and removing the directory an earlier try made: %v)", err, rerr)
-			}
-		}
+	if rerr := s.dropMadeDir(ctx, in, owner); rerr != nil {
+		return fmt.Errorf("%w (and removing the directory an earlier try made: %v)", err, rerr)
 	}
 	if rerr := s.removeFile(ctx, s.intentPath(req.Path)); rerr != nil {
 		return fmt.Errorf("%w (and removing the intent an earlier try left: %v)", err, rerr)
 	}
 	return err
+}
+
+// dropMadeDir removes the directory at in.Path that the create of intent
+// in made, cut short, when another volume's record (owner) has the path:
+// while it is empty, and only when nothing says it is not that create's.
+// It stays when it is owner's root, or owner's record names no root (one
+// of a version before root IDs: the directory may be its volume's); when
+// the intent says it was there before the create; when it is marked as
+// any root. An intent cut before it said the directory was there first
+// (adopted) cannot tell an administrator's empty directory from its own:
+// the same window a rollback without a record has.
+func (s *Store) dropMadeDir(ctx context.Context, in, owner Record) error {
+	fi, err := s.c.Stat(ctx, in.Path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	case !fi.IsDir || fi.IsLink || fi.ID == 0 || owner.RootID == 0 || fi.ID == owner.RootID || fi.ID == in.AdoptedID || s.isMarked(ctx, fi.ID):
+		return nil
+	}
+	names, err := s.c.List(ctx, in.Path, 1)
+	if err != nil || len(names) > 0 {
+		return err
+	}
+	return s.removeEmptyDir(ctx, in.Path)
 }
 
 // existing answers a create that found the record of a volume at its
@@ -1022,7 +1044,13 @@ func (s *Store) rollBack(ctx context.Context, in Record) (kept string, err error
 		// Committed before the call stopped: finish it forward.
 		return "", s.afterCommit(ctx, rec, 0)
 	case err == nil:
-		// Another claim's volume took the place since: its holds stay.
+		// Another claim's volume took the place since: its holds stay,
+		// and the directory unless this create made it (a volume whose
+		// directory went behind the driver's back: abandon undoes the
+		// same when the claim's retry comes first).
+		if err := s.dropMadeDir(ctx, in, rec); err != nil {
+			return "", err
+		}
 		return "", s.removeFile(ctx, s.intentPath(p))
 	case errors.Is(err, errTorn):
 		// The create's commit was cut short: it goes with the rest.

@@ -82,3 +82,84 @@ func TestACutDeleteNeverTakesTheNextClaimAtItsPath(t *testing.T) {
 		})
 	}
 }
+
+// TestEveryCutCreateGivesWayToAnotherClaim: a CreateVolume cut at any
+// share operation and never answered, then another claim whose subDir
+// resolves to the same directory, before the first claim's retry. When the
+// cut came before the first's commit the other claim gets the directory,
+// as if it had come first (TestAnotherClaimTakesAnUnfinishedCreatesPlace
+// at one cut); after it, the other is refused. Whichever it is, a pod
+// writes into the volume the other claim got, the first claim's late retry
+// comes and the reclaimer passes: the other's volume, record and file are
+// all there, the first's retry is refused, and no intent is left.
+func TestEveryCutCreateGivesWayToAnotherClaim(t *testing.T) {
+	bg := context.Background()
+	for _, sc := range append(scenarios(), warmScenarios()...) {
+		if !sc.create {
+			continue
+		}
+		t.Run(sc.name, func(t *testing.T) {
+			c := &clock{t: t0}
+			base := memshare.New()
+			sc.setup(t, storeOn(base, c), base)
+			ref := base.Clone()
+			ref.SetHook(nil)
+			refErr := sc.call(bg, storeOn(ref, c))
+			took := 0
+			for n := 1; n <= ref.Ops(); n++ {
+				for _, mode := range []cutMode{dieBefore, dieAfter, cancelAt} {
+					at := fmt.Sprintf("%s op %d", mode, n)
+					sh := base.Clone()
+					ctx, cancel := context.WithCancel(bg)
+					sh.SetHook(cut(n, mode, cancel))
+					cutErr := sc.call(ctx, storeOn(sh, c))
+					cancel()
+					sh.SetHook(nil)
+					if cutErr == nil {
+						continue // answered: the claim is the first's
+					}
+					other := CreateRequest{Path: sc.volDir(), Name: "pvc-other", CapacityBytes: 1 << 30, Perm: 0o777}
+					made, err := storeOn(sh, c).Create(bg, other)
+					if err != nil && refErr != nil {
+						// What refuses the first claim's directory (a link
+						// to another volume, say) refuses the other's too.
+						if !sameRefusal(err, refErr) {
+							t.Errorf("%s: the other claim was refused (%v), the first (%v)", at, err, refErr)
+						}
+						continue
+					}
+					if err != nil {
+						// The first committed: the directory is its volume's.
+						if rec, rerr := storeOn(sh, c).record(bg, sc.volDir()); rerr != nil || rec.Name == "pvc-other" {
+							t.Errorf("%s: the other claim was refused (%v) with no other volume's record there: %+v, %v", at, err, rec, rerr)
+						}
+						continue
+					}
+					took++
+					if err := sh.WriteFileDirect(sc.volDir()+"/other.txt", []byte("the other claim's")); err != nil {
+						t.Fatal(err)
+					}
+					if err := answer(t, sh, c, sc.call); err == nil {
+						t.Errorf("%s: the first claim's late retry succeeded, at a directory another claim has", at)
+					}
+					reclaim(t, at, sh, c)
+					rec, err := storeOn(sh, c).record(bg, sc.volDir())
+					if err != nil || rec.UID != made.UID {
+						t.Errorf("%s: the other claim's record is %+v (%v), want UID %s", at, rec, err, made.UID)
+					}
+					dir, _ := entryAt(sh, sc.volDir())
+					file, _ := entryAt(sh, sc.volDir()+"/other.txt")
+					if !dir.Dir || dir.ID != made.RootID || file.Data != "the other claim's" {
+						t.Errorf("%s: the other claim's directory is %+v (want ID %d), its file %+v", at, dir, made.RootID, file)
+					}
+					if names, _ := storeOn(sh, c).list(bg, intentsDir); len(names) > 0 {
+						t.Errorf("%s: intents left: %v", at, names)
+					}
+				}
+			}
+			if took == 0 && refErr == nil {
+				t.Error("no cut left the directory to the other claim: the test tests nothing")
+			}
+		})
+	}
+}

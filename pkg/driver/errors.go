@@ -114,7 +114,7 @@ func codeOf(err error) codes.Code {
 		return codes.Aborted
 	case errors.Is(err, errNotReady), errors.Is(err, jobs.ErrClosed):
 		return codes.Unavailable
-	case errors.Is(err, errNoTopology), errors.Is(err, krb5cache.ErrNoFreeUID):
+	case errors.Is(err, errNoTopology), errors.Is(err, krb5cache.ErrNoFreeUID), errors.Is(err, share.ErrNoSpace):
 		return codes.ResourceExhausted
 	case errors.Is(err, krb5cache.ErrNoIdentity):
 		return codes.InvalidArgument

@@ -30,6 +30,10 @@ func TestCodeOf(t *testing.T) {
 		{fmt.Errorf("x: %w", share.ErrInUse), codes.Aborted},
 		{fmt.Errorf("x: %w: %w", share.ErrUnavailable, fs.ErrNotExist), codes.Unavailable},
 		{fmt.Errorf("x: %w", fs.ErrPermission), codes.PermissionDenied},
+		// A full share, or a user's quota reached: the spec's code for
+		// "not enough space" (CreateSnapshot) and "quota issues"
+		// (CreateVolume).
+		{fmt.Errorf("write: NFS status 28: %w", share.ErrNoSpace), codes.ResourceExhausted},
 		{fmt.Errorf("x: %w (%v)", share.ErrPrecondition, "KDC_ERR_S_PRINCIPAL_UNKNOWN"), codes.FailedPrecondition},
 		// The node's mount errors, through the same map.
 		{fmt.Errorf("stage: %w", mounter.ErrUnsupported), codes.FailedPrecondition},

@@ -74,6 +74,12 @@ type Capacity struct {
 	TotalInodes, FreeInodes    int64 // zero when the protocol does not report them
 }
 
+// ErrNoSpace says the server has no room for what a call writes: its file
+// system is full, or the quota of the share's user is reached. Only an
+// operator can fix that; the CO's retry succeeds once one has (the spec's
+// RESOURCE_EXHAUSTED).
+var ErrNoSpace = errors.New("the share is full, or its user's quota is reached: free space on the server or raise the quota")
+
 // ErrNotEmpty says a directory could not be removed because it still has
 // entries: a writer is still at work in it, or the server hides some of them
 // (Samba does not list links that point outside the share). It is worth a

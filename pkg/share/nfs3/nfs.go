@@ -374,6 +374,8 @@ func statusError(status uint32) error {
 		return fmt.Errorf("NFS status %d: %w", status, share.ErrNotEmpty)
 	case nfs.NFS3ErrPerm, nfs.NFS3ErrAcces, nfs.NFS3ErrROFS:
 		return fmt.Errorf("NFS status %d: %w", status, fs.ErrPermission)
+	case nfs.NFS3ErrNoSpc, nfs.NFS3ErrDQuot:
+		return fmt.Errorf("NFS status %d: %w", status, share.ErrNoSpace)
 	case nfs3ErrJukebox:
 		// The server cannot answer yet (a file being recalled from
 		// offline storage, a delegation being returned): ask again later,

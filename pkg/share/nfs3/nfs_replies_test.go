@@ -98,6 +98,19 @@ func TestABadHandleIsNoAnswerAndEndsTheSession(t *testing.T) {
 	}
 }
 
+// A full file system or a user's quota reached is share.ErrNoSpace (which
+// the driver answers RESOURCE_EXHAUSTED), never a broken session.
+func TestNoSpaceIsAnAnswer(t *testing.T) {
+	for _, status := range []uint32{nfs.NFS3ErrNoSpc, nfs.NFS3ErrDQuot} {
+		srv := &fakeNFS3{files: map[string][]byte{"rec": []byte("x")}, lookupStatus: status}
+		c := startFakeNFS3(t, srv)
+		_, err := c.Stat(testCtx(t), "rec")
+		if !errors.Is(err, share.ErrNoSpace) || share.BreaksSession(err) || c.Broken() {
+			t.Errorf("status %d: %v (session broken %v); want ErrNoSpace and the session kept", status, err, c.Broken())
+		}
+	}
+}
+
 // An MNT reply that says OK and ends before the handle is the server's
 // fault, not an answer about the export: Unavailable (retried, or the
 // server's next address tried), not an Internal error.

@@ -79,6 +79,7 @@ const (
 	nfs4ErrIsdir          = 21
 	nfs4ErrInval          = 22
 	nfs4ErrNospc          = 28
+	nfs4ErrDquot          = 69
 	nfs4ErrRofs           = 30
 	nfs4ErrNametoolong    = 63
 	nfs4ErrNotempty       = 66
@@ -124,7 +125,7 @@ const (
 
 var nfs4StatusNames = map[uint32]string{
 	nfs4ErrPerm: "PERM", nfs4ErrNoent: "NOENT", nfs4ErrIO: "IO", nfs4ErrAccess: "ACCESS", nfs4ErrExist: "EXIST",
-	nfs4ErrXdev: "XDEV", nfs4ErrNotdir: "NOTDIR", nfs4ErrIsdir: "ISDIR", nfs4ErrInval: "INVAL", nfs4ErrNospc: "NOSPC",
+	nfs4ErrXdev: "XDEV", nfs4ErrNotdir: "NOTDIR", nfs4ErrIsdir: "ISDIR", nfs4ErrInval: "INVAL", nfs4ErrNospc: "NOSPC", nfs4ErrDquot: "DQUOT",
 	nfs4ErrRofs: "ROFS", nfs4ErrNametoolong: "NAMETOOLONG", nfs4ErrNotempty: "NOTEMPTY", nfs4ErrStale: "STALE",
 	nfs4ErrBadhandle: "BADHANDLE", nfs4ErrBadCookie: "BAD_COOKIE", nfs4ErrNotsupp: "NOTSUPP",
 	nfs4ErrServerfault: "SERVERFAULT", nfs4ErrDelay: "DELAY", nfs4ErrExpired: "EXPIRED", nfs4ErrGrace: "GRACE", nfs4ErrFhexpired: "FHEXPIRED",
@@ -178,6 +179,8 @@ func (e *NFS4Error) Unwrap() error {
 		return share.ErrNotEmpty
 	case nfs4ErrPerm, nfs4ErrAccess, nfs4ErrRofs, nfs4ErrWrongsec:
 		return fs.ErrPermission
+	case nfs4ErrNospc, nfs4ErrDquot:
+		return share.ErrNoSpace
 	case nfs4ErrDelay, nfs4ErrGrace:
 		// Still so at the call's deadline: worth a retry later, on this
 		// session too (the slot moved on with the reply).

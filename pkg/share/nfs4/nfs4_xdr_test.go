@@ -268,6 +268,13 @@ func TestNFS4ErrorsUnwrapLikeV3(t *testing.T) {
 			t.Errorf("status %d: IsAnswer %v", status, share.IsAnswer(err))
 		}
 	}
+	// No room on the server, as v3's NOSPC and DQUOT: not an answer about
+	// a path, nor a broken session.
+	for _, status := range []uint32{nfs4ErrNospc, nfs4ErrDquot} {
+		if err := error(&NFS4Error{Op: op4Write, Status: status}); !errors.Is(err, share.ErrNoSpace) || share.BreaksSession(err) {
+			t.Errorf("status %d: %v, want ErrNoSpace, the session kept", status, err)
+		}
+	}
 	if err := (&NFS4Error{Op: op4Remove, Status: nfs4ErrIO}); share.IsAnswer(err) || err.Error() != "NFSv4 REMOVE: NFS4ERR_IO (5)" {
 		t.Errorf("IO: %v", err)
 	}

@@ -320,6 +320,9 @@ func (c *smbClient) wrap(ctx context.Context, op, rel string, err error) error {
 	if errors.As(err, &re) && inUse[re.Code] {
 		return fmt.Errorf("%s %s: %w: %w", op, rel, share.ErrInUse, err)
 	}
+	if s := ntStatus(err); s == statusDiskFull || s == statusQuotaExceeded {
+		return fmt.Errorf("%s %s: %w: %w", op, rel, share.ErrNoSpace, err)
+	}
 	if ntStatus(err) == stoppedOnSymlink {
 		return fmt.Errorf("%s %s: the path goes through a link the server leaves to its client to follow, and the driver never follows one: %w: %w", op, rel, fs.ErrPermission, err)
 	}
@@ -334,6 +337,13 @@ func (c *smbClient) wrap(ctx context.Context, op, rel string, err error) error {
 func newClient(conn net.Conn, s *smb2.Session, sh *smb2.Share, src source.Source) *smbClient {
 	return &smbClient{conn: conn, session: s, share: sh.NoClientLinks(), base: src.Base, desc: src.String()}
 }
+
+// STATUS_DISK_FULL and STATUS_QUOTA_EXCEEDED: the server has no room for
+// a write (share.ErrNoSpace).
+const (
+	statusDiskFull      = 0xC000007F
+	statusQuotaExceeded = 0xC0000044
+)
 
 // stoppedOnSymlink is STATUS_STOPPED_ON_SYMLINK: a Windows server's "this
 // path goes through a link; open its target yourself", which the session

@@ -55,6 +55,21 @@ func TestSMBWrapBreaksSessionOnlyOnTransportFailures(t *testing.T) {
 	}
 }
 
+// STATUS_DISK_FULL and STATUS_QUOTA_EXCEEDED are share.ErrNoSpace (the
+// driver's RESOURCE_EXHAUSTED), an answer that keeps the session.
+func TestNoSpaceIsTheStatus(t *testing.T) {
+	for _, code := range []uint32{0xC000007F, 0xC0000044} {
+		c := &smbClient{}
+		err := c.wrap(context.Background(), "write", "a", &fs.PathError{Op: "write", Path: "a", Err: &smb2.ResponseError{Code: code}})
+		if !errors.Is(err, share.ErrNoSpace) || c.Broken() {
+			t.Errorf("status %#x: %v (session broken %v); want ErrNoSpace and the session kept", code, err, c.Broken())
+		}
+	}
+	if err := (&smbClient{}).wrap(context.Background(), "write", "disk full", &smb2.ResponseError{Code: 0xC0000022}); errors.Is(err, share.ErrNoSpace) {
+		t.Errorf("access denied on a file named %q: %v", "disk full", err)
+	}
+}
+
 // "Not empty" is STATUS_DIRECTORY_NOT_EMPTY, and only that: the error's
 // text holds the path too, which a volume's user names. Read from the
 // text, a directory called "not empty" that another open held

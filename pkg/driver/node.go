@@ -250,7 +250,7 @@ func (n *node) NodeUnstageVolume(ctx context.Context, req *csi.NodeUnstageVolume
 	}
 	defer releaseServer()
 	// A usage walk under way keeps the mount busy: it ends first.
-	n.forgetUsage(req.GetStagingTargetPath())
+	n.forgetUsage(ctx, req.GetStagingTargetPath())
 	if err := n.cfg.Mounter.Unstage(ctx, req.GetStagingTargetPath()); err != nil {
 		return nil, toStatus(err)
 	}

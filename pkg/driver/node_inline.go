@@ -122,7 +122,7 @@ func (n *node) unpublishInline(ctx context.Context, target string) (*csi.NodeUnp
 		return nil, err
 	}
 	defer releaseServer()
-	n.forgetUsage(target) // a usage walk under way keeps the mount busy
+	n.forgetUsage(ctx, target) // a usage walk under way keeps the mount busy
 	if err := n.cfg.Mounter.Unstage(ctx, target); err != nil {
 		return nil, toStatus(err)
 	}

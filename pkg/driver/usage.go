@@ -113,9 +113,10 @@ func (n *node) noteCapacity(key string, over bool) {
 }
 
 // forgetUsage drops the count of a volume being unstaged, and ends a walk
-// under way there, whose open directories would keep its mount busy.
-func (n *node) forgetUsage(key string) {
-	n.usage.Forget(key)
+// under way there, whose open directories would keep its mount busy; it
+// waits for the walk no longer than the call's ctx lasts.
+func (n *node) forgetUsage(ctx context.Context, key string) {
+	n.usage.Forget(ctx, key)
 	n.overMu.Lock()
 	defer n.overMu.Unlock()
 	delete(n.over, key)

@@ -154,9 +154,11 @@ func (c *Counter) Age(u Usage) time.Duration {
 // ends a walk running there: its open directories would keep the mount
 // busy, and an unmount would fail until a walk of a large volume ended on
 // its own, minutes later at its pace. It waits for the walk to return, a
-// batch of entries at most, but no longer than stopWait: a walk stuck in
-// the kernel on a hung mount returns when the mount is forced away.
-func (c *Counter) Forget(path string) {
+// batch of entries at most, but no longer than stopWait, nor past ctx's
+// end: a walk stuck in the kernel on a hung mount returns when the mount
+// is forced away, and the unstage that forgets it must still answer by
+// its deadline.
+func (c *Counter) Forget(ctx context.Context, path string) {
 	c.mu.Lock()
 	c.init()
 	v := c.vols[path]
@@ -171,6 +173,7 @@ func (c *Counter) Forget(path string) {
 		select {
 		case <-ended:
 		case <-time.After(stopWait):
+		case <-ctx.Done():
 		}
 	}
 }

@@ -222,7 +222,7 @@ func TestCountIsRefreshedAndForgotten(t *testing.T) {
 	c.Get(root)
 	for range 500 {
 		if u, _ := c.Get(root); u.Inodes == first.Inodes+1 {
-			c.Forget(root)
+			c.Forget(context.Background(), root)
 			if _, ok := c.Get(root); ok {
 				t.Fatal("a forgotten volume still has a count")
 			}
@@ -319,7 +319,7 @@ func TestForgetEndsTheWalkUnderWay(t *testing.T) {
 		t.Fatal("the walk under way holds no directory open")
 	}
 	began := time.Now()
-	c.Forget(root)
+	c.Forget(context.Background(), root)
 	if took := time.Since(began); took >= stopWait {
 		t.Fatalf("Forget waited %v: the walk did not end", took)
 	}
@@ -382,5 +382,48 @@ func TestADirectorySwappedForALinkIsNotFollowed(t *testing.T) {
 	}
 	if u.Inodes > 3 {
 		t.Fatalf("counted %d inodes and %d bytes: the walk went through the link into %s", u.Inodes, u.Bytes, outside)
+	}
+}
+
+// hungFS is a view whose first listing blocks, as a walk's listing blocks
+// in the kernel on a hard NFS mount whose server went away.
+type hungFS struct {
+	FS
+	entered chan struct{}
+	release chan struct{}
+}
+
+func (h hungFS) OpenDir(dir string) (Dir, error) {
+	close(h.entered)
+	<-h.release
+	return h.FS.OpenDir(dir)
+}
+
+// Forget, called by NodeUnstageVolume before it unmounts, returns when the
+// call's context ends even while a walk is stuck on the mount it is about
+// to take away: it waited stopWait (5 s) whatever the deadline, and an
+// unstage with less time left answered after its deadline.
+func TestForgetEndsWithTheCallsContext(t *testing.T) {
+	root := t.TempDir()
+	c := New(answers)
+	c.init()
+	h := hungFS{FS: osFS{}, entered: make(chan struct{}), release: make(chan struct{})}
+	defer close(h.release)
+	c.FS = h
+	c.Get(root)
+	select {
+	case <-h.entered:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the walk never started")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	began := time.Now()
+	c.Forget(ctx, root)
+	if took := time.Since(began); took > stopWait/2 {
+		t.Fatalf("Forget with a deadline of 100 ms returned after %v", took)
+	}
+	if _, ok := c.Peek(root); ok {
+		t.Fatal("a forgotten volume has a count")
 	}
 }

@@ -387,7 +387,7 @@ func (p *Pool) get(ctx context.Context, src source.Source, creds Credentials, re
 	drop := func(c Client) {
 		ks.open--
 		p.mu.Unlock()
-		_ = c.Close()
+		closeWithin(ctx, c)
 		p.mu.Lock()
 		ks = p.state(key, label)
 	}
@@ -467,9 +467,29 @@ func (p *Pool) get(ctx context.Context, src source.Source, creds Credentials, re
 	ks.counts.dials++
 	p.mu.Unlock()
 	if c != nil {
-		_ = c.Close() // GetNew: a fresh session in the place of this one
+		closeWithin(ctx, c) // GetNew: a fresh session in the place of this one
 	}
 	return p.dial(ctx, ks, key, src, creds)
+}
+
+// closeWithin closes c, the session a caller's new one takes the place of,
+// and waits for it no longer than ctx: an NFSv4 session's close says
+// goodbye to its server, for up to that client's own bound (a server gone
+// silent takes all of it), and the caller must answer by its deadline.
+// Within it, the close is waited for, so that its connection is gone
+// before the new one is dialled (MaxOpenPerKey bounds connections, not
+// only leases); past it, it finishes on its own, and the dial that
+// follows fails on the spent ctx.
+func closeWithin(ctx context.Context, c Client) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = c.Close()
+	}()
+	select {
+	case <-done:
+	case <-ctx.Done():
+	}
 }
 
 // dial opens a session counted in ks.open already.

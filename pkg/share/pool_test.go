@@ -647,3 +647,91 @@ func TestGetIdleLendsTheNewestIdentitysSession(t *testing.T) {
 		got.Release(nil)
 	}
 }
+
+// slowCloseClient is a session whose close waits for its server, as an
+// NFSv4 session's DESTROY_SESSION does (bounded by its closeTimeout, not
+// by any caller's context).
+type slowCloseClient struct {
+	Client
+	release chan struct{}
+}
+
+func (c slowCloseClient) Close() error { <-c.release; return nil }
+
+// GetNew, the retry of a call whose reused session was dead, makes room
+// for its fresh session by closing an idle one, or the one a waiter was
+// handed. That close waits for the server; it ran on the caller's time
+// whatever its deadline, so the call answered after its deadline by as
+// long as the close took. It now waits for the close while its deadline
+// lasts, and answers by it.
+func TestGetNewNeverWaitsForAnIdleSessionsClosePastItsDeadline(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	p := &Pool{MaxOpenPerKey: 1, IdleTimeout: time.Hour, Dial: func(ctx context.Context, _ source.Source, _ Credentials) (Client, error) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		return slowCloseClient{release: release}, nil
+	}}
+	defer func() { go p.Close() }()
+	idle, err := p.Get(context.Background(), testSrc, Credentials{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	idle.Release(nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		l, err := p.GetNew(ctx, testSrc, Credentials{})
+		if err == nil {
+			l.Release(nil)
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("GetNew past its deadline: %v, want DeadlineExceeded", err)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("GetNew with a deadline of 100 ms still waits after 2 s for the close of the idle session it replaces")
+	}
+}
+
+// closedFirst is a session that says when it was closed.
+type closedFirst struct {
+	Client
+	closed *atomic.Bool
+}
+
+func (c closedFirst) Close() error { c.closed.Store(true); return nil }
+
+// Within its deadline GetNew waits for the close of the session it
+// replaces before it dials: the connections to a share stay within
+// MaxOpenPerKey, not only its leases.
+func TestGetNewClosesTheSessionItReplacesBeforeItDials(t *testing.T) {
+	var closed atomic.Bool
+	dials := 0
+	p := &Pool{MaxOpenPerKey: 1, IdleTimeout: time.Hour, Dial: func(context.Context, source.Source, Credentials) (Client, error) {
+		dials++
+		if dials == 2 && !closed.Load() {
+			t.Error("dialled the new session while the one it replaces was still open")
+		}
+		return closedFirst{closed: &closed}, nil
+	}}
+	defer p.Close()
+	idle, err := p.Get(context.Background(), testSrc, Credentials{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	idle.Release(nil)
+	l, err := p.GetNew(context.Background(), testSrc, Credentials{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Release(nil)
+	if dials != 2 {
+		t.Fatalf("%d dials, want 2", dials)
+	}
+}

@@ -135,6 +135,14 @@ func (d *controller) copyBetween(ctx context.Context, kind string, from, to copy
 	var stats copytree.Stats
 	ctx, cancel := context.WithTimeout(ctx, copyTimeout)
 	defer cancel()
+	// What a class that requires encryption keeps never crosses the
+	// network readable on its way into a volume of a weaker class: the
+	// copy's sessions to the destination require it too (a server there
+	// that does not encrypt fails the copy, FailedPrecondition, naming
+	// its setting). Both ends are of one protocol (resolveContent).
+	if from.root.Encryption == source.EncryptionRequired {
+		to.root.Encryption = source.EncryptionRequired
+	}
 	// The copy beats from before it waits for its slots: the copies ahead
 	// of it may run for hours, and a copy that waits is this process's to
 	// run all the same. Without a beat, another process's reclaimer (a

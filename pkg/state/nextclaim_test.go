@@ -163,3 +163,68 @@ func TestEveryCutCreateGivesWayToAnotherClaim(t *testing.T) {
 		})
 	}
 }
+
+// TestNoCutCreateEndsWithAVolumeInsideAnother: a CreateVolume cut at any
+// share operation, then a claim whose directory lies inside the first's
+// (another class's subDir template), or above it, before the first's
+// retry. However the cut fell, the two never both end as volumes one
+// inside the other: a DeleteVolume of the outer one would walk into the
+// inner one's data. The reclaimer's passes and a second retry of each
+// change nothing of that.
+func TestNoCutCreateEndsWithAVolumeInsideAnother(t *testing.T) {
+	bg := context.Background()
+	var first scenario
+	for _, sc := range scenarios() {
+		if sc.name == "CreateVolume" {
+			first = sc
+		}
+	}
+	for _, other := range []CreateRequest{
+		{Path: volPath + "/inner", Name: "pvc-inner", CapacityBytes: 1 << 30, Perm: 0o777},
+		{Path: "base", Name: "pvc-outer", CapacityBytes: 1 << 30, Perm: 0o777},
+	} {
+		t.Run(other.Name, func(t *testing.T) {
+			c := &clock{t: t0}
+			base := memshare.New()
+			first.setup(t, storeOn(base, c), base)
+			ref := base.Clone()
+			ref.SetHook(nil)
+			if err := first.call(bg, storeOn(ref, c)); err != nil {
+				t.Fatal(err)
+			}
+			for n := 1; n <= ref.Ops(); n++ {
+				for _, mode := range []cutMode{dieBefore, dieAfter, cancelAt} {
+					at := fmt.Sprintf("%s op %d", mode, n)
+					sh := base.Clone()
+					ctx, cancel := context.WithCancel(bg)
+					sh.SetHook(cut(n, mode, cancel))
+					_ = first.call(ctx, storeOn(sh, c))
+					cancel()
+					sh.SetHook(nil)
+					_, otherErr := storeOn(sh, c).Create(bg, other)
+					firstErr := answer(t, sh, c, first.call)
+					if retryable(otherErr) {
+						// Told to wait while the first is being made.
+						if _, otherErr = storeOn(sh, c).Create(bg, other); retryable(otherErr) {
+							t.Fatalf("%s: the other claim, once the first is answered: %v", at, otherErr)
+						}
+					}
+					reclaim(t, at, sh, c)
+					// Each claim's CO sends it again: the answers stand.
+					if err := answer(t, sh, c, first.call); (err == nil) != (firstErr == nil) {
+						t.Errorf("%s: the first claim answered %v, then %v", at, firstErr, err)
+					}
+					if _, err := storeOn(sh, c).Create(bg, other); (err == nil) != (otherErr == nil) {
+						t.Errorf("%s: the other claim answered %v, then %v", at, otherErr, err)
+					}
+					if otherErr == nil && firstErr == nil {
+						t.Errorf("%s: both claims made volumes, %s and %s, one inside the other", at, volPath, other.Path)
+					}
+					if otherErr != nil && firstErr != nil {
+						t.Errorf("%s: both claims refused: %v; %v", at, firstErr, otherErr)
+					}
+				}
+			}
+		})
+	}
+}

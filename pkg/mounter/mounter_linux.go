@@ -528,7 +528,7 @@ func (l *Linux) Stage(ctx context.Context, req StageRequest) error {
 	}
 	if mounted {
 		logger.V(4).Info("already staged", "path", req.StagingPath)
-		return l.applyMountGroup(req)
+		return l.applyMountGroup(ctx, req)
 	}
 	fstype, opts, creds, err := stageOptions(req)
 	if err != nil {
@@ -562,7 +562,7 @@ func (l *Linux) Stage(ctx context.Context, req StageRequest) error {
 	if err != nil {
 		return noTicketFor(req, err)
 	}
-	if err := l.applyMountGroup(req); err != nil {
+	if err := l.applyMountGroup(ctx, req); err != nil {
 		// This call made the mount, and the kubelet calls no NodeUnstage
 		// after a stage that failed for good (a root-squashed export's
 		// chgrp is refused for good): taken down now, or it stays.
@@ -677,7 +677,15 @@ func (l *Linux) writeCredentials(content string) (string, func(), error) {
 // applyMountGroup gives an NFS volume root to the pod's fsGroup: chgrp, setgid
 // and g+rwx on the root only, so the kubelet never has to walk the tree. SMB
 // gets the same through gid= and the mode options at mount time.
-func (l *Linux) applyMountGroup(req StageRequest) error {
+//
+// It works on the mount the stage made or found healthy a moment ago, whose
+// server may stop answering since (a restart): a hard mount would hold the
+// chgrp in the kernel until the server is back, and the stage, with the
+// volume's lock, past its deadline. So it runs as the probes do (one in
+// flight per path, waited for no longer than a probe): the stage answers
+// ErrNotResponding by its deadline, and the kubelet's retry does the rest
+// once the server answers.
+func (l *Linux) applyMountGroup(ctx context.Context, req StageRequest) error {
 	if req.MountGroup == "" || req.Source.Protocol != source.NFS || req.ReadOnly {
 		return nil
 	}
@@ -688,7 +696,16 @@ func (l *Linux) applyMountGroup(req StageRequest) error {
 		return fmt.Errorf("%w: volume mount group %q is not a numeric GID", ErrInvalid, req.MountGroup)
 	}
 	gid := int(g)
-	fi, err := os.Stat(req.StagingPath)
+	_, err = l.probes.run(ctx, req.StagingPath+" (fsGroup)", probeTimeout(ctx), func(string) (Stats, error) {
+		return Stats{}, delegateRoot(req.StagingPath, gid)
+	})
+	return err
+}
+
+// delegateRoot is applyMountGroup's work on the volume root at path: it
+// may block in the kernel, so it runs through l.probes only.
+var delegateRoot = func(path string, gid int) error {
+	fi, err := os.Stat(path)
 	if err != nil {
 		return err
 	}
@@ -697,17 +714,17 @@ func (l *Linux) applyMountGroup(req StageRequest) error {
 		return errors.New("cannot read the owner of the volume root")
 	}
 	if int(st.Gid) != gid {
-		if err := os.Lchown(req.StagingPath, -1, gid); err != nil {
+		if err := os.Lchown(path, -1, gid); err != nil {
 			return fmt.Errorf("chgrp %d on the volume root (is root squashed on the server?): %w", gid, err)
 		}
 	}
 	want := fi.Mode() | os.ModeSetgid | 0o070
 	if fi.Mode() != want {
-		if err := os.Chmod(req.StagingPath, want); err != nil {
+		if err := os.Chmod(path, want); err != nil {
 			return fmt.Errorf("chmod g+rwxs on the volume root: %w", err)
 		}
 	}
-	klog.V(2).InfoS("delegated the volume root to the pod's fsGroup", "path", req.StagingPath, "gid", gid, "mode", want.String())
+	klog.V(2).InfoS("delegated the volume root to the pod's fsGroup", "path", path, "gid", gid, "mode", want.String())
 	return nil
 }
 
@@ -1179,11 +1196,17 @@ func (l *Linux) Check(ctx context.Context, path string) error {
 }
 
 func (l *Linux) probe(ctx context.Context, path string) (Stats, error) {
+	return l.probes.run(ctx, path, probeTimeout(ctx), l.check)
+}
+
+// probeTimeout is how long a call waits for work on a mount that may block
+// in the kernel: checkTimeout, or half of what is left of its deadline.
+func probeTimeout(ctx context.Context) time.Duration {
 	timeout := checkTimeout
 	if d, ok := ctx.Deadline(); ok && time.Until(d)/2 < timeout {
 		timeout = time.Until(d) / 2
 	}
-	return l.probes.run(ctx, path, timeout, l.check)
+	return timeout
 }
 
 // check inspects the mount at path and reports its usage. It may block in

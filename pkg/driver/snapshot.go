@@ -130,6 +130,15 @@ func (d *controller) startSnapshot(ctx context.Context, vol volume.Volume, name,
 		p.snap, from, err = s.snapshot(ctx, name, groupID)
 		return err
 	})
+	if errors.Is(err, state.ErrNotFound) && p.snap.UID != "" {
+		// A snapshot whose source is gone before its copy was whole
+		// (site.snapshot): it can never be finished, so it goes, as
+		// DeleteSnapshot deletes, and the refusal stands.
+		sid := volume.Snapshot{Source: vol.Source, Key: p.snap.Key(), UID: p.snap.UID}
+		if derr := d.deleteSnapshot(ctx, sid, creds); derr != nil {
+			return nil, derr
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -187,8 +196,32 @@ func (d *controller) awaitSnapshots(ctx context.Context, ps []*pendingSnapshot, 
 
 // snapshot records a snapshot of the volume named name (or finds the record
 // an earlier call made), and says where its copy comes from.
+//
+// A volume that is gone (deleted after an earlier call of the same request
+// recorded the snapshot, its answer lost) is no source any more. The
+// snapshot an earlier call made of it is answered when its copy is whole
+// (ready, or in place): it needs its source no more, and refused, the CO
+// would never learn its ID, nor delete it. One whose copy is not whole is
+// returned with the refusal, for the caller to delete: it can never be
+// finished, and the CO, refused, may never have learnt its ID either.
 func (s site) snapshot(ctx context.Context, name, groupID string) (state.Snapshot, copyEnd, error) {
 	rec, err := s.copySource(ctx, "snapshot")
+	if errors.Is(err, state.ErrNotFound) {
+		snap, ferr := s.GetSnapshotByName(ctx, name)
+		if ferr != nil || snap.SourceVolumeID != s.vol.ID() {
+			return state.Snapshot{}, copyEnd{}, err // none, or another volume's: not this call's
+		}
+		whole := snap.Ready
+		if !whole {
+			if whole, ferr = s.CopyInPlace(ctx, snap); ferr != nil {
+				return state.Snapshot{}, copyEnd{}, ferr
+			}
+		}
+		if whole {
+			return snap, copyEnd{}, nil
+		}
+		return snap, copyEnd{}, err
+	}
 	if err != nil {
 		return state.Snapshot{}, copyEnd{}, err
 	}

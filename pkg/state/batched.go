@@ -80,10 +80,7 @@ func (s *Store) createNew(ctx context.Context, req CreateRequest) (rec Record, d
 	}
 	res := share.RunBatch(ctx, s.c, ops, false)
 	for _, r := range res {
-		// Only a failed operation answers: a cancelled context with an
-		// operation that went through (the intent's create) is no
-		// answer, and nil would be taken for the empty record's success.
-		if r.Err != nil && cutShort(ctx, r.Err) {
+		if cutShort(ctx, r.Err) {
 			return Record{}, true, r.Err
 		}
 	}

@@ -47,13 +47,14 @@ var errDied = fmt.Errorf("the controller died: %w", share.ErrUnavailable)
 type cutMode int
 
 const (
-	dieBefore cutMode = iota // nothing of operation N happened
-	dieAfter                 // operation N happened, its reply was lost
-	cancelAt                 // the call's context was cancelled at operation N
+	dieBefore   cutMode = iota // nothing of operation N happened
+	dieAfter                   // operation N happened, its reply was lost
+	cancelAt                   // the call's context was cancelled at operation N
+	cancelAfter                // operation N went through, and the call's context ended as its reply came
 )
 
 func (m cutMode) String() string {
-	return [...]string{"die before", "die after", "cancel at"}[m]
+	return [...]string{"die before", "die after", "cancel at", "cancel after"}[m]
 }
 
 // scenario is one mutating call: setup lays out the share before it (no
@@ -91,17 +92,29 @@ const volPath = "base/pvc-a"
 
 // createPVCA is the CreateVolume of pvc-a, as every retry sends it.
 func createPVCA(ctx context.Context, st *Store) error {
-	_, err := st.Create(ctx, createReq())
+	rec, err := st.Create(ctx, createReq())
+	return answered(rec, err)
+}
+
+// answered is a create's success only with the volume's record: the
+// driver hands its UID to the CO in the volume ID.
+func answered(rec Record, err error) error {
+	if err == nil && (rec.UID == "" || rec.Path == "") {
+		return fmt.Errorf("%w: %+v", errNoVolume, rec)
+	}
 	return err
 }
+
+// errNoVolume is a create that answered success without a volume's
+// record: the crash harness fails on it wherever it comes.
+var errNoVolume = errors.New("answered success with no volume")
 
 // createPVCAFromSnapshot is pvc-a's CreateVolume with a snapshot as its
 // content source.
 func createPVCAFromSnapshot(ctx context.Context, st *Store) error {
 	req := createReq()
 	req.ContentSource = "snapshot-id"
-	_, err := st.Create(ctx, req)
-	return err
+	return answered(st.Create(ctx, req))
 }
 
 func createReq() CreateRequest {
@@ -197,7 +210,7 @@ func warmScenarios() []scenario {
 			setup:  warmHandMadeDir,
 			call:   createPVCA,
 			create: true,
-			window: 24,
+			window: 8 * 4, // the createNew batch's operations after the intent, each cut the 4 ways
 		},
 		{
 			name:   "CreateVolume on a warm share, from a snapshot",
@@ -255,8 +268,7 @@ func warmScenarios() []scenario {
 			call: func(ctx context.Context, st *Store) error {
 				req := createReq()
 				req.Name = "pvc-other"
-				_, err := st.Create(ctx, req)
-				return err
+				return answered(st.Create(ctx, req))
 			},
 		},
 		{
@@ -265,8 +277,7 @@ func warmScenarios() []scenario {
 				emptyVolume(t, st, sh)
 			},
 			call: func(ctx context.Context, st *Store) error {
-				_, err := st.Create(ctx, CreateRequest{Path: volPath + "/inner", Name: "pvc-inner", Perm: 0o777})
-				return err
+				return answered(st.Create(ctx, CreateRequest{Path: volPath + "/inner", Name: "pvc-inner", Perm: 0o777}))
 			},
 		},
 		{
@@ -395,8 +406,7 @@ func scenarios() []scenario {
 			name:  "CreateVolume with new parents",
 			setup: baseDir,
 			call: func(ctx context.Context, st *Store) error {
-				_, err := st.Create(ctx, CreateRequest{Path: "base/ns/x/pvc-b", Name: "pvc-b", Perm: 0o777})
-				return err
+				return answered(st.Create(ctx, CreateRequest{Path: "base/ns/x/pvc-b", Name: "pvc-b", Perm: 0o777}))
 			},
 			create: true,
 			vol:    "base/ns/x/pvc-b",
@@ -634,7 +644,10 @@ func answer(t *testing.T, sh *memshare.Share, c *clock, call func(context.Contex
 	t.Helper()
 	var err error
 	for range 4 {
-		if err = call(context.Background(), storeOn(sh, c)); !retryable(err) {
+		if err = call(context.Background(), storeOn(sh, c)); errors.Is(err, errNoVolume) {
+			t.Errorf("a retry %v", err)
+		}
+		if !retryable(err) {
 			return err
 		}
 	}
@@ -662,7 +675,7 @@ func TestEveryCrashPointConverges(t *testing.T) {
 			if ops == 0 {
 				t.Fatal("the call made no share operation")
 			}
-			report = append(report, fmt.Sprintf("%s: %d operations, %d cuts", sc.name, ops, 3*ops))
+			report = append(report, fmt.Sprintf("%s: %d operations, %d cuts", sc.name, ops, 4*ops))
 
 			window := 0
 			defer func() {
@@ -674,7 +687,7 @@ func TestEveryCrashPointConverges(t *testing.T) {
 				}
 			}()
 			for n := 1; n <= ops; n++ {
-				for _, mode := range []cutMode{dieBefore, dieAfter, cancelAt} {
+				for _, mode := range []cutMode{dieBefore, dieAfter, cancelAt, cancelAfter} {
 					sh := base.Clone()
 					ctx, cancel := context.WithCancel(context.Background())
 					sh.SetHook(cut(n, mode, cancel))
@@ -682,6 +695,9 @@ func TestEveryCrashPointConverges(t *testing.T) {
 					cancel()
 					sh.SetHook(nil)
 					at := fmt.Sprintf("%s op %d", mode, n)
+					if errors.Is(cutErr, errNoVolume) {
+						t.Errorf("%s: %v", at, cutErr)
+					}
 					if cutErr == nil && mode != dieAfter {
 						// Only a best-effort step may fail unseen.
 						t.Logf("%s: the call succeeded despite the cut", at)
@@ -777,6 +793,11 @@ func cut(n int, mode cutMode, cancel func()) memshare.Hook {
 			return nil
 		case mode == cancelAt:
 			if op.N == n && when == memshare.Before {
+				cancel()
+			}
+			return nil
+		case mode == cancelAfter:
+			if op.N == n && when == memshare.After {
 				cancel()
 			}
 			return nil

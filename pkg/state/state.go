@@ -800,7 +800,13 @@ func (s *Store) undoCreate(ctx context.Context, rec Record, created bool, err er
 }
 
 // cutShort says whether err only stopped a call that its retry can finish.
+// No error is never cut short, whatever ctx says: a step that went
+// through as its context ended has done its part, and callers that take
+// a cut for the call's answer would answer its nil (success) with nothing.
 func cutShort(ctx context.Context, err error) bool {
+	if err == nil {
+		return false
+	}
 	return ctx.Err() != nil || share.BreaksSession(err) || errors.Is(err, share.ErrInUse) || errors.Is(err, ErrBusy)
 }
 

@@ -226,14 +226,23 @@ func (d *controller) CreateVolume(ctx context.Context, req *csi.CreateVolumeRequ
 	var origin *contentOrigin
 	var contentID string
 	if cs := req.GetVolumeContentSource(); cs != nil {
-		if origin, err = d.resolveContent(ctx, cs, params.Source.Protocol, creds); err != nil {
+		origin, err = d.resolveContent(ctx, cs, params.Source.Protocol, creds)
+		if status.Code(err) == codes.NotFound && d.filledFrom(ctx, l, creds, req.GetName(), contentSourceID(cs)) {
+			// Gone since an earlier try of this request filled the
+			// volume whole (its answer lost): the volume is answered,
+			// with nothing more to copy.
+			origin, err = nil, nil
+		}
+		if err != nil {
 			return nil, err
 		}
-		if lim := req.GetCapacityRange().GetLimitBytes(); lim > 0 && origin.size > lim {
-			return nil, fail(errTooLarge, "the content source holds %d bytes, more than limit_bytes %d", origin.size, lim)
+		contentID = contentSourceID(cs)
+		if origin != nil {
+			if lim := req.GetCapacityRange().GetLimitBytes(); lim > 0 && origin.size > lim {
+				return nil, fail(errTooLarge, "the content source holds %d bytes, more than limit_bytes %d", origin.size, lim)
+			}
+			size = max(size, origin.size)
 		}
-		size = max(size, origin.size)
-		contentID = origin.id
 	}
 	var rec state.Record
 	var w where
@@ -255,6 +264,12 @@ func (d *controller) CreateVolume(ctx context.Context, req *csi.CreateVolumeRequ
 		return nil, createStatus(err)
 	}
 	if rec.Populating {
+		if origin == nil {
+			// Filled whole when filledFrom looked, deleted and made anew
+			// since: nothing is left to fill it from, and the reclaimer
+			// takes the record it never fills.
+			return nil, fail(state.ErrNotFound, "the content source of volume %q is gone", rec.Name)
+		}
 		if err := d.populate(ctx, rec, w, origin, creds); err != nil {
 			return nil, err
 		}

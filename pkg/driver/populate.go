@@ -35,6 +35,28 @@ type contentOrigin struct {
 
 func populateJobKey(uid string) string { return "populate/" + uid }
 
+// contentSourceID is the ID a CreateVolume's content source names, as the
+// new volume's record keeps it (contentOrigin.id).
+func contentSourceID(cs *csi.VolumeContentSource) string {
+	if cs.GetSnapshot() != nil {
+		return cs.GetSnapshot().GetSnapshotId()
+	}
+	return cs.GetVolume().GetVolumeId()
+}
+
+// filledFrom says whether the volume of the CreateVolume named name, at
+// l, was filled whole from the content source id (state.FilledFrom). A
+// failure to look is taken for no: the source's refusal stands, and the
+// CO asks again.
+func (d *controller) filledFrom(ctx context.Context, l located, creds share.Credentials, name, id string) bool {
+	filled := false
+	_ = d.at(ctx, l, creds, true, func(s site) (err error) {
+		filled, err = s.FilledFrom(ctx, s.where.path, name, id)
+		return err
+	})
+	return filled
+}
+
 // resolveContent finds the snapshot or volume a CreateVolume names as its
 // content source, on its own share, which may be another share of the same
 // protocol reached with the same secrets.

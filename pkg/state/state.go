@@ -464,6 +464,21 @@ func (s *Store) Get(ctx context.Context, p, uid string) (Record, error) {
 	return r, err
 }
 
+// FilledFrom says whether the volume at p is name's, filled whole from
+// contentSource. A CreateVolume whose content source is gone answers such
+// a volume: an earlier try of the same request filled it and its answer
+// was lost, and refused, the CO would never learn its ID, nor delete it.
+func (s *Store) FilledFrom(ctx context.Context, p, name, contentSource string) (bool, error) {
+	r, err := s.record(ctx, p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return r.Name == name && r.ContentSource == contentSource && !r.Populating, nil
+}
+
 // CreateRequest describes a volume to create.
 type CreateRequest struct {
 	Path          string // from the share root

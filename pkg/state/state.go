@@ -111,8 +111,9 @@ import (
 )
 
 var (
-	// ErrNotFound: no volume this driver created matches (a stale or forged ID).
-	ErrNotFound = errors.New("no such volume")
+	// ErrNotFound: no volume, snapshot or group this driver made matches
+	// (a stale or forged ID). Its words follow what each message names.
+	ErrNotFound = errors.New("not found")
 	// ErrConflict: the directory cannot be this volume's: it belongs to
 	// another volume, holds one, lies inside one, is an archive or a link.
 	ErrConflict = errors.New("directory conflict")

@@ -17,8 +17,9 @@ import (
 type probes struct {
 	mu       sync.Mutex
 	inflight map[string]*probe
-	// started counts the probes begun, for tests.
-	started int
+	// started counts the probes begun, and joined the calls that found
+	// one in flight and share it, for tests.
+	started, joined int
 }
 
 type probe struct {
@@ -42,6 +43,8 @@ func (r *probes) run(ctx context.Context, path string, timeout time.Duration, fn
 		r.inflight[path] = p
 		r.started++
 		go r.finish(path, p, fn)
+	} else {
+		r.joined++
 	}
 	r.mu.Unlock()
 	left := timeout - time.Since(p.since)
@@ -96,4 +99,11 @@ func (r *probes) count() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.started
+}
+
+// joiners returns how many calls shared a probe in flight, for tests.
+func (r *probes) joiners() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.joined
 }

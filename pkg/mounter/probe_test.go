@@ -99,8 +99,15 @@ func TestProbesShareTheAnswerOfTheProbeInFlight(t *testing.T) {
 			results <- err
 		}()
 	}
-	for b.count() == 0 {
-		time.Sleep(time.Millisecond)
+	// The answer comes only once both callers are in: one started the
+	// probe, the other found it in flight. Released as soon as the probe
+	// started, a second caller the scheduler had not run yet (a loaded
+	// machine) came after the answer and rightly started a probe of its
+	// own.
+	for end := time.Now().Add(10 * time.Second); r.count()+r.joiners() < 2; time.Sleep(time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("%d probes started and %d calls joined one: the second caller never came", r.count(), r.joiners())
+		}
 	}
 	close(b.release)
 	for range 2 {

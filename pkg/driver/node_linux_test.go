@@ -48,6 +48,13 @@ func newNodeUnderTest(t *testing.T) (*Driver, *mount.FakeMounter, *[]networkMoun
 // none fails). A failed mount is recorded too.
 func newNodeWith(t *testing.T, set func(*Config), fails func(device string) error) (*Driver, *mount.FakeMounter, *[]networkMount) {
 	t.Helper()
+	return newNodeOver(t, nil, set, fails)
+}
+
+// newNodeOver is newNodeWith whose mounter sees the fake mount table
+// through wrap(fake), when wrap is not nil.
+func newNodeOver(t *testing.T, wrap func(*mount.FakeMounter) mount.Interface, set func(*Config), fails func(device string) error) (*Driver, *mount.FakeMounter, *[]networkMount) {
+	t.Helper()
 	fake := mount.NewFakeMounter(nil)
 	var calls []networkMount
 	run := func(_ context.Context, fstype, device, target string, options []string) error {
@@ -71,7 +78,11 @@ func newNodeWith(t *testing.T, set func(*Config), fails func(device string) erro
 		return fake.Mount(device, target, fstype, options)
 	}
 	credDir := filepath.Join(t.TempDir(), "creds")
-	m := mounter.NewLinuxForTest(fake, run, credDir)
+	var table mount.Interface = fake
+	if wrap != nil {
+		table = wrap(fake)
+	}
+	m := mounter.NewLinuxForTest(table, run, credDir)
 	cfg := Config{Name: "test.csi", NodeID: "n1", Node: true, Mounter: m, Metrics: metrics.New("test.csi"), StateDir: filepath.Join(t.TempDir(), "state")}
 	if set != nil {
 		set(&cfg)

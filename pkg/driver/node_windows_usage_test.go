@@ -148,7 +148,12 @@ func TestWindowsNodeStatsCountTheVolumeThroughTheMapping(t *testing.T) {
 	// A share that does not answer at all: the call says so, and no walk
 	// starts (the counter's check fails first).
 	fake.SetServerDown(`\\fs\share`, true)
-	time.Sleep(50 * time.Millisecond)
+	// A walk the stats calls above started, past its check before the
+	// server went down, lists on until its next directory fails: it ends
+	// here first (Forget waits for it). Waiting 50 ms for it instead
+	// failed this test whenever the walk was not run for that long
+	// between two directories (a loaded machine).
+	d.usage.Forget(winStaging)
 	opened = fake.DirsOpened()
 	_, err = d.NodeGetVolumeStats(ctx, &csi.NodeGetVolumeStatsRequest{VolumeId: id, VolumePath: winTarget, StagingTargetPath: winStaging})
 	if err == nil {

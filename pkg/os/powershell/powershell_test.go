@@ -90,13 +90,18 @@ func TestRunnerRunsAtMostItsConcurrency(t *testing.T) {
 }
 
 func TestRunnerGivesUpWaitingForASlotAtTheDeadline(t *testing.T) {
-	release := make(chan struct{})
+	release, busy := make(chan struct{}), make(chan struct{})
 	r := newRunner(1, func(ctx context.Context, args, env []string) ([]byte, error) {
+		close(busy) // only the first script runs: the second must wait
 		<-release
 		return nil, nil
 	})
 	go r.Run(context.Background(), Command{Script: "busy"})
-	time.Sleep(10 * time.Millisecond)
+	// The second call starts once the first holds the only slot. After a
+	// 10 ms sleep instead, a first call not yet run (a loaded machine)
+	// left the slot to the second, whose script then waited for release
+	// and the test for it, until go test's timeout.
+	<-busy
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	_, err := r.Run(ctx, Command{Script: "waits"})

@@ -130,10 +130,12 @@ func (d *controller) startSnapshot(ctx context.Context, vol volume.Volume, name,
 		p.snap, from, err = s.snapshot(ctx, name, groupID)
 		return err
 	})
-	if errors.Is(err, state.ErrNotFound) && p.snap.UID != "" {
+	if errors.Is(err, state.ErrNotFound) && p.snap.UID != "" && groupID == "" {
 		// A snapshot whose source is gone before its copy was whole
 		// (site.snapshot): it can never be finished, so it goes, as
-		// DeleteSnapshot deletes, and the refusal stands.
+		// DeleteSnapshot deletes, and the refusal stands. A group's
+		// member is the group's: refuseGroup deletes it with a group
+		// never answered, and answers one the CO may hold with it.
 		sid := volume.Snapshot{Source: vol.Source, Key: p.snap.Key(), UID: p.snap.UID}
 		if derr := d.deleteSnapshot(ctx, sid, creds); derr != nil {
 			return nil, derr

@@ -696,7 +696,10 @@ func (l *Linux) applyMountGroup(ctx context.Context, req StageRequest) error {
 		return fmt.Errorf("%w: volume mount group %q is not a numeric GID", ErrInvalid, req.MountGroup)
 	}
 	gid := int(g)
-	_, err = l.probes.run(ctx, req.StagingPath+" (fsGroup)", probeTimeout(ctx), func(string) (Stats, error) {
+	// Keyed by the group too: a stage for another group never takes
+	// this one's answer.
+	key := fmt.Sprintf("%s (fsGroup %d)", req.StagingPath, gid)
+	_, err = l.probes.run(ctx, key, probeTimeout(ctx), func(string) (Stats, error) {
 		return Stats{}, delegateRoot(req.StagingPath, gid)
 	})
 	return err

@@ -61,7 +61,7 @@ func TestTheFsGroupChgrpNeverHoldsAStagePastItsDeadline(t *testing.T) {
 		t.Errorf("%d chgrps started on the hung mount, want 1", n)
 	}
 	close(release) // the server is back
-	for l.probes.stuck(staging+" (fsGroup)", 0) {
+	for l.probes.stuck(staging+" (fsGroup 2000)", 0) {
 		time.Sleep(time.Millisecond)
 	}
 	delegateRoot = func(string, int) error { calls.Add(1); return nil }

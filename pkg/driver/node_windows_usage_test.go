@@ -153,7 +153,7 @@ func TestWindowsNodeStatsCountTheVolumeThroughTheMapping(t *testing.T) {
 	// here first (Forget waits for it). Waiting 50 ms for it instead
 	// failed this test whenever the walk was not run for that long
 	// between two directories (a loaded machine).
-	d.usage.Forget(winStaging)
+	d.usage.Forget(ctx, winStaging)
 	opened = fake.DirsOpened()
 	_, err = d.NodeGetVolumeStats(ctx, &csi.NodeGetVolumeStatsRequest{VolumeId: id, VolumePath: winTarget, StagingTargetPath: winStaging})
 	if err == nil {

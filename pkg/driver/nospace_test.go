@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/container-storage-interface/spec/lib/go/csi"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
@@ -40,14 +39,7 @@ func TestAFullShareIsResourceExhausted(t *testing.T) {
 				}
 				return nil
 			})
-			req := &csi.CreateVolumeRequest{
-				Name:       "pvc-a",
-				Parameters: map[string]string{"source": "nfs://127.0.0.1/export/base", "onDelete": "delete"},
-				VolumeCapabilities: []*csi.VolumeCapability{{
-					AccessType: &csi.VolumeCapability_Mount{Mount: &csi.VolumeCapability_MountVolume{}},
-					AccessMode: &csi.VolumeCapability_AccessMode{Mode: csi.VolumeCapability_AccessMode_MULTI_NODE_MULTI_WRITER},
-				}},
-			}
+			req := deadCreateReq("pvc-a", nil)
 			_, err := d.CreateVolume(context.Background(), req)
 			ms.SetHook(nil)
 			if full == 0 {

@@ -687,7 +687,7 @@ func TestEveryCrashPointConverges(t *testing.T) {
 				}
 			}()
 			for n := 1; n <= ops; n++ {
-				for _, mode := range []cutMode{dieBefore, dieAfter, cancelAt, cancelAfter} {
+				for _, mode := range cutModes {
 					sh := base.Clone()
 					ctx, cancel := context.WithCancel(context.Background())
 					sh.SetHook(cut(n, mode, cancel))
@@ -783,6 +783,26 @@ func dropEmptyMetaDirs(lines []string) []string {
 		out = append(out, l)
 	}
 	return out
+}
+
+// cutModes are the ways a call is cut at one share operation.
+var cutModes = []cutMode{dieBefore, dieAfter, cancelAt, cancelAfter}
+
+// eachCut runs call on a clone of base cut at each of its first ops
+// operations, every way, and hands fn where it was cut, the share the cut
+// left, and the cut call's error.
+func eachCut(base *memshare.Share, c *clock, ops int, call func(context.Context, *Store) error, fn func(at string, sh *memshare.Share, cutErr error)) {
+	for n := 1; n <= ops; n++ {
+		for _, mode := range cutModes {
+			sh := base.Clone()
+			ctx, cancel := context.WithCancel(context.Background())
+			sh.SetHook(cut(n, mode, cancel))
+			err := call(ctx, storeOn(sh, c))
+			cancel()
+			sh.SetHook(nil)
+			fn(fmt.Sprintf("%s op %d", mode, n), sh, err)
+		}
+	}
 }
 
 // cut fails the n-th operation as mode says, and every later one.

@@ -32,41 +32,33 @@ func TestEveryTwoCutsConverge(t *testing.T) {
 			refErr := sc.call(bg, storeOn(ref, c))
 			want := canon(ref.Dump())
 			pairs := 0
-			for n := 1; n <= ref.Ops(); n++ {
-				for _, first := range []cutMode{dieBefore, dieAfter, cancelAt} {
-					once := base.Clone()
-					ctx, cancel := context.WithCancel(bg)
-					once.SetHook(cut(n, first, cancel))
-					_ = sc.call(ctx, storeOn(once, c))
-					cancel()
-					once.SetHook(nil)
-					// The second try's own operations, to cut.
-					probe := once.Clone()
-					probe.SetHook(nil) // numbers its operations from 1
-					_ = sc.call(bg, storeOn(probe, c))
-					for m := 1; m <= probe.Ops(); m++ {
-						for _, second := range []cutMode{dieBefore, dieAfter} {
-							pairs++
-							at := fmt.Sprintf("%s op %d, then %s op %d of the retry", first, n, second, m)
-							sh := once.Clone()
-							sh.SetHook(cut(m, second, func() {}))
-							_ = sc.call(bg, storeOn(sh, c))
-							sh.SetHook(nil)
-							never := sh.Clone()
-							got := answer(t, sh, c, sc.call)
-							if (got == nil) != (refErr == nil) || !sameRefusal(got, refErr) {
-								t.Errorf("%s: the last retry answered %v, the uninterrupted call %v", at, got, refErr)
-							}
-							if diff := compare(want, canon(sh.Dump())); diff != "" {
-								t.Errorf("%s: the share after the last retry differs from an uninterrupted call's:\n%s", at, diff)
-							}
-							if sc.create {
-								checkReclaimed(t, at, never, c, before, want)
-							}
+			eachCut(base, c, ref.Ops(), sc.call, func(first string, once *memshare.Share, _ error) {
+				// The second try's own operations, to cut.
+				probe := once.Clone()
+				probe.SetHook(nil) // numbers its operations from 1
+				_ = sc.call(bg, storeOn(probe, c))
+				for m := 1; m <= probe.Ops(); m++ {
+					for _, second := range []cutMode{dieBefore, dieAfter} {
+						pairs++
+						at := fmt.Sprintf("%s, then %s op %d of the retry", first, second, m)
+						sh := once.Clone()
+						sh.SetHook(cut(m, second, func() {}))
+						_ = sc.call(bg, storeOn(sh, c))
+						sh.SetHook(nil)
+						never := sh.Clone()
+						got := answer(t, sh, c, sc.call)
+						if (got == nil) != (refErr == nil) || !sameRefusal(got, refErr) {
+							t.Errorf("%s: the last retry answered %v, the uninterrupted call %v", at, got, refErr)
+						}
+						if diff := compare(want, canon(sh.Dump())); diff != "" {
+							t.Errorf("%s: the share after the last retry differs from an uninterrupted call's:\n%s", at, diff)
+						}
+						if sc.create {
+							checkReclaimed(t, at, never, c, before, want)
 						}
 					}
 				}
-			}
+			})
 			t.Logf("%d pairs of cuts", pairs)
 		})
 	}

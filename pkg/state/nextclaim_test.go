@@ -2,7 +2,6 @@ package state
 
 import (
 	"context"
-	"fmt"
 	"testing"
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/share/memshare"
@@ -35,50 +34,40 @@ func TestACutDeleteNeverTakesTheNextClaimAtItsPath(t *testing.T) {
 			if err := sc.call(bg, storeOn(ref, c)); err != nil {
 				t.Fatalf("the uninterrupted call: %v", err)
 			}
-			for n := 1; n <= ref.Ops(); n++ {
-				for _, mode := range []cutMode{dieBefore, dieAfter, cancelAt} {
-					at := fmt.Sprintf("%s op %d", mode, n)
-					sh := base.Clone()
-					ctx, cancel := context.WithCancel(bg)
-					sh.SetHook(cut(n, mode, cancel))
-					_ = sc.call(ctx, storeOn(sh, c))
-					cancel()
-					sh.SetHook(nil)
-
-					next := createReq()
-					next.Name = "pvc-next"
-					var made Record
-					for try := 1; ; try++ {
-						var err error
-						if made, err = storeOn(sh, c).Create(bg, next); err == nil {
-							break
-						}
-						if try == 4 {
-							t.Fatalf("%s: the next claim is still refused: %v", at, err)
-						}
-						if err := answer(t, sh, c, sc.call); err != nil {
-							t.Fatalf("%s: the delete's retry: %v", at, err)
-						}
+			eachCut(base, c, ref.Ops(), sc.call, func(at string, sh *memshare.Share, _ error) {
+				next := createReq()
+				next.Name = "pvc-next"
+				var made Record
+				for try := 1; ; try++ {
+					var err error
+					if made, err = storeOn(sh, c).Create(bg, next); err == nil {
+						break
 					}
-					if err := sh.WriteFileDirect(volPath+"/next.txt", []byte("the next claim's")); err != nil {
-						t.Fatal(err)
+					if try == 4 {
+						t.Fatalf("%s: the next claim is still refused: %v", at, err)
 					}
 					if err := answer(t, sh, c, sc.call); err != nil {
-						t.Errorf("%s: the delete sent again: %v", at, err)
-					}
-					reclaim(t, at, sh, c)
-
-					rec, err := storeOn(sh, c).record(bg, volPath)
-					if err != nil || rec.UID != made.UID {
-						t.Errorf("%s: the next claim's record is %+v (%v), want UID %s", at, rec, err, made.UID)
-					}
-					dir, _ := entryAt(sh, volPath)
-					file, _ := entryAt(sh, volPath+"/next.txt")
-					if !dir.Dir || dir.ID != made.RootID || file.Data != "the next claim's" {
-						t.Errorf("%s: the next claim's directory is %+v (want ID %d), its file %+v", at, dir, made.RootID, file)
+						t.Fatalf("%s: the delete's retry: %v", at, err)
 					}
 				}
-			}
+				if err := sh.WriteFileDirect(volPath+"/next.txt", []byte("the next claim's")); err != nil {
+					t.Fatal(err)
+				}
+				if err := answer(t, sh, c, sc.call); err != nil {
+					t.Errorf("%s: the delete sent again: %v", at, err)
+				}
+				reclaim(t, at, sh, c)
+
+				rec, err := storeOn(sh, c).record(bg, volPath)
+				if err != nil || rec.UID != made.UID {
+					t.Errorf("%s: the next claim's record is %+v (%v), want UID %s", at, rec, err, made.UID)
+				}
+				dir, _ := entryAt(sh, volPath)
+				file, _ := entryAt(sh, volPath+"/next.txt")
+				if !dir.Dir || dir.ID != made.RootID || file.Data != "the next claim's" {
+					t.Errorf("%s: the next claim's directory is %+v (want ID %d), its file %+v", at, dir, made.RootID, file)
+				}
+			})
 		})
 	}
 }
@@ -106,57 +95,48 @@ func TestEveryCutCreateGivesWayToAnotherClaim(t *testing.T) {
 			ref.SetHook(nil)
 			refErr := sc.call(bg, storeOn(ref, c))
 			took := 0
-			for n := 1; n <= ref.Ops(); n++ {
-				for _, mode := range []cutMode{dieBefore, dieAfter, cancelAt} {
-					at := fmt.Sprintf("%s op %d", mode, n)
-					sh := base.Clone()
-					ctx, cancel := context.WithCancel(bg)
-					sh.SetHook(cut(n, mode, cancel))
-					cutErr := sc.call(ctx, storeOn(sh, c))
-					cancel()
-					sh.SetHook(nil)
-					if cutErr == nil {
-						continue // answered: the claim is the first's
-					}
-					other := CreateRequest{Path: sc.volDir(), Name: "pvc-other", CapacityBytes: 1 << 30, Perm: 0o777}
-					made, err := storeOn(sh, c).Create(bg, other)
-					if err != nil && refErr != nil {
-						// What refuses the first claim's directory (a link
-						// to another volume, say) refuses the other's too.
-						if !sameRefusal(err, refErr) {
-							t.Errorf("%s: the other claim was refused (%v), the first (%v)", at, err, refErr)
-						}
-						continue
-					}
-					if err != nil {
-						// The first committed: the directory is its volume's.
-						if rec, rerr := storeOn(sh, c).record(bg, sc.volDir()); rerr != nil || rec.Name == "pvc-other" {
-							t.Errorf("%s: the other claim was refused (%v) with no other volume's record there: %+v, %v", at, err, rec, rerr)
-						}
-						continue
-					}
-					took++
-					if err := sh.WriteFileDirect(sc.volDir()+"/other.txt", []byte("the other claim's")); err != nil {
-						t.Fatal(err)
-					}
-					if err := answer(t, sh, c, sc.call); err == nil {
-						t.Errorf("%s: the first claim's late retry succeeded, at a directory another claim has", at)
-					}
-					reclaim(t, at, sh, c)
-					rec, err := storeOn(sh, c).record(bg, sc.volDir())
-					if err != nil || rec.UID != made.UID {
-						t.Errorf("%s: the other claim's record is %+v (%v), want UID %s", at, rec, err, made.UID)
-					}
-					dir, _ := entryAt(sh, sc.volDir())
-					file, _ := entryAt(sh, sc.volDir()+"/other.txt")
-					if !dir.Dir || dir.ID != made.RootID || file.Data != "the other claim's" {
-						t.Errorf("%s: the other claim's directory is %+v (want ID %d), its file %+v", at, dir, made.RootID, file)
-					}
-					if names, _ := storeOn(sh, c).list(bg, intentsDir); len(names) > 0 {
-						t.Errorf("%s: intents left: %v", at, names)
-					}
+			eachCut(base, c, ref.Ops(), sc.call, func(at string, sh *memshare.Share, cutErr error) {
+				if cutErr == nil {
+					return // answered: the claim is the first's
 				}
-			}
+				other := CreateRequest{Path: sc.volDir(), Name: "pvc-other", CapacityBytes: 1 << 30, Perm: 0o777}
+				made, err := storeOn(sh, c).Create(bg, other)
+				if err != nil && refErr != nil {
+					// What refuses the first claim's directory (a link
+					// to another volume, say) refuses the other's too.
+					if !sameRefusal(err, refErr) {
+						t.Errorf("%s: the other claim was refused (%v), the first (%v)", at, err, refErr)
+					}
+					return
+				}
+				if err != nil {
+					// The first committed: the directory is its volume's.
+					if rec, rerr := storeOn(sh, c).record(bg, sc.volDir()); rerr != nil || rec.Name == "pvc-other" {
+						t.Errorf("%s: the other claim was refused (%v) with no other volume's record there: %+v, %v", at, err, rec, rerr)
+					}
+					return
+				}
+				took++
+				if err := sh.WriteFileDirect(sc.volDir()+"/other.txt", []byte("the other claim's")); err != nil {
+					t.Fatal(err)
+				}
+				if err := answer(t, sh, c, sc.call); err == nil {
+					t.Errorf("%s: the first claim's late retry succeeded, at a directory another claim has", at)
+				}
+				reclaim(t, at, sh, c)
+				rec, err := storeOn(sh, c).record(bg, sc.volDir())
+				if err != nil || rec.UID != made.UID {
+					t.Errorf("%s: the other claim's record is %+v (%v), want UID %s", at, rec, err, made.UID)
+				}
+				dir, _ := entryAt(sh, sc.volDir())
+				file, _ := entryAt(sh, sc.volDir()+"/other.txt")
+				if !dir.Dir || dir.ID != made.RootID || file.Data != "the other claim's" {
+					t.Errorf("%s: the other claim's directory is %+v (want ID %d), its file %+v", at, dir, made.RootID, file)
+				}
+				if names, _ := storeOn(sh, c).list(bg, intentsDir); len(names) > 0 {
+					t.Errorf("%s: intents left: %v", at, names)
+				}
+			})
 			if took == 0 && refErr == nil {
 				t.Error("no cut left the directory to the other claim: the test tests nothing")
 			}
@@ -192,39 +172,30 @@ func TestNoCutCreateEndsWithAVolumeInsideAnother(t *testing.T) {
 			if err := first.call(bg, storeOn(ref, c)); err != nil {
 				t.Fatal(err)
 			}
-			for n := 1; n <= ref.Ops(); n++ {
-				for _, mode := range []cutMode{dieBefore, dieAfter, cancelAt} {
-					at := fmt.Sprintf("%s op %d", mode, n)
-					sh := base.Clone()
-					ctx, cancel := context.WithCancel(bg)
-					sh.SetHook(cut(n, mode, cancel))
-					_ = first.call(ctx, storeOn(sh, c))
-					cancel()
-					sh.SetHook(nil)
-					_, otherErr := storeOn(sh, c).Create(bg, other)
-					firstErr := answer(t, sh, c, first.call)
-					if retryable(otherErr) {
-						// Told to wait while the first is being made.
-						if _, otherErr = storeOn(sh, c).Create(bg, other); retryable(otherErr) {
-							t.Fatalf("%s: the other claim, once the first is answered: %v", at, otherErr)
-						}
-					}
-					reclaim(t, at, sh, c)
-					// Each claim's CO sends it again: the answers stand.
-					if err := answer(t, sh, c, first.call); (err == nil) != (firstErr == nil) {
-						t.Errorf("%s: the first claim answered %v, then %v", at, firstErr, err)
-					}
-					if _, err := storeOn(sh, c).Create(bg, other); (err == nil) != (otherErr == nil) {
-						t.Errorf("%s: the other claim answered %v, then %v", at, otherErr, err)
-					}
-					if otherErr == nil && firstErr == nil {
-						t.Errorf("%s: both claims made volumes, %s and %s, one inside the other", at, volPath, other.Path)
-					}
-					if otherErr != nil && firstErr != nil {
-						t.Errorf("%s: both claims refused: %v; %v", at, firstErr, otherErr)
+			eachCut(base, c, ref.Ops(), first.call, func(at string, sh *memshare.Share, _ error) {
+				_, otherErr := storeOn(sh, c).Create(bg, other)
+				firstErr := answer(t, sh, c, first.call)
+				if retryable(otherErr) {
+					// Told to wait while the first is being made.
+					if _, otherErr = storeOn(sh, c).Create(bg, other); retryable(otherErr) {
+						t.Fatalf("%s: the other claim, once the first is answered: %v", at, otherErr)
 					}
 				}
-			}
+				reclaim(t, at, sh, c)
+				// Each claim's CO sends it again: the answers stand.
+				if err := answer(t, sh, c, first.call); (err == nil) != (firstErr == nil) {
+					t.Errorf("%s: the first claim answered %v, then %v", at, firstErr, err)
+				}
+				if _, err := storeOn(sh, c).Create(bg, other); (err == nil) != (otherErr == nil) {
+					t.Errorf("%s: the other claim answered %v, then %v", at, otherErr, err)
+				}
+				if otherErr == nil && firstErr == nil {
+					t.Errorf("%s: both claims made volumes, %s and %s, one inside the other", at, volPath, other.Path)
+				}
+				if otherErr != nil && firstErr != nil {
+					t.Errorf("%s: both claims refused: %v; %v", at, firstErr, otherErr)
+				}
+			})
 		})
 	}
 }

@@ -113,36 +113,26 @@ func TestACutSnapshotDeleteNeverRestoresPartly(t *testing.T) {
 		t.Fatal(err)
 	}
 	restoredN := 0
-	for n := 1; n <= ref.Ops(); n++ {
-		for _, mode := range []cutMode{dieBefore, dieAfter, cancelAt} {
-			at := fmt.Sprintf("%s op %d", mode, n)
-			sh := base.Clone()
-			ctx, cancel := context.WithCancel(bg)
-			sh.SetHook(cut(n, mode, cancel))
-			_ = deleteSnapC(ctx, storeOn(sh, c))
-			cancel()
-			sh.SetHook(nil)
-
-			restoreErr := restoreReady(bg, storeOn(sh, c))
-			if err := answer(t, sh, c, deleteSnapC); err != nil {
-				t.Fatalf("%s: the delete's retry: %v", at, err)
-			}
-			if restoreErr != nil {
-				restoreErr = restoreReady(bg, storeOn(sh, c))
-				if !errors.Is(restoreErr, ErrNotFound) {
-					t.Errorf("%s: the restore, its snapshot deleted: %v, want ErrNotFound", at, restoreErr)
-				}
-			}
-			if restoreErr == nil {
-				restoredN++
-				if got, want := filesIn(sh, restoredPath), filesIn(base, volPath); got != want {
-					t.Errorf("%s: the restore was answered, and its volume holds\n%s\nwant\n%s", at, got, want)
-				}
-			}
-			reclaim(t, at, sh, c)
-			checkSnapshotEnd(t, at, base, sh, restoreErr == nil)
+	eachCut(base, c, ref.Ops(), deleteSnapC, func(at string, sh *memshare.Share, _ error) {
+		restoreErr := restoreReady(bg, storeOn(sh, c))
+		if err := answer(t, sh, c, deleteSnapC); err != nil {
+			t.Fatalf("%s: the delete's retry: %v", at, err)
 		}
-	}
+		if restoreErr != nil {
+			restoreErr = restoreReady(bg, storeOn(sh, c))
+			if !errors.Is(restoreErr, ErrNotFound) {
+				t.Errorf("%s: the restore, its snapshot deleted: %v, want ErrNotFound", at, restoreErr)
+			}
+		}
+		if restoreErr == nil {
+			restoredN++
+			if got, want := filesIn(sh, restoredPath), filesIn(base, volPath); got != want {
+				t.Errorf("%s: the restore was answered, and its volume holds\n%s\nwant\n%s", at, got, want)
+			}
+		}
+		reclaim(t, at, sh, c)
+		checkSnapshotEnd(t, at, base, sh, restoreErr == nil)
+	})
 	t.Logf("%d operations: %d cuts left a restore answered", ref.Ops(), restoredN)
 }
 
@@ -160,37 +150,27 @@ func TestACutRestoreWhoseSnapshotIsDeletedEndsWholeOrGone(t *testing.T) {
 		t.Fatal(err)
 	}
 	restoredN := 0
-	for n := 1; n <= ref.Ops(); n++ {
-		for _, mode := range []cutMode{dieBefore, dieAfter, cancelAt} {
-			at := fmt.Sprintf("%s op %d", mode, n)
-			sh := base.Clone()
-			ctx, cancel := context.WithCancel(bg)
-			sh.SetHook(cut(n, mode, cancel))
-			cutErr := restoreReady(ctx, storeOn(sh, c))
-			cancel()
-			sh.SetHook(nil)
-
-			if err := answer(t, sh, c, deleteSnapC); err != nil {
-				t.Fatalf("%s: the snapshot's delete: %v", at, err)
-			}
-			restoreErr := cutErr
-			if cutErr != nil {
-				restoreErr = answer(t, sh, c, restoreReady)
-			}
-			if restoreErr != nil && !errors.Is(restoreErr, ErrNotFound) {
-				t.Errorf("%s: the restore's retry, its snapshot deleted: %v, want ErrNotFound", at, restoreErr)
-			}
-			if restoreErr == nil {
-				restoredN++
-			}
-			if rec, err := storeOn(sh, c).record(bg, restoredPath); restoreErr != nil && err == nil && !rec.Populating {
-				// Cut after its copy was whole: refused, the volume would
-				// never be answered, so never deleted.
-				t.Errorf("%s: the restore's retry was refused (%v), and left the whole volume it made", at, restoreErr)
-			}
-			reclaim(t, at, sh, c)
-			checkSnapshotEnd(t, at, base, sh, restoreErr == nil)
+	eachCut(base, c, ref.Ops(), restoreReady, func(at string, sh *memshare.Share, cutErr error) {
+		if err := answer(t, sh, c, deleteSnapC); err != nil {
+			t.Fatalf("%s: the snapshot's delete: %v", at, err)
 		}
-	}
+		restoreErr := cutErr
+		if cutErr != nil {
+			restoreErr = answer(t, sh, c, restoreReady)
+		}
+		if restoreErr != nil && !errors.Is(restoreErr, ErrNotFound) {
+			t.Errorf("%s: the restore's retry, its snapshot deleted: %v, want ErrNotFound", at, restoreErr)
+		}
+		if restoreErr == nil {
+			restoredN++
+		}
+		if rec, err := storeOn(sh, c).record(bg, restoredPath); restoreErr != nil && err == nil && !rec.Populating {
+			// Cut after its copy was whole: refused, the volume would
+			// never be answered, so never deleted.
+			t.Errorf("%s: the restore's retry was refused (%v), and left the whole volume it made", at, restoreErr)
+		}
+		reclaim(t, at, sh, c)
+		checkSnapshotEnd(t, at, base, sh, restoreErr == nil)
+	})
 	t.Logf("%d operations: %d cuts left a restore answered", ref.Ops(), restoredN)
 }

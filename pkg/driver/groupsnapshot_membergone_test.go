@@ -11,6 +11,7 @@ import (
 
 	"github.com/fileshare-csi/fileshare-csi/pkg/share"
 	"github.com/fileshare-csi/fileshare-csi/pkg/share/memshare"
+	"github.com/fileshare-csi/fileshare-csi/pkg/volume"
 )
 
 // A group snapshot answered while a member's copy still ran (the CO holds
@@ -43,7 +44,21 @@ func TestAGroupMemberWhoseSourceGoesMidCallIsNotDeletedFromTheGroup(t *testing.T
 	if n := len(first.GetGroupSnapshot().GetSnapshots()); n != 2 || first.GetGroupSnapshot().GetReadyToUse() {
 		t.Fatalf("the first answer has %d snapshots, ready %v; want 2, b's not ready", n, first.GetGroupSnapshot().GetReadyToUse())
 	}
-	time.Sleep(500 * time.Millisecond) // b's copy fails
+	// b's copy fails: wait for its job to end, not for a time that a
+	// loaded machine may outlast.
+	for _, sn := range first.GetGroupSnapshot().GetSnapshots() {
+		sid, err := volume.ParseSnapshotID(sn.GetSnapshotId())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if j := d.jobs.Get(snapshotJobKey(sid.UID)); j != nil {
+			select {
+			case <-j.Done():
+			case <-time.After(30 * time.Second):
+				t.Fatal("a member's copy never ended")
+			}
+		}
+	}
 	ms.SetHook(nil)
 	// The CO polls with the same call; b's record goes after the look.
 	failSecondReadOfB(ms, fmt.Errorf("record gone: %w", fs.ErrNotExist))

@@ -226,8 +226,9 @@ func (d *controller) CreateVolume(ctx context.Context, req *csi.CreateVolumeRequ
 	var origin *contentOrigin
 	var contentID string
 	if cs := req.GetVolumeContentSource(); cs != nil {
+		contentID = contentSourceID(cs)
 		origin, err = d.resolveContent(ctx, cs, params.Source.Protocol, creds)
-		if status.Code(err) == codes.NotFound && d.filledFrom(ctx, l, creds, req.GetName(), contentSourceID(cs)) {
+		if status.Code(err) == codes.NotFound && d.filledFrom(ctx, l, creds, req.GetName(), contentID) {
 			// Gone since an earlier try of this request filled the
 			// volume whole (its answer lost): the volume is answered,
 			// with nothing more to copy.
@@ -236,7 +237,6 @@ func (d *controller) CreateVolume(ctx context.Context, req *csi.CreateVolumeRequ
 		if err != nil {
 			return nil, err
 		}
-		contentID = contentSourceID(cs)
 		if origin != nil {
 			if lim := req.GetCapacityRange().GetLimitBytes(); lim > 0 && origin.size > lim {
 				return nil, fail(errTooLarge, "the content source holds %d bytes, more than limit_bytes %d", origin.size, lim)

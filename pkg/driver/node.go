@@ -180,7 +180,8 @@ func (n *node) NodeStageVolume(ctx context.Context, req *csi.NodeStageVolumeRequ
 	// with: a Secret changed since is the change a republish hands over
 	// (a new password to the live mount, a new user refused), never
 	// recorded as the mount's while the mount keeps the old ones.
-	if old, err := n.nodeState().Staged(sr.StagingPath); err == nil {
+	old, oldErr := n.nodeState().Staged(sr.StagingPath)
+	if oldErr == nil {
 		live := n.cfg.Mounter.Check(ctx, sr.StagingPath)
 		if !errors.Is(live, mounter.ErrNotMounted) && old.Request.ReadOnly != sr.ReadOnly {
 			return nil, stagedReadOnlyOtherwise(req.GetVolumeId(), sr, old.Request.ReadOnly)
@@ -216,8 +217,9 @@ func (n *node) NodeStageVolume(ctx context.Context, req *csi.NodeStageVolumeRequ
 	// context still says the size the volume was created with. Another
 	// volume's leftover record (heldByOther let the stage go on, nothing
 	// being mounted there) is replaced, its size too; a record that names
-	// no volume is an earlier version's, taken for this volume's.
-	if old, err := n.nodeState().Staged(sr.StagingPath); err == nil && (old.VolumeID == "" || old.VolumeID == req.GetVolumeId()) {
+	// no volume is an earlier version's, taken for this volume's. (The
+	// record read above: nothing since changes its size or volume.)
+	if oldErr == nil && (old.VolumeID == "" || old.VolumeID == req.GetVolumeId()) {
 		capacity = max(capacity, old.CapacityBytes)
 	}
 	rec := n.stagedRecord(req.GetVolumeId(), sr)

@@ -659,14 +659,8 @@ func TestEveryCrashPointConverges(t *testing.T) {
 	var report []string
 	for _, sc := range append(append(scenarios(), warmScenarios()...), copyScenarios()...) {
 		t.Run(sc.name, func(t *testing.T) {
-			c := &clock{t: t0}
-			base := memshare.New()
-			sc.setup(t, storeOn(base, c), base)
+			c, base, ref, refErr := uncut(t, sc.setup, sc.call)
 			before := canon(base.Dump())
-
-			ref := base.Clone()
-			ref.SetHook(nil)
-			refErr := sc.call(context.Background(), storeOn(ref, c))
 			if retryable(refErr) {
 				t.Fatalf("the uninterrupted call failed: %v", refErr)
 			}
@@ -783,6 +777,19 @@ func dropEmptyMetaDirs(lines []string) []string {
 		out = append(out, l)
 	}
 	return out
+}
+
+// uncut lays out a share with setup (base, on a clock at t0) and runs call
+// on a clone of it without a cut: ref is the share the call leaves, err
+// its answer. The cut harnesses compare what their cuts leave with it.
+func uncut(t *testing.T, setup func(*testing.T, *Store, *memshare.Share), call func(context.Context, *Store) error) (c *clock, base, ref *memshare.Share, err error) {
+	t.Helper()
+	c = &clock{t: t0}
+	base = memshare.New()
+	setup(t, storeOn(base, c), base)
+	ref = base.Clone()
+	ref.SetHook(nil)
+	return c, base, ref, call(context.Background(), storeOn(ref, c))
 }
 
 // cutModes are the ways a call is cut at one share operation.

@@ -23,13 +23,8 @@ func TestEveryTwoCutsConverge(t *testing.T) {
 			continue
 		}
 		t.Run(sc.name, func(t *testing.T) {
-			c := &clock{t: t0}
-			base := memshare.New()
-			sc.setup(t, storeOn(base, c), base)
+			c, base, ref, refErr := uncut(t, sc.setup, sc.call)
 			before := canon(base.Dump())
-			ref := base.Clone()
-			ref.SetHook(nil)
-			refErr := sc.call(bg, storeOn(ref, c))
 			want := canon(ref.Dump())
 			pairs := 0
 			eachCut(base, c, ref.Ops(), sc.call, func(first string, once *memshare.Share, _ error) {

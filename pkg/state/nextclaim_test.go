@@ -26,12 +26,8 @@ func TestACutDeleteNeverTakesTheNextClaimAtItsPath(t *testing.T) {
 			continue // not a delete of pvc-a by its ID
 		}
 		t.Run(sc.name, func(t *testing.T) {
-			c := &clock{t: t0}
-			base := memshare.New()
-			sc.setup(t, storeOn(base, c), base)
-			ref := base.Clone()
-			ref.SetHook(nil)
-			if err := sc.call(bg, storeOn(ref, c)); err != nil {
+			c, base, ref, err := uncut(t, sc.setup, sc.call)
+			if err != nil {
 				t.Fatalf("the uninterrupted call: %v", err)
 			}
 			eachCut(base, c, ref.Ops(), sc.call, func(at string, sh *memshare.Share, _ error) {
@@ -88,12 +84,7 @@ func TestEveryCutCreateGivesWayToAnotherClaim(t *testing.T) {
 			continue
 		}
 		t.Run(sc.name, func(t *testing.T) {
-			c := &clock{t: t0}
-			base := memshare.New()
-			sc.setup(t, storeOn(base, c), base)
-			ref := base.Clone()
-			ref.SetHook(nil)
-			refErr := sc.call(bg, storeOn(ref, c))
+			c, base, ref, refErr := uncut(t, sc.setup, sc.call)
 			took := 0
 			eachCut(base, c, ref.Ops(), sc.call, func(at string, sh *memshare.Share, cutErr error) {
 				if cutErr == nil {
@@ -164,12 +155,8 @@ func TestNoCutCreateEndsWithAVolumeInsideAnother(t *testing.T) {
 		{Path: "base", Name: "pvc-outer", CapacityBytes: 1 << 30, Perm: 0o777},
 	} {
 		t.Run(other.Name, func(t *testing.T) {
-			c := &clock{t: t0}
-			base := memshare.New()
-			first.setup(t, storeOn(base, c), base)
-			ref := base.Clone()
-			ref.SetHook(nil)
-			if err := first.call(bg, storeOn(ref, c)); err != nil {
+			c, base, ref, err := uncut(t, first.setup, first.call)
+			if err != nil {
 				t.Fatal(err)
 			}
 			eachCut(base, c, ref.Ops(), first.call, func(at string, sh *memshare.Share, _ error) {

@@ -104,12 +104,8 @@ func checkSnapshotEnd(t *testing.T, at string, base, sh *memshare.Share, restore
 // comes in between; then the reclaimer.
 func TestACutSnapshotDeleteNeverRestoresPartly(t *testing.T) {
 	bg := context.Background()
-	c := &clock{t: t0}
-	base := memshare.New()
-	copyScenarios()[1].setup(t, storeOn(base, c), base)
-	ref := base.Clone()
-	ref.SetHook(nil)
-	if err := deleteSnapC(bg, storeOn(ref, c)); err != nil {
+	c, base, ref, err := uncut(t, copyScenarios()[1].setup, deleteSnapC)
+	if err != nil {
 		t.Fatal(err)
 	}
 	restoredN := 0
@@ -141,12 +137,8 @@ func TestACutSnapshotDeleteNeverRestoresPartly(t *testing.T) {
 // restore's retry; then the reclaimer, and the restore sent again.
 func TestACutRestoreWhoseSnapshotIsDeletedEndsWholeOrGone(t *testing.T) {
 	bg := context.Background()
-	c := &clock{t: t0}
-	base := memshare.New()
-	copyScenarios()[1].setup(t, storeOn(base, c), base)
-	ref := base.Clone()
-	ref.SetHook(nil)
-	if err := restoreReady(bg, storeOn(ref, c)); err != nil {
+	c, base, ref, err := uncut(t, copyScenarios()[1].setup, restoreReady)
+	if err != nil {
 		t.Fatal(err)
 	}
 	restoredN := 0

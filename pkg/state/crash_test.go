@@ -760,23 +760,9 @@ func checkLateRetry(t *testing.T, at string, sh *memshare.Share, c0 *clock, call
 	if (got == nil) != (refErr == nil) || !sameRefusal(got, refErr) {
 		t.Errorf("%s: retried after the reclaimer's passes, the call answered %v, the uninterrupted call %v", at, got, refErr)
 	}
-	if diff := compare(dropEmptyMetaDirs(lateCanon.Lines(ref.Dump())), dropEmptyMetaDirs(lateCanon.Lines(sh.Dump()))); diff != "" {
+	if diff := compare(memshare.WithoutEmptyDirs(lateCanon.Lines(ref.Dump()), Dir), memshare.WithoutEmptyDirs(lateCanon.Lines(sh.Dump()), Dir)); diff != "" {
 		t.Errorf("%s: retried after the reclaimer's passes, the share differs from an uninterrupted call's:\n%s", at, diff)
 	}
-}
-
-// dropEmptyMetaDirs leaves out the empty directories in the driver's
-// metadata directory (a quarantine a pass emptied, say), which calls make
-// again as they need them; an empty directory anywhere else stays in.
-func dropEmptyMetaDirs(lines []string) []string {
-	var out []string
-	for i, l := range lines {
-		if strings.HasPrefix(l, Dir+"/") && strings.HasSuffix(l, "/") && (i+1 == len(lines) || !strings.HasPrefix(lines[i+1], l)) {
-			continue
-		}
-		out = append(out, l)
-	}
-	return out
 }
 
 // uncut lays out a share with setup (base, on a clock at t0) and runs call

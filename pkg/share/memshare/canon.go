@@ -88,6 +88,20 @@ func (c Canon) norm(s string) string {
 	return s
 }
 
+// WithoutEmptyDirs leaves out of Lines' lines the empty directories below
+// dir (the driver's metadata, whose directories calls make as they need
+// them); an empty directory anywhere else stays in.
+func WithoutEmptyDirs(lines []string, dir string) []string {
+	var out []string
+	for i, l := range lines {
+		if strings.HasPrefix(l, dir+"/") && strings.HasSuffix(l, "/") && (i+1 == len(lines) || !strings.HasPrefix(lines[i+1], l)) {
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
 // Diff lists the lines one of two Lines has more of than the other; ""
 // when they are equal.
 func Diff(want, got []string) string {
